@@ -1,0 +1,73 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+// Module layout follows ../shared/DESIGN.md: C interop stays inside `APNs`; `APNsMock` is built
+// on a different HTTP/2 stack (swift-nio-http2 + NIOSSL) on purpose, so the two check each other.
+let package = Package(
+    name: "PushRelay",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "push-relay", targets: ["push-relay"]),
+        .executable(name: "apns-mock", targets: ["apns-mock"]),
+        .library(name: "APNs", targets: ["APNs"]),
+        .library(name: "APNsMock", targets: ["APNsMock"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-http2.git", from: "1.46.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
+        .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CNGHTTP2",
+            pkgConfig: "libnghttp2",
+            providers: [.apt(["libnghttp2-dev"])]
+        ),
+        .systemLibrary(
+            name: "COpenSSL",
+            pkgConfig: "openssl",
+            providers: [.apt(["libssl-dev"])]
+        ),
+        .target(
+            name: "APNs",
+            dependencies: [
+                "CNGHTTP2",
+                "COpenSSL",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .target(
+            name: "APNsMock",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOHTTP2", package: "swift-nio-http2"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .executableTarget(
+            name: "apns-mock",
+            dependencies: [
+                "APNsMock",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .executableTarget(
+            name: "push-relay",
+            dependencies: [
+                "APNs",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(name: "APNsTests", dependencies: ["APNs", "APNsMock"]),
+        .testTarget(name: "APNsMockTests", dependencies: ["APNsMock"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

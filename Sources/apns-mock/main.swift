@@ -1,0 +1,2 @@
+import APNsMock
+print("apns-mock")

@@ -1,0 +1,2 @@
+import APNs
+print("push-relay")

@@ -1,0 +1,3 @@
+import Testing
+@testable import APNsMock
+@Test func placeholderMock() { #expect(Bool(true)) }

@@ -1,0 +1,3 @@
+import Testing
+@testable import APNs
+@Test func placeholder() { #expect(Bool(true)) }
