@@ -39,6 +39,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        .target(name: "PushCore"),
         .target(
             name: "APNsMock",
             dependencies: [
@@ -68,6 +69,7 @@ let package = Package(
         ),
         .testTarget(name: "APNsTests", dependencies: ["APNs", "APNsMock"]),
         .testTarget(name: "APNsMockTests", dependencies: ["APNsMock"]),
+        .testTarget(name: "PushCoreTests", dependencies: ["PushCore"]),
     ],
     swiftLanguageModes: [.v6]
 )

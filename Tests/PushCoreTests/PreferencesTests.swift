@@ -1,0 +1,3 @@
+import Testing
+@testable import PushCore
+@Test func defaultsAreSendbirds() { #expect(UserPushPreferences.defaults.timezone == "UTC") }
