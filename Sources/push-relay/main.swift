@@ -1,2 +1,0 @@
-import APNs
-print("push-relay")
