@@ -67,6 +67,14 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        .executableTarget(
+            name: "apns-bench",
+            dependencies: [
+                "APNs",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Benchmarks/apns-bench"
+        ),
         .testTarget(name: "APNsTests", dependencies: ["APNs", "APNsMock"]),
         .testTarget(name: "APNsMockTests", dependencies: ["APNsMock"]),
         .testTarget(name: "PushCoreTests", dependencies: ["PushCore"]),

@@ -1,0 +1,116 @@
+import Foundation
+
+/// One notification for one device.
+///
+/// `apnsID` identifies the notification at Apple; keep the same value for every retry of one
+/// delivery so that APNs and logs can tell a retry from a new push.
+public struct APNsRequest: Sendable, Hashable {
+    /// Hex device token (any even length; Apple says not to assume a size).
+    public var deviceToken: String
+    /// The bundle id, with the suffix the push type needs (e.g. `.voip`).
+    public var topic: String
+    public var pushType: APNsPushType
+    public var priority: APNsPriority
+    /// `apns-expiration`: nil lets APNs apply its storage policy; `.distantPast`-like 0 means
+    /// "deliver once or drop"; otherwise APNs stores and retries until this date.
+    public var expiration: APNsExpiration?
+    public var collapseID: String?
+    public var apnsID: UUID
+    /// The JSON payload bytes.
+    public var payload: [UInt8]
+
+    public init(
+        deviceToken: String,
+        topic: String,
+        payload: [UInt8],
+        pushType: APNsPushType = .alert,
+        priority: APNsPriority = .immediate,
+        expiration: APNsExpiration? = nil,
+        collapseID: String? = nil,
+        apnsID: UUID = APNsID.random()
+    ) {
+        self.deviceToken = deviceToken
+        self.topic = topic
+        self.payload = payload
+        self.pushType = pushType
+        self.priority = priority
+        self.expiration = expiration
+        self.collapseID = collapseID
+        self.apnsID = apnsID
+    }
+
+    /// The longest collapse id APNs accepts, in bytes.
+    public static let maximumCollapseIDLength = 64
+
+    /// Checks everything APNs would reject as a malformed request, so such requests are refused
+    /// locally instead of costing a round trip (and counting towards Apple's error budget).
+    public func validate() throws(APNsRequestError) {
+        guard !deviceToken.isEmpty else { throw .emptyDeviceToken }
+        guard deviceToken.utf8.count % 2 == 0, deviceToken.utf8.allSatisfy(\.isHexDigit) else {
+            throw .invalidDeviceToken(redacted: Redact.token(deviceToken))
+        }
+        guard !topic.isEmpty else { throw .emptyTopic }
+        guard topic.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else { throw .invalidTopic(topic) }
+        if let collapseID {
+            guard collapseID.utf8.count <= Self.maximumCollapseIDLength else {
+                throw .collapseIDTooLong(bytes: collapseID.utf8.count)
+            }
+            guard !collapseID.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) else {
+                throw .invalidCollapseID
+            }
+        }
+        if pushType == .background, priority == .immediate { throw .backgroundWithImmediatePriority }
+        guard !payload.isEmpty else { throw .emptyPayload }
+        guard payload.count <= pushType.maximumPayloadSize else {
+            throw .payloadTooLarge(bytes: payload.count, limit: pushType.maximumPayloadSize)
+        }
+    }
+}
+
+/// `apns-expiration`.
+public enum APNsExpiration: Sendable, Hashable {
+    /// Deliver once; if the device is offline APNs does not store it (`apns-expiration: 0`).
+    case immediately
+    /// Store and retry until this moment.
+    case at(Date)
+
+    var headerValue: String {
+        switch self {
+        case .immediately: "0"
+        case .at(let date): String(max(1, Int64(date.timeIntervalSince1970.rounded(.down))))
+        }
+    }
+}
+
+/// Why a request was refused before anything was sent.
+public enum APNsRequestError: Error, Sendable, Hashable, CustomStringConvertible {
+    case emptyDeviceToken
+    case invalidDeviceToken(redacted: String)
+    case emptyTopic
+    case invalidTopic(String)
+    case collapseIDTooLong(bytes: Int)
+    case invalidCollapseID
+    case backgroundWithImmediatePriority
+    case emptyPayload
+    case payloadTooLarge(bytes: Int, limit: Int)
+
+    public var description: String {
+        switch self {
+        case .emptyDeviceToken: "device token is empty"
+        case .invalidDeviceToken(let t): "device token \(t) is not an even-length hex string"
+        case .emptyTopic: "apns-topic is empty"
+        case .invalidTopic(let t): "apns-topic \"\(t)\" contains spaces or control characters"
+        case .collapseIDTooLong(let n): "apns-collapse-id is \(n) bytes; APNs allows at most 64"
+        case .invalidCollapseID: "apns-collapse-id contains control characters"
+        case .backgroundWithImmediatePriority: "background pushes must use priority 5 or 1, not 10"
+        case .emptyPayload: "payload is empty"
+        case .payloadTooLarge(let n, let limit): "payload is \(n) bytes; the limit for this push type is \(limit)"
+        }
+    }
+}
+
+extension UInt8 {
+    fileprivate var isHexDigit: Bool {
+        (0x30...0x39).contains(self) || (0x41...0x46).contains(self) || (0x61...0x66).contains(self)
+    }
+}

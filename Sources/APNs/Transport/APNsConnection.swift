@@ -1,0 +1,138 @@
+import Foundation
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The thread-safe face of one HTTP/2 connection to APNs.
+///
+/// The connection itself (socket, `SSL*`, `nghttp2_session*`) lives on its own thread in a
+/// `ConnectionLoop`; other tasks only hand it requests through this lock-protected inbox and wake
+/// it through a self-pipe.
+final class APNsConnection: Sendable {
+    let id: Int
+    /// Requests queued or in flight here; the pool sends new work to the least loaded connection.
+    let load = Atomic<Int>(0)
+    /// Current effective stream limit (0 until the server's SETTINGS arrive).
+    let maxStreams = Atomic<Int>(0)
+    let streamsInFlight = Atomic<Int>(0)
+
+    private struct Shared {
+        var inbox: [PendingRequest] = []
+        var accepting = true
+        var closed = false
+        var shutdownRequested = false
+        /// The thread is (about to be) blocked in poll and needs a wake-up for new work. While it
+        /// runs it drains the inbox on its own, so enqueueing costs no syscall.
+        var sleeping = false
+    }
+    private let shared = Mutex(Shared())
+    /// Read end of the wake-up pipe: the connection thread polls it.
+    let wakeFD: Int32
+    /// Write end; both are closed by the thread when it exits (under the lock, so a late `wake`
+    /// never writes to a reused descriptor).
+    private let wakeWriteFD: Int32
+
+    init(id: Int) {
+        self.id = id
+        var fds: [Int32] = [-1, -1]
+        if pipe(&fds) != 0 {
+            // Only descriptor exhaustion gets here; nothing sensible can continue without one.
+            fatalError("pipe failed: \(String(cString: strerror(errno)))")
+        }
+        for fd in fds {
+            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        }
+        wakeFD = fds[0]
+        wakeWriteFD = fds[1]
+    }
+
+    /// Queues a request; false when the connection no longer takes new work.
+    func enqueue(_ request: PendingRequest) -> Bool {
+        let accepted = shared.withLock { s -> Bool in
+            guard s.accepting else { return false }
+            s.inbox.append(request)
+            if s.sleeping {
+                s.sleeping = false
+                signal()
+            }
+            return true
+        }
+        if accepted { load.add(1, ordering: .relaxed) }
+        return accepted
+    }
+
+    var isAccepting: Bool { shared.withLock { $0.accepting } }
+
+    /// Asks the thread to finish in-flight streams and exit.
+    func requestShutdown() {
+        shared.withLock { s in
+            s.shutdownRequested = true
+            s.accepting = false
+            if !s.closed { signal() }
+        }
+    }
+
+    func wake() { shared.withLock { s in if !s.closed { signal() } } }
+
+    // MARK: called by the connection thread
+
+    var isShutdownRequested: Bool { shared.withLock { $0.shutdownRequested } }
+
+    /// Called before poll: false when work is already waiting (then don't block).
+    func prepareToSleep() -> Bool {
+        shared.withLock { s in
+            guard s.inbox.isEmpty else { return false }
+            s.sleeping = true
+            return true
+        }
+    }
+
+    func wokeUp() { shared.withLock { $0.sleeping = false } }
+
+    func takeInbox() -> [PendingRequest] {
+        shared.withLock { s in
+            defer { s.inbox.removeAll(keepingCapacity: true) }
+            return s.inbox
+        }
+    }
+
+    /// Fails queued requests whose deadline passed (used while the thread waits to connect).
+    func expireQueued(now: ContinuousClock.Instant) {
+        let expired = shared.withLock { s in s.inbox.filter { $0.deadline <= now } }
+        for request in expired { request.complete(.failure(.timedOut)) }
+    }
+
+    /// Stops taking work (GOAWAY, failure) and returns what was queued.
+    func stopAccepting() -> [PendingRequest] {
+        shared.withLock { s in
+            s.accepting = false
+            defer { s.inbox.removeAll() }
+            return s.inbox
+        }
+    }
+
+    /// Final step of the thread: no more wake-ups, descriptor closed; returns leftovers.
+    func markClosed() -> [PendingRequest] {
+        shared.withLock { s in
+            s.accepting = false
+            s.closed = true
+            close(wakeFD)
+            close(wakeWriteFD)
+            defer { s.inbox.removeAll() }
+            return s.inbox
+        }
+    }
+
+    func drainWakeups() {
+        var buffer = (UInt64(0), UInt64(0), UInt64(0), UInt64(0))
+        while withUnsafeMutableBytes(of: &buffer, { read(wakeFD, $0.baseAddress, $0.count) }) > 0 {}
+    }
+
+    /// Must be called with the lock held.
+    private func signal() {
+        var one: UInt8 = 1
+        _ = write(wakeWriteFD, &one, 1)
+    }
+}

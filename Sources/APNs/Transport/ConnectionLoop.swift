@@ -1,0 +1,599 @@
+import CNGHTTP2
+import COpenSSL
+import Foundation
+import Logging
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One TCP + TLS + HTTP/2 connection, driven by a `poll()` loop on its own thread.
+///
+/// Only this thread touches the socket, the `SSL*` and the `nghttp2_session*`. Bytes move with
+/// `nghttp2_session_mem_recv` / `mem_send` between nghttp2 and OpenSSL on a non-blocking socket.
+/// Requests beyond the server's SETTINGS_MAX_CONCURRENT_STREAMS wait in `waiting`.
+final class ConnectionLoop {
+    let handle: APNsConnection
+    let configuration: APNsClientConfiguration
+    let tls: TLSContext
+    let delegate: ConnectionDelegate
+    let startDelay: Duration
+    private var logger: Logger
+
+    private var fd: Int32 = -1
+    private var ssl: OpaquePointer?
+    private var session: OpaquePointer?
+
+    private var streams: [Int32: StreamState] = [:]
+    private var waiting: [PendingRequest] = []
+    private var waitingHead = 0
+    private var outbox: [UInt8] = []
+    private var outboxOffset = 0
+    private var needsPollOut = false
+    private var readBuffer = [UInt8](repeating: 0, count: 65536)
+
+    private var remoteMaxStreams = 0
+    private var receivedSettings = false
+    private var goAwayLastStreamID: Int32?
+    private var lastFrameReceived = ContinuousClock.now
+    private var pingSentAt: ContinuousClock.Instant?
+    private var nextDeadlineScan = ContinuousClock.now
+    private var shutdownDeadline: ContinuousClock.Instant?
+    private let pathPrefix = Array("/3/device/".utf8)
+    private let authority: [UInt8]
+
+    init(handle: APNsConnection, configuration: APNsClientConfiguration, tls: TLSContext,
+         delegate: ConnectionDelegate, startDelay: Duration) {
+        self.handle = handle
+        self.configuration = configuration
+        self.tls = tls
+        self.delegate = delegate
+        self.startDelay = startDelay
+        var logger = configuration.logger
+        logger[metadataKey: "apns.connection"] = "\(handle.id)"
+        self.logger = logger
+        let endpoint = configuration.endpoint
+        authority = Array((endpoint.port == 443 ? endpoint.host : "\(endpoint.host):\(endpoint.port)").utf8)
+    }
+
+    /// The thread body.
+    func run() {
+        var closeError: APNsError?
+        do {
+            try waitBeforeConnecting()
+            try connect()
+            try establishSession()
+            try loop()
+        } catch {
+            closeError = error
+        }
+        finish(error: closeError)
+    }
+
+    // MARK: - Connecting
+
+    private func waitBeforeConnecting() throws(APNsError) {
+        guard startDelay > .zero else { return }
+        let until = ContinuousClock.now + startDelay
+        while ContinuousClock.now < until {
+            if handle.isShutdownRequested { throw .shutdown }
+            var pfd = pollfd(fd: handle.wakeFD, events: Int16(POLLIN), revents: 0)
+            _ = poll(&pfd, 1, Int32(clamping: min(100, (until - ContinuousClock.now).milliseconds + 1)))
+            handle.drainWakeups()
+            handle.expireQueued(now: ContinuousClock.now)
+        }
+    }
+
+    private func connect() throws(APNsError) {
+        let endpoint = configuration.endpoint
+        let deadline = ContinuousClock.now + configuration.connectTimeout
+        fd = try Socket.connect(host: endpoint.host, port: endpoint.port, timeout: configuration.connectTimeout,
+                                interrupt: handle.wakeFD, isShutdown: { [handle] in handle.isShutdownRequested })
+        guard let ssl = SSL_new(tls.context) else {
+            throw .connectFailed("SSL_new: \(OpenSSLError.drainQueue())")
+        }
+        self.ssl = ssl
+        SSL_set_fd(ssl, fd)
+        // Host name (or IP) the server certificate must match, and SNI for names.
+        let param = SSL_get0_param(ssl)
+        if isIPAddress(endpoint.host) {
+            X509_VERIFY_PARAM_set1_ip_asc(param, endpoint.host)
+        } else {
+            _ = pr_SSL_set_tlsext_host_name(ssl, endpoint.host)
+            X509_VERIFY_PARAM_set1_host(param, endpoint.host, 0)
+        }
+        SSL_set_connect_state(ssl)
+        while true {
+            ERR_clear_error()
+            let rc = SSL_do_handshake(ssl)
+            if rc == 1 { break }
+            let err = SSL_get_error(ssl, rc)
+            let events: Int16
+            switch err {
+            case SSL_ERROR_WANT_READ: events = Int16(POLLIN)
+            case SSL_ERROR_WANT_WRITE: events = Int16(POLLOUT)
+            default:
+                let verify = SSL_get_verify_result(ssl)
+                var detail = OpenSSLError.drainQueue()
+                if verify != X509_V_OK {
+                    detail = "server certificate not trusted: \(String(cString: X509_verify_cert_error_string(verify)))"
+                } else if detail.isEmpty {
+                    detail = err == SSL_ERROR_SYSCALL ? "connection closed during handshake" : "error \(err)"
+                }
+                throw .connectFailed("TLS handshake with \(endpoint): \(detail)")
+            }
+            switch Socket.wait(fd: fd, events: events, until: deadline, interrupt: handle.wakeFD,
+                               isShutdown: { [handle] in handle.isShutdownRequested }) {
+            case .ready: continue
+            case .timedOut: throw .connectFailed("TLS handshake with \(endpoint): timed out")
+            case .interrupted: throw .shutdown
+            }
+        }
+        var alpn: UnsafePointer<UInt8>?
+        var alpnLength: UInt32 = 0
+        SSL_get0_alpn_selected(ssl, &alpn, &alpnLength)
+        let selected = alpn.map { String(decoding: UnsafeBufferPointer(start: $0, count: Int(alpnLength)), as: UTF8.self) }
+        guard selected == "h2" else { throw .alpnNotNegotiated(selected) }
+    }
+
+    private func establishSession() throws(APNsError) {
+        var callbacks: OpaquePointer?
+        nghttp2_session_callbacks_new(&callbacks)
+        defer { nghttp2_session_callbacks_del(callbacks) }
+        nghttp2_session_callbacks_set_on_header_callback(callbacks, onHeader)
+        nghttp2_session_callbacks_set_on_data_chunk_recv_callback(callbacks, onDataChunk)
+        nghttp2_session_callbacks_set_on_stream_close_callback(callbacks, onStreamClose)
+        nghttp2_session_callbacks_set_on_frame_recv_callback(callbacks, onFrameReceived)
+        let me = Unmanaged.passUnretained(self).toOpaque()
+        guard nghttp2_session_client_new(&session, callbacks, me) == 0 else {
+            throw .connectFailed("cannot create HTTP/2 session")
+        }
+        var settings = [
+            nghttp2_settings_entry(settings_id: Int32(NGHTTP2_SETTINGS_ENABLE_PUSH.rawValue), value: 0),
+            nghttp2_settings_entry(settings_id: Int32(NGHTTP2_SETTINGS_INITIAL_WINDOW_SIZE.rawValue), value: 1 << 20),
+        ]
+        nghttp2_submit_settings(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), &settings, settings.count)
+        // Requests wait until the server's SETTINGS say how many streams it allows; with token
+        // auth APNs allows one until the first authenticated request succeeds.
+        let deadline = ContinuousClock.now + configuration.connectTimeout
+        while !receivedSettings {
+            try flush()
+            if ContinuousClock.now >= deadline {
+                throw .connectFailed("no HTTP/2 SETTINGS from \(configuration.endpoint) within the connect timeout")
+            }
+            try pollOnce(timeout: deadline - ContinuousClock.now)
+            if handle.isShutdownRequested { throw .shutdown }
+        }
+        logger.debug("connected", metadata: ["max_streams": "\(remoteMaxStreams)"])
+        delegate.connectionDidConnect(handle)
+        configuration.eventHandler?(.connected(connection: handle.id))
+    }
+
+    // MARK: - The loop
+
+    private func loop() throws(APNsError) {
+        while true {
+            if handle.isShutdownRequested, shutdownDeadline == nil {
+                beginShutdown()
+            }
+            if let shutdownDeadline {
+                if streams.isEmpty || ContinuousClock.now >= shutdownDeadline { return }
+            }
+            takeInbox()
+            let now = ContinuousClock.now
+            if now >= nextDeadlineScan {
+                try expireDeadlines(now: now)
+                nextDeadlineScan = now + .milliseconds(20)
+            }
+            try submitWaiting()
+            try flush()
+            if goAwayLastStreamID != nil, streams.isEmpty { return }
+            if nghttp2_session_want_read(session) == 0, nghttp2_session_want_write(session) == 0, outboxIsEmpty {
+                throw .connectionLost("HTTP/2 session ended")
+            }
+            let busy = !streams.isEmpty || waitingCount > 0
+            var timeout: Duration = busy ? .milliseconds(20) : idleWait(now: now)
+            if !handle.prepareToSleep() { timeout = .zero }
+            try pollOnce(timeout: timeout)
+            handle.wokeUp()
+        }
+    }
+
+    private var waitingCount: Int { waiting.count - waitingHead }
+    private var outboxIsEmpty: Bool { outboxOffset == outbox.count }
+
+    /// One poll: reads whatever arrived and keeps the PING watchdog.
+    private func pollOnce(timeout: Duration) throws(APNsError) {
+        var events = Int16(POLLIN)
+        if needsPollOut { events |= Int16(POLLOUT) }
+        var fds = [pollfd(fd: fd, events: events, revents: 0),
+                   pollfd(fd: handle.wakeFD, events: Int16(POLLIN), revents: 0)]
+        let rc = poll(&fds, 2, Int32(clamping: max(0, timeout.milliseconds)))
+        if rc < 0 && errno != EINTR { throw .connectionLost("poll: \(Socket.errnoString())") }
+        if fds[1].revents != 0 { handle.drainWakeups() }
+        if fds[0].revents & Int16(POLLOUT) != 0 { needsPollOut = false }
+        if fds[0].revents & Int16(POLLIN | POLLERR | POLLHUP) != 0 {
+            try readAvailable()
+        }
+        try checkPing()
+    }
+
+    private func idleWait(now: ContinuousClock.Instant) -> Duration {
+        if let pingSentAt { return max(.milliseconds(1), pingSentAt + configuration.pingTimeout - now) }
+        return max(.milliseconds(1), lastFrameReceived + configuration.idlePingInterval - now)
+    }
+
+    private func checkPing() throws(APNsError) {
+        let now = ContinuousClock.now
+        if let pingSentAt {
+            if now - pingSentAt >= configuration.pingTimeout {
+                throw .connectionLost("no PING answer within \(configuration.pingTimeout)")
+            }
+        } else if now - lastFrameReceived >= configuration.idlePingInterval {
+            sendPing()
+        }
+    }
+
+    private func sendPing() {
+        guard pingSentAt == nil else { return }
+        pingSentAt = ContinuousClock.now
+        nghttp2_submit_ping(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), nil)
+    }
+
+    // MARK: - Requests
+
+    private func takeInbox() {
+        let new = handle.takeInbox()
+        guard !new.isEmpty else { return }
+        if waitingHead > 0, waitingHead == waiting.count {
+            waiting.removeAll(keepingCapacity: true)
+            waitingHead = 0
+        }
+        waiting.append(contentsOf: new)
+    }
+
+    private func submitWaiting() throws(APNsError) {
+        guard goAwayLastStreamID == nil, shutdownDeadline == nil else { return }
+        let limit = min(remoteMaxStreams, configuration.maxConcurrentStreamsPerConnection)
+        while waitingHead < waiting.count, streams.count < limit {
+            let pending = waiting[waitingHead]
+            waitingHead += 1
+            if pending.isCompleted {
+                handle.load.subtract(1, ordering: .relaxed)
+                continue
+            }
+            try submit(pending)
+        }
+        if waitingHead == waiting.count, waitingHead > 0 {
+            waiting.removeAll(keepingCapacity: true)
+            waitingHead = 0
+        }
+    }
+
+    private func submit(_ pending: PendingRequest) throws(APNsError) {
+        let r = pending.request
+        var generation: UInt64?
+        var headers: [(String, String, Bool)] = [
+            (":method", "POST", false),
+            (":scheme", "https", false),
+            (":path", "/3/device/" + r.deviceToken, true),
+            ("apns-topic", r.topic, false),
+            ("apns-push-type", r.pushType.rawValue, false),
+            ("apns-priority", String(r.priority.rawValue), false),
+            ("apns-id", APNsID.lowercaseString(r.apnsID), true),
+            ("content-length", String(r.payload.count), false),
+        ]
+        if let expiration = r.expiration { headers.append(("apns-expiration", expiration.headerValue, true)) }
+        if let collapseID = r.collapseID { headers.append(("apns-collapse-id", collapseID, true)) }
+        if case .token(let cache) = configuration.authentication {
+            do {
+                let token = try cache.current()
+                generation = token.generation
+                headers.append(("authorization", token.authorizationHeader, true))
+            } catch {
+                finishRequest(pending, .failure(.connectFailed("cannot sign provider token: \(error)")))
+                return
+            }
+        }
+        let stream = StreamState(pending: pending, tokenGeneration: generation)
+        let streamID = submitRequest(headers: headers, authority: authority)
+        guard streamID > 0 else {
+            throw .connectionLost("nghttp2_submit_request: \(String(cString: nghttp2_strerror(streamID)))")
+        }
+        streams[streamID] = stream
+        handle.streamsInFlight.store(streams.count, ordering: .relaxed)
+    }
+
+    /// Builds the nghttp2 header block and submits it. `:path`, `authorization` and the
+    /// per-request apns-* values are sent as never-indexed literals, as Apple asks (B1).
+    private func submitRequest(headers: [(String, String, Bool)], authority: [UInt8]) -> Int32 {
+        var storage: [UInt8] = []
+        storage.reserveCapacity(1024)
+        var spans: [(Int, Int, Int, Int, Bool)] = []
+        func add(_ name: some Sequence<UInt8>, _ value: some Sequence<UInt8>, _ noIndex: Bool) {
+            let n0 = storage.count
+            storage.append(contentsOf: name)
+            let v0 = storage.count
+            storage.append(contentsOf: value)
+            spans.append((n0, v0 - n0, v0, storage.count - v0, noIndex))
+        }
+        add(headers[0].0.utf8, headers[0].1.utf8, false)
+        add(headers[1].0.utf8, headers[1].1.utf8, false)
+        add(":authority".utf8, authority, false)
+        for h in headers.dropFirst(2) { add(h.0.utf8, h.1.utf8, h.2) }
+        return storage.withUnsafeMutableBufferPointer { buf -> Int32 in
+            let base = buf.baseAddress!
+            var nva = spans.map { s in
+                nghttp2_nv(name: base + s.0, value: base + s.2, namelen: s.1, valuelen: s.3,
+                           flags: UInt8(s.4 ? NGHTTP2_NV_FLAG_NO_INDEX.rawValue : NGHTTP2_NV_FLAG_NONE.rawValue))
+            }
+            var provider = nghttp2_data_provider(source: nghttp2_data_source(ptr: nil), read_callback: nghttp2ReadBody)
+            // nghttp2 copies names and values during the call.
+            return nghttp2_submit_request(session, nil, &nva, nva.count, &provider, nil)
+        }
+    }
+
+    fileprivate func readBody(streamID: Int32, into buffer: UnsafeMutablePointer<UInt8>, length: Int,
+                              flags: UnsafeMutablePointer<UInt32>) -> Int {
+        guard let stream = streams[streamID] else {
+            return Int(NGHTTP2_ERR_TEMPORAL_CALLBACK_FAILURE.rawValue)
+        }
+        let payload = stream.pending.request.payload
+        let n = min(length, payload.count - stream.bodyOffset)
+        payload.withUnsafeBufferPointer { src in
+            buffer.update(from: src.baseAddress! + stream.bodyOffset, count: n)
+        }
+        stream.bodyOffset += n
+        if stream.bodyOffset == payload.count { flags.pointee |= NGHTTP2_DATA_FLAG_EOF.rawValue }
+        return n
+    }
+
+    private func expireDeadlines(now: ContinuousClock.Instant) throws(APNsError) {
+        var expired = false
+        for (id, stream) in streams where stream.pending.deadline <= now || stream.pending.isCompleted {
+            if !stream.pending.isCompleted { expired = true }
+            finishRequest(stream.pending, .failure(.timedOut))
+            streams[id] = nil
+            nghttp2_submit_rst_stream(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), id, NGHTTP2_CANCEL.rawValue)
+        }
+        handle.streamsInFlight.store(streams.count, ordering: .relaxed)
+        var i = waitingHead
+        while i < waiting.count {
+            let p = waiting[i]
+            if p.deadline <= now, !p.isCompleted { p.complete(.failure(.timedOut)) }
+            i += 1
+        }
+        // A silent stream may mean a half-dead connection: find out with a PING.
+        if expired { sendPing() }
+    }
+
+    private func finishRequest(_ pending: PendingRequest, _ result: RequestResult) {
+        // Count first: the completed task may read the statistics right away.
+        handle.load.subtract(1, ordering: .relaxed)
+        pending.complete(result)
+    }
+
+    // MARK: - Bytes
+
+    private func flush() throws(APNsError) {
+        while true {
+            if outboxIsEmpty {
+                outbox.removeAll(keepingCapacity: true)
+                outboxOffset = 0
+                while outbox.count < 65536 {
+                    var data: UnsafePointer<UInt8>?
+                    let n = nghttp2_session_mem_send(session, &data)
+                    if n < 0 { throw .connectionLost("nghttp2: \(String(cString: nghttp2_strerror(Int32(n))))") }
+                    if n == 0 { break }
+                    outbox.append(contentsOf: UnsafeBufferPointer(start: data, count: n))
+                }
+                if outbox.isEmpty { return }
+            }
+            ERR_clear_error()
+            let remaining = outbox.count - outboxOffset
+            let written = outbox.withUnsafeBufferPointer { buf in
+                SSL_write(ssl, buf.baseAddress! + outboxOffset, Int32(remaining))
+            }
+            if written > 0 {
+                outboxOffset += Int(written)
+                continue
+            }
+            switch SSL_get_error(ssl, written) {
+            case SSL_ERROR_WANT_WRITE:
+                needsPollOut = true
+                return
+            case SSL_ERROR_WANT_READ:
+                return
+            default:
+                throw .connectionLost("TLS write: \(describeSSLFailure())")
+            }
+        }
+    }
+
+    private func readAvailable() throws(APNsError) {
+        while true {
+            ERR_clear_error()
+            let n = readBuffer.withUnsafeMutableBytes { SSL_read(ssl, $0.baseAddress, Int32($0.count)) }
+            if n > 0 {
+                lastFrameReceived = ContinuousClock.now
+                let rv = readBuffer.withUnsafeBufferPointer { nghttp2_session_mem_recv(session, $0.baseAddress, Int(n)) }
+                if rv < 0 { throw .connectionLost("HTTP/2 protocol error: \(String(cString: nghttp2_strerror(Int32(rv))))") }
+                continue
+            }
+            switch SSL_get_error(ssl, n) {
+            case SSL_ERROR_WANT_READ: return
+            case SSL_ERROR_WANT_WRITE:
+                needsPollOut = true
+                return
+            case SSL_ERROR_ZERO_RETURN: throw .connectionLost("server closed the connection")
+            default: throw .connectionLost("TLS read: \(describeSSLFailure())")
+            }
+        }
+    }
+
+    private func describeSSLFailure() -> String {
+        let queue = OpenSSLError.drainQueue()
+        if !queue.isEmpty { return queue }
+        return errno == 0 ? "connection closed" : Socket.errnoString()
+    }
+
+    // MARK: - nghttp2 events
+
+    fileprivate func header(streamID: Int32, name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) {
+        guard let stream = streams[streamID] else { return }
+        if name.elementsEqual(":status".utf8) {
+            stream.status = Int(String(decoding: value, as: UTF8.self))
+        } else if name.elementsEqual("apns-id".utf8) {
+            stream.apnsID = UUID(uuidString: String(decoding: value, as: UTF8.self))
+        } else if name.elementsEqual("retry-after".utf8) {
+            if let seconds = Int(String(decoding: value, as: UTF8.self)) { stream.retryAfter = .seconds(seconds) }
+        }
+    }
+
+    fileprivate func data(streamID: Int32, _ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let stream = streams[streamID], stream.responseBody.count < 8192 else { return }
+        stream.responseBody.append(contentsOf: bytes)
+    }
+
+    fileprivate func streamClosed(streamID: Int32, errorCode: UInt32) {
+        guard let stream = streams.removeValue(forKey: streamID) else { return }
+        handle.streamsInFlight.store(streams.count, ordering: .relaxed)
+        if stream.status != nil {
+            finishRequest(stream.pending, .response(stream.makeResponse(), tokenGeneration: stream.tokenGeneration))
+        } else if errorCode == NGHTTP2_REFUSED_STREAM.rawValue {
+            // Refused (or above a GOAWAY's last-stream-id): the server did not process it.
+            handle.load.subtract(1, ordering: .relaxed)
+            delegate.resend([stream.pending], from: handle, reason: "REFUSED_STREAM")
+        } else {
+            let name = String(cString: nghttp2_http2_strerror(errorCode))
+            finishRequest(stream.pending, .failure(.connectionLost("stream reset by server (\(name))")))
+        }
+    }
+
+    fileprivate func frameReceived(_ frame: UnsafePointer<nghttp2_frame>) {
+        let type = frame.pointee.hd.type
+        switch UInt32(type) {
+        case NGHTTP2_SETTINGS.rawValue where frame.pointee.hd.flags & UInt8(NGHTTP2_FLAG_ACK.rawValue) == 0:
+            let value = Int(nghttp2_session_get_remote_settings(session, NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS))
+            if receivedSettings, value != remoteMaxStreams {
+                logger.info("server changed max concurrent streams", metadata: ["from": "\(remoteMaxStreams)", "to": "\(value)"])
+                configuration.eventHandler?(.maxConcurrentStreamsChanged(connection: handle.id, value: value))
+            }
+            remoteMaxStreams = value
+            handle.maxStreams.store(min(value, configuration.maxConcurrentStreamsPerConnection), ordering: .relaxed)
+            receivedSettings = true
+        case NGHTTP2_PING.rawValue where frame.pointee.hd.flags & UInt8(NGHTTP2_FLAG_ACK.rawValue) != 0:
+            pingSentAt = nil
+        case NGHTTP2_GOAWAY.rawValue:
+            let goaway = frame.pointee.goaway
+            var reason: String?
+            if goaway.opaque_data_len > 0, let bytes = goaway.opaque_data {
+                let data = Data(bytes: bytes, count: goaway.opaque_data_len)
+                let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+                reason = object?["reason"] as? String ?? String(decoding: data, as: UTF8.self)
+            }
+            goAwayLastStreamID = goaway.last_stream_id
+            logger.notice("APNs sent GOAWAY", metadata: [
+                "last_stream_id": "\(goaway.last_stream_id)", "error_code": "\(goaway.error_code)",
+                "reason": "\(reason ?? "-")",
+            ])
+            configuration.eventHandler?(.goAway(connection: handle.id, lastStreamID: goaway.last_stream_id,
+                                                errorCode: goaway.error_code, reason: reason))
+            // Nothing new goes here; queued work moves to another connection at once.
+            var unsent = handle.stopAccepting()
+            unsent.append(contentsOf: waiting[waitingHead...])
+            waiting.removeAll()
+            waitingHead = 0
+            if !unsent.isEmpty {
+                handle.load.subtract(unsent.count, ordering: .relaxed)
+                delegate.resend(unsent, from: handle, reason: "GOAWAY")
+            }
+        default:
+            break
+        }
+    }
+
+    // MARK: - Shutdown
+
+    private func beginShutdown() {
+        shutdownDeadline = ContinuousClock.now + .seconds(5)
+        var unsent = handle.stopAccepting()
+        unsent.append(contentsOf: waiting[waitingHead...])
+        waiting.removeAll()
+        waitingHead = 0
+        for p in unsent { finishRequest(p, .failure(.shutdown)) }
+    }
+
+    private func finish(error: APNsError?) {
+        var unsent = handle.markClosed()
+        unsent.append(contentsOf: waiting[waitingHead...])
+        waiting.removeAll()
+        let inFlightError: APNsError = error.map { e -> APNsError in
+            if case .connectionLost = e { return e }
+            return .connectionLost(e.description)
+        } ?? .connectionLost(goAwayLastStreamID != nil ? "connection closed after GOAWAY" : "connection closed")
+        for (_, stream) in streams {
+            finishRequest(stream.pending, .failure(handle.isShutdownRequested ? .shutdown : inFlightError))
+        }
+        streams.removeAll()
+        handle.streamsInFlight.store(0, ordering: .relaxed)
+        if let session {
+            if error == nil {
+                nghttp2_session_terminate_session(session, NGHTTP2_NO_ERROR.rawValue)
+                try? flush()
+            }
+            nghttp2_session_del(session)
+            self.session = nil
+        }
+        if let ssl {
+            if error == nil { SSL_shutdown(ssl) }
+            SSL_free(ssl)
+            self.ssl = nil
+        }
+        if fd >= 0 { close(fd); fd = -1 }
+        handle.load.subtract(unsent.count, ordering: .relaxed)
+        if let error, case .shutdown = error {} else if let error {
+            logger.info("connection closed", metadata: ["error": "\(error)"])
+        }
+        configuration.eventHandler?(.closed(connection: handle.id, error: error?.description))
+        delegate.connectionDidClose(handle, error: error, unsent: unsent)
+    }
+
+    private func isIPAddress(_ host: String) -> Bool {
+        var v4 = in_addr()
+        var v6 = in6_addr()
+        return inet_pton(AF_INET, host, &v4) == 1 || inet_pton(AF_INET6, host, &v6) == 1
+    }
+}
+
+// MARK: - C callbacks (no captures; the loop comes back through user_data)
+
+private func loop(_ userData: UnsafeMutableRawPointer?) -> ConnectionLoop {
+    Unmanaged<ConnectionLoop>.fromOpaque(userData!).takeUnretainedValue()
+}
+
+private let onHeader: nghttp2_on_header_callback = { _, frame, name, nameLength, value, valueLength, _, userData in
+    guard let frame, frame.pointee.hd.type == UInt8(NGHTTP2_HEADERS.rawValue) else { return 0 }
+    loop(userData).header(streamID: frame.pointee.hd.stream_id,
+                          name: UnsafeBufferPointer(start: name, count: nameLength),
+                          value: UnsafeBufferPointer(start: value, count: valueLength))
+    return 0
+}
+
+private let onDataChunk: nghttp2_on_data_chunk_recv_callback = { _, _, streamID, data, length, userData in
+    loop(userData).data(streamID: streamID, UnsafeBufferPointer(start: data, count: length))
+    return 0
+}
+
+private let onStreamClose: nghttp2_on_stream_close_callback = { _, streamID, errorCode, userData in
+    loop(userData).streamClosed(streamID: streamID, errorCode: errorCode)
+    return 0
+}
+
+private let onFrameReceived: nghttp2_on_frame_recv_callback = { _, frame, userData in
+    if let frame { loop(userData).frameReceived(frame) }
+    return 0
+}
+
+private let nghttp2ReadBody: nghttp2_data_source_read_callback = { _, streamID, buffer, length, flags, _, userData in
+    loop(userData).readBody(streamID: streamID, into: buffer!, length: length, flags: flags!)
+}

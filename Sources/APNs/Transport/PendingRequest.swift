@@ -1,0 +1,71 @@
+import Foundation
+import Synchronization
+
+/// What finishing a request produced.
+enum RequestResult: Sendable {
+    /// An HTTP answer, with the provider-token generation the request carried (token auth).
+    case response(APNsResponse, tokenGeneration: UInt64?)
+    case failure(APNsError)
+    case cancelled
+}
+
+/// One `send` in flight: the request, its deadline and the continuation of the waiting task.
+///
+/// Stream close, connection death, the deadline and task cancellation can all race to finish a
+/// request; `complete` lets exactly one of them win.
+final class PendingRequest: Sendable {
+    let request: APNsRequest
+    let deadline: ContinuousClock.Instant
+    /// Moves to another connection so far (REFUSED_STREAM, GOAWAY above last-stream-id).
+    let resends = Atomic<Int>(0)
+    /// Connections that failed to connect while holding this request.
+    let connectFailures = Atomic<Int>(0)
+
+    private enum State {
+        case idle
+        case waiting(CheckedContinuation<RequestResult, Never>)
+        case done(RequestResult?)
+    }
+    private let state = Mutex<State>(.idle)
+
+    init(request: APNsRequest, deadline: ContinuousClock.Instant) {
+        self.request = request
+        self.deadline = deadline
+    }
+
+    /// Registers the waiting task; resumes it at once if the request already finished.
+    func install(_ continuation: CheckedContinuation<RequestResult, Never>) {
+        let early: RequestResult? = state.withLock { s in
+            if case .done(let result) = s {
+                s = .done(nil)
+                return result
+            }
+            s = .waiting(continuation)
+            return nil
+        }
+        if let early { continuation.resume(returning: early) }
+    }
+
+    /// Finishes the request. Returns false if something else finished it first.
+    @discardableResult
+    func complete(_ result: RequestResult) -> Bool {
+        let action: (CheckedContinuation<RequestResult, Never>?, Bool) = state.withLock { s in
+            switch s {
+            case .idle:
+                s = .done(result)
+                return (nil, true)
+            case .waiting(let c):
+                s = .done(nil)
+                return (c, true)
+            case .done:
+                return (nil, false)
+            }
+        }
+        action.0?.resume(returning: result)
+        return action.1
+    }
+
+    var isCompleted: Bool {
+        state.withLock { if case .done = $0 { true } else { false } }
+    }
+}

@@ -1,3 +1,0 @@
-import Testing
-@testable import APNs
-@Test func placeholder() { #expect(Bool(true)) }
