@@ -16,3 +16,7 @@ public final class APNsClientIdentity: Sendable {
   public var notAfter: Date { Date() }
 }
 enum OpenSSLError { static func drainQueue() -> String { "" } }
+extension APNsClientIdentity {
+  public static func p12(path: String, password: String?) throws -> APNsClientIdentity { APNsClientIdentity() }
+  public static func pem(certificatePath: String, keyPath: String, keyPassword: String? = nil) throws -> APNsClientIdentity { APNsClientIdentity() }
+}

@@ -551,8 +551,9 @@ final class ConnectionLoop {
         }
         if fd >= 0 { close(fd); fd = -1 }
         handle.load.subtract(unsent.count, ordering: .relaxed)
-        if let error, case .shutdown = error {} else if let error {
-            logger.info("connection closed", metadata: ["error": "\(error)"])
+        switch error {
+        case nil, .shutdown?, .connectFailed?, .alpnNotNegotiated?: break  // the pool logs connect failures
+        case let error?: logger.info("connection closed", metadata: ["error": "\(error)"])
         }
         configuration.eventHandler?(.closed(connection: handle.id, error: error?.description))
         delegate.connectionDidClose(handle, error: error, unsent: unsent)

@@ -1,0 +1,43 @@
+import APNs
+import Foundation
+import Testing
+
+@Suite struct ALPNTests {
+    /// `openssl s_server` speaks TLS but offers no ALPN: the client must refuse it clearly
+    /// instead of sending HTTP/2 into the void.
+    @Test func serverWithoutH2IsRefused() async throws {
+        let port = Int.random(in: 30000...60000)
+        let server = Process()
+        server.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
+        server.arguments = ["s_server", "-accept", "127.0.0.1:\(port)", "-cert", Fixtures.cert("server.pem"),
+                            "-key", Fixtures.cert("server.key"), "-quiet", "-naccept", "5"]
+        server.standardOutput = FileHandle.nullDevice
+        server.standardError = FileHandle.nullDevice
+        try server.run()
+        defer { server.terminate() }
+        try await waitUntilListening(port: port)
+        let client = try APNsClient(configuration: Fixtures.clientConfiguration(
+            port: port, authentication: .token(try Fixtures.tokenCache()), requestTimeout: .seconds(5)))
+        await #expect(throws: APNsError.alpnNotNegotiated(nil)) { try await client.send(request()) }
+        await client.shutdown()
+    }
+}
+
+/// Waits (bounded) until something accepts TCP connections on the port.
+func waitUntilListening(port: Int, timeout: Duration = .seconds(10)) async throws {
+    let deadline = ContinuousClock.now + timeout
+    while ContinuousClock.now < deadline {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var addr = sockaddr_in()
+        addr.sin_family = sa_family_t(AF_INET)
+        addr.sin_port = in_port_t(UInt16(port).bigEndian)
+        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let rc = withUnsafePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        close(fd)
+        if rc == 0 { return }
+        try await Task.sleep(for: .milliseconds(20))
+    }
+    throw CancellationError()
+}

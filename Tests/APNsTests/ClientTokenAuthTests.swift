@@ -1,0 +1,137 @@
+import APNs
+import APNsMock
+import Foundation
+import Testing
+
+@Suite("APNs client, token auth, against APNsMock")
+struct ClientTokenAuthTests {
+    @Test func deliversWithExactHeadersAndPayload() async throws {
+        try await withMock { mock in
+            let cache = try Fixtures.tokenCache()
+            let client = try APNsClient(configuration: Fixtures.clientConfiguration(port: mock.port, authentication: .token(cache)))
+            let id = APNsID.random()
+            let request = APNsRequest(deviceToken: Fixtures.deviceToken, topic: Fixtures.topic, payload: Fixtures.payload("hi ✓"),
+                                      pushType: .alert, priority: .low, expiration: .at(Date(timeIntervalSince1970: 2_000_000_000)),
+                                      collapseID: "chat-42", apnsID: id)
+            let response = try await client.send(request)
+            await client.shutdown()
+            #expect(response.status == 200)
+            #expect(response.apnsID == id)
+            #expect(response.outcome == .delivered)
+            let recorded = try #require(mock.notifications.first)
+            #expect(recorded.deviceToken == Fixtures.deviceToken)
+            #expect(recorded.headers["apns-topic"] == Fixtures.topic)
+            #expect(recorded.headers["apns-push-type"] == "alert")
+            #expect(recorded.headers["apns-priority"] == "5")
+            #expect(recorded.headers["apns-expiration"] == "2000000000")
+            #expect(recorded.headers["apns-collapse-id"] == "chat-42")
+            #expect(recorded.headers["apns-id"] == id.uuidString.lowercased())
+            #expect(recorded.headers["authorization"] == "bearer " + (try cache.current().jwt))
+            #expect(Array(recorded.payload) == Fixtures.payload("hi ✓"))
+        }
+    }
+
+    @Test func fiveHundredConcurrentSendsShareOneConnection() async throws {
+        try await withMock { mock in
+            let client = try APNsClient(configuration: Fixtures.clientConfiguration(
+                port: mock.port, authentication: .token(try Fixtures.tokenCache()), connections: 1))
+            let statuses = try await sendConcurrently(client, count: 600)
+            await client.shutdown()
+            #expect(statuses.filter { $0 == 200 }.count == 600)
+            #expect(mock.stats.connectionsAccepted == 1)
+            #expect(mock.stats.maxStreamsConcurrentlyOpenSeen > 1, "requests were multiplexed")
+            #expect(Set(mock.notifications.map { $0.headers["apns-id"]! }).count == 600)
+        }
+    }
+
+    @Test func burstOfExpiredProviderTokenMintsExactlyOneNewToken() async throws {
+        try await withMock { mock in
+            let cache = try Fixtures.tokenCache()
+            let client = try APNsClient(configuration: Fixtures.clientConfiguration(port: mock.port, authentication: .token(cache)))
+            #expect(try await client.send(request()).status == 200)
+            #expect(cache.mintedCount == 1)
+            mock.addFault(.expireProviderTokens)
+            let statuses = try await sendConcurrently(client, count: 200)
+            await client.shutdown()
+            #expect(statuses.allSatisfy { $0 == 200 })
+            #expect(cache.mintedCount == 2, "200 ExpiredProviderToken answers must mint one token, not many")
+            #expect(mock.stats.distinctProviderTokensAccepted == 2)
+            #expect((mock.stats.responsesByStatus[403] ?? 0) >= 1)
+        }
+    }
+
+    @Test func expiredTokenIsRenewedAndRetriedOnce() async throws {
+        try await withMock { mock in
+            // A clock two hours behind makes the first token too old for APNs.
+            let skew = Mutex<TimeInterval>(-7200)
+            let cache = try Fixtures.tokenCache(now: { Date().addingTimeInterval(skew.withLock { $0 }) })
+            let client = try APNsClient(configuration: Fixtures.clientConfiguration(port: mock.port, authentication: .token(cache)))
+            let response = try await client.send(request())
+            // Still skewed: the renewed token is old too, so the single retry also fails.
+            #expect(response.status == 403)
+            #expect(response.reason == .expiredProviderToken)
+            #expect(cache.mintedCount == 2)
+            skew.withLock { $0 = 0 }
+            _ = try cache.invalidate(generation: cache.current().generation)
+            #expect(try await client.send(request()).status == 200)
+            await client.shutdown()
+        }
+    }
+
+    @Test func invalidRequestsAreRefusedBeforeSending() async throws {
+        try await withMock { mock in
+            let client = try APNsClient(configuration: Fixtures.clientConfiguration(
+                port: mock.port, authentication: .token(try Fixtures.tokenCache())))
+            let bad: [(APNsRequest, APNsRequestError)] = [
+                (request(token: "xyz1"), .invalidDeviceToken(redacted: "****")),
+                (request(token: "abc"), .invalidDeviceToken(redacted: "***")),
+                (request(token: ""), .emptyDeviceToken),
+                (APNsRequest(deviceToken: Fixtures.deviceToken, topic: "", payload: Fixtures.payload()), .emptyTopic),
+                (APNsRequest(deviceToken: Fixtures.deviceToken, topic: Fixtures.topic, payload: Fixtures.payload(),
+                             collapseID: String(repeating: "c", count: 65)), .collapseIDTooLong(bytes: 65)),
+                (APNsRequest(deviceToken: Fixtures.deviceToken, topic: Fixtures.topic, payload: [UInt8](repeating: 32, count: 4097)),
+                 .payloadTooLarge(bytes: 4097, limit: 4096)),
+                (APNsRequest(deviceToken: Fixtures.deviceToken, topic: Fixtures.topic, payload: []), .emptyPayload),
+                (APNsRequest(deviceToken: Fixtures.deviceToken, topic: Fixtures.topic, payload: Fixtures.payload(),
+                             pushType: .background, priority: .immediate), .backgroundWithImmediatePriority),
+            ]
+            for (r, expected) in bad {
+                await #expect(throws: APNsError.invalidRequest(expected)) { try await client.send(r) }
+            }
+            // VoIP may use 5120 bytes.
+            var voip = APNsRequest(deviceToken: Fixtures.deviceToken, topic: Fixtures.topic + ".voip",
+                                   payload: Array(#"{"aps":{},"x":""#.utf8) + [UInt8](repeating: 120, count: 5000) + Array(#""}"#.utf8),
+                                   pushType: .voip)
+            #expect(voip.payload.count <= 5120)
+            #expect(try await client.send(voip).status == 200)
+            voip.payload += [UInt8](repeating: 32, count: 200)
+            await #expect(throws: APNsError.self) { try await client.send(voip) }
+            await client.shutdown()
+            #expect(mock.notifications.count == 1)
+        }
+    }
+}
+
+func request(token: String = Fixtures.deviceToken, id: UUID = APNsID.random()) -> APNsRequest {
+    APNsRequest(deviceToken: token, topic: Fixtures.topic, payload: Fixtures.payload(), apnsID: id)
+}
+
+/// Sends `count` requests at once; returns each status (or -1 for a thrown retryable error).
+func sendConcurrently(_ client: APNsClient, count: Int, token: String = Fixtures.deviceToken) async throws -> [Int] {
+    try await withThrowingTaskGroup(of: Int.self) { group in
+        for _ in 0..<count {
+            group.addTask {
+                do {
+                    return try await client.send(request(token: token)).status
+                } catch let error as APNsError where error.isRetryable {
+                    return -1
+                }
+            }
+        }
+        var statuses: [Int] = []
+        for try await s in group { statuses.append(s) }
+        return statuses
+    }
+}
+
+import Synchronization

@@ -1,0 +1,80 @@
+import APNs
+import APNsMock
+import Foundation
+
+/// Paths of the development key material (certs/dev, made by scripts/gen-dev-certs.py).
+enum Fixtures {
+    static let repoRoot: String = {
+        var url = URL(fileURLWithPath: #filePath)
+        while url.path != "/" {
+            url.deleteLastPathComponent()
+            if FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path) { return url.path }
+        }
+        fatalError("Package.swift not found above \(#filePath)")
+    }()
+
+    static func cert(_ name: String) -> String { repoRoot + "/certs/dev/" + name }
+
+    static let keyID = "DEVKEY1234"
+    static let teamID = "DEVTEAM123"
+    static let topic = "com.example.pushrelay"
+    static let deviceToken = String(repeating: "a1", count: 32)
+
+    static func payload(_ text: String = "hello") -> [UInt8] {
+        Array(#"{"aps":{"alert":"\#(text)","sound":"default"}}"#.utf8)
+    }
+
+    static func tokenCache(now: @escaping @Sendable () -> Date = Date.init) throws -> ProviderTokenCache {
+        try ProviderTokenCache(key: APNsSigningKey(p8File: cert("AuthKey_DEVKEY1234.p8")), keyID: keyID,
+                               teamID: teamID, now: now)
+    }
+
+    /// A validating mock on an ephemeral port that trusts the dev JWT key (and, with
+    /// `clientCertificates`, client certificates signed by the dev CA).
+    static func mockConfiguration(clientCertificates: Bool = false, mode: APNsMockConfiguration.Mode = .validating)
+        -> APNsMockConfiguration
+    {
+        var c = APNsMockConfiguration(tlsCertificatePath: cert("server.pem"), tlsKeyPath: cert("server.key"))
+        c.port = 0
+        c.mode = mode
+        c.jwtKeys = [keyID: cert("AuthKey_DEVKEY1234.pub.pem")]
+        c.teamID = teamID
+        c.recordInMemory = true
+        if clientCertificates { c.clientCAPath = cert("ca.pem") }
+        return c
+    }
+
+    static func clientConfiguration(port: Int, authentication: APNsAuthentication, connections: Int = 1,
+                                    requestTimeout: Duration = .seconds(10),
+                                    events: EventLog? = nil) -> APNsClientConfiguration {
+        APNsClientConfiguration(
+            endpoint: APNsEndpoint(host: "127.0.0.1", port: port), authentication: authentication,
+            extraCAFile: cert("ca.pem"), trustSystemRoots: false, connections: connections,
+            requestTimeout: requestTimeout, reconnectBackoff: (.milliseconds(20), .milliseconds(200)),
+            eventHandler: events.map { log in { log.append($0) } })
+    }
+}
+
+/// Runs `body` with a started mock and shuts it down afterwards.
+func withMock<T>(_ configuration: APNsMockConfiguration = Fixtures.mockConfiguration(),
+                 _ body: (APNsMockServer) async throws -> T) async throws -> T {
+    let mock = APNsMockServer(configuration: configuration)
+    try await mock.start()
+    do {
+        let result = try await body(mock)
+        try await mock.shutdown()
+        return result
+    } catch {
+        try? await mock.shutdown()
+        throw error
+    }
+}
+
+/// Collects client events for assertions.
+final class EventLog: Sendable {
+    private let events = Mutex<[APNsClientEvent]>([])
+    func append(_ e: APNsClientEvent) { events.withLock { $0.append(e) } }
+    var all: [APNsClientEvent] { events.withLock { $0 } }
+}
+
+import Synchronization
