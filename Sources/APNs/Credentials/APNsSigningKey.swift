@@ -32,7 +32,7 @@ public final class APNsSigningKey: @unchecked Sendable {
             switch error {
             case .passwordRequired:
                 throw .wrongFormat(path: source,
-                                   detail: "the key is password-protected; Apple's .p8 keys are not (download it again)")
+                                   detail: "the key is password-protected; Apple's .p8 keys are not (use the file as downloaded from Apple)")
             case .missingPrivateKey:
                 throw .wrongFormat(path: source, detail: "not a PEM PKCS#8 private key (it holds other PEM data)")
             default:

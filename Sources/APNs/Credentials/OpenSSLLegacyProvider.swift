@@ -20,8 +20,8 @@ enum OpenSSLLegacyProvider {
         }
         guard OSSL_PROVIDER_load(nil, "legacy") != nil else {
             return "OpenSSL's \"legacy\" provider (ossl-modules/legacy.so) is not available "
-                + "(\(OpenSSLError.drainQueue())); re-export the .p12 with modern encryption, e.g. "
-                + "`openssl pkcs12 -in old.p12 -legacy -nodes | openssl pkcs12 -export -out new.p12`"
+                + "(\(OpenSSLError.drainQueue())); install it, or export the .p12 again with AES "
+                + "encryption (e.g. OpenSSL 3's `openssl pkcs12 -export` without -legacy)"
         }
         return nil
     }
