@@ -13,6 +13,7 @@
 #include <openssl/bio.h>
 #include <openssl/rand.h>
 #include <openssl/core_names.h>
+#include <openssl/provider.h>
 
 // Function-like macros Swift cannot import, wrapped as inline functions.
 static inline long pr_SSL_CTX_set_min_proto_version(SSL_CTX *ctx, int version) {
