@@ -1,0 +1,223 @@
+import Foundation
+import Logging
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import NIOSSL
+import Synchronization
+
+/// A stand-in for Apple's APNs provider API: HTTP/2 over TLS (swift-nio-http2 + NIOSSL), with
+/// Apple's validation and provider-token rules, a fast sink mode, recording, and scripted faults.
+///
+/// ```swift
+/// let server = APNsMockServer(configuration: .init(tlsCertificatePath: "certs/dev/server.pem",
+///                                                  tlsKeyPath: "certs/dev/server.key",
+///                                                  jwtKeys: ["DEVKEY1234": "certs/dev/AuthKey_DEVKEY1234.pub.pem"]))
+/// try await server.start()
+/// // … point a client at https://127.0.0.1:\(server.port) …
+/// let sent = try await server.waitForNotifications(count: 1, timeout: .seconds(5))
+/// try await server.shutdown()
+/// ```
+///
+/// State (recordings, faults, marked tokens, counters) exists from `init`, so faults can be armed
+/// before `start()`. A server starts once.
+public final class APNsMockServer: Sendable {
+    public let configuration: APNsMockConfiguration
+    private let core: MockServerCore
+    private let lifecycle = Mutex(Lifecycle.idle)
+
+    private enum Lifecycle {
+        case idle
+        case starting
+        case running(Running)
+        case stopped
+    }
+
+    private struct Running {
+        let group: MultiThreadedEventLoopGroup
+        let serverChannel: any Channel
+        let adminChannel: (any Channel)?
+        let resources: ServingResources
+        let port: Int
+        let adminPort: Int?
+    }
+
+    public init(configuration: APNsMockConfiguration, logger: Logger = Logger(label: "APNsMock")) {
+        self.configuration = configuration
+        self.core = MockServerCore(configuration: configuration, logger: logger)
+    }
+
+    /// The bound TLS port once started (0 before).
+    public var port: Int {
+        self.lifecycle.withLock { if case .running(let running) = $0 { running.port } else { 0 } }
+    }
+
+    /// The bound admin port once started, if an admin listener was configured.
+    public var adminPort: Int? {
+        self.lifecycle.withLock { if case .running(let running) = $0 { running.adminPort } else { nil } }
+    }
+
+    /// Loads TLS material and keys, binds the listeners and starts serving.
+    public func start() async throws {
+        try self.lifecycle.withLock { state in
+            guard case .idle = state else { throw APNsMockError.alreadyStarted }
+            state = .starting
+        }
+        do {
+            let running = try await self.bind()
+            self.lifecycle.withLock { $0 = .running(running) }
+            self.core.logger.info(
+                "APNs mock listening",
+                metadata: [
+                    "host": "\(self.configuration.host)", "port": "\(running.port)",
+                    "mode": "\(self.configuration.mode.rawValue)",
+                    "adminPort": "\(running.adminPort.map(String.init) ?? "none")",
+                ]
+            )
+        } catch {
+            self.lifecycle.withLock { $0 = .idle }
+            throw error
+        }
+    }
+
+    private func bind() async throws -> Running {
+        let resources = try ServingResources(configuration: self.configuration)
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: max(1, self.configuration.eventLoopThreads))
+        do {
+            let core = self.core
+            let serverChannel = try await ServerBootstrap(group: group)
+                .serverChannelOption(.backlog, value: 1024)
+                .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+                .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
+                .childChannelOption(.maxMessagesPerRead, value: 16)
+                .childChannelInitializer { channel in
+                    channel.eventLoop.makeCompletedFuture {
+                        try Self.initializeConnection(channel, core: core, resources: resources)
+                    }
+                }
+                .bind(host: self.configuration.host, port: self.configuration.port)
+                .get()
+            var adminChannel: (any Channel)?
+            if let adminPort = self.configuration.adminPort {
+                do {
+                    adminChannel = try await ServerBootstrap(group: group)
+                        .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+                        .childChannelInitializer { channel in
+                            channel.eventLoop.makeCompletedFuture {
+                                try channel.pipeline.syncOperations.configureHTTPServerPipeline()
+                                try channel.pipeline.syncOperations.addHandler(AdminHTTPHandler(core: core))
+                            }
+                        }
+                        .bind(host: "127.0.0.1", port: adminPort)
+                        .get()
+                } catch {
+                    try? await serverChannel.close()
+                    throw error
+                }
+            }
+            return Running(
+                group: group,
+                serverChannel: serverChannel,
+                adminChannel: adminChannel,
+                resources: resources,
+                port: serverChannel.localAddress?.port ?? 0,
+                adminPort: adminChannel?.localAddress?.port
+            )
+        } catch {
+            try? await group.shutdownGracefully()
+            throw error
+        }
+    }
+
+    private static func initializeConnection(
+        _ channel: any Channel,
+        core: MockServerCore,
+        resources: ServingResources
+    ) throws {
+        let (connectionID, abortHandshake) = core.connectionAccepted(channel)
+        channel.closeFuture.whenComplete { _ in core.connectionClosed(id: connectionID) }
+        let pipeline = channel.pipeline.syncOperations
+        if abortHandshake {
+            try pipeline.addHandler(HandshakeAbortHandler())
+            return
+        }
+        try pipeline.addHandler(ConnectionAborter())
+        try pipeline.addHandler(NIOSSLServerHandler(context: resources.sslContext))
+        try pipeline.addHandler(TLSHandshakeGate(core: core, resources: resources, connectionID: connectionID))
+    }
+
+    /// Stops listening, closes every connection, fails pending waits and stops the threads.
+    public func shutdown() async throws {
+        let running: Running? = self.lifecycle.withLock { state in
+            defer { state = .stopped }
+            if case .running(let running) = state { return running }
+            return nil
+        }
+        let connections = self.core.shutDown()
+        guard let running else { return }
+        try? await running.serverChannel.close()
+        try? await running.adminChannel?.close()
+        for connection in connections {
+            try? await connection.close()
+        }
+        running.resources.recordFile?.close()
+        try await running.group.shutdownGracefully()
+    }
+
+    // MARK: Recording
+
+    /// Every accepted notification so far (since start or the last ``reset()``), in order.
+    public var notifications: [RecordedNotification] { self.core.notifications }
+
+    /// Waits until at least `count` notifications are recorded and returns them all; throws
+    /// ``APNsMockError/timedOut(waitingFor:after:)`` at the deadline. Needs ``APNsMockConfiguration/recordInMemory``.
+    public func waitForNotifications(count: Int, timeout: Duration) async throws -> [RecordedNotification] {
+        try await self.core.waitForNotifications(count: count, timeout: timeout)
+    }
+
+    /// Waits until `predicate` holds for the counters (checked at every change; keep it cheap)
+    /// and returns that snapshot; throws ``APNsMockError/timedOut(waitingFor:after:)`` at the deadline.
+    public func waitForStats(
+        timeout: Duration,
+        where predicate: @escaping @Sendable (APNsMockStats) -> Bool
+    ) async throws -> APNsMockStats {
+        try await self.core.waitForStats(timeout: timeout, where: predicate)
+    }
+
+    /// Forgets recorded notifications, armed faults, marked tokens, cached and expired provider
+    /// tokens, and zeroes the counters (the live gauges `connectionsOpen` and `streamsOpen` stay).
+    /// Open connections keep their own token state.
+    public func reset() {
+        self.core.reset()
+    }
+
+    // MARK: Device-token state
+
+    /// From now on `token` is answered 410 `{"reason":"Unregistered","timestamp":<at, ms>}`.
+    public func markUnregistered(token: String, at date: Date) {
+        self.core.markUnregistered(token: token, at: date)
+    }
+
+    /// From now on `token` is answered 400 `BadDeviceToken` (as for the other environment's tokens).
+    public func markBadToken(_ token: String) {
+        self.core.markBadToken(token)
+    }
+
+    // MARK: Stats and faults
+
+    /// A snapshot of the counters.
+    public var stats: APNsMockStats { self.core.stats }
+
+    /// Arms `fault` (see ``APNsMockFault`` for each one's exact effect).
+    public func addFault(_ fault: APNsMockFault) {
+        self.core.addFault(fault)
+    }
+
+    /// Disarms every fault; a `maxConcurrentStreams` override is withdrawn with a new SETTINGS.
+    public func clearFaults() {
+        self.core.clearFaults()
+    }
+
+    /// The armed faults with their remaining counts.
+    public var activeFaults: [APNsMockFault] { self.core.activeFaults }
+}

@@ -1,0 +1,93 @@
+import Foundation
+import NIOCore
+import NIOHPACK
+
+/// Apple's request rules that need no server state: method, path, headers and payload. Pure.
+enum APNsRequestValidator {
+    static let pushTypes: Set<String> = [
+        "alert", "background", "complication", "controls", "fileprovider", "liveactivity",
+        "location", "mdm", "pushtotalk", "voip", "widgets",
+    ]
+    static let payloadLimit = 4096
+    static let voipPayloadLimit = 5120
+    static let collapseIDLimit = 64
+
+    /// Checks `:method` and `:path`; returns the device token from the path.
+    static func deviceToken(method: String?, path: String?) -> Result<Substring, APNsErrorAnswer> {
+        guard method == "POST" else { return .failure(.methodNotAllowed) }
+        guard let path else { return .failure(.badPath) }
+        let prefix = "/3/device"
+        guard path.hasPrefix(prefix) else { return .failure(.badPath) }
+        let rest = path.dropFirst(prefix.count)
+        if rest.isEmpty || rest == "/" { return .failure(.missingDeviceToken) }
+        guard rest.first == "/" else { return .failure(.badPath) }
+        let token = rest.dropFirst()
+        guard Self.isDeviceTokenShaped(token) else { return .failure(.badDeviceToken) }
+        return .success(token)
+    }
+
+    /// Non-empty, even-length hex.
+    static func isDeviceTokenShaped(_ token: Substring) -> Bool {
+        !token.isEmpty && token.utf8.count % 2 == 0 && token.utf8.allSatisfy(Self.isHexDigit)
+    }
+
+    /// The first regular header name that occurs more than once.
+    static func duplicateHeader(in headers: HPACKHeaders) -> String? {
+        var seen = Set<String>()
+        for header in headers where !header.name.hasPrefix(":") {
+            if !seen.insert(header.name).inserted { return header.name }
+        }
+        return nil
+    }
+
+    /// Checks the `apns-*` headers.
+    static func checkHeaders(_ headers: HPACKHeaders) -> APNsErrorAnswer? {
+        guard let topic = headers.first(name: "apns-topic"), !topic.isEmpty else { return .missingTopic }
+        let pushType = headers.first(name: "apns-push-type")
+        if let pushType, !Self.pushTypes.contains(pushType) { return .invalidPushType }
+        if let priority = headers.first(name: "apns-priority") {
+            guard priority == "1" || priority == "5" || priority == "10" else { return .badPriority }
+            if priority == "10" && pushType == "background" { return .badPriority }
+        }
+        if let expiration = headers.first(name: "apns-expiration"), Int64(expiration) == nil {
+            return .badExpirationDate
+        }
+        if let apnsID = headers.first(name: "apns-id"), !Self.isCanonicalUUID(apnsID) {
+            return .badMessageId
+        }
+        if let collapseID = headers.first(name: "apns-collapse-id"), collapseID.utf8.count > Self.collapseIDLimit {
+            return .badCollapseId
+        }
+        return nil
+    }
+
+    /// Checks the body; `body` may be truncated, `length` is the full size.
+    static func checkPayload(_ body: ByteBuffer?, length: Int, pushType: String?) -> APNsErrorAnswer? {
+        guard length > 0 else { return .payloadEmpty }
+        let limit = pushType == "voip" ? Self.voipPayloadLimit : Self.payloadLimit
+        guard length <= limit else { return .payloadTooLarge }
+        guard let body,
+            let object = try? JSONSerialization.jsonObject(with: Data(body.readableBytesView)) as? [String: Any],
+            object["aps"] is [String: Any]
+        else { return .invalidPayload }
+        return nil
+    }
+
+    /// `8-4-4-4-12` hex digits, either case.
+    static func isCanonicalUUID(_ text: String) -> Bool {
+        let bytes = Array(text.utf8)
+        guard bytes.count == 36 else { return false }
+        for (index, byte) in bytes.enumerated() {
+            if index == 8 || index == 13 || index == 18 || index == 23 {
+                guard byte == UInt8(ascii: "-") else { return false }
+            } else {
+                guard Self.isHexDigit(byte) else { return false }
+            }
+        }
+        return true
+    }
+
+    static func isHexDigit(_ byte: UInt8) -> Bool {
+        (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x46) || (byte >= 0x61 && byte <= 0x66)
+    }
+}

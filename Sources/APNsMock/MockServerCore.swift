@@ -1,0 +1,373 @@
+import Foundation
+import Logging
+import NIOCore
+import Synchronization
+
+/// Events the server sends down a connection's pipeline from outside its event loop.
+enum MockConnectionEvent: Sendable {
+    /// The effective SETTINGS_MAX_CONCURRENT_STREAMS may have changed.
+    case maxConcurrentStreamsChanged
+}
+
+/// What a provider token amounts to right now.
+enum ProviderTokenVerdict: Equatable {
+    case fresh
+    case expired
+    case invalid
+}
+
+/// The part of the server that connections share: configuration and the locked
+/// ``MockServerState``. It exists from `init`, so faults and marks can be set before `start()`.
+/// One lock acquisition per event keeps sink mode cheap; ECDSA verification and file writes
+/// happen outside the lock.
+final class MockServerCore: Sendable {
+    let configuration: APNsMockConfiguration
+    let logger: Logger
+    private let state = Mutex(MockServerState())
+    /// Cancelled waits whose registration may still be on its way.
+    private let cancelledWaiters = Mutex(Set<UInt64>())
+
+    init(configuration: APNsMockConfiguration, logger: Logger) {
+        self.configuration = configuration
+        self.logger = logger
+    }
+
+    /// Runs `body` under the lock, then resumes (outside it) any waiter whose condition now holds.
+    @discardableResult
+    func withState<Result: Sendable>(_ body: (inout MockServerState) -> Result) -> Result {
+        let (result, resumptions) = self.state.withLock { state in
+            let result = body(&state)
+            return (result, state.takeSatisfiedWaiters())
+        }
+        for resume in resumptions { resume() }
+        return result
+    }
+
+    // MARK: Connections
+
+    /// A TCP connection was accepted. Returns its number and whether a fault aborts its handshake.
+    func connectionAccepted(_ channel: any Channel) -> (id: Int, abortHandshake: Bool) {
+        self.withState { state in
+            state.nextConnectionID += 1
+            let id = state.nextConnectionID
+            state.stats.connectionsAccepted += 1
+            state.stats.connectionsOpen += 1
+            state.connections[id] = channel
+            let abort = state.faults.takeTLSHandshakeFailure()
+            if abort { state.stats.tlsHandshakesFailed += 1 }
+            return (id, abort)
+        }
+    }
+
+    func connectionClosed(id: Int) {
+        self.withState { state in
+            if state.connections.removeValue(forKey: id) != nil {
+                state.stats.connectionsOpen -= 1
+            }
+        }
+    }
+
+    func tlsHandshakeFailed() {
+        self.withState { state in state.stats.tlsHandshakesFailed += 1 }
+    }
+
+    func goAwaySent() {
+        self.withState { state in state.stats.goAwaysSent += 1 }
+    }
+
+    func connectionDropped() {
+        self.withState { state in state.stats.connectionsDropped += 1 }
+    }
+
+    /// SETTINGS_MAX_CONCURRENT_STREAMS for a connection: a fault's override, else 1 while warming
+    /// up, else the configured value.
+    func maxConcurrentStreams(warmingUp: Bool) -> Int {
+        let override = self.state.withLock { $0.faults.maxConcurrentStreams }
+        return override ?? (warmingUp ? 1 : self.configuration.maxConcurrentStreams)
+    }
+
+    // MARK: Streams
+
+    /// A new stream's HEADERS arrived on a connection that already has `openOnConnection` streams.
+    func streamArrived(openOnConnection: Int) -> (goAway: FaultBook.GoAwayTrigger?, disposition: FaultBook.StreamDisposition) {
+        self.withState { state in
+            state.stats.requestsReceived += 1
+            var decision: (goAway: FaultBook.GoAwayTrigger?, disposition: FaultBook.StreamDisposition) = (nil, .normal)
+            if state.faults.hasTrafficFaults {
+                decision = state.faults.streamOpened()
+            }
+            if case .beforeThisStream = decision.goAway { return decision }
+            if decision.disposition == .refuse {
+                state.stats.streamsRefused += 1
+                return decision
+            }
+            state.stats.streamsOpen += 1
+            state.stats.maxStreamsConcurrentlyOpenSeen = max(
+                state.stats.maxStreamsConcurrentlyOpenSeen,
+                state.stats.streamsOpen
+            )
+            state.stats.maxStreamsConcurrentlyOpenOnOneConnection = max(
+                state.stats.maxStreamsConcurrentlyOpenOnOneConnection,
+                openOnConnection + 1
+            )
+            return decision
+        }
+    }
+
+    /// A request is complete: what the faults say, and how long to delay its answer.
+    func requestCompleted() -> (disposition: FaultBook.RequestDisposition, delayMilliseconds: Int?) {
+        self.state.withLock { state in
+            let disposition = state.faults.hasTrafficFaults ? state.faults.requestCompleted() : .normal
+            return (disposition, state.faults.delayMilliseconds)
+        }
+    }
+
+    /// Streams that were counted open are gone; `status` is the answer sent on one, if any.
+    func streamsFinished(count: Int = 1, answeredWith status: Int?) {
+        guard count > 0 else { return }
+        self.withState { state in
+            state.stats.streamsOpen -= count
+            if let status { state.stats.responsesByStatus[status, default: 0] += 1 }
+        }
+    }
+
+    // MARK: Provider tokens and device tokens
+
+    /// Judges a JWT: verified (cached by string), not declared expired, `iat` within bounds.
+    func judgeProviderToken(_ jwt: Substring, now: Date, verifier: ProviderTokenVerifier) -> ProviderTokenVerdict {
+        let key = String(jwt)
+        enum Lookup {
+            case expiredByFault
+            case cached(MockServerState.CachedTokenCheck)
+            case unknown
+        }
+        let lookup: Lookup = self.state.withLock { state in
+            if state.expiredProviderTokens.contains(key) { return .expiredByFault }
+            if let check = state.tokenChecks[key] { return .cached(check) }
+            return .unknown
+        }
+        let check: MockServerState.CachedTokenCheck
+        switch lookup {
+        case .expiredByFault:
+            return .expired
+        case .cached(let cached):
+            check = cached
+        case .unknown:
+            switch verifier.verify(jwt) {
+            case .success(let token): check = .verified(token)
+            case .failure(let rejection):
+                self.logger.debug(
+                    "provider token refused",
+                    metadata: ["jwt": "\(Redaction.redact(key))", "why": "\(rejection)"]
+                )
+                check = .rejected(rejection)
+            }
+            self.state.withLock { state in
+                if state.tokenChecks.count >= MockServerState.tokenCacheLimit { state.tokenChecks.removeAll() }
+                state.tokenChecks[key] = check
+            }
+        }
+        guard case .verified(let token) = check else { return .invalid }
+        switch ProviderTokenVerifier.judgeAge(issuedAt: token.issuedAt, now: Int64(now.timeIntervalSince1970)) {
+        case .expired:
+            return .expired
+        case .inFuture:
+            return .invalid
+        case .fresh:
+            self.withState { state in
+                if state.acceptedProviderTokens.insert(key).inserted {
+                    state.stats.distinctProviderTokensAccepted = state.acceptedProviderTokens.count
+                }
+            }
+            return .fresh
+        }
+    }
+
+    /// The answer a marked device token gets, if it is marked.
+    func deviceTokenAnswer(_ token: Substring) -> APNsErrorAnswer? {
+        let key = token.lowercased()
+        return self.state.withLock { state in
+            if state.badTokens.contains(key) { return .badDeviceToken }
+            if let since = state.unregisteredTokens[key] { return .unregistered(since: since) }
+            return nil
+        }
+    }
+
+    // MARK: Recording
+
+    var recordsNotifications: Bool { self.configuration.recordInMemory || self.configuration.recordFile != nil }
+
+    func record(_ notification: RecordedNotification, to file: JSONLinesFile?) {
+        if self.configuration.recordInMemory {
+            self.withState { state in state.notifications.append(notification) }
+        }
+        if let file, let error = file.append(notification) {
+            self.logger.error("cannot append to record file", metadata: ["path": "\(file.path)", "error": "\(error)"])
+        }
+    }
+
+    // MARK: Control (public API)
+
+    var stats: APNsMockStats { self.state.withLock { $0.stats } }
+    var notifications: [RecordedNotification] { self.state.withLock { $0.notifications } }
+    var activeFaults: [APNsMockFault] { self.state.withLock { $0.faults.active } }
+
+    func addFault(_ fault: APNsMockFault) {
+        let channels: [any Channel] = self.withState { state in
+            if case .expireProviderTokens = fault {
+                state.expiredProviderTokens.formUnion(state.acceptedProviderTokens)
+                return []
+            }
+            let before = state.faults.maxConcurrentStreams
+            state.faults.arm(fault)
+            return before != state.faults.maxConcurrentStreams ? Array(state.connections.values) : []
+        }
+        self.logger.info("fault armed", metadata: ["fault": "\(fault)"])
+        Self.announceSettingsChange(to: channels)
+    }
+
+    func clearFaults() {
+        let channels: [any Channel] = self.withState { state in
+            let hadOverride = state.faults.maxConcurrentStreams != nil
+            state.faults.clear()
+            return hadOverride ? Array(state.connections.values) : []
+        }
+        Self.announceSettingsChange(to: channels)
+    }
+
+    private static func announceSettingsChange(to channels: [any Channel]) {
+        for channel in channels {
+            channel.pipeline.fireUserInboundEventTriggered(MockConnectionEvent.maxConcurrentStreamsChanged)
+        }
+    }
+
+    func markUnregistered(token: String, at date: Date) {
+        self.withState { state in state.unregisteredTokens[token.lowercased()] = date }
+    }
+
+    func markBadToken(_ token: String) {
+        self.withState { state in _ = state.badTokens.insert(token.lowercased()) }
+    }
+
+    /// Forgets notifications, faults, marked tokens, token checks and counters (live gauges stay).
+    func reset() {
+        let channels: [any Channel] = self.withState { state in
+            let hadOverride = state.faults.maxConcurrentStreams != nil
+            state.notifications.removeAll()
+            state.faults.clear()
+            state.unregisteredTokens.removeAll()
+            state.badTokens.removeAll()
+            state.tokenChecks.removeAll()
+            state.acceptedProviderTokens.removeAll()
+            state.expiredProviderTokens.removeAll()
+            var stats = APNsMockStats()
+            stats.connectionsOpen = state.stats.connectionsOpen
+            stats.streamsOpen = state.stats.streamsOpen
+            state.stats = stats
+            return hadOverride ? Array(state.connections.values) : []
+        }
+        Self.announceSettingsChange(to: channels)
+    }
+
+    /// Marks the server shut down, fails every waiter, and hands back the open connections.
+    func shutDown() -> [any Channel] {
+        let (channels, waiters) = self.state.withLock { state in
+            state.isShutDown = true
+            let waiters: [@Sendable () -> Void] =
+                state.notificationWaiters.values.map { waiter in
+                    { @Sendable in waiter.continuation.resume(throwing: APNsMockError.shutDown) }
+                }
+                + state.statsWaiters.values.map { waiter in
+                    { @Sendable in waiter.continuation.resume(throwing: APNsMockError.shutDown) }
+                }
+            state.notificationWaiters.removeAll()
+            state.statsWaiters.removeAll()
+            return (Array(state.connections.values), waiters)
+        }
+        for fail in waiters { fail() }
+        return channels
+    }
+
+    // MARK: Waiting
+
+    func waitForNotifications(count: Int, timeout: Duration) async throws -> [RecordedNotification] {
+        let id = self.state.withLock { state in
+            state.nextWaiterID += 1
+            return state.nextWaiterID
+        }
+        return try await Self.withDeadline(timeout, waitingFor: "\(count) recorded notifications") {
+            try await withTaskCancellationHandler {
+                try await withCheckedThrowingContinuation { continuation in
+                    let immediate: Result<[RecordedNotification], any Error>? = self.state.withLock { state in
+                        if self.cancelledWaiters.withLock({ $0.remove(id) != nil }) {
+                            return .failure(CancellationError())
+                        }
+                        if state.isShutDown { return .failure(APNsMockError.shutDown) }
+                        if state.notifications.count >= count { return .success(state.notifications) }
+                        state.notificationWaiters[id] = .init(count: count, continuation: continuation)
+                        return nil
+                    }
+                    if let immediate { continuation.resume(with: immediate) }
+                }
+            } onCancel: {
+                let waiter = self.state.withLock { state in
+                    let waiter = state.notificationWaiters.removeValue(forKey: id)
+                    if waiter == nil { self.cancelledWaiters.withLock { _ = $0.insert(id) } }
+                    return waiter
+                }
+                waiter?.continuation.resume(throwing: CancellationError())
+            }
+        }
+    }
+
+    func waitForStats(
+        timeout: Duration,
+        where predicate: @escaping @Sendable (APNsMockStats) -> Bool
+    ) async throws -> APNsMockStats {
+        let id = self.state.withLock { state in
+            state.nextWaiterID += 1
+            return state.nextWaiterID
+        }
+        return try await Self.withDeadline(timeout, waitingFor: "a stats condition") {
+            try await withTaskCancellationHandler {
+                try await withCheckedThrowingContinuation { continuation in
+                    let immediate: Result<APNsMockStats, any Error>? = self.state.withLock { state in
+                        if self.cancelledWaiters.withLock({ $0.remove(id) != nil }) {
+                            return .failure(CancellationError())
+                        }
+                        if state.isShutDown { return .failure(APNsMockError.shutDown) }
+                        if predicate(state.stats) { return .success(state.stats) }
+                        state.statsWaiters[id] = .init(predicate: predicate, continuation: continuation)
+                        return nil
+                    }
+                    if let immediate { continuation.resume(with: immediate) }
+                }
+            } onCancel: {
+                let waiter = self.state.withLock { state in
+                    let waiter = state.statsWaiters.removeValue(forKey: id)
+                    if waiter == nil { self.cancelledWaiters.withLock { _ = $0.insert(id) } }
+                    return waiter
+                }
+                waiter?.continuation.resume(throwing: CancellationError())
+            }
+        }
+    }
+
+    /// Runs `operation`, failing with ``APNsMockError/timedOut(waitingFor:after:)`` at the deadline.
+    private static func withDeadline<Value: Sendable>(
+        _ timeout: Duration,
+        waitingFor what: String,
+        _ operation: @escaping @Sendable () async throws -> Value
+    ) async throws -> Value {
+        try await withThrowingTaskGroup(of: Value.self) { group in
+            group.addTask { try await operation() }
+            group.addTask {
+                try await Task.sleep(for: timeout)
+                throw APNsMockError.timedOut(waitingFor: what, after: timeout)
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next() else { throw CancellationError() }
+            return first
+        }
+    }
+}

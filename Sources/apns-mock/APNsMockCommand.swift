@@ -1,0 +1,124 @@
+import APNsMock
+import ArgumentParser
+import Foundation
+import Logging
+
+/// `apns-mock`: runs ``APNsMockServer`` until SIGINT or SIGTERM.
+@main
+struct APNsMockCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "apns-mock",
+        abstract: "A mock APNs provider API (HTTP/2 over TLS) for tests, demos and benchmarks."
+    )
+
+    @Option(help: "Interface to listen on.")
+    var host = "127.0.0.1"
+
+    @Option(help: "TLS port (0 = ephemeral).")
+    var port = 2197
+
+    @Option(help: "PEM certificate chain the server presents.")
+    var cert = "certs/dev/server.pem"
+
+    @Option(help: "PEM private key of --cert.")
+    var key = "certs/dev/server.key"
+
+    @Option(name: .customLong("client-ca"), help: "PEM CA for client certificates (enables certificate authentication).")
+    var clientCA: String?
+
+    @Flag(name: .customLong("require-client-cert"), help: "With --client-ca: refuse connections without a client certificate.")
+    var requireClientCertificate = false
+
+    @Option(
+        name: .customLong("jwt-key"),
+        help: "Provider-token key as KEYID=PATH to a PEM public key (repeatable; default DEVKEY1234=certs/dev/AuthKey_DEVKEY1234.pub.pem)."
+    )
+    var jwtKeys: [String] = []
+
+    @Option(name: .customLong("team-id"), help: "Required JWT iss (team ID).")
+    var teamID: String?
+
+    @Option(help: "validating or sink.")
+    var mode: APNsMockConfiguration.Mode = .validating
+
+    @Option(help: "Append one JSON line per accepted notification to this file.")
+    var record: String?
+
+    @Option(name: .customLong("max-streams"), help: "SETTINGS_MAX_CONCURRENT_STREAMS once a connection is usable.")
+    var maxStreams = 1000
+
+    @Flag(name: .customLong("no-warmup"), help: "Do not start token-auth connections at MAX_CONCURRENT_STREAMS = 1.")
+    var noWarmup = false
+
+    @Option(name: .customLong("admin-port"), help: "Plaintext HTTP/1.1 admin listener on 127.0.0.1 (0 = ephemeral).")
+    var adminPort: Int?
+
+    @Option(help: "Event-loop threads.")
+    var threads = 1
+
+    @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
+    var logLevel: Logger.Level = .info
+
+    func validate() throws {
+        for entry in self.jwtKeys where Self.splitKey(entry) == nil {
+            throw ValidationError("--jwt-key must be KEYID=PATH, got \"\(entry)\"")
+        }
+        guard self.maxStreams > 0 else { throw ValidationError("--max-streams must be positive") }
+        guard self.threads > 0 else { throw ValidationError("--threads must be positive") }
+    }
+
+    private static func splitKey(_ entry: String) -> (String, String)? {
+        guard let equals = entry.firstIndex(of: "=") else { return nil }
+        let keyID = String(entry[..<equals])
+        let path = String(entry[entry.index(after: equals)...])
+        return keyID.isEmpty || path.isEmpty ? nil : (keyID, path)
+    }
+
+    func run() async throws {
+        let level = self.logLevel
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+        let logger = Logger(label: "apns-mock")
+
+        var keys: [String: String] = [:]
+        for entry in self.jwtKeys {
+            if let (keyID, path) = Self.splitKey(entry) { keys[keyID] = path }
+        }
+        if self.jwtKeys.isEmpty { keys["DEVKEY1234"] = "certs/dev/AuthKey_DEVKEY1234.pub.pem" }
+
+        let configuration = APNsMockConfiguration(
+            host: self.host,
+            port: self.port,
+            tlsCertificatePath: self.cert,
+            tlsKeyPath: self.key,
+            clientCAPath: self.clientCA,
+            requireClientCertificate: self.requireClientCertificate,
+            mode: self.mode,
+            jwtKeys: keys,
+            teamID: self.teamID,
+            recordFile: self.record,
+            maxConcurrentStreams: self.maxStreams,
+            tokenAuthWarmup: self.noWarmup ? false : nil,
+            adminPort: self.adminPort,
+            eventLoopThreads: self.threads
+        )
+        let server = APNsMockServer(configuration: configuration, logger: logger)
+        let signals = SignalWaiter(signals: [SIGINT, SIGTERM])
+        try await server.start()
+
+        var line = "apns-mock listening on https://\(self.host):\(server.port) (mode \(self.mode.rawValue))"
+        if let adminPort = server.adminPort { line += ", admin on http://127.0.0.1:\(adminPort)" }
+        // Written straight to the descriptor (no stdio buffering): scripts wait for this line.
+        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+
+        let signal = await signals.next()
+        logger.info("shutting down", metadata: ["signal": "\(signal)"])
+        try await server.shutdown()
+    }
+}
+
+extension APNsMockConfiguration.Mode: ExpressibleByArgument {}
+extension Logger.Level: @retroactive ExpressibleByArgument {}

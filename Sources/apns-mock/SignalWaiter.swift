@@ -1,0 +1,28 @@
+import Dispatch
+import Foundation
+
+/// Turns SIGINT/SIGTERM into an awaitable event instead of the default process kill, so the
+/// server can close its connections first.
+/// Kept for the life of `run()`; the sources stop delivering when it is released.
+final class SignalWaiter {
+    private let sources: [any DispatchSourceSignal]
+    private let stream: AsyncStream<Int32>
+
+    init(signals: [Int32]) {
+        let (stream, continuation) = AsyncStream<Int32>.makeStream()
+        self.stream = stream
+        self.sources = signals.map { number in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { continuation.yield(number) }
+            source.resume()
+            return source
+        }
+    }
+
+    /// The first signal received.
+    func next() async -> Int32 {
+        var iterator = self.stream.makeAsyncIterator()
+        return await iterator.next() ?? SIGTERM
+    }
+}

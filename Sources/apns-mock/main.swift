@@ -1,2 +1,0 @@
-import APNsMock
-print("apns-mock")
