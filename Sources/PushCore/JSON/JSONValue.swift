@@ -14,27 +14,6 @@ public enum JSONValue: Sendable, Hashable {
     case object([String: JSONValue])
 }
 
-extension JSONValue: Decodable {
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        if container.decodeNil() {
-            self = .null
-        } else if let value = try? container.decode(Bool.self) {
-            self = .bool(value)
-        } else if let value = try? container.decode(Int64.self) {
-            self = .int(value)
-        } else if let value = try? container.decode(Double.self) {
-            self = .double(value)
-        } else if let value = try? container.decode(String.self) {
-            self = .string(value)
-        } else if let value = try? container.decode([JSONValue].self) {
-            self = .array(value)
-        } else {
-            self = .object(try container.decode([String: JSONValue].self))
-        }
-    }
-}
-
 // Lenient readers: each accepts the spellings Sendbird has been seen to send for that type.
 extension JSONValue {
     /// A string, or a number/bool rendered as text (ids sometimes arrive as numbers).
@@ -95,7 +74,7 @@ extension JSONValue {
 
 extension JSONValue {
     /// Parses JSON bytes (any top-level value).
-    public static func parse(_ data: Data) throws -> JSONValue {
-        try JSONDecoder().decode(JSONValue.self, from: data)
+    public static func parse(_ data: Data) throws(JSONParseError) -> JSONValue {
+        try JSONParser.parse(data)
     }
 }
