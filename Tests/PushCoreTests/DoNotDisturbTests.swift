@@ -196,6 +196,13 @@ import Testing
         #expect(throws: DNDValidationError.unknownTimezone("Mars/Olympus_Mons")) {
             try DoNotDisturb.validate(timezone: "Mars/Olympus_Mons")
         }
+        try DoNotDisturb.validate(UserPushPreferences.defaults)
+        #expect(throws: DNDValidationError.unknownTimezone("Asia/Atlantis")) {
+            try DoNotDisturb.validate(UserPushPreferences(timezone: "Asia/Atlantis"))
+        }
+        #expect(throws: DNDValidationError.outOfRange(field: "end_hour", value: 30, allowed: 0...23)) {
+            try DoNotDisturb.validate(UserPushPreferences(dndWindow: TimeWindow(startHour: 0, startMin: 0, endHour: 30, endMin: 0)))
+        }
         #expect(DNDValidationError.unknownTimezone("X").description.contains("\"X\""))
         #expect(DNDValidationError.outOfRange(field: "end_min", value: 60, allowed: 0...59).description
             == "\"end_min\" is 60; it must be between 0 and 59")

@@ -231,6 +231,12 @@ import Testing
         let event = try WebhookEvent(json: try jsonData(object))
         #expect(event.type == .admm)
         #expect(event.sender == nil)
+        object["sender"] = ["user_id": ""]
+        #expect(try WebhookEvent(json: try jsonData(object)).sender == nil)
+        object["type"] = "MESG"
+        #expect(throws: WebhookEventError.invalidField("sender.user_id", expected: "a non-empty string")) {
+            try WebhookEvent(json: try jsonData(object))
+        }
     }
 
     @Test func rejectsBodiesThatAreNotJSONObjects() {

@@ -81,6 +81,14 @@ public enum DoNotDisturb {
         guard TimeZone(identifier: timezone) != nil else { throw .unknownTimezone(timezone) }
     }
 
+    /// A whole preference set before it is stored: the time zone, the legacy window and every
+    /// weekly window.
+    public static func validate(_ preferences: UserPushPreferences) throws(DNDValidationError) {
+        try validate(timezone: preferences.timezone)
+        try validate(preferences.dndWindow)
+        try validate(preferences.dndSchedules)
+    }
+
     /// Every window of every day; field names follow the wire format
     /// (`dnd_schedules[0].time_windows[1].end_min`).
     public static func validate(_ schedules: [DNDSchedule]) throws(DNDValidationError) {
@@ -89,19 +97,5 @@ public enum DoNotDisturb {
                 try validate(window, field: "dnd_schedules[\(dayIndex)].time_windows[\(windowIndex)]")
             }
         }
-    }
-}
-
-/// The local weekday and minute of day of an instant in a time zone.
-struct LocalClock {
-    let weekday: Weekday
-    let minuteOfDay: Int
-
-    init(_ now: Date, timezone: String) {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = DoNotDisturb.timeZone(named: timezone)
-        let parts = calendar.dateComponents([.weekday, .hour, .minute], from: now)
-        weekday = Weekday(calendarWeekday: parts.weekday ?? 1) ?? .sunday
-        minuteOfDay = (parts.hour ?? 0) * 60 + (parts.minute ?? 0)
     }
 }

@@ -23,16 +23,3 @@ public struct RecipientPlan: Sendable, Hashable {
         return deviceTokens.map { PlannedDelivery(userID: userID, deviceToken: $0, payload: payload.data) }
     }
 }
-
-/// One APNs request to make: this payload to this device token.
-public struct PlannedDelivery: Sendable, Hashable {
-    public var userID: String
-    public var deviceToken: DeviceToken
-    public var payload: Data
-
-    public init(userID: String, deviceToken: DeviceToken, payload: Data) {
-        self.userID = userID
-        self.deviceToken = deviceToken
-        self.payload = payload
-    }
-}

@@ -20,6 +20,8 @@ public struct WebhookEvent: Sendable, Hashable {
     public var sender: WebhookSender?
     /// Silent messages never push.
     public var silent: Bool
+    /// The top-level `custom_type` (informational: the payload uses the message's and the
+    /// channel's own custom types).
     public var customType: String
     public var mentionType: MentionType
     public var mentionedUsers: [WebhookUser]
@@ -97,7 +99,7 @@ public struct WebhookEvent: Sendable, Hashable {
         let message = try WebhookMessage(payload)
 
         let sender: WebhookSender?
-        if type == .admm, reader.object("sender")?.optionalString("user_id") == nil {
+        if type == .admm, (reader.object("sender")?.optionalString("user_id") ?? "").isEmpty {
             sender = nil
         } else {
             sender = try WebhookSender(try reader.requiredObject("sender"))
