@@ -1,0 +1,24 @@
+/// Everything one webhook event leads to: a `RecipientPlan` per member, in webhook order.
+public struct PushPlan: Sendable, Hashable {
+    public var appID: String
+    public var channelURL: String
+    public var messageID: Int64
+    public var recipients: [RecipientPlan]
+
+    public init(appID: String, channelURL: String, messageID: Int64, recipients: [RecipientPlan]) {
+        self.appID = appID
+        self.channelURL = channelURL
+        self.messageID = messageID
+        self.recipients = recipients
+    }
+
+    /// Every APNs request to make.
+    public var deliveries: [PlannedDelivery] { recipients.flatMap(\.deliveries) }
+
+    /// How many members were skipped for each reason (for metrics).
+    public var skipCounts: [SkipReason: Int] {
+        recipients.reduce(into: [:]) { counts, plan in
+            if let reason = plan.decision.skipReason { counts[reason, default: 0] += 1 }
+        }
+    }
+}

@@ -1,0 +1,46 @@
+/// An app's push settings (Sendbird's APNs push configuration and dashboard options). Built once
+/// from configuration and injected.
+public struct AppPushOptions: Sendable, Hashable {
+    /// Set `aps.badge` to the recipient's total unread count (Sendbird `has_unread_count_badge`,
+    /// on by default).
+    public var badge: Bool
+    /// Set `aps.mutable-content: 1` so a notification service extension can edit the push
+    /// (e.g. to mark it delivered).
+    public var mutableContent: Bool
+    /// Set `aps.content-available: 1`.
+    public var contentAvailable: Bool
+    /// Push admin messages (`ADMM`); off by default, as in Sendbird.
+    public var pushAdminMessages: Bool
+    /// The sound when neither the channel nor the user chose one; nil means `"default"`.
+    public var defaultSound: String?
+    /// Sendbird's "multi-device" option: push members even while they are online (on another
+    /// device). Off: only members offline everywhere get pushes.
+    public var pushWhenOnline: Bool
+    /// `require_auth` of files and `require_auth_for_profile_image` of users in the payload, when
+    /// the webhook does not say (the app uses Sendbird's file authentication).
+    public var requireAuthForFiles: Bool
+    /// APNs' limit for regular notifications.
+    public var maxPayloadBytes: Int
+
+    public init(
+        badge: Bool = true,
+        mutableContent: Bool = false,
+        contentAvailable: Bool = false,
+        pushAdminMessages: Bool = false,
+        defaultSound: String? = nil,
+        pushWhenOnline: Bool = false,
+        requireAuthForFiles: Bool = false,
+        maxPayloadBytes: Int = 4096
+    ) {
+        self.badge = badge
+        self.mutableContent = mutableContent
+        self.contentAvailable = contentAvailable
+        self.pushAdminMessages = pushAdminMessages
+        self.defaultSound = defaultSound
+        self.pushWhenOnline = pushWhenOnline
+        self.requireAuthForFiles = requireAuthForFiles
+        self.maxPayloadBytes = maxPayloadBytes
+    }
+
+    public static let defaults = AppPushOptions()
+}

@@ -1,0 +1,65 @@
+/// Chooses and fills push templates.
+///
+/// Choice, highest precedence first (Sendbird's order):
+/// 1. the message's own `push_message_template` (`default`/`alternative`, or `{title, body}`
+///    where a missing body means the message text — the file name for FILE messages);
+/// 2. the app's template for the channel's custom type, if any;
+/// 3. the recipient's chosen template (`default` unless they chose `alternative`).
+///
+/// Filling: `{sender_name}`, `{message}`, `{filename}`, `{channel_name}` and
+/// `{file_type_friendly}` are replaced; any other `{word}` is left as written. Replacement is a
+/// single left-to-right pass, so a value that itself contains `{message}` is not expanded again.
+public enum TemplateRenderer {
+    /// The template for `event` as seen by a recipient who chose `recipientChoice`.
+    public static func alertTemplate(
+        for event: WebhookEvent,
+        recipientChoice: PushTemplateName,
+        templates: PushTemplateSet
+    ) -> AlertTemplate {
+        let values = TemplateValues(event: event)
+        switch event.templateOverride {
+        case .custom(let title, let body)?:
+            return AlertTemplate(title: title, body: body ?? (event.type == .file ? "{filename}" : "{message}"),
+                                 values: values)
+        case .named(let name)?:
+            return AlertTemplate(body: text(of: templates.template(named: name), for: event.type), values: values)
+        case nil:
+            var chosen = templates.template(named: recipientChoice)
+            if !event.channel.customType.isEmpty, let byType = templates.channelCustomTypes[event.channel.customType] {
+                chosen = byType
+            }
+            return AlertTemplate(body: text(of: chosen, for: event.type), values: values)
+        }
+    }
+
+    /// The text of `template` for a message type.
+    public static func text(of template: PushMessageTemplate, for type: MessageType) -> String {
+        switch type {
+        case .mesg: template.mesg
+        case .file: template.file
+        case .admm: template.admm
+        }
+    }
+
+    /// `text` with every known `{variable}` replaced in one pass.
+    public static func render(_ text: String, values: TemplateValues) -> String {
+        var output = ""
+        output.reserveCapacity(text.utf8.count)
+        var rest = text[...]
+        while let open = rest.firstIndex(of: "{") {
+            output += rest[..<open]
+            let afterOpen = rest.index(after: open)
+            if let close = rest[afterOpen...].firstIndex(where: { $0 == "}" || $0 == "{" }),
+               rest[close] == "}",
+               let value = values[variable: rest[afterOpen..<close]] {
+                output += value
+                rest = rest[rest.index(after: close)...]
+            } else {
+                output.append("{")
+                rest = rest[afterOpen...]
+            }
+        }
+        output += rest
+        return output
+    }
+}

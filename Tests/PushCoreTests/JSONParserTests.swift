@@ -1,0 +1,66 @@
+import Foundation
+import Testing
+@testable import PushCore
+
+@Suite struct JSONParserTests {
+    func parse(_ text: String) throws -> JSONValue { try JSONValue.parse(Data(text.utf8)) }
+
+    @Test func parsesScalarsAndContainers() throws {
+        #expect(try parse(" \n\t{ \"a\" : [ 1 , -2 , 3.25 , -0.5e1 , 1E2 , true , false , null , \"\" ] , \"b\" : { } }\r\n") ==
+            .object(["a": .array([.int(1), .int(-2), .double(3.25), .double(-5), .double(100), .bool(true), .bool(false),
+                                  .null, .string("")]), "b": .object([:])]))
+        #expect(try parse("[]") == .array([]))
+        #expect(try parse("\"top\"") == .string("top"))
+    }
+
+    @Test func integersOutsideInt64BecomeDoubles() throws {
+        #expect(try parse("9223372036854775807") == .int(.max))
+        #expect(try parse("-9223372036854775808") == .int(.min))
+        #expect(try parse("18446744073709551615") == .double(0x1p64))
+        #expect(try parse("1e400") == .double(.infinity))
+    }
+
+    @Test func decodesEscapes() throws {
+        #expect(try parse(#""\"\\\/\b\f\n\r\t\u0041\u00e9\uD55C\ud83d\ude00""#) == .string("\"\\/\u{8}\u{C}\n\r\tAé한😀"))
+        // Sendbird sends "unicode-escaped" bodies: everything non-ASCII as \u escapes.
+        #expect(try parse(#""\uc548\ub155 \ud83d\udc69\u200d\ud83d\udc67""#) == .string("안녕 👩‍👧"))
+    }
+
+    @Test func loneSurrogatesBecomeReplacementCharacters() throws {
+        #expect(try parse(#""a\ud800b""#) == .string("a\u{FFFD}b"))
+        #expect(try parse(#""\udc00""#) == .string("\u{FFFD}"))
+        #expect(try parse(#""\ud800\u0041""#) == .string("\u{FFFD}A"))
+    }
+
+    @Test func invalidUTF8IsReplacedNotRejected() throws {
+        var bytes = Array("\"a".utf8)
+        bytes += [0xFF, 0xC3]
+        bytes += Array("b\"".utf8)
+        #expect(try JSONValue.parse(Data(bytes)) == .string("a\u{FFFD}\u{FFFD}b"))
+    }
+
+    @Test(arguments: [
+        "", " ", "{", "[1,", "[1 2]", "{\"a\" 1}", "{a:1}", "{\"a\":1,}", "[1,]", "tru", "nul", "01x", "-", "1.", "1e",
+        "\"abc", "\"\\x\"", "\"\\u12\"", "\"\\u12G4\"", "{} {}", "[1]]", "+1", ".5",
+    ])
+    func rejectsMalformedInput(text: String) {
+        #expect(throws: JSONParseError.self) { try JSONValue.parse(Data(text.utf8)) }
+    }
+
+    @Test func limitsNesting() throws {
+        let fine = String(repeating: "[", count: 500) + String(repeating: "]", count: 500)
+        #expect(throws: Never.self) { try JSONValue.parse(Data(fine.utf8)) }
+        let deep = String(repeating: "[", count: 100_000)
+        #expect(throws: JSONParseError.self) { try JSONValue.parse(Data(deep.utf8)) }
+    }
+
+    @Test func errorsSayWhere() {
+        do {
+            _ = try JSONValue.parse(Data("{\"a\": tru}".utf8))
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.offset == 6)
+            #expect(error.description == "invalid literal at byte 6")
+        }
+    }
+}

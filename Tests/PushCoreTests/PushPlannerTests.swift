@@ -1,0 +1,91 @@
+import Foundation
+import Testing
+@testable import PushCore
+
+@Suite struct PushPlannerTests {
+    let now = instant("2026-01-05T12:00:00Z")
+    let bobTokens = [DeviceToken(token: "aa11", registeredAtMs: 1), DeviceToken(token: "bb22", registeredAtMs: 2)]
+
+    @Test func plansEveryMemberInOrder() throws {
+        let event = makeEvent(members: [
+            member("alice"), member("bob", nickname: "Bob", unread: 7), member("carol"),
+            WebhookMember(userID: "dave", isOnline: true), member("erin"), member("bob"),
+        ])
+        let lookup = RecipientLookup(
+            userPreferences: ["erin": UserPushPreferences(pushTriggerOption: .off)],
+            channelPreferences: ["bob": ChannelPushPreference(triggerOption: .all, pushSound: "bell.caf")],
+            deviceTokens: ["bob": bobTokens, "erin": bobTokens],
+            templateChoices: ["bob": .alternative]
+        )
+        let plan = PushPlanner().plan(event, lookup: lookup, now: now)
+        #expect(plan.appID == "APP-1")
+        #expect(plan.channelURL == "ch_1")
+        #expect(plan.messageID == 4_633_387_838)
+        #expect(plan.recipients.map(\.userID) == ["alice", "bob", "carol", "dave", "erin"], "duplicates planned once")
+        #expect(plan.recipients.map(\.decision) == [
+            .skip(.sender), .push, .skip(.noToken), .skip(.online), .skip(.triggerOff),
+        ])
+        #expect(plan.skipCounts == [.sender: 1, .noToken: 1, .online: 1, .triggerOff: 1])
+
+        let bob = plan.recipients[1]
+        let payload = try #require(bob.payload)
+        #expect(payload.alert == "New message arrived!")
+        #expect(bob.deviceTokens == bobTokens)
+        #expect(plan.deliveries.map(\.deviceToken.token) == ["aa11", "bb22"])
+        #expect(plan.deliveries.allSatisfy { $0.payload == payload.data && $0.userID == "bob" })
+
+        let root = try decodePayload(payload.data)
+        let aps = try #require(root["aps"] as? [String: Any])
+        #expect(aps["sound"] as? String == "bell.caf")
+        #expect(aps["badge"] as? Int == 7)
+        let sendbird = try #require(root["sendbird"] as? [String: Any])
+        #expect((sendbird["recipient"] as? [String: Any])?["push_template"] as? String == "alternative")
+        #expect((sendbird["sqs_ts"] as? NSNumber)?.int64Value == UnixTime.milliseconds(now))
+        #expect(plan.recipients.filter { $0.decision != .push }.allSatisfy { $0.payload == nil && $0.deliveries.isEmpty })
+    }
+
+    @Test func appOptionsAndTemplatesAreUsed() throws {
+        let planner = PushPlanner(
+            options: AppPushOptions(badge: false, pushAdminMessages: true, defaultSound: "app.caf"),
+            templates: PushTemplateSet(defaultTemplate: PushMessageTemplate(mesg: "m", file: "f", admm: "Notice: {message}"))
+        )
+        let event = makeEvent(type: .admm, text: "Down at 3", sender: nil)
+        let plan = planner.plan(event, lookup: RecipientLookup(deviceTokens: ["bob": bobTokens, "alice": bobTokens]), now: now)
+        #expect(plan.recipients.map(\.decision) == [.push, .push], "no sender: nobody is skipped as sender")
+        let adminPayload = try #require(plan.recipients[1].payload)
+        let aps = try #require(try decodePayload(adminPayload.data)["aps"] as? [String: Any])
+        #expect(aps["alert"] as? String == "Notice: Down at 3")
+        #expect(aps["sound"] as? String == "app.caf")
+        #expect(aps["badge"] == nil)
+    }
+
+    @Test func payloadThatCannotFitBecomesASkip() {
+        let event = makeEvent(sender: WebhookSender(userID: "alice", nickname: String(repeating: "N", count: 5000)))
+        let plan = PushPlanner().plan(event, lookup: RecipientLookup(deviceTokens: ["bob": bobTokens]), now: now)
+        #expect(plan.recipients.map(\.decision) == [.skip(.sender), .skip(.payloadTooLarge)])
+        #expect(plan.deliveries.isEmpty)
+    }
+
+    @Test func decodedWebhookPlansEndToEnd() throws {
+        var object = try jsonObject(sendbirdExampleWebhook)
+        var members = try #require(object["members"] as? [[String: Any]])
+        var bob = members[0]
+        bob["user_id"] = "Bob"
+        bob["nickname"] = "Bob"
+        members.append(bob)
+        object["members"] = members
+        let event = try WebhookEvent(json: try jsonData(object))
+        let plan = PushPlanner().plan(event, lookup: RecipientLookup(deviceTokens: ["Bob": bobTokens]),
+                                      now: instant("2018-10-29T07:35:56Z"))
+        #expect(plan.recipients.map(\.decision) == [.skip(.sender), .push])
+        let root = try decodePayload(try #require(plan.recipients[1].payload).data)
+        #expect((root["aps"] as? [String: Any])?["alert"] as? String == "Oldies but goodies: Webhook simulation")
+        let sendbird = try #require(root["sendbird"] as? [String: Any])
+        #expect((sendbird["message_id"] as? NSNumber)?.int64Value == 238_303_376)
+        #expect(sendbird["channel_type"] as? String == "group_messaging")
+        #expect((sendbird["channel"] as? [String: Any])?["custom_type"] as? String == "business")
+        #expect((sendbird["channel"] as? [String: Any])?["channel_unread_message_count"] as? Int == 5)
+        #expect(sendbird["unread_message_count"] as? Int == 16)
+        #expect(sendbird["translations"] as? [String: String] == ["en": "", "de": ""])
+    }
+}
