@@ -104,7 +104,7 @@ struct ClientFaultTests {
                 for await e in group { if let e { errors.append(e) } }
             }
             #expect(!errors.isEmpty, "requests in flight at the drop fail")
-            #expect(errors.allSatisfy(\.isRetryable))
+            #expect(errors.allSatisfy { $0.isRetryable })
             #expect(errors.allSatisfy { if case .connectionLost = $0 { true } else { false } })
             // The pool reconnects by itself.
             #expect(try await client.send(request()).status == 200)

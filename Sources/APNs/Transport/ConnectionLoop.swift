@@ -58,10 +58,17 @@ final class ConnectionLoop {
     /// The thread body.
     func run() {
         var closeError: APNsError?
-        do {
+        do throws(APNsError) {
             try waitBeforeConnecting()
-            try connect()
-            try establishSession()
+            do throws(APNsError) {
+                try connect()
+                try establishSession()
+            } catch {
+                // Closed before the server's SETTINGS, e.g. a client certificate rejected after
+                // a TLS 1.3 handshake: a failed connect (with backoff), not a lost connection.
+                guard case .connectionLost(let why) = error else { throw error }
+                throw APNsError.connectFailed("\(configuration.endpoint) closed the connection during setup: \(why)")
+            }
             try loop()
         } catch {
             closeError = error

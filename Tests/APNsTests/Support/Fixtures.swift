@@ -40,18 +40,23 @@ enum Fixtures {
         c.jwtKeys = [keyID: cert("AuthKey_DEVKEY1234.pub.pem")]
         c.teamID = teamID
         c.recordInMemory = true
-        if clientCertificates { c.clientCAPath = cert("ca.pem") }
+        if clientCertificates {
+            c.clientCAPath = cert("ca.pem")
+            c.requireClientCertificate = true
+        }
         return c
     }
 
     static func clientConfiguration(port: Int, authentication: APNsAuthentication, connections: Int = 1,
                                     requestTimeout: Duration = .seconds(10),
                                     events: EventLog? = nil) -> APNsClientConfiguration {
-        APNsClientConfiguration(
+        var handler: (@Sendable (APNsClientEvent) -> Void)?
+        if let events { handler = { events.append($0) } }
+        return APNsClientConfiguration(
             endpoint: APNsEndpoint(host: "127.0.0.1", port: port), authentication: authentication,
             extraCAFile: cert("ca.pem"), trustSystemRoots: false, connections: connections,
             requestTimeout: requestTimeout, reconnectBackoff: (.milliseconds(20), .milliseconds(200)),
-            eventHandler: events.map { log in { log.append($0) } })
+            eventHandler: handler)
     }
 }
 
