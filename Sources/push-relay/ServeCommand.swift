@@ -45,7 +45,7 @@ struct ServeCommand: AsyncParsableCommand {
             FileHandle.standardError.write(Data("push-relay: \(error)\n".utf8))
             throw ExitCode(74)  // EX_IOERR: the database could not be opened.
         }
-        let host = configuration.listen.host
+        let host = configuration.listen.host.contains(":") ? "[\(configuration.listen.host)]" : configuration.listen.host
         let app = service.makeApplication(onListening: { port in
             // One line on stdout that scripts and tests wait for; the real port when 0 was asked.
             FileHandle.standardOutput.write(Data("push-relay listening on http://\(host):\(port)\n".utf8))
