@@ -1,0 +1,45 @@
+import Crypto
+import Foundation
+
+/// Finds the app an `Api-Token` belongs to. Tokens are compared as SHA-256 digests in constant
+/// time, over every app without stopping early, so response timing reveals neither a token's
+/// prefix nor which app matched.
+public struct AppRegistry: Sendable {
+    private struct Entry: Sendable {
+        let app: AppConfiguration
+        let digest: [UInt8]
+    }
+
+    private let entries: [Entry]
+
+    public init(apps: [AppConfiguration]) {
+        entries = apps.map { Entry(app: $0, digest: Self.digest($0.apiToken.value)) }
+    }
+
+    public var apps: [AppConfiguration] { entries.map(\.app) }
+
+    public func app(forAPIToken token: String) -> AppConfiguration? {
+        let presented = Self.digest(token)
+        var found: AppConfiguration?
+        for entry in entries where Self.constantTimeEqual(entry.digest, presented) {
+            found = entry.app
+        }
+        return found
+    }
+
+    /// The app with this id (webhooks name their app in the body).
+    public func app(withID appID: String) -> AppConfiguration? {
+        entries.first { $0.app.appID == appID }?.app
+    }
+
+    private static func digest(_ token: String) -> [UInt8] {
+        Array(SHA256.hash(data: Data(token.utf8)))
+    }
+
+    static func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        guard a.count == b.count else { return false }
+        var difference: UInt8 = 0
+        for index in a.indices { difference |= a[index] ^ b[index] }
+        return difference == 0
+    }
+}

@@ -1,0 +1,147 @@
+import Foundation
+import Yams
+
+extension RelayConfiguration {
+    /// Reads and validates the YAML file at `path`.
+    public static func load(path: String) throws(ConfigurationError) -> RelayConfiguration {
+        let text: String
+        do {
+            text = try String(contentsOfFile: path, encoding: .utf8)
+        } catch {
+            throw .unreadable(path: path, reason: error.localizedDescription)
+        }
+        return try parse(yaml: text)
+    }
+
+    /// Parses and validates configuration YAML. Unknown keys are errors (a typo must not silently
+    /// fall back to a default), as are missing required keys and invalid values; each error
+    /// names the key.
+    public static func parse(yaml: String) throws(ConfigurationError) -> RelayConfiguration {
+        let root: Node
+        do {
+            guard let node = try Yams.compose(yaml: yaml) else { throw ConfigurationError.syntax("the document is empty") }
+            root = node
+        } catch let error as ConfigurationError {
+            throw error
+        } catch {
+            throw .syntax(String(describing: error))
+        }
+        let top = try ConfigMapping(root, path: "")
+        try top.allowOnly(["listen", "database", "http", "apps"])
+
+        let listenMap = try top.requiredMapping("listen")
+        try listenMap.allowOnly(["host", "port"])
+        let host = try listenMap.string("host") ?? ListenConfiguration().host
+        guard !host.isEmpty else { throw .invalidValue(key: listenMap.name("host"), reason: "must not be empty") }
+        let port = try listenMap.int("port") ?? ListenConfiguration().port
+        guard (0...65535).contains(port) else { throw .invalidValue(key: listenMap.name("port"), reason: "must be 0...65535") }
+
+        let databaseMap = try top.requiredMapping("database")
+        try databaseMap.allowOnly(["path"])
+        guard let databasePath = try databaseMap.string("path") else { throw .missingKey(databaseMap.name("path")) }
+        guard !databasePath.isEmpty else { throw .invalidValue(key: databaseMap.name("path"), reason: "must not be empty") }
+
+        var http = HTTPConfiguration()
+        if let httpMap = try top.mapping("http") {
+            try httpMap.allowOnly(["max_body_bytes"])
+            if let limit = try httpMap.int("max_body_bytes") {
+                let allowed = HTTPConfiguration.allowedMaxBodyBytes
+                guard allowed.contains(limit) else {
+                    throw .invalidValue(key: httpMap.name("max_body_bytes"), reason: "must be \(allowed.lowerBound)...\(allowed.upperBound)")
+                }
+                http.maxBodyBytes = limit
+            }
+        }
+
+        guard let appNodes = try top.sequence("apps") else { throw .missingKey("apps") }
+        guard !appNodes.isEmpty else { throw .invalidValue(key: "apps", reason: "must list at least one app") }
+        var apps: [AppConfiguration] = []
+        for (index, node) in appNodes.enumerated() {
+            let app = try ConfigMapping(node, path: "apps[\(index)]")
+            try app.allowOnly(["app_id", "api_token"])
+            guard let appID = try app.string("app_id") else { throw .missingKey(app.name("app_id")) }
+            guard !appID.isEmpty else { throw .invalidValue(key: app.name("app_id"), reason: "must not be empty") }
+            guard let token = try app.string("api_token") else { throw .missingKey(app.name("api_token")) }
+            guard token.count >= AppConfiguration.minimumAPITokenLength else {
+                throw .invalidValue(key: app.name("api_token"), reason: "must be at least \(AppConfiguration.minimumAPITokenLength) characters")
+            }
+            if apps.contains(where: { $0.appID == appID }) {
+                throw .invalidValue(key: app.name("app_id"), reason: "\"\(appID)\" is listed twice")
+            }
+            // Two apps sharing a token could not be told apart by the Api-Token header.
+            if apps.contains(where: { $0.apiToken.value == token }) {
+                throw .invalidValue(key: app.name("api_token"), reason: "is the same as another app's token")
+            }
+            apps.append(AppConfiguration(appID: appID, apiToken: Secret(token)))
+        }
+
+        return RelayConfiguration(
+            listen: ListenConfiguration(host: host, port: port),
+            database: DatabaseConfiguration(path: databasePath),
+            http: http,
+            apps: apps
+        )
+    }
+}
+
+/// A YAML mapping read key by key, with the key path for error messages.
+struct ConfigMapping {
+    let mapping: Node.Mapping
+    let path: String
+
+    init(_ node: Node, path: String) throws(ConfigurationError) {
+        guard let mapping = node.mapping else {
+            throw .invalidValue(key: path.isEmpty ? "(top level)" : path, reason: "must be a mapping of keys to values")
+        }
+        self.mapping = mapping
+        self.path = path
+    }
+
+    func name(_ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
+
+    func allowOnly(_ keys: Set<String>) throws(ConfigurationError) {
+        for key in mapping.keys {
+            let text = key.string ?? "\(key)"
+            if !keys.contains(text) { throw .unknownKey(name(text)) }
+        }
+    }
+
+    private func value(_ key: String) -> Node? {
+        guard let node = mapping[key] else { return nil }
+        if case .scalar(let scalar) = node, scalar.string == "~" || scalar.string == "null" || scalar.string.isEmpty,
+           scalar.style == Node.Scalar.Style.plain {
+            return nil
+        }
+        return node
+    }
+
+    func string(_ key: String) throws(ConfigurationError) -> String? {
+        guard let node = value(key) else { return nil }
+        guard case .scalar(let scalar) = node else { throw .invalidValue(key: name(key), reason: "must be a string") }
+        return scalar.string
+    }
+
+    func int(_ key: String) throws(ConfigurationError) -> Int? {
+        guard let node = value(key) else { return nil }
+        guard case .scalar(let scalar) = node, let value = Int(scalar.string) else {
+            throw .invalidValue(key: name(key), reason: "must be an integer")
+        }
+        return value
+    }
+
+    func mapping(_ key: String) throws(ConfigurationError) -> ConfigMapping? {
+        guard let node = value(key) else { return nil }
+        return try ConfigMapping(node, path: name(key))
+    }
+
+    func requiredMapping(_ key: String) throws(ConfigurationError) -> ConfigMapping {
+        guard let mapping = try mapping(key) else { throw .missingKey(name(key)) }
+        return mapping
+    }
+
+    func sequence(_ key: String) throws(ConfigurationError) -> [Node]? {
+        guard let node = value(key) else { return nil }
+        guard case .sequence(let sequence) = node else { throw .invalidValue(key: name(key), reason: "must be a list") }
+        return Array(sequence)
+    }
+}

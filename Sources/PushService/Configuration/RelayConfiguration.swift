@@ -1,0 +1,23 @@
+/// The relay's whole configuration, read once from YAML at start-up and passed down immutable.
+///
+/// ```yaml
+/// listen: {host: 127.0.0.1, port: 8080}
+/// database: {path: /var/lib/push-relay/relay.sqlite}
+/// http: {max_body_bytes: 65536}        # optional
+/// apps:
+///   - app_id: 9DA1B1F4-0D9B-4F3C-A2B3-6C0C1E9A7F00
+///     api_token: 0123456789abcdef0123456789abcdef01234567
+/// ```
+public struct RelayConfiguration: Sendable, Hashable {
+    public var listen: ListenConfiguration
+    public var database: DatabaseConfiguration
+    public var http: HTTPConfiguration
+    public var apps: [AppConfiguration]
+
+    public init(listen: ListenConfiguration, database: DatabaseConfiguration, http: HTTPConfiguration = HTTPConfiguration(), apps: [AppConfiguration]) {
+        self.listen = listen
+        self.database = database
+        self.http = http
+        self.apps = apps
+    }
+}

@@ -1,0 +1,67 @@
+import Hummingbird
+
+/// A failed REST request, answered as Sendbird does:
+/// `{"message": "...", "code": 400xxx, "error": true}` with an HTTP 4xx (5xx only for the
+/// relay's own failures). The message names the field or thing that is wrong.
+public struct APIError: Error, Sendable, Hashable, CustomStringConvertible {
+    public var status: HTTPResponse.Status
+    public var code: SendbirdErrorCode
+    public var message: String
+
+    public init(status: HTTPResponse.Status = .badRequest, code: SendbirdErrorCode, message: String) {
+        self.status = status
+        self.code = code
+        self.message = message
+    }
+
+    public var description: String { "\(status.code) \(code): \(message)" }
+
+    // MARK: Named cases (one place decides which code each mistake gets)
+
+    static func wrongType(_ field: String, expected: JSONValue.Kind) -> APIError {
+        let code: SendbirdErrorCode =
+            switch expected {
+            case .string: .stringRequired
+            case .integer, .number: .numberRequired
+            case .array: .listRequired
+            case .object: .jsonRequired
+            case .bool: .booleanRequired
+            case .null: .invalidValue
+            }
+        return APIError(code: code, message: "Invalid value: \"\(field)\" must be \(expected.phrase).")
+    }
+
+    static func missing(_ field: String) -> APIError {
+        APIError(code: .requiredFieldMissing, message: "\"\(field)\" is required.")
+    }
+
+    static func invalidValue(_ field: String, _ reason: String) -> APIError {
+        APIError(code: .invalidValue, message: "Invalid value: \"\(field)\" \(reason).")
+    }
+
+    static func negative(_ field: String) -> APIError {
+        APIError(code: .positiveNumberRequired, message: "Invalid value: \"\(field)\" must not be negative.")
+    }
+
+    static func tooLong(_ field: String, maximumBytes: Int) -> APIError {
+        APIError(code: .invalidLength, message: "Invalid value: \"\(field)\" must be 1 to \(maximumBytes) bytes long.")
+    }
+
+    static func notFound(_ what: String) -> APIError {
+        APIError(code: .notFound, message: "\"\(what)\" not found.")
+    }
+
+    static func invalidJSON(_ reason: String) -> APIError {
+        APIError(code: .invalidJSONBody, message: "Invalid JSON request body: \(reason).")
+    }
+
+    static let invalidAPIToken = APIError(
+        status: .unauthorized, code: .invalidAPIToken, message: "Invalid value: \"Api-Token\".")
+
+    static func bodyTooLarge(limit: Int) -> APIError {
+        APIError(status: .contentTooLarge, code: .invalidLength, message: "Request body is larger than \(limit) bytes.")
+    }
+
+    static let unexpected = APIError(
+        status: .internalServerError, code: .unexpected, message: "Unexpected error; the relay's log has the details.")
+}

@@ -1,0 +1,23 @@
+import Foundation
+import Hummingbird
+
+/// Path segments arrive percent-encoded (a channel URL may contain `/`, `?` or spaces); the
+/// router hands them over raw, so every route decodes and checks them here.
+enum PathParameter {
+    /// The longest user id or channel URL accepted, in UTF-8 bytes.
+    static let maximumBytes = 255
+
+    static func decoded(_ name: String, from context: RelayRequestContext) throws(APIError) -> String {
+        guard let raw = context.parameters.get(name) else { throw .missing(name) }
+        guard let value = raw.removingPercentEncoding else {
+            throw .invalidValue(name, "is not valid percent-encoding")
+        }
+        guard !value.isEmpty, value.utf8.count <= maximumBytes else {
+            throw .tooLong(name, maximumBytes: maximumBytes)
+        }
+        guard !value.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+            throw APIError(code: .notAllowedCharacters, message: "Invalid value: \"\(name)\" contains control characters.")
+        }
+        return value
+    }
+}

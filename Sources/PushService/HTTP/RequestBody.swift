@@ -1,0 +1,22 @@
+import Foundation
+import Hummingbird
+import NIOCore
+
+extension Request {
+    /// Collects the body (at most `limit` bytes; more is 413) and parses it as a JSON object.
+    func jsonObject(limit: Int) async throws -> JSONObject {
+        if let length = headers[.contentLength].flatMap(Int.init), length > limit {
+            throw APIError.bodyTooLarge(limit: limit)
+        }
+        let buffer: ByteBuffer
+        do {
+            buffer = try await body.collect(upTo: limit)
+        } catch let error as HTTPError where error.status == .contentTooLarge {
+            throw APIError.bodyTooLarge(limit: limit)
+        } catch is NIOTooManyBytesError {
+            // A chunked body (no Content-Length) that grows past the limit.
+            throw APIError.bodyTooLarge(limit: limit)
+        }
+        return try JSONValue.parseObject(Data(buffer.readableBytesView))
+    }
+}

@@ -1,0 +1,54 @@
+import Hummingbird
+import Logging
+
+/// Turns every error into Sendbird's error body, so a client never sees Hummingbird's default
+/// text or an empty 500: `APIError`s as they are, Hummingbird's own HTTP errors (unknown path,
+/// body too large) mapped to the closest Sendbird code, anything else a logged 500 (500901).
+struct SendbirdErrorMiddleware: RouterMiddleware {
+    typealias Context = RelayRequestContext
+
+    let bodyLimit: Int
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch let error as APIError {
+            if error.status.code >= 500 {
+                context.logger.error("request failed", metadata: ["path": .string(request.uri.path), "error": .string(error.message)])
+            }
+            return error.response()
+        } catch let error as HTTPError {
+            return Self.apiError(for: error, request: request, bodyLimit: bodyLimit).response()
+        } catch {
+            // Our own failure (database, bug): log the detail, answer generically.
+            context.logger.error("request failed", metadata: ["path": .string(request.uri.path), "error": .string(String(describing: error))])
+            return APIError.unexpected.response()
+        }
+    }
+
+    static func apiError(for error: HTTPError, request: Request, bodyLimit: Int) -> APIError {
+        switch error.status {
+        case .notFound:
+            APIError(status: .notFound, code: .notFound, message: "\"\(request.method) \(request.uri.path)\" not found.")
+        case .contentTooLarge:
+            .bodyTooLarge(limit: bodyLimit)
+        case let status where status.code < 500:
+            APIError(status: status, code: .invalidValue, message: error.body ?? status.reasonPhrase)
+        default:
+            .unexpected
+        }
+    }
+}
+
+extension APIError {
+    /// The Sendbird error body.
+    func response() -> Response {
+        JSONResponse.make(status: status, ErrorBody(message: message, code: code.rawValue, error: true))
+    }
+
+    private struct ErrorBody: Encodable {
+        var message: String
+        var code: Int
+        var error: Bool
+    }
+}

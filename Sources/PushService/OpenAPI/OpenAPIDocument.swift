@@ -1,0 +1,756 @@
+/// The OpenAPI document of the REST API, served at `GET /openapi.yaml`. It is embedded (not a
+/// bundle resource) so an installed binary needs no files beside it. `openapi/push-relay.yaml`
+/// in the repository is the same text; `OpenAPIDocumentTests` fails if the two differ or if the
+/// document and the router disagree on any route.
+enum OpenAPIDocument {
+    static let yaml = #"""
+openapi: 3.0.3
+info:
+  title: PushRelay REST API
+  version: 1.0.0
+  description: |
+    A Sendbird-Platform-API-compatible subset for push notifications: APNs device tokens,
+    push preferences, the user's template choice and the app's push templates.
+    Paths and bodies are Sendbird's, so Sendbird clients and the official Sendbird Platform SDK
+    work unchanged; point them at the relay's URL instead of `https://api-{app_id}.sendbird.com`.
+
+    Every `/v3` call needs the app's master API token in the `Api-Token` header; it selects the
+    app, and all data is scoped to that app.
+
+    Errors are Sendbird's body `{"message", "code", "error": true}`:
+
+    | HTTP | code | when |
+    |---|---|---|
+    | 400 | 400100 | a field that must be a string is not |
+    | 400 | 400101 | a field that must be an integer is not |
+    | 400 | 400102 | a field that must be a list is not |
+    | 400 | 400103 | a field that must be a JSON object is not |
+    | 400 | 400104 | a field that must be a boolean is not |
+    | 400 | 400105 | a required field is missing |
+    | 400 | 400106 | a timestamp is negative |
+    | 400 | 400110 | a value is too long (or a list too long) |
+    | 400 | 400111 | a value is not allowed: out of range, unknown enum value, unknown time zone, token type other than `apns` |
+    | 400 | 400151 | a path segment contains control characters |
+    | 400 | 400201 | the user, or template, does not exist |
+    | 400 | 400403 | the body is not JSON, or not a JSON object |
+    | 400 | 400601 | the token to register is not a valid APNs token |
+    | 400 | 400602 | the token to remove is not a valid APNs token |
+    | 401 | 400401 | `Api-Token` missing or wrong |
+    | 404 | 400201 | no such path or method |
+    | 413 | 400110 | request body larger than the configured limit (64 KiB by default) |
+    | 500 | 500901 | the relay's own failure (never a client mistake) |
+
+    Users: the relay learns a user on the first write for them (registering a token, setting
+    preferences, a channel preference or a template choice). Reads and deletes for a user the
+    relay has never seen answer 400201 `"User" not found.`, as Sendbird does for unknown users.
+servers:
+  - url: http://127.0.0.1:8080
+security:
+  - apiToken: []
+paths:
+  /openapi.yaml:
+    get:
+      operationId: getOpenAPIDocument
+      summary: This document.
+      security: []
+      responses:
+        '200':
+          description: The OpenAPI document.
+          content:
+            application/yaml:
+              schema:
+                type: string
+  /v3/users/{user_id}/push/{token_type}:
+    parameters:
+      - $ref: '#/components/parameters/UserID'
+      - $ref: '#/components/parameters/TokenType'
+    post:
+      operationId: addDeviceToken
+      summary: Register a device token for a user.
+      description: |
+        Creates the user if needed. A token held by another user of the app moves to this user.
+        `is_unique: true` removes the user's other tokens. A user keeps at most 20 tokens; the
+        oldest is removed first. The registration time is stored: a later APNs 410 removes the
+        token only if it was registered before the 410's timestamp.
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema:
+              $ref: '#/components/schemas/AddTokenRequest'
+      responses:
+        '200':
+          description: The registered token.
+          content:
+            application/json:
+              schema:
+                $ref: '#/components/schemas/TokenAdded'
+        '400':
+          $ref: '#/components/responses/BadRequest'
+        '401':
+          $ref: '#/components/responses/Unauthorized'
+        '413':
+          $ref: '#/components/responses/TooLarge'
+    get:
+      operationId: listDeviceTokens
+      summary: List a user's device tokens, oldest registration first.
+      responses:
+        '200':
+          description: The tokens.
+          content:
+            application/json:
+              schema:
+                $ref: '#/components/schemas/TokenList'
+        '400':
+          $ref: '#/components/responses/BadRequest'
+        '401':
+          $ref: '#/components/responses/Unauthorized'
+  /v3/users/{user_id}/push/{token_type}/{token}:
+    parameters:
+      - $ref: '#/components/parameters/UserID'
+      - $ref: '#/components/parameters/TokenType'
+      - $ref: '#/components/parameters/Token'
+    delete:
+      operationId: removeDeviceToken
+      summary: Remove one of a user's tokens.
+      description: Succeeds also when the user does not hold the token (idempotent).
+      responses:
+        '200':
+          description: The removed token.
+          content:
+            application/json:
+              schema:
+                $ref: '#/components/schemas/TokenRemoved'
+        '400':
+          $ref: '#/components/responses/BadRequest'
+        '401':
+          $ref: '#/components/responses/Unauthorized'
+  /v3/users/{user_id}/push:
+    parameters:
+      - $ref: '#/components/parameters/UserID'
+    delete:
+      operationId: removeAllDeviceTokens
+      summary: Remove all of a user's tokens.
+      responses:
+        '200':
+          description: The removed tokens.
+          content:
+            application/json:
+              schema:
+                $ref: '#/components/schemas/TokensRemoved'
+        '400':
+          $ref: '#/components/responses/BadRequest'
+        '401':
+          $ref: '#/components/responses/Unauthorized'
+  /v3/push/device_tokens/{token_type}/{token}:
+    parameters:
+      - $ref: '#/components/parameters/TokenType'
+      - $ref: '#/components/parameters/Token'
+    get:
+      operationId: getDeviceTokenOwner
+      summary: The user holding a token.
+      description: |
+        A list, as Sendbird's SDK models it: one element, or empty when nobody holds the token.
+      responses:
+        '200':
+          description: The owner.
+          content:
+            application/json:
+              schema:
+                $ref: '#/components/schemas/TokenOwners'
+        '400':
+          $ref: '#/components/responses/BadRequest'
+        '401':
+          $ref: '#/components/responses/Unauthorized'
+    delete:
+      operationId: removeDeviceTokenFromOwner
+      summary: Remove a token from whoever holds it.
+      responses:
+        '200':
+          description: The user it was removed from (empty when nobody held it).
+          content:
+            application/json:
+              schema:
+                $ref: '#/components/schemas/TokenOwners'
+        '400':
+          $ref: '#/components/responses/BadRequest'
+        '401':
+          $ref: '#/components/responses/Unauthorized'
+  /v3/users/{user_id}/push_preference:
+    parameters:
+      - $ref: '#/components/parameters/UserID'
+    get:
+      operationId: getPushPreferences
+      summary: A user's push preferences.
+      responses:
+        '200':
+          description: Every field.
+          content:
+            application/json:
+              schema:
+                $ref: '#/components/schemas/PushPreferences'
+        '400':
+          $ref: '#/components/responses/BadRequest'
+        '401':
+          $ref: '#/components/responses/Unauthorized'
+    put:
+      operationId: updatePushPreferences
+      summary: Change the given fields of a user's push preferences.
+      description: |
+        Only the fields in the body change; the user is created if needed. Non-empty
+        `dnd_schedules` turn the daily window (`do_not_disturb`) off; `do_not_disturb: true`
+        without `dnd_schedules` clears the weekly schedules; both at once is 400111. A weekly
+        window whose end is before its start crosses midnight and is stored and returned as
+        given (Sendbird returns such windows split in two days). With `snooze_enabled`,
+        `snooze_end_ts` must not be before `snooze_start_ts`.
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema:
+              $ref: '#/components/schemas/PushPreferencesUpdate'
+      responses:
+        '200':
+          description: The preferences after the change.
+          content:
+            application/json:
+              schema:
+                $ref: '#/components/schemas/PushPreferences'
+        '400':
+          $ref: '#/components/responses/BadRequest'
+        '401':
+          $ref: '#/components/responses/Unauthorized'
+        '413':
+          $ref: '#/components/responses/TooLarge'
+    delete:
+      operationId: resetPushPreferences
+      summary: Reset a user's push preferences to the defaults.
+      description: |
+        Defaults: trigger option `all`, time zone `UTC`, sound `default`, every switch off, every
+        time field 0, no weekly schedules. Channel preferences and tokens are kept. Answers with
+        the reset preferences (Sendbird's current doc says the body is empty; its SDK needs an
+        object).
+      responses:
+        '200':
+          description: The reset preferences.
+          content:
+            application/json:
+              schema:
+                $ref: '#/components/schemas/PushPreferences'
+        '400':
+          $ref: '#/components/responses/BadRequest'
+        '401':
+          $ref: '#/components/responses/Unauthorized'
+  /v3/users/{user_id}/push_preference/{channel_url}:
+    parameters:
+      - $ref: '#/components/parameters/UserID'
+      - name: channel_url
+        in: path
+        required: true
+        description: The group channel's URL, percent-encoded.
+        schema:
+          type: string
+    get:
+      operationId: getChannelPushPreference
+      summary: A user's push preference for one channel.
+      responses:
+        '200':
+          description: The preference (`default` when never set).
+          content:
+            application/json:
+              schema:
+                $ref: '#/components/schemas/ChannelPushPreference'
+        '400':
+          $ref: '#/components/responses/BadRequest'
+        '401':
+          $ref: '#/components/responses/Unauthorized'
+    put:
+      operationId: updateChannelPushPreference
+      summary: Set a user's push preference for one channel.
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema:
+              $ref: '#/components/schemas/ChannelPushPreferenceUpdate'
+      responses:
+        '200':
+          description: The preference after the change.
+          content:
+            application/json:
+              schema:
+                $ref: '#/components/schemas/ChannelPushPreference'
+        '400':
+          $ref: '#/components/responses/BadRequest'
+        '401':
+          $ref: '#/components/responses/Unauthorized'
+        '413':
+          $ref: '#/components/responses/TooLarge'
+  /v3/users/{user_id}/push/template:
+    parameters:
+      - $ref: '#/components/parameters/UserID'
+    get:
+      operationId: getPushTemplateChoice
+      summary: The template a user receives.
+      responses:
+        '200':
+          description: The template name.
+          content:
+            application/json:
+              schema:
+                $ref: '#/components/schemas/TemplateChoice'
+        '400':
+          $ref: '#/components/responses/BadRequest'
+        '401':
+          $ref: '#/components/responses/Unauthorized'
+    put:
+      operationId: choosePushTemplate
+      summary: Choose the template a user receives.
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema:
+              $ref: '#/components/schemas/TemplateChoice'
+      responses:
+        '200':
+          description: The chosen template name.
+          content:
+            application/json:
+              schema:
+                $ref: '#/components/schemas/TemplateChoice'
+        '400':
+          $ref: '#/components/responses/BadRequest'
+        '401':
+          $ref: '#/components/responses/Unauthorized'
+        '413':
+          $ref: '#/components/responses/TooLarge'
+  /v3/applications/push/message_templates:
+    get:
+      operationId: listMessageTemplates
+      summary: The app's `default` and `alternative` templates.
+      responses:
+        '200':
+          description: Both templates.
+          content:
+            application/json:
+              schema:
+                $ref: '#/components/schemas/MessageTemplates'
+        '401':
+          $ref: '#/components/responses/Unauthorized'
+  /v3/applications/push/message_templates/{template_name}:
+    parameters:
+      - name: template_name
+        in: path
+        required: true
+        description: Any other name is 400201.
+        schema:
+          type: string
+          enum: [default, alternative]
+    get:
+      operationId: getMessageTemplate
+      summary: One of the app's templates.
+      responses:
+        '200':
+          description: A one-element list.
+          content:
+            application/json:
+              schema:
+                $ref: '#/components/schemas/MessageTemplates'
+        '400':
+          $ref: '#/components/responses/BadRequest'
+        '401':
+          $ref: '#/components/responses/Unauthorized'
+    put:
+      operationId: updateMessageTemplate
+      summary: Change texts of one of the app's templates.
+      description: Keys left out keep their text. Texts are 1 to 1024 bytes.
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema:
+              $ref: '#/components/schemas/MessageTemplateUpdate'
+      responses:
+        '200':
+          description: The template after the change, as a one-element list.
+          content:
+            application/json:
+              schema:
+                $ref: '#/components/schemas/MessageTemplates'
+        '400':
+          $ref: '#/components/responses/BadRequest'
+        '401':
+          $ref: '#/components/responses/Unauthorized'
+        '413':
+          $ref: '#/components/responses/TooLarge'
+components:
+  securitySchemes:
+    apiToken:
+      type: apiKey
+      in: header
+      name: Api-Token
+  parameters:
+    UserID:
+      name: user_id
+      in: path
+      required: true
+      description: Percent-encoded; 1 to 255 bytes, no control characters.
+      schema:
+        type: string
+    TokenType:
+      name: token_type
+      in: path
+      required: true
+      description: Only `apns`; `gcm` and `huawei` are 400111 "not supported".
+      schema:
+        type: string
+        enum: [apns]
+    Token:
+      name: token
+      in: path
+      required: true
+      description: APNs device token, hex.
+      schema:
+        $ref: '#/components/schemas/APNsToken'
+  responses:
+    BadRequest:
+      description: A client mistake; `code` says which (see the table above).
+      content:
+        application/json:
+          schema:
+            $ref: '#/components/schemas/Error'
+    Unauthorized:
+      description: '`Api-Token` missing or wrong (code 400401).'
+      content:
+        application/json:
+          schema:
+            $ref: '#/components/schemas/Error'
+    TooLarge:
+      description: Request body over the limit (code 400110).
+      content:
+        application/json:
+          schema:
+            $ref: '#/components/schemas/Error'
+  schemas:
+    Error:
+      type: object
+      required: [message, code, error]
+      properties:
+        message:
+          type: string
+        code:
+          type: integer
+        error:
+          type: boolean
+          enum: [true]
+    APNsToken:
+      type: string
+      description: |
+        Hex, an even number of digits, 16 to 200 characters (Apple: don't assume a size;
+        today's tokens are 64). Stored and returned lowercase.
+      pattern: '^([0-9a-fA-F]{2}){8,100}$'
+    User:
+      type: object
+      description: The relay stores only the id; the profile fields are empty.
+      required: [user_id, nickname, profile_url]
+      properties:
+        user_id:
+          type: string
+        nickname:
+          type: string
+        profile_url:
+          type: string
+        require_auth_for_profile_image:
+          type: boolean
+        metadata:
+          type: object
+          additionalProperties:
+            type: string
+    AddTokenRequest:
+      type: object
+      required: [apns_device_token]
+      properties:
+        apns_device_token:
+          $ref: '#/components/schemas/APNsToken'
+        is_unique:
+          type: boolean
+          default: false
+          description: Remove the user's other tokens.
+        always_push:
+          type: boolean
+          default: false
+          description: Sent by Sendbird's SDKs; accepted, no effect (Sendbird does not document it).
+    TokenAdded:
+      type: object
+      required: [token, type, user]
+      properties:
+        token:
+          type: string
+        type:
+          type: string
+          enum: [APNS]
+        user:
+          $ref: '#/components/schemas/User'
+    TokenList:
+      type: object
+      required: [tokens, type, user, token]
+      properties:
+        tokens:
+          type: array
+          items:
+            type: string
+        type:
+          type: string
+          enum: [APNS]
+        user:
+          $ref: '#/components/schemas/User'
+        token:
+          type: array
+          deprecated: true
+          description: Sendbird's deprecated copy of `tokens`.
+          items:
+            type: string
+    TokenRemoved:
+      type: object
+      required: [token, user]
+      properties:
+        token:
+          type: string
+        user:
+          $ref: '#/components/schemas/User'
+    TokensRemoved:
+      type: object
+      required: [token, user]
+      properties:
+        token:
+          type: array
+          items:
+            type: string
+        user:
+          $ref: '#/components/schemas/User'
+    TokenOwners:
+      type: array
+      maxItems: 1
+      items:
+        type: object
+        required: [user_id]
+        properties:
+          user_id:
+            type: string
+    TimeWindow:
+      type: object
+      required: [start_hour, start_min, end_hour, end_min]
+      properties:
+        start_hour:
+          type: integer
+          minimum: 0
+          maximum: 23
+        start_min:
+          type: integer
+          minimum: 0
+          maximum: 59
+        end_hour:
+          type: integer
+          minimum: 0
+          maximum: 23
+        end_min:
+          type: integer
+          minimum: 0
+          maximum: 59
+    DNDSchedule:
+      type: object
+      required: [day_of_week, time_windows]
+      properties:
+        day_of_week:
+          type: string
+          enum: [sunday, monday, tuesday, wednesday, thursday, friday, saturday]
+        time_windows:
+          type: array
+          maxItems: 24
+          items:
+            $ref: '#/components/schemas/TimeWindow'
+    PushTriggerOption:
+      type: string
+      enum: [all, mention_only, 'off']
+    PushPreferences:
+      type: object
+      required: [push_trigger_option, do_not_disturb, start_hour, start_min, end_hour, end_min, timezone,
+        snooze_enabled, snooze_start_ts, snooze_end_ts, dnd_schedules, push_sound, block_push_from_bots,
+        push_blocked_bot_ids, enable_push_for_replies]
+      properties:
+        push_trigger_option:
+          $ref: '#/components/schemas/PushTriggerOption'
+        do_not_disturb:
+          type: boolean
+        start_hour:
+          type: integer
+        start_min:
+          type: integer
+        end_hour:
+          type: integer
+        end_min:
+          type: integer
+        timezone:
+          type: string
+        snooze_enabled:
+          type: boolean
+        snooze_start_ts:
+          type: integer
+          format: int64
+        snooze_end_ts:
+          type: integer
+          format: int64
+        dnd_schedules:
+          type: array
+          items:
+            $ref: '#/components/schemas/DNDSchedule'
+        push_sound:
+          type: string
+        block_push_from_bots:
+          type: boolean
+        push_blocked_bot_ids:
+          type: array
+          items:
+            type: string
+        enable_push_for_replies:
+          type: boolean
+    PushPreferencesUpdate:
+      type: object
+      description: Every field optional; only the given ones change.
+      properties:
+        push_trigger_option:
+          $ref: '#/components/schemas/PushTriggerOption'
+        do_not_disturb:
+          type: boolean
+        start_hour:
+          type: integer
+          minimum: 0
+          maximum: 23
+        start_min:
+          type: integer
+          minimum: 0
+          maximum: 59
+        end_hour:
+          type: integer
+          minimum: 0
+          maximum: 23
+        end_min:
+          type: integer
+          minimum: 0
+          maximum: 59
+        timezone:
+          type: string
+          description: IANA name such as `Asia/Seoul`; anything else is 400111.
+        snooze_enabled:
+          type: boolean
+        snooze_start_ts:
+          description: Unix milliseconds (a decimal string is accepted too).
+          oneOf:
+            - type: integer
+              format: int64
+              minimum: 0
+            - type: string
+              pattern: '^[0-9]+$'
+        snooze_end_ts:
+          description: Unix milliseconds (a decimal string is accepted too).
+          oneOf:
+            - type: integer
+              format: int64
+              minimum: 0
+            - type: string
+              pattern: '^[0-9]+$'
+        dnd_schedules:
+          type: array
+          description: At most one entry per day.
+          items:
+            $ref: '#/components/schemas/DNDSchedule'
+        push_sound:
+          type: string
+          maxLength: 255
+        block_push_from_bots:
+          type: boolean
+        push_blocked_bot_ids:
+          type: array
+          maxItems: 1000
+          description: Bot ids; numbers are taken as their decimal text.
+          items:
+            oneOf:
+              - type: string
+              - type: integer
+        enable_push_for_replies:
+          type: boolean
+    ChannelPushPreference:
+      type: object
+      required: [push_trigger_option, push_sound, enable]
+      properties:
+        push_trigger_option:
+          type: string
+          enum: [default, all, mention_only, 'off']
+        push_sound:
+          type: string
+          description: The channel's own sound, `""` when it has none.
+        enable:
+          type: boolean
+          deprecated: true
+          description: False exactly when the option is `off`.
+    ChannelPushPreferenceUpdate:
+      type: object
+      description: |
+        `push_trigger_option` or `enable` is required. `"false"` is taken as `off` (Sendbird's
+        Python SDK offers it). `enable: false` means `off`; `enable: true` alone turns an `off`
+        channel back to `default`. `push_sound: ""` removes the channel's own sound.
+      properties:
+        push_trigger_option:
+          type: string
+          enum: [default, all, mention_only, 'off', 'false']
+        enable:
+          type: boolean
+          deprecated: true
+        push_sound:
+          type: string
+          maxLength: 255
+    TemplateChoice:
+      type: object
+      required: [name]
+      properties:
+        name:
+          type: string
+          enum: [default, alternative]
+    TemplateTexts:
+      type: object
+      description: |
+        Variables: {sender_name}, {message}, {filename}, {channel_name}, {file_type_friendly}.
+      properties:
+        MESG:
+          type: string
+        FILE:
+          type: string
+        ADMM:
+          type: string
+    MessageTemplates:
+      type: object
+      required: [push_message_templates]
+      properties:
+        push_message_templates:
+          type: array
+          items:
+            type: object
+            required: [template_name, template]
+            properties:
+              template_name:
+                type: string
+                enum: [default, alternative]
+              template:
+                allOf:
+                  - $ref: '#/components/schemas/TemplateTexts'
+                required: [MESG, FILE, ADMM]
+    MessageTemplateUpdate:
+      type: object
+      required: [template]
+      properties:
+        template:
+          $ref: '#/components/schemas/TemplateTexts'
+
+"""#
+}

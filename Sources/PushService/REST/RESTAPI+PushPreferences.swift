@@ -1,0 +1,35 @@
+import Hummingbird
+import PushStore
+
+/// `/v3/users/{user_id}/push_preference`.
+extension RESTAPI {
+    func registerPushPreferenceRoutes(on v3: RouterGroup<RelayRequestContext>) {
+        v3.get("users/:user_id/push_preference") { _, context in
+            let app = try context.requireApp()
+            let user = try PathParameter.decoded("user_id", from: context)
+            guard let preferences = try await store.preferences(app: app.appID, user: user) else { throw APIError.notFound("User") }
+            return JSONResponse.make(PushPreferencesBody(preferences))
+        }
+
+        // Changes only the fields given; creates the user.
+        v3.put("users/:user_id/push_preference") { request, context in
+            let app = try context.requireApp()
+            let user = try PathParameter.decoded("user_id", from: context)
+            let update = try PushPreferencesUpdate(try await request.jsonObject(limit: bodyLimit))
+            let stored = try await store.updatePreferences(app: app.appID, user: user) { preferences in
+                try update.apply(to: &preferences)
+            }
+            return JSONResponse.make(PushPreferencesBody(stored))
+        }
+
+        // Resets to the defaults. Sendbird's current doc says the answer is empty, its older
+        // models return the whole object, and its SDK requires a JSON object: the relay answers
+        // with the reset preferences, which satisfies all three.
+        v3.delete("users/:user_id/push_preference") { _, context in
+            let app = try context.requireApp()
+            let user = try PathParameter.decoded("user_id", from: context)
+            guard let preferences = try await store.resetPreferences(app: app.appID, user: user) else { throw APIError.notFound("User") }
+            return JSONResponse.make(PushPreferencesBody(preferences))
+        }
+    }
+}

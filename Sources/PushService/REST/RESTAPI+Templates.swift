@@ -1,0 +1,60 @@
+import Hummingbird
+import PushCore
+import PushStore
+
+/// The user's template choice (`/v3/users/{user_id}/push/template`) and the app's templates
+/// (`/v3/applications/push/message_templates…`).
+extension RESTAPI {
+    func registerPushTemplateRoutes(on v3: RouterGroup<RelayRequestContext>) {
+        v3.get("users/:user_id/push/template") { _, context in
+            let app = try context.requireApp()
+            let user = try PathParameter.decoded("user_id", from: context)
+            guard let name = try await store.pushTemplateName(app: app.appID, user: user) else { throw APIError.notFound("User") }
+            return JSONResponse.make(["name": name.rawValue])
+        }
+
+        v3.put("users/:user_id/push/template") { request, context in
+            let app = try context.requireApp()
+            let user = try PathParameter.decoded("user_id", from: context)
+            let body = try await request.jsonObject(limit: bodyLimit)
+            guard let name = try body.choice("name", { PushTemplateName(rawValue: $0) }, allowed: PushTemplateName.allCases.map(\.rawValue))
+            else { throw APIError.missing("name") }
+            try await store.setPushTemplateName(app: app.appID, user: user, name)
+            return JSONResponse.make(["name": name.rawValue])
+        }
+    }
+
+    func registerMessageTemplateRoutes(on v3: RouterGroup<RelayRequestContext>) {
+        v3.get("applications/push/message_templates") { _, context in
+            let app = try context.requireApp()
+            let templates = try await store.messageTemplates(app: app.appID)
+            return JSONResponse.make(MessageTemplatesBody(PushTemplateName.allCases.compactMap { name in
+                templates[name].map { (name, $0) }
+            }))
+        }
+
+        v3.get("applications/push/message_templates/:template_name") { _, context in
+            let app = try context.requireApp()
+            let name = try Self.templateName(context)
+            let template = try await store.messageTemplate(app: app.appID, name: name)
+            return JSONResponse.make(MessageTemplatesBody([(name, template)]))
+        }
+
+        v3.put("applications/push/message_templates/:template_name") { request, context in
+            let app = try context.requireApp()
+            let name = try Self.templateName(context)
+            let update = try MessageTemplateUpdate(try await request.jsonObject(limit: bodyLimit))
+            let stored = try await store.updateMessageTemplate(app: app.appID, name: name) { template in
+                update.apply(to: &template)
+            }
+            return JSONResponse.make(MessageTemplatesBody([(name, stored)]))
+        }
+    }
+
+    /// `default` or `alternative`; any other name is a template that does not exist (400201).
+    static func templateName(_ context: RelayRequestContext) throws(APIError) -> PushTemplateName {
+        let raw = try PathParameter.decoded("template_name", from: context)
+        guard let name = PushTemplateName(rawValue: raw) else { throw APIError.notFound("Template \(raw)") }
+        return name
+    }
+}

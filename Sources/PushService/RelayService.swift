@@ -1,0 +1,77 @@
+import Hummingbird
+import Logging
+import NIOCore
+import PushStore
+import ServiceLifecycle
+
+/// The running relay: configuration, store and the HTTP application built from them.
+///
+/// ```swift
+/// let service = try RelayService.open(configuration: config, logger: logger)
+/// let router = service.makeRouter()          // REST API + GET /openapi.yaml
+/// router.post("webhooks/sendbird") { … }     // more routes before building the app
+/// let app = service.makeApplication(router: router, services: [dispatcher])
+/// try await app.runService()                 // until SIGTERM / SIGINT
+/// ```
+public struct RelayService: Sendable {
+    public let configuration: RelayConfiguration
+    public let store: PushStore
+    public let apps: AppRegistry
+    public let logger: Logger
+
+    public init(configuration: RelayConfiguration, store: PushStore, logger: Logger) {
+        self.configuration = configuration
+        self.store = store
+        self.apps = AppRegistry(apps: configuration.apps)
+        self.logger = logger
+    }
+
+    /// Opens the database named by the configuration (creating and migrating it).
+    public static func open(configuration: RelayConfiguration, logger: Logger) throws -> RelayService {
+        let store = try PushStore(path: configuration.database.path)
+        return RelayService(configuration: configuration, store: store, logger: logger)
+    }
+
+    /// A router with Sendbird-style error bodies for everything routed through it, the REST API
+    /// under `/v3` (authenticated by `Api-Token`) and `GET /openapi.yaml` (public).
+    /// Routes added to it afterwards also get the error middleware, not the authentication.
+    public func makeRouter() -> Router<RelayRequestContext> {
+        let router = Router(context: RelayRequestContext.self)
+        router.add(middleware: SendbirdErrorMiddleware(bodyLimit: configuration.http.maxBodyBytes))
+        router.get("openapi.yaml") { _, _ in
+            Response(
+                status: .ok,
+                headers: [.contentType: "application/yaml; charset=utf-8"],
+                body: ResponseBody(byteBuffer: ByteBuffer(string: OpenAPIDocument.yaml))
+            )
+        }
+        let v3 = router.group("v3").add(middleware: APITokenMiddleware(apps: apps))
+        RESTAPI(store: store, bodyLimit: configuration.http.maxBodyBytes).register(on: v3)
+        return router
+    }
+
+    /// The HTTP application on `configuration.listen`, running `services` (e.g. the dispatcher)
+    /// alongside the server. `onListening` gets the bound port once the server accepts
+    /// connections (the real one when the configured port is 0).
+    public func makeApplication(
+        router: Router<RelayRequestContext>? = nil,
+        services: [any Service] = [],
+        onListening: @escaping @Sendable (Int) async -> Void = { _ in }
+    ) -> Application<RouterResponder<RelayRequestContext>> {
+        let logger = self.logger
+        return Application(
+            router: router ?? makeRouter(),
+            configuration: ApplicationConfiguration(
+                address: .hostname(configuration.listen.host, port: configuration.listen.port),
+                serverName: "push-relay"
+            ),
+            services: services,
+            onServerRunning: { channel in
+                let port = channel.localAddress?.port ?? 0
+                logger.info("listening", metadata: ["host": .string(channel.localAddress?.ipAddress ?? "?"), "port": .stringConvertible(port)])
+                await onListening(port)
+            },
+            logger: logger
+        )
+    }
+}

@@ -1,0 +1,115 @@
+import GRDB
+import PushCore
+
+extension PushStore {
+    /// Registers an APNs device token for a user, creating the user on first use.
+    ///
+    /// - A token held by another user of the same app moves to this user (one device, one user).
+    /// - Registering a token the user already has refreshes its registration time.
+    /// - `isUnique` removes the user's other tokens.
+    /// - Beyond `configuration.maximumTokensPerUser` the oldest tokens are removed.
+    /// - Parameter token: lowercase hex; the caller validates the format.
+    public func registerToken(app: String, user: String, token: String, isUnique: Bool) async throws -> TokenRegistration {
+        let now = clock()
+        let limit = configuration.maximumTokensPerUser
+        return try await pool.write { db in
+            try Self.ensureUser(db, app: app, user: user, now: now)
+            let previousOwner = try String.fetchOne(
+                db, sql: "SELECT user_id FROM device_tokens WHERE app_id = ? AND token = ?", arguments: [app, token])
+            // Delete and re-insert rather than update, so the row gets the newest `id` and ranks
+            // as the newest registration even within the same millisecond.
+            try db.execute(sql: "DELETE FROM device_tokens WHERE app_id = ? AND token = ?", arguments: [app, token])
+            var removed: [String] = []
+            if isUnique {
+                removed = try String.fetchAll(
+                    db, sql: "SELECT token FROM device_tokens WHERE app_id = ? AND user_id = ? ORDER BY registered_at, id",
+                    arguments: [app, user])
+                try db.execute(sql: "DELETE FROM device_tokens WHERE app_id = ? AND user_id = ?", arguments: [app, user])
+            }
+            try db.execute(
+                sql: "INSERT INTO device_tokens (app_id, token, user_id, registered_at) VALUES (?, ?, ?, ?)",
+                arguments: [app, token, user, now])
+            let excess = try String.fetchAll(
+                db,
+                sql: """
+                    SELECT token FROM device_tokens WHERE app_id = ? AND user_id = ?
+                    ORDER BY registered_at DESC, id DESC LIMIT -1 OFFSET ?
+                    """,
+                arguments: [app, user, limit])
+            for old in excess {
+                try db.execute(sql: "DELETE FROM device_tokens WHERE app_id = ? AND token = ?", arguments: [app, old])
+            }
+            removed += excess.reversed()
+            return TokenRegistration(
+                token: DeviceToken(token: token, registeredAtMs: now),
+                previousOwner: previousOwner == user ? nil : previousOwner,
+                removedTokens: removed
+            )
+        }
+    }
+
+    /// A user's tokens, oldest registration first; `nil` when the user is unknown.
+    public func tokens(app: String, user: String) async throws -> [DeviceToken]? {
+        try await pool.read { db in
+            guard try Self.userExists(db, app: app, user: user) else { return nil }
+            return try Self.tokens(db, app: app, user: user)
+        }
+    }
+
+    static func tokens(_ db: Database, app: String, user: String) throws -> [DeviceToken] {
+        try Row.fetchAll(
+            db,
+            sql: "SELECT token, registered_at FROM device_tokens WHERE app_id = ? AND user_id = ? ORDER BY registered_at, id",
+            arguments: [app, user]
+        ).map { DeviceToken(token: $0["token"], registeredAtMs: $0["registered_at"]) }
+    }
+
+    /// Removes one of a user's tokens. Returns whether the user held it.
+    @discardableResult
+    public func removeToken(app: String, user: String, token: String) async throws -> Bool {
+        try await pool.write { db in
+            try db.execute(
+                sql: "DELETE FROM device_tokens WHERE app_id = ? AND user_id = ? AND token = ?", arguments: [app, user, token])
+            return db.changesCount > 0
+        }
+    }
+
+    /// Removes all of a user's tokens and returns them, oldest first.
+    @discardableResult
+    public func removeAllTokens(app: String, user: String) async throws -> [String] {
+        try await pool.write { db in
+            let tokens = try Self.tokens(db, app: app, user: user).map(\.token)
+            try db.execute(sql: "DELETE FROM device_tokens WHERE app_id = ? AND user_id = ?", arguments: [app, user])
+            return tokens
+        }
+    }
+
+    /// The user a token is registered to, if any.
+    public func owner(app: String, token: String) async throws -> String? {
+        try await pool.read { db in
+            try String.fetchOne(db, sql: "SELECT user_id FROM device_tokens WHERE app_id = ? AND token = ?", arguments: [app, token])
+        }
+    }
+
+    /// Removes a token from whoever holds it; returns that user, if any.
+    @discardableResult
+    public func removeTokenFromOwner(app: String, token: String) async throws -> String? {
+        try await pool.write { db in
+            try String.fetchOne(
+                db, sql: "DELETE FROM device_tokens WHERE app_id = ? AND token = ? RETURNING user_id", arguments: [app, token])
+        }
+    }
+
+    /// Removes a token APNs reported as no longer valid, but only if it was registered before
+    /// `timestampMs` (APNs' 410 `timestamp`): a registration after that moment is a new, valid one.
+    /// Returns whether the token was removed.
+    @discardableResult
+    public func removeToken(app: String, token: String, ifRegisteredBefore timestampMs: Int64) async throws -> Bool {
+        try await pool.write { db in
+            try db.execute(
+                sql: "DELETE FROM device_tokens WHERE app_id = ? AND token = ? AND registered_at < ?",
+                arguments: [app, token, timestampMs])
+            return db.changesCount > 0
+        }
+    }
+}

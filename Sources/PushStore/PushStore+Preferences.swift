@@ -1,0 +1,84 @@
+import GRDB
+import PushCore
+
+extension PushStore {
+    /// A user's app-wide push preferences: the defaults when none were set; `nil` when the user
+    /// is unknown.
+    public func preferences(app: String, user: String) async throws -> UserPushPreferences? {
+        try await pool.read { db in
+            guard try Self.userExists(db, app: app, user: user) else { return nil }
+            return try Self.preferences(db, app: app, user: user)
+        }
+    }
+
+    static func preferences(_ db: Database, app: String, user: String) throws -> UserPushPreferences {
+        try UserPreferencesRecord.fetchOne(db, key: ["app_id": app, "user_id": user])?.preferences() ?? .defaults
+    }
+
+    /// Reads, changes and writes a user's preferences in one transaction (creating the user), so
+    /// concurrent partial updates never lose each other's fields. An error thrown by `change`
+    /// rolls back and leaves the stored preferences untouched.
+    /// - Returns: the preferences as stored.
+    @discardableResult
+    public func updatePreferences(
+        app: String,
+        user: String,
+        _ change: @escaping @Sendable (inout UserPushPreferences) throws -> Void
+    ) async throws -> UserPushPreferences {
+        let now = clock()
+        return try await pool.write { db in
+            try Self.ensureUser(db, app: app, user: user, now: now)
+            var preferences = try Self.preferences(db, app: app, user: user)
+            try change(&preferences)
+            try UserPreferencesRecord(app: app, user: user, preferences: preferences).save(db)
+            return preferences
+        }
+    }
+
+    /// Resets a user's preferences to `UserPushPreferences.defaults`. Returns `nil` (and changes
+    /// nothing) when the user is unknown.
+    public func resetPreferences(app: String, user: String) async throws -> UserPushPreferences? {
+        try await pool.write { db in
+            guard try Self.userExists(db, app: app, user: user) else { return nil }
+            _ = try UserPreferencesRecord.deleteOne(db, key: ["app_id": app, "user_id": user])
+            return .defaults
+        }
+    }
+
+    /// A user's preference for one channel: the defaults when none was set; `nil` when the user
+    /// is unknown.
+    public func channelPreference(app: String, user: String, channel: String) async throws -> ChannelPushPreference? {
+        try await pool.read { db in
+            guard try Self.userExists(db, app: app, user: user) else { return nil }
+            return try Self.channelPreference(db, app: app, user: user, channel: channel)
+        }
+    }
+
+    static func channelPreference(_ db: Database, app: String, user: String, channel: String) throws -> ChannelPushPreference {
+        try ChannelPreferenceRecord.fetchOne(db, key: ["app_id": app, "user_id": user, "channel_url": channel])?
+            .preference() ?? .defaults
+    }
+
+    /// Reads, changes and writes a user's preference for one channel in one transaction,
+    /// creating the user. A preference equal to the defaults is stored as no row.
+    @discardableResult
+    public func updateChannelPreference(
+        app: String,
+        user: String,
+        channel: String,
+        _ change: @escaping @Sendable (inout ChannelPushPreference) throws -> Void
+    ) async throws -> ChannelPushPreference {
+        let now = clock()
+        return try await pool.write { db in
+            try Self.ensureUser(db, app: app, user: user, now: now)
+            var preference = try Self.channelPreference(db, app: app, user: user, channel: channel)
+            try change(&preference)
+            if preference == .defaults {
+                _ = try ChannelPreferenceRecord.deleteOne(db, key: ["app_id": app, "user_id": user, "channel_url": channel])
+            } else {
+                try ChannelPreferenceRecord(app: app, user: user, channel: channel, preference: preference).save(db)
+            }
+            return preference
+        }
+    }
+}

@@ -1,0 +1,70 @@
+import GRDB
+import PushCore
+
+extension PushStore {
+    /// The template a user chose; `nil` when the user is unknown.
+    public func pushTemplateName(app: String, user: String) async throws -> PushTemplateName? {
+        try await pool.read { db in try Self.pushTemplateName(db, app: app, user: user) }
+    }
+
+    static func pushTemplateName(_ db: Database, app: String, user: String) throws -> PushTemplateName? {
+        guard let raw = try String.fetchOne(
+            db, sql: "SELECT push_template FROM users WHERE app_id = ? AND user_id = ?", arguments: [app, user])
+        else { return nil }
+        guard let name = PushTemplateName(rawValue: raw) else {
+            throw PushStoreError.corruptValue(table: "users", column: "push_template", value: raw)
+        }
+        return name
+    }
+
+    /// Sets the template a user receives, creating the user.
+    public func setPushTemplateName(app: String, user: String, _ name: PushTemplateName) async throws {
+        let now = clock()
+        try await pool.write { db in
+            try Self.ensureUser(db, app: app, user: user, now: now)
+            try db.execute(
+                sql: "UPDATE users SET push_template = ? WHERE app_id = ? AND user_id = ?",
+                arguments: [name.rawValue, app, user])
+        }
+    }
+
+    /// Every template of an app, Sendbird's texts where the app has not changed them.
+    public func messageTemplates(app: String) async throws -> [PushTemplateName: PushMessageTemplate] {
+        try await pool.read { db in try Self.messageTemplates(db, app: app) }
+    }
+
+    static func messageTemplates(_ db: Database, app: String) throws -> [PushTemplateName: PushMessageTemplate] {
+        var templates = Dictionary(uniqueKeysWithValues: PushTemplateName.allCases.map { ($0, PushMessageTemplate.sendbirdDefault(for: $0)) })
+        for record in try MessageTemplateRecord.filter(Column("app_id") == app).fetchAll(db) {
+            // A name this version does not know (written by a newer one) is skipped, not fatal.
+            if let name = PushTemplateName(rawValue: record.templateName) {
+                templates[name] = record.template
+            }
+        }
+        return templates
+    }
+
+    /// One template of an app.
+    public func messageTemplate(app: String, name: PushTemplateName) async throws -> PushMessageTemplate {
+        try await pool.read { db in
+            try MessageTemplateRecord.fetchOne(db, key: ["app_id": app, "template_name": name.rawValue])?.template
+                ?? .sendbirdDefault(for: name)
+        }
+    }
+
+    /// Reads, changes and writes one template of an app in one transaction.
+    @discardableResult
+    public func updateMessageTemplate(
+        app: String,
+        name: PushTemplateName,
+        _ change: @escaping @Sendable (inout PushMessageTemplate) throws -> Void
+    ) async throws -> PushMessageTemplate {
+        try await pool.write { db in
+            var template = try MessageTemplateRecord.fetchOne(db, key: ["app_id": app, "template_name": name.rawValue])?.template
+                ?? .sendbirdDefault(for: name)
+            try change(&template)
+            try MessageTemplateRecord(app: app, name: name, template: template).save(db)
+            return template
+        }
+    }
+}

@@ -1,0 +1,78 @@
+import Foundation
+import GRDB
+
+/// The relay's state in one SQLite file: users, device tokens, push preferences, template
+/// choices and app templates, every row scoped by app id.
+///
+/// A WAL-mode `DatabasePool`: reads run concurrently with each other and with the single writer,
+/// so a slow write never blocks a token lookup. Every method is `async` and runs on GRDB's own
+/// serial writer / reader pool, never on the caller's executor.
+public final class PushStore: Sendable {
+    /// The open database. Internal so sibling files of this module (and later the delivery queue)
+    /// share it; other modules go through the typed methods.
+    let pool: DatabasePool
+    public let configuration: PushStoreConfiguration
+    /// Where the database lives.
+    public let path: String
+    /// Unix milliseconds; stamps registrations and user creation. Injected so tests control time.
+    let clock: @Sendable () -> Int64
+
+    /// Opens (creating if needed) the database at `path` and brings its schema up to date.
+    /// - Parameter clock: the current time in Unix milliseconds.
+    public init(
+        path: String,
+        configuration: PushStoreConfiguration = PushStoreConfiguration(),
+        clock: @escaping @Sendable () -> Int64 = PushStore.systemClockMilliseconds
+    ) throws {
+        self.path = path
+        self.configuration = configuration
+        self.clock = clock
+        var config = Configuration()
+        config.foreignKeysEnabled = true
+        config.busyMode = .timeout(TimeInterval(configuration.busyTimeout.components.seconds)
+            + TimeInterval(configuration.busyTimeout.components.attoseconds) / 1e18)
+        config.maximumReaderCount = configuration.maximumReaderCount
+        config.label = "PushStore"
+        do {
+            pool = try DatabasePool(path: path, configuration: config)
+            try PushStoreMigrations.migrator.migrate(pool)
+        } catch let error as DatabaseError {
+            throw PushStoreError.cannotOpen(path: path, reason: error.message ?? error.description)
+        }
+    }
+
+    /// The wall clock in Unix milliseconds, the default `clock`.
+    public static let systemClockMilliseconds: @Sendable () -> Int64 = {
+        Int64((Date().timeIntervalSince1970 * 1000).rounded(.down))
+    }
+
+    /// Names of the migrations applied to the database, oldest first.
+    public func appliedMigrations() async throws -> [String] {
+        try await pool.read { db in
+            try PushStoreMigrations.migrator.appliedIdentifiers(db).sorted()
+        }
+    }
+
+    /// Whether anything was ever written for this user of this app.
+    public func userExists(app: String, user: String) async throws -> Bool {
+        try await pool.read { db in try Self.userExists(db, app: app, user: user) }
+    }
+
+    // MARK: Helpers shared by the extensions
+
+    static func userExists(_ db: Database, app: String, user: String) throws -> Bool {
+        try Bool.fetchOne(
+            db,
+            sql: "SELECT EXISTS (SELECT 1 FROM users WHERE app_id = ? AND user_id = ?)",
+            arguments: [app, user]
+        ) ?? false
+    }
+
+    /// Creates the user row on a user's first write.
+    static func ensureUser(_ db: Database, app: String, user: String, now: Int64) throws {
+        try db.execute(
+            sql: "INSERT INTO users (app_id, user_id, created_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
+            arguments: [app, user, now]
+        )
+    }
+}

@@ -1,0 +1,88 @@
+import Foundation
+import GRDB
+import PushCore
+
+/// A row of `user_push_preferences`. The weekly schedules and bot ids are JSON text with the
+/// store's own keys (`StoredDNDSchedule`), so renaming a PushCore property never breaks stored data.
+struct UserPreferencesRecord: Codable, FetchableRecord, PersistableRecord {
+    static let databaseTableName = "user_push_preferences"
+
+    var appID: String
+    var userID: String
+    var pushTriggerOption: String
+    var doNotDisturb: Bool
+    var startHour: Int
+    var startMin: Int
+    var endHour: Int
+    var endMin: Int
+    var timezone: String
+    var snoozeEnabled: Bool
+    var snoozeStartTs: Int64
+    var snoozeEndTs: Int64
+    var dndSchedules: String
+    var pushSound: String
+    var blockPushFromBots: Bool
+    var pushBlockedBotIds: String
+    var enablePushForReplies: Bool
+
+    enum CodingKeys: String, CodingKey {
+        case appID = "app_id"
+        case userID = "user_id"
+        case pushTriggerOption = "push_trigger_option"
+        case doNotDisturb = "do_not_disturb"
+        case startHour = "start_hour"
+        case startMin = "start_min"
+        case endHour = "end_hour"
+        case endMin = "end_min"
+        case timezone
+        case snoozeEnabled = "snooze_enabled"
+        case snoozeStartTs = "snooze_start_ts"
+        case snoozeEndTs = "snooze_end_ts"
+        case dndSchedules = "dnd_schedules"
+        case pushSound = "push_sound"
+        case blockPushFromBots = "block_push_from_bots"
+        case pushBlockedBotIds = "push_blocked_bot_ids"
+        case enablePushForReplies = "enable_push_for_replies"
+    }
+
+    init(app: String, user: String, preferences p: UserPushPreferences) throws {
+        appID = app
+        userID = user
+        pushTriggerOption = p.pushTriggerOption.rawValue
+        doNotDisturb = p.doNotDisturb
+        startHour = p.dndWindow.startHour
+        startMin = p.dndWindow.startMin
+        endHour = p.dndWindow.endHour
+        endMin = p.dndWindow.endMin
+        timezone = p.timezone
+        snoozeEnabled = p.snoozeEnabled
+        snoozeStartTs = p.snoozeStartMs
+        snoozeEndTs = p.snoozeEndMs
+        dndSchedules = try StoredJSON.encode(p.dndSchedules.map(StoredDNDSchedule.init))
+        pushSound = p.pushSound
+        blockPushFromBots = p.blockPushFromBots
+        pushBlockedBotIds = try StoredJSON.encode(p.pushBlockedBotIDs)
+        enablePushForReplies = p.enablePushForReplies
+    }
+
+    func preferences() throws -> UserPushPreferences {
+        guard let trigger = PushTriggerOption(rawValue: pushTriggerOption) else {
+            throw PushStoreError.corruptValue(table: Self.databaseTableName, column: "push_trigger_option", value: pushTriggerOption)
+        }
+        let schedules = try StoredJSON.decode([StoredDNDSchedule].self, from: dndSchedules, table: Self.databaseTableName, column: "dnd_schedules")
+        return UserPushPreferences(
+            pushTriggerOption: trigger,
+            doNotDisturb: doNotDisturb,
+            dndWindow: TimeWindow(startHour: startHour, startMin: startMin, endHour: endHour, endMin: endMin),
+            timezone: timezone,
+            snoozeEnabled: snoozeEnabled,
+            snoozeStartMs: snoozeStartTs,
+            snoozeEndMs: snoozeEndTs,
+            dndSchedules: try schedules.map { try $0.schedule() },
+            pushSound: pushSound,
+            blockPushFromBots: blockPushFromBots,
+            pushBlockedBotIDs: try StoredJSON.decode([String].self, from: pushBlockedBotIds, table: Self.databaseTableName, column: "push_blocked_bot_ids"),
+            enablePushForReplies: enablePushForReplies
+        )
+    }
+}

@@ -1,0 +1,26 @@
+import Testing
+@testable import PushService
+
+@Suite struct AppRegistryTests {
+    @Test func findsTheAppOfAToken() {
+        let registry = AppRegistry(apps: [TestApps.a, TestApps.b])
+        #expect(registry.app(forAPIToken: TestApps.a.apiToken.value) == TestApps.a)
+        #expect(registry.app(forAPIToken: TestApps.b.apiToken.value) == TestApps.b)
+        #expect(registry.app(forAPIToken: "") == nil)
+        #expect(registry.app(forAPIToken: String(TestApps.a.apiToken.value.dropLast())) == nil)
+        #expect(registry.app(forAPIToken: TestApps.a.apiToken.value + "x") == nil)
+        #expect(registry.app(withID: "app-B") == TestApps.b)
+        #expect(registry.app(withID: "app-C") == nil)
+    }
+
+    @Test func constantTimeComparison() {
+        #expect(AppRegistry.constantTimeEqual([1, 2, 3], [1, 2, 3]))
+        #expect(!AppRegistry.constantTimeEqual([1, 2, 3], [1, 2, 4]))
+        #expect(!AppRegistry.constantTimeEqual([1, 2, 3], [1, 2]))
+    }
+
+    @Test func redaction() {
+        #expect(Redaction.redact("0123456789abcdef") == "01234567…")
+        #expect(Redaction.redact("short") == "•••••…")
+    }
+}

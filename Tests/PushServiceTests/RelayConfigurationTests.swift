@@ -1,0 +1,101 @@
+import Foundation
+import Testing
+@testable import PushService
+
+@Suite struct RelayConfigurationTests {
+    static let valid = """
+        listen:
+          host: 0.0.0.0
+          port: 9090
+        database:
+          path: /tmp/relay.sqlite
+        http:
+          max_body_bytes: 2048
+        apps:
+          - app_id: A
+            api_token: aaaaaaaaaaaaaaaaaaaaaaaa
+          - app_id: "12345"
+            api_token: bbbbbbbbbbbbbbbbbbbbbbbb
+        """
+
+    @Test func parsesEveryKey() throws {
+        let config = try RelayConfiguration.parse(yaml: Self.valid)
+        #expect(config.listen == ListenConfiguration(host: "0.0.0.0", port: 9090))
+        #expect(config.database.path == "/tmp/relay.sqlite")
+        #expect(config.http.maxBodyBytes == 2048)
+        #expect(config.apps.map(\.appID) == ["A", "12345"])
+        #expect(config.apps[0].apiToken.value == "aaaaaaaaaaaaaaaaaaaaaaaa")
+    }
+
+    @Test func theExampleFileInTheRepositoryIsValid() throws {
+        let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Config/push-relay.yaml").path
+        let config = try RelayConfiguration.load(path: path)
+        #expect(config.listen.port == 8080)
+        #expect(config.apps.count == 1)
+        #expect(config.http.maxBodyBytes == HTTPConfiguration.defaultMaxBodyBytes)
+    }
+
+    @Test func optionalKeysHaveDefaults() throws {
+        let config = try RelayConfiguration.parse(yaml: """
+            listen: {}
+            database: {path: x.sqlite}
+            apps: [{app_id: A, api_token: aaaaaaaaaaaaaaaaaaaa}]
+            """)
+        #expect(config.listen == ListenConfiguration(host: "127.0.0.1", port: 8080))
+        #expect(config.http == HTTPConfiguration())
+    }
+
+    @Test(arguments: [
+        ("listen: {host: h, port: 1}\ndatabase: {path: p}\napps: [{app_id: A, api_token: aaaaaaaaaaaaaaaaaaaa}]\nlisten_port: 3", ConfigurationError.unknownKey("listen_port")),
+        ("listen: {host: h, prot: 1}\ndatabase: {path: p}\napps: [{app_id: A, api_token: aaaaaaaaaaaaaaaaaaaa}]", .unknownKey("listen.prot")),
+        ("listen: {}\ndatabase: {path: p}\napps: [{app_id: A, api_token: aaaaaaaaaaaaaaaaaaaa}, {app_id: B, api_tokn: x}]", .unknownKey("apps[1].api_tokn")),
+        ("database: {path: p}\napps: [{app_id: A, api_token: aaaaaaaaaaaaaaaaaaaa}]", .missingKey("listen")),
+        ("listen: {}\napps: [{app_id: A, api_token: aaaaaaaaaaaaaaaaaaaa}]", .missingKey("database")),
+        ("listen: {}\ndatabase: {}\napps: [{app_id: A, api_token: aaaaaaaaaaaaaaaaaaaa}]", .missingKey("database.path")),
+        ("listen: {}\ndatabase: {path: p}", .missingKey("apps")),
+        ("listen: {}\ndatabase: {path: p}\napps: [{api_token: aaaaaaaaaaaaaaaaaaaa}]", .missingKey("apps[0].app_id")),
+        ("listen: {}\ndatabase: {path: p}\napps: [{app_id: A}]", .missingKey("apps[0].api_token")),
+        ("listen: {port: 70000}\ndatabase: {path: p}\napps: [{app_id: A, api_token: aaaaaaaaaaaaaaaaaaaa}]", .invalidValue(key: "listen.port", reason: "must be 0...65535")),
+        ("listen: {port: eighty}\ndatabase: {path: p}\napps: [{app_id: A, api_token: aaaaaaaaaaaaaaaaaaaa}]", .invalidValue(key: "listen.port", reason: "must be an integer")),
+        ("listen: {}\ndatabase: {path: p}\napps: []", .invalidValue(key: "apps", reason: "must list at least one app")),
+        ("listen: {}\ndatabase: {path: p}\napps: {app_id: A}", .invalidValue(key: "apps", reason: "must be a list")),
+        ("listen: {}\ndatabase: {path: p}\napps: [{app_id: A, api_token: short}]", .invalidValue(key: "apps[0].api_token", reason: "must be at least 16 characters")),
+        ("listen: {}\ndatabase: {path: p}\napps: [{app_id: A, api_token: aaaaaaaaaaaaaaaaaaaa}, {app_id: A, api_token: bbbbbbbbbbbbbbbbbbbb}]", .invalidValue(key: "apps[1].app_id", reason: "\"A\" is listed twice")),
+        ("listen: {}\ndatabase: {path: p}\napps: [{app_id: A, api_token: aaaaaaaaaaaaaaaaaaaa}, {app_id: B, api_token: aaaaaaaaaaaaaaaaaaaa}]", .invalidValue(key: "apps[1].api_token", reason: "is the same as another app's token")),
+        ("listen: {}\ndatabase: {path: p}\nhttp: {max_body_bytes: 10}\napps: [{app_id: A, api_token: aaaaaaaaaaaaaaaaaaaa}]", .invalidValue(key: "http.max_body_bytes", reason: "must be 1024...16777216")),
+        ("listen: 8080\ndatabase: {path: p}\napps: [{app_id: A, api_token: aaaaaaaaaaaaaaaaaaaa}]", .invalidValue(key: "listen", reason: "must be a mapping of keys to values")),
+        ("- just\n- a list", .invalidValue(key: "(top level)", reason: "must be a mapping of keys to values")),
+    ])
+    func invalidConfigurationsNameTheKey(yaml: String, expected: ConfigurationError) {
+        #expect(throws: expected) { try RelayConfiguration.parse(yaml: yaml) }
+    }
+
+    @Test func syntaxErrorsAndMissingFilesAreReported() {
+        #expect {
+            try RelayConfiguration.parse(yaml: "listen: [unclosed")
+        } throws: { error in
+            if case ConfigurationError.syntax = error { return true }
+            return false
+        }
+        #expect {
+            try RelayConfiguration.load(path: "/nonexistent/push-relay.yaml")
+        } throws: { error in
+            guard case ConfigurationError.unreadable(let path, _) = error else { return false }
+            return path == "/nonexistent/push-relay.yaml" && "\(error)".contains(path)
+        }
+    }
+
+    @Test func errorMessagesNameTheKey() {
+        #expect(ConfigurationError.unknownKey("apps[1].api_tokn").description == "unknown configuration key \"apps[1].api_tokn\"")
+        #expect(ConfigurationError.invalidValue(key: "listen.port", reason: "must be 0...65535").description
+            == "invalid value for configuration key \"listen.port\": must be 0...65535")
+    }
+
+    @Test func tokensNeverPrintInFull() throws {
+        let config = try RelayConfiguration.parse(yaml: Self.valid)
+        let printed = "\(config) \(config.apps[0]) \(String(reflecting: config.apps[0].apiToken))"
+        #expect(!printed.contains("aaaaaaaaaaaaaaaaaaaaaaaa"))
+        #expect(printed.contains("aaaaaaaa…"))
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import NIOCore
+import PushStore
+@testable import PushService
+
+/// Two apps, so every test can also check that data stays within its app.
+enum TestApps {
+    static let a = AppConfiguration(appID: "app-A", apiToken: Secret("token-A-0123456789abcdef0123456789abcdef"))
+    static let b = AppConfiguration(appID: "app-B", apiToken: Secret("token-B-0123456789abcdef0123456789abcdef"))
+}
+
+/// A 64-hex-digit APNs token derived from a number.
+func apnsToken(_ n: Int) -> String {
+    String(repeating: String(format: "%08x", n), count: 8)
+}
+
+/// Parses JSON text (an expected body in a test) into a `JSONValue`.
+func json(_ text: String) -> JSONValue {
+    do {
+        return try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))
+    } catch {
+        preconditionFailure("bad JSON in test: \(text)")
+    }
+}
+
+extension JSONValue {
+    subscript(key: String) -> JSONValue? {
+        if case .object(let fields) = self { return fields[key] }
+        return nil
+    }
+}
+
+/// A response with its body parsed.
+struct HTTPResult {
+    let status: HTTPResponse.Status
+    let headers: HTTPFields
+    let text: String
+    var body: JSONValue { json(text) }
+    /// Sendbird's error `code`, if the body is an error.
+    var code: Int? {
+        if case .integer(let code)? = body["code"], body["error"] == .bool(true) { return Int(code) }
+        return nil
+    }
+}
+
+/// The relay on a real loopback port (Hummingbird's live test server binds localhost:0) with a
+/// real SQLite file in a temporary directory.
+struct LiveRelay {
+    let client: any TestClientProtocol
+    let store: PushStore
+
+    static func run(maxBodyBytes: Int = HTTPConfiguration.defaultMaxBodyBytes, _ test: @Sendable (LiveRelay) async throws -> Void) async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("PushServiceTests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let configuration = RelayConfiguration(
+            listen: ListenConfiguration(host: "127.0.0.1", port: 0),
+            database: DatabaseConfiguration(path: directory.appendingPathComponent("relay.sqlite").path),
+            http: HTTPConfiguration(maxBodyBytes: maxBodyBytes),
+            apps: [TestApps.a, TestApps.b]
+        )
+        var logger = Logger(label: "PushServiceTests")
+        logger.logLevel = .warning
+        let service = try RelayService.open(configuration: configuration, logger: logger)
+        try await service.makeApplication().test(.live) { client in
+            try await test(LiveRelay(client: client, store: service.store))
+        }
+    }
+
+    /// One request as app A (or `app`, or without the header when `app` is nil).
+    @discardableResult
+    func request(
+        _ method: HTTPRequest.Method,
+        _ uri: String,
+        body: String? = nil,
+        app: AppConfiguration? = TestApps.a,
+        apiToken: String? = nil
+    ) async throws -> HTTPResult {
+        var headers: HTTPFields = [:]
+        if let token = apiToken ?? app?.apiToken.value { headers[HTTPField.Name("Api-Token")!] = token }
+        if body != nil { headers[.contentType] = "application/json" }
+        let response = try await client.execute(uri: uri, method: method, headers: headers, body: body.map { ByteBuffer(string: $0) })
+        return HTTPResult(status: response.status, headers: response.headers, text: String(buffer: response.body))
+    }
+}

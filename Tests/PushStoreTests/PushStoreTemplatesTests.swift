@@ -1,0 +1,56 @@
+import PushCore
+import Testing
+@testable import PushStore
+
+@Suite struct PushStoreTemplatesTests {
+    @Test func templateChoiceDefaultsToDefaultAndPersists() async throws {
+        let db = try TemporaryDatabase()
+        let store = try db.open()
+        #expect(try await store.pushTemplateName(app: "A", user: "u") == nil)
+        _ = try await store.registerToken(app: "A", user: "u", token: hexToken(1), isUnique: false)
+        #expect(try await store.pushTemplateName(app: "A", user: "u") == .default)
+        try await store.setPushTemplateName(app: "A", user: "u", .alternative)
+        #expect(try await db.open().pushTemplateName(app: "A", user: "u") == .alternative)
+    }
+
+    @Test func appTemplatesStartAsSendbirdsTexts() async throws {
+        let db = try TemporaryDatabase()
+        let store = try db.open()
+        let templates = try await store.messageTemplates(app: "A")
+        #expect(templates == [
+            .default: PushMessageTemplate(mesg: "{sender_name}: {message}", file: "{filename}", admm: "{message}"),
+            .alternative: PushMessageTemplate(mesg: "New message arrived!", file: "New file delivered!", admm: "New announcement!"),
+        ])
+    }
+
+    @Test func updatingOneTemplateLeavesTheOtherAndOtherApps() async throws {
+        let db = try TemporaryDatabase()
+        let store = try db.open()
+        let updated = try await store.updateMessageTemplate(app: "A", name: .alternative) { $0.mesg = "{sender_name} wrote" }
+        #expect(updated == PushMessageTemplate(mesg: "{sender_name} wrote", file: "New file delivered!", admm: "New announcement!"))
+        #expect(try await store.messageTemplate(app: "A", name: .alternative) == updated)
+        #expect(try await store.messageTemplate(app: "A", name: .default) == .sendbirdDefault(for: .default))
+        #expect(try await store.messageTemplate(app: "B", name: .alternative) == .sendbirdDefault(for: .alternative))
+        #expect(try await store.messageTemplates(app: "A")[.alternative] == updated)
+    }
+
+    @Test func recipientStatesReadEverythingForKnownUsers() async throws {
+        let db = try TemporaryDatabase()
+        let clock = ManualClock(7)
+        let store = try db.open(clock: clock)
+        _ = try await store.registerToken(app: "A", user: "u1", token: hexToken(1), isUnique: false)
+        try await store.updatePreferences(app: "A", user: "u2") { $0.pushTriggerOption = .mentionOnly }
+        try await store.updateChannelPreference(app: "A", user: "u2", channel: "c") { $0.triggerOption = .off }
+        try await store.setPushTemplateName(app: "A", user: "u2", .alternative)
+
+        let states = try await store.recipientStates(app: "A", users: ["u1", "u2", "ghost", "u1"], channel: "c")
+        #expect(states.keys.sorted() == ["u1", "u2"])
+        #expect(states["u1"] == RecipientPushState(
+            userID: "u1", tokens: [DeviceToken(token: hexToken(1), registeredAtMs: 7)], preferences: .defaults,
+            channelPreference: .defaults, templateName: .default))
+        #expect(states["u2"]?.preferences.pushTriggerOption == .mentionOnly)
+        #expect(states["u2"]?.channelPreference.triggerOption == .off)
+        #expect(states["u2"]?.templateName == .alternative)
+        #expect(states["u2"]?.tokens == [])
+    }
+}
