@@ -39,7 +39,7 @@ final class ConnectionPool: ConnectionDelegate, Sendable {
                     if s.slots[i] == nil || !s.slots[i]!.isAccepting {
                         s.slots[i] = startConnection(&s)
                     }
-                    let c = s.slots[i]!
+                    guard let c = s.slots[i] else { continue }
                     // Prefer connections that are up; one still connecting gets work only when
                     // no open connection exists.
                     let ready = c.maxStreams.load(ordering: .relaxed) > 0
@@ -52,15 +52,17 @@ final class ConnectionPool: ConnectionDelegate, Sendable {
                 return best
             }
             guard let chosen else {
-                request.complete(.failure(.shutdown))
+                let isShutdown = state.withLock { $0.isShutdown }
+                request.complete(.failure(isShutdown ? .shutdown
+                    : .connectFailed("cannot open a connection: \(Socket.errnoString())")))
                 return
             }
             if chosen.enqueue(request) { return }
         }
     }
 
-    private func startConnection(_ s: inout State) -> APNsConnection {
-        let connection = APNsConnection(id: s.nextID)
+    private func startConnection(_ s: inout State) -> APNsConnection? {
+        guard let connection = APNsConnection(id: s.nextID) else { return nil }
         s.nextID += 1
         s.live[connection.id] = connection
         let delay = backoff(afterFailures: s.consecutiveConnectFailures)

@@ -33,13 +33,11 @@ final class APNsConnection: Sendable {
     /// never writes to a reused descriptor).
     private let wakeWriteFD: Int32
 
-    init(id: Int) {
+    /// Nil when no descriptor is left for the wake-up pipe (the process is out of files).
+    init?(id: Int) {
         self.id = id
         var fds: [Int32] = [-1, -1]
-        if pipe(&fds) != 0 {
-            // Only descriptor exhaustion gets here; nothing sensible can continue without one.
-            fatalError("pipe failed: \(String(cString: strerror(errno)))")
-        }
+        guard pipe(&fds) == 0 else { return nil }
         for fd in fds {
             _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
             _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
