@@ -154,10 +154,9 @@ final class APNsMockConnectionHandler: ChannelInboundHandler {
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        let open = self.streams.count - self.heldStreamCount
         for state in self.streams.values { state.scheduledAnswer?.cancel() }
-        // Held streams count as open too: they were never answered.
-        self.core.streamsFinished(count: open + self.heldStreamCount, answeredWith: nil)
+        // Everything still here (held streams included) ends unanswered.
+        self.core.streamsFinished(count: self.streams.count, answeredWith: nil)
         self.streams.removeAll()
         self.heldStreamCount = 0
         context.fireChannelInactive()
