@@ -161,7 +161,7 @@ struct APNsMockServerAuthenticationTests {
     @Test("a connection with a client certificate from clientCAPath needs no JWT and no warm-up")
     func certificateAuthentication() async throws {
         try await MockFixture.withServer({ $0.clientCAPath = DevCertificates.caPEM }) { server in
-            let client = try await H2TestClient.connect(port: server.port, clientCertificate: true)
+            let client = try await H2TestClient.connect(port: server.port, clientCertificate: .dev)
             defer { Task { await client.close() } }
             try await client.maxConcurrentStreams(1000)
             let response = try await client.send(.apns(jwt: nil))
@@ -169,6 +169,20 @@ struct APNsMockServerAuthenticationTests {
             // Authorization is ignored on certificate connections, even if it is garbage.
             #expect(try await client.send(.apns(jwt: "garbage")).status == 200)
             #expect(server.notifications.count == 2)
+        }
+    }
+
+    @Test("with clientCAPath, a client certificate that does not verify (expired) fails the TLS handshake")
+    func expiredCertificate() async throws {
+        try await MockFixture.withServer({ $0.clientCAPath = DevCertificates.caPEM }) { server in
+            do {
+                let client = try await H2TestClient.connect(port: server.port, clientCertificate: .expired)
+                #expect(try await client.send(.apns(jwt: MockFixture.freshJWT)).outcome == .unanswered)
+            } catch {
+                // The handshake failed at connect.
+            }
+            let stats = try await server.waitForStats(timeout: .seconds(5)) { $0.tlsHandshakesFailed == 1 }
+            #expect(stats.responsesByStatus.isEmpty)
         }
     }
 
@@ -205,7 +219,7 @@ struct APNsMockServerAuthenticationTests {
             let stats = try await server.waitForStats(timeout: .seconds(5)) { $0.tlsHandshakesFailed == 1 }
             #expect(stats.responsesByStatus.isEmpty)
 
-            let withCertificate = try await H2TestClient.connect(port: server.port, clientCertificate: true)
+            let withCertificate = try await H2TestClient.connect(port: server.port, clientCertificate: .dev)
             defer { Task { await withCertificate.close() } }
             #expect(try await withCertificate.send(.apns(jwt: nil)).status == 200)
         }

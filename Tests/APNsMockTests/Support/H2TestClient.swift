@@ -87,19 +87,33 @@ final class H2TestClient: Sendable {
         self.handler = handler
     }
 
-    /// Connects with TLS (trusting the dev CA), optionally presenting the dev client certificate,
-    /// and waits for the TLS handshake.
+    /// A client certificate and its key (PEM paths).
+    struct ClientCertificate: Sendable {
+        let certificatePath: String
+        let keyPath: String
+
+        /// The dev client certificate, signed by the dev CA.
+        static let dev = ClientCertificate(certificatePath: DevCertificates.clientPEM, keyPath: DevCertificates.clientKey)
+        /// Signed by the dev CA but past its notAfter.
+        static let expired = ClientCertificate(
+            certificatePath: DevCertificates.path("bad/expired.pem"),
+            keyPath: DevCertificates.path("bad/expired.key")
+        )
+    }
+
+    /// Connects with TLS (trusting the dev CA), optionally presenting a client certificate, and
+    /// waits for the TLS handshake.
     static func connect(
         port: Int,
-        clientCertificate: Bool = false,
+        clientCertificate: ClientCertificate? = nil,
         timeout: Duration = .seconds(10)
     ) async throws -> H2TestClient {
         var tls = TLSConfiguration.makeClientConfiguration()
         tls.trustRoots = .certificates(try NIOSSLCertificate.fromPEMFile(DevCertificates.caPEM))
         tls.applicationProtocols = ["h2"]
-        if clientCertificate {
-            tls.certificateChain = try NIOSSLCertificate.fromPEMFile(DevCertificates.clientPEM).map { .certificate($0) }
-            tls.privateKey = .privateKey(try NIOSSLPrivateKey(file: DevCertificates.clientKey, format: .pem))
+        if let clientCertificate {
+            tls.certificateChain = try NIOSSLCertificate.fromPEMFile(clientCertificate.certificatePath).map { .certificate($0) }
+            tls.privateKey = .privateKey(try NIOSSLPrivateKey(file: clientCertificate.keyPath, format: .pem))
         }
         let sslContext = try NIOSSLContext(configuration: tls)
         let eventLoop = MultiThreadedEventLoopGroup.singleton.next()
