@@ -108,7 +108,12 @@ final class APNsMockConnectionHandler: ChannelInboundHandler {
                 // Trailers: nothing in them matters to APNs, only where the request ends.
                 if headers.endStream { self.requestComplete(streamID: frame.streamID) }
             } else if frame.streamID > self.highestStreamID {
-                self.streamOpened(streamID: frame.streamID, headers: headers)
+                if let last = self.goAwayLastStreamID, frame.streamID > last {
+                    // Opened after our GOAWAY: dropped unanswered, like APNs does.
+                    self.highestStreamID = frame.streamID
+                } else {
+                    self.streamOpened(streamID: frame.streamID, headers: headers)
+                }
             }
         case .data(let data):
             self.received(data: data, streamID: frame.streamID)
@@ -149,10 +154,9 @@ final class APNsMockConnectionHandler: ChannelInboundHandler {
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        let open = self.streams.count - self.heldStreamCount
         for state in self.streams.values { state.scheduledAnswer?.cancel() }
-        // Held streams count as open too: they were never answered.
-        self.core.streamsFinished(count: open + self.heldStreamCount, answeredWith: nil)
+        // Everything still here (held streams included) ends unanswered.
+        self.core.streamsFinished(count: self.streams.count, answeredWith: nil)
         self.streams.removeAll()
         self.heldStreamCount = 0
         context.fireChannelInactive()
@@ -425,21 +429,27 @@ final class APNsMockConnectionHandler: ChannelInboundHandler {
         )
     }
 
+    /// Sends GOAWAY through ``RawFrameInjector`` (see there why) and from now on drops streams
+    /// above `lastStreamID`; the connection closes once the rest are answered.
     private func sendGoAway(lastStreamID: HTTP2StreamID, reason: String) {
-        guard self.goAwayLastStreamID == nil, !self.closing, let context = self.context else { return }
+        guard self.goAwayLastStreamID == nil, !self.closing, let context = self.context,
+            let injector = try? context.pipeline.syncOperations.context(handlerType: RawFrameInjector.self)
+        else { return }
         self.goAwayLastStreamID = lastStreamID
         for streamID in Array(self.streams.keys) where streamID > lastStreamID {
             self.forget(streamID: streamID, closingIfDrained: false)
         }
-        let debugData = context.channel.allocator.buffer(string: #"{"reason":"\#(APNsErrorAnswer.jsonEscaped(reason))"}"#)
-        let lastWrite = self.willFinishGoAway() ? context.eventLoop.makePromise(of: Void.self) : nil
-        self.write(
-            HTTP2Frame(
-                streamID: .rootStream,
-                payload: .goAway(lastStreamID: lastStreamID, errorCode: .noError, opaqueData: debugData)
-            ),
-            promise: lastWrite
+        let frame = RawFrameInjector.goAwayFrame(
+            lastStreamID: lastStreamID,
+            errorCode: .noError,
+            debugData: #"{"reason":"\#(APNsErrorAnswer.jsonEscaped(reason))"}"#,
+            allocator: context.channel.allocator
         )
+        // Frames already handed to NIOHTTP2 go first, so nothing overtakes or splits them.
+        self.needsFlush = false
+        context.flush()
+        let lastWrite = self.willFinishGoAway() ? context.eventLoop.makePromise(of: Void.self) : nil
+        injector.writeAndFlush(NIOAny(frame), promise: lastWrite)
         self.core.goAwaySent()
         self.core.logger.info(
             "GOAWAY sent",

@@ -5,12 +5,3 @@ import NIOCore
 final class ConnectionAborter: ChannelOutboundHandler, Sendable {
     typealias OutboundIn = NIOAny
 }
-
-/// Closes the connection as soon as it is active: a `tlsHandshakeFailure` fault.
-final class HandshakeAbortHandler: ChannelInboundHandler, Sendable {
-    typealias InboundIn = NIOAny
-
-    func channelActive(context: ChannelHandlerContext) {
-        context.close(promise: nil)
-    }
-}

@@ -3,19 +3,6 @@ import Logging
 import NIOCore
 import Synchronization
 
-/// Events the server sends down a connection's pipeline from outside its event loop.
-enum MockConnectionEvent: Sendable {
-    /// The effective SETTINGS_MAX_CONCURRENT_STREAMS may have changed.
-    case maxConcurrentStreamsChanged
-}
-
-/// What a provider token amounts to right now.
-enum ProviderTokenVerdict: Equatable {
-    case fresh
-    case expired
-    case invalid
-}
-
 /// The part of the server that connections share: configuration and the locked
 /// ``MockServerState``. It exists from `init`, so faults and marks can be set before `start()`.
 /// One lock acquisition per event keeps sink mode cheap; ECDSA verification and file writes

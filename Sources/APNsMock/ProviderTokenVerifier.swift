@@ -10,6 +10,13 @@ struct VerifiedProviderToken: Sendable, Equatable {
     let issuedAt: Int64
 }
 
+/// What a provider token amounts to right now.
+enum ProviderTokenVerdict: Equatable {
+    case fresh
+    case expired
+    case invalid
+}
+
 /// Why a provider token was refused; every case maps to 403 `InvalidProviderToken`.
 enum ProviderTokenRejection: Error, Sendable, Equatable, CustomStringConvertible {
     case malformed(String)
@@ -112,27 +119,5 @@ struct ProviderTokenVerifier: Sendable {
     private struct Claims: Decodable {
         let iss: String
         let iat: Int64
-    }
-}
-
-/// base64url without padding (RFC 7515 §2).
-enum Base64URL {
-    static func decode(_ text: Substring) -> Data? {
-        var base64 = String(text).replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        guard !base64.contains("=") else { return nil }
-        switch base64.utf8.count % 4 {
-        case 0: break
-        case 2: base64 += "=="
-        case 3: base64 += "="
-        default: return nil
-        }
-        return Data(base64Encoded: base64)
-    }
-
-    static func encode(_ data: Data) -> String {
-        data.base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
     }
 }

@@ -25,6 +25,9 @@ struct ServingResources: Sendable {
             privateKey: .privateKey(key)
         )
         tls.minimumTLSVersion = .tlsv12
+        // Closing waits this long for the peer's close_notify; a client under test that never
+        // sends one must not stall GOAWAY closes or shutdown.
+        tls.shutdownTimeout = .seconds(1)
         tls.applicationProtocols = ["h2"]
         if let caPath = configuration.clientCAPath {
             do {

@@ -98,7 +98,7 @@ final class TLSHandshakeGate: ChannelInboundHandler, RemovableChannelHandler {
             warmingUp: warmingUp,
             initialMaxStreams: maxStreams
         )
-        try context.pipeline.syncOperations.addHandlers([http2, handler], position: .after(self))
+        try context.pipeline.syncOperations.addHandlers([RawFrameInjector(), http2, handler], position: .after(self))
         self.core.logger.debug(
             "connection ready",
             metadata: [

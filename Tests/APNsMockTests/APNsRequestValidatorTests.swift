@@ -1,0 +1,68 @@
+import NIOCore
+import NIOHPACK
+import Testing
+
+@testable import APNsMock
+
+@Suite("APNsRequestValidator")
+struct APNsRequestValidatorTests {
+    @Test("method and path")
+    func methodAndPath() {
+        #expect(APNsRequestValidator.deviceToken(method: "POST", path: "/3/device/ab12") == .success("ab12"))
+        #expect(APNsRequestValidator.deviceToken(method: "PUT", path: "/3/device/ab12") == .failure(.methodNotAllowed))
+        #expect(APNsRequestValidator.deviceToken(method: "POST", path: "/3/devices/ab12") == .failure(.badPath))
+        #expect(APNsRequestValidator.deviceToken(method: "POST", path: "/3/device") == .failure(.missingDeviceToken))
+        #expect(APNsRequestValidator.deviceToken(method: "POST", path: "/3/device/") == .failure(.missingDeviceToken))
+        #expect(APNsRequestValidator.deviceToken(method: "POST", path: "/3/device/ab1") == .failure(.badDeviceToken))
+        #expect(APNsRequestValidator.deviceToken(method: "POST", path: "/3/device/ab/12") == .failure(.badDeviceToken))
+        #expect(APNsRequestValidator.deviceToken(method: "POST", path: "/3/device/AB12") == .success("AB12"))
+    }
+
+    @Test("apns-* headers")
+    func headers() {
+        func check(_ extra: [(String, String)], topic: Bool = true) -> APNsErrorAnswer? {
+            var headers = HPACKHeaders(topic ? [("apns-topic", "t")] : [])
+            for (name, value) in extra { headers.add(name: name, value: value) }
+            return APNsRequestValidator.checkHeaders(headers)
+        }
+        #expect(check([]) == nil)
+        #expect(check([], topic: false) == .missingTopic)
+        #expect(check([("apns-push-type", "liveactivity")]) == nil)
+        #expect(check([("apns-push-type", "Alert")]) == .invalidPushType)
+        #expect(check([("apns-priority", "1")]) == nil)
+        #expect(check([("apns-priority", "0")]) == .badPriority)
+        #expect(check([("apns-push-type", "background"), ("apns-priority", "5")]) == nil)
+        #expect(check([("apns-push-type", "background"), ("apns-priority", "10")]) == .badPriority)
+        #expect(check([("apns-expiration", "1700000000")]) == nil)
+        #expect(check([("apns-expiration", "1.5")]) == .badExpirationDate)
+        #expect(check([("apns-id", "e2c8a7b0-1d2f-4c3b-9a8e-7f6d5c4b3a21")]) == nil)
+        #expect(check([("apns-id", "e2c8a7b01d2f4c3b9a8e7f6d5c4b3a21")]) == .badMessageId)
+        #expect(check([("apns-id", "g2c8a7b0-1d2f-4c3b-9a8e-7f6d5c4b3a21")]) == .badMessageId)
+        #expect(check([("apns-collapse-id", String(repeating: "é", count: 33))]) == .badCollapseId)
+        #expect(APNsRequestValidator.duplicateHeader(in: HPACKHeaders([("a", "1"), ("b", "2"), ("a", "3")])) == "a")
+        #expect(APNsRequestValidator.duplicateHeader(in: HPACKHeaders([(":path", "/"), ("a", "1")])) == nil)
+    }
+
+    @Test("payload")
+    func payload() {
+        func check(_ text: String, pushType: String? = nil) -> APNsErrorAnswer? {
+            APNsRequestValidator.checkPayload(ByteBuffer(string: text), length: text.utf8.count, pushType: pushType)
+        }
+        #expect(APNsRequestValidator.checkPayload(nil, length: 0, pushType: nil) == .payloadEmpty)
+        #expect(check(#"{"aps":{}}"#) == nil)
+        #expect(check(#"{"aps":[]}"#) == .invalidPayload)
+        #expect(check("[1]") == .invalidPayload)
+        #expect(APNsRequestValidator.checkPayload(nil, length: 4097, pushType: "alert") == .payloadTooLarge)
+        #expect(APNsRequestValidator.checkPayload(nil, length: 5121, pushType: "voip") == .payloadTooLarge)
+    }
+
+    @Test("error bodies are Apple's JSON")
+    func errorBodies() {
+        #expect(APNsErrorAnswer.badPath.body == #"{"reason":"BadPath"}"#)
+        #expect(APNsErrorAnswer(status: 418, reason: #"a"b"#).body == #"{"reason":"a\"b"}"#)
+        #expect(
+            APNsErrorAnswer.unregistered(since: .init(timeIntervalSince1970: 1.5)).body
+                == #"{"reason":"Unregistered","timestamp":1500}"#
+        )
+    }
+}

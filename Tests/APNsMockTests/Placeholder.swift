@@ -1,3 +1,0 @@
-import Testing
-@testable import APNsMock
-@Test func placeholderMock() { #expect(Bool(true)) }
