@@ -87,9 +87,10 @@ if [[ "${1:-}" == "--demo" ]]; then
     -H 'Content-Type: application/json' --data-binary @scripts/sample-event.json
   echo
   for _ in $(seq 1 600); do
-    if [[ -s "$RECORD" ]]; then
+    # (The check-config probe above left a line for its dummy token; wait for Bob's.)
+    if grep -q "\"deviceToken\":\"$DEVICE_TOKEN\"" "$RECORD"; then
       echo "==> the push reached apns-mock:"
-      cat "$RECORD"
+      grep "\"deviceToken\":\"$DEVICE_TOKEN\"" "$RECORD"
       exit 0
     fi
     sleep 0.1
