@@ -76,10 +76,8 @@ public final class RelayDaemon: Sendable {
         addRoutes(router)
         let notifier = self.notifier
         let apps = service.configuration.apps.count
-        let services: [any Service] = extraServices + [
-            SystemdService(notifier: notifier),
-            ReloadService { [self] in _ = await self.reload() },
-        ]
+        let reloader = await ReloadService { [self] in _ = await self.reload() }
+        let services: [any Service] = extraServices + [SystemdService(notifier: notifier), reloader]
         let application = service.makeApplication(router: router, services: services, onListening: { port in
             // The database is open (start) and the listener is up: systemd may send traffic.
             notifier.ready(status: "serving \(apps) app(s) on port \(port)")

@@ -3,12 +3,17 @@ import UnixSignals
 
 /// Calls `reload` on every SIGHUP until graceful shutdown begins.
 public struct ReloadService: Service {
+    private let signals: UnixSignalsSequence
     private let reload: @Sendable () async -> Void
 
-    public init(reload: @escaping @Sendable () async -> Void) { self.reload = reload }
+    /// Traps SIGHUP now, so a SIGHUP arriving before `run()` starts (e.g. right after READY=1)
+    /// is queued instead of killing the process with the default action.
+    public init(reload: @escaping @Sendable () async -> Void) async {
+        signals = await UnixSignalsSequence(trapping: .sighup)
+        self.reload = reload
+    }
 
     public func run() async throws {
-        let signals = await UnixSignalsSequence(trapping: .sighup)
         for await _ in signals.cancelOnGracefulShutdown() {
             await reload()
         }
