@@ -83,8 +83,12 @@ public final class RelayDaemon: Sendable {
             notifier.ready(status: "serving \(apps) app(s) on port \(port)")
             await onListening(port)
         })
+        var group = ServiceGroupConfiguration(services: [application], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        // A safety net: the dispatcher honours delivery.shutdown_grace itself; a service still
+        // running well past it is cancelled rather than holding the stop until systemd kills it.
+        group.maximumGracefulShutdownDuration = service.configuration.delivery.shutdownGrace + .seconds(10)
         do {
-            try await application.runService()
+            try await ServiceGroup(configuration: group).run()
         } catch {
             await runtime.shutdown()
             throw error
