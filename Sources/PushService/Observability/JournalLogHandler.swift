@@ -60,10 +60,11 @@ public struct JournalLogHandler: LogHandler {
         }
     }
 
-    /// Keys whose whole value is a secret or a device token.
+    /// Keys whose whole value is a secret or a device token (`api_token`, `device_token`,
+    /// `password`, …) — by suffix, so counts such as `token_count` stay readable.
     static func isSecretKey(_ key: String) -> Bool {
         let lower = key.lowercased()
-        return ["token", "password", "secret", "authorization", "api_token", "apitoken"].contains { lower.contains($0) }
+        return ["token", "password", "secret", "authorization"].contains { lower.hasSuffix($0) }
     }
 
     /// Long runs of hex digits (APNs device tokens are 64) keep only their first 8 characters.

@@ -40,6 +40,8 @@ import Testing
         #expect(!line.contains(token))
         #expect(!line.contains("secret-0123456789abcdef"))
         #expect(line == "<6>info sent to ab12ab12… api_token=secret-0… device=ab12ab12…\n")
+        logger.info("pruned", metadata: ["token_count": "3", "password": "hunter2hunter2"])
+        #expect(lines.all.last == "<6>info pruned password=hunter2h… token_count=3\n")
     }
 
     @Test func aMessageStaysOnOneLine() {
