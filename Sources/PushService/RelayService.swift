@@ -1,6 +1,7 @@
 import Hummingbird
 import Logging
 import NIOCore
+import Prometheus
 import PushStore
 import ServiceLifecycle
 
@@ -33,9 +34,12 @@ public struct RelayService: Sendable {
     }
 
     /// A router with Sendbird-style error bodies for everything routed through it, the REST API
-    /// under `/v3` (authenticated by `Api-Token`) and `GET /openapi.yaml` (public).
+    /// under `/v3` (authenticated by `Api-Token`), `GET /openapi.yaml` and the operator's
+    /// `GET /health`, `/ready`, `/metrics` (public; `/metrics` optionally behind a token).
     /// Routes added to it afterwards also get the error middleware, not the authentication.
-    public func makeRouter() -> Router<RelayRequestContext> {
+    /// - Parameter observability: the health and metrics routes; by default without APNs state
+    ///   and with a private metrics registry.
+    public func makeRouter(observability: ObservabilityRoutes? = nil) -> Router<RelayRequestContext> {
         let router = Router(context: RelayRequestContext.self)
         router.add(middleware: SendbirdErrorMiddleware(bodyLimit: configuration.http.maxBodyBytes))
         router.get("openapi.yaml") { _, _ in
@@ -45,6 +49,9 @@ public struct RelayService: Sendable {
                 body: ResponseBody(byteBuffer: ByteBuffer(string: OpenAPIDocument.yaml))
             )
         }
+        (observability ?? ObservabilityRoutes(
+            database: DatabaseProbe(path: store.path), runtime: nil, registry: PrometheusCollectorRegistry(),
+            metricsToken: configuration.metrics.token)).register(on: router)
         let v3 = router.group("v3").add(middleware: APITokenMiddleware(apps: apps))
         RESTAPI(store: store, bodyLimit: configuration.http.maxBodyBytes).register(on: v3)
         return router

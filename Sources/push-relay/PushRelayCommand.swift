@@ -6,6 +6,6 @@ struct PushRelayCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "push-relay",
         abstract: "Self-hosted push-notification relay: Sendbird-compatible webhook and REST API, delivery to APNs.",
-        subcommands: [SendCommand.self, ServeCommand.self]
+        subcommands: [ServeCommand.self, CheckConfigCommand.self, SendCommand.self]
     )
 }

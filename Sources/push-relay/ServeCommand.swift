@@ -1,23 +1,30 @@
 import ArgumentParser
 import Foundation
 import Logging
+import Metrics
+import Prometheus
 import PushService
 
-/// `push-relay serve --config PATH`: runs the relay until SIGTERM or SIGINT.
+/// `push-relay serve --config PATH`: runs the relay until SIGTERM or SIGINT (exit 0 after a
+/// graceful stop); SIGHUP reloads APNs credentials and app settings.
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
-        abstract: "Run the relay: the Sendbird-compatible REST API (and, later, webhook intake and delivery)."
+        abstract: "Run the relay: the Sendbird-compatible REST API, webhook intake and delivery to APNs.",
+        discussion: """
+            Exit status: 0 after SIGTERM / SIGINT; 78 invalid configuration or credentials; \
+            74 the database cannot be opened.
+            """
     )
 
     @Option(name: .long, help: "Path of the YAML configuration file.")
     var config: String
 
-    @Option(name: .long, help: "Log level: trace, debug, info, notice, warning, error, critical.")
-    var logLevel: String = "info"
+    @Option(name: .long, help: "Log level, overriding log_level in the file: trace, debug, info, notice, warning, error, critical.")
+    var logLevel: String?
 
     func validate() throws {
-        guard Logger.Level(rawValue: logLevel) != nil else {
+        if let logLevel, Logger.Level(rawValue: logLevel) == nil {
             throw ValidationError("--log-level must be one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", "))")
         }
     }
@@ -31,25 +38,38 @@ struct ServeCommand: AsyncParsableCommand {
             FileHandle.standardError.write(Data("push-relay: \(error)\n".utf8))
             throw ExitCode(78)
         }
+        let level = logLevel.flatMap(Logger.Level.init(rawValue:)) ?? configuration.logLevel
+        LoggingSystem.bootstrap { label in JournalLogHandler(label: label, level: level) }
+        // One registry for the process: the pipeline's swift-metrics counters and the runtime's
+        // gauges land in it, and GET /metrics renders it.
+        let registry = PrometheusCollectorRegistry()
+        MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
+
         var logger = Logger(label: "push-relay")
-        logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
+        logger.logLevel = level
         logger.info("starting", metadata: [
             "config": .string(config),
             "database": .string(configuration.database.path),
             "apps": .string(configuration.apps.map(\.appID).joined(separator: ",")),
         ])
-        let service: RelayService
+        let daemon: RelayDaemon
         do {
-            service = try RelayService.open(configuration: configuration, logger: logger)
+            daemon = try await RelayDaemon.start(configurationPath: config, configuration: configuration, logger: logger, registry: registry)
+        } catch let error as RuntimeError {
+            FileHandle.standardError.write(Data("push-relay: \(error)\n".utf8))
+            throw ExitCode(78)
         } catch {
             FileHandle.standardError.write(Data("push-relay: \(error)\n".utf8))
             throw ExitCode(74)  // EX_IOERR: the database could not be opened.
         }
         let host = configuration.listen.host.contains(":") ? "[\(configuration.listen.host)]" : configuration.listen.host
-        let app = service.makeApplication(onListening: { port in
+        // HOOK for the webhook pipeline (issue 4): pass the dispatcher as an extra service and
+        // `daemon.runtime` as its DeliveryTargetProvider; add the webhook route in addRoutes:
+        //   let dispatcher = Dispatcher(store: daemon.service.store, targets: daemon.runtime, …)
+        //   try await daemon.run(extraServices: [dispatcher], addRoutes: { router in WebhookRoute(…).register(on: router) }, …)
+        try await daemon.run(onListening: { port in
             // One line on stdout that scripts and tests wait for; the real port when 0 was asked.
             FileHandle.standardOutput.write(Data("push-relay listening on http://\(host):\(port)\n".utf8))
         })
-        try await app.runService()
     }
 }

@@ -1,22 +1,24 @@
 import Foundation
+import Logging
 import Yams
 
 extension RelayConfiguration {
     /// Reads and validates the YAML file at `path`.
-    public static func load(path: String) throws(ConfigurationError) -> RelayConfiguration {
+    public static func load(path: String, environment: ConfigurationEnvironment = .process) throws(ConfigurationError) -> RelayConfiguration {
         let text: String
         do {
             text = try String(contentsOfFile: path, encoding: .utf8)
         } catch {
             throw .unreadable(path: path, reason: error.localizedDescription)
         }
-        return try parse(yaml: text)
+        return try parse(yaml: text, environment: environment)
     }
 
     /// Parses and validates configuration YAML. Unknown keys are errors (a typo must not silently
     /// fall back to a default), as are missing required keys and invalid values; each error
     /// names the key.
-    public static func parse(yaml: String) throws(ConfigurationError) -> RelayConfiguration {
+    /// Secrets given as `{env:}` or `{credential:}` are resolved against `environment`.
+    public static func parse(yaml: String, environment: ConfigurationEnvironment = .process) throws(ConfigurationError) -> RelayConfiguration {
         let root: Node
         do {
             guard let node = try Yams.compose(yaml: yaml) else { throw ConfigurationError.syntax("the document is empty") }
@@ -27,7 +29,31 @@ extension RelayConfiguration {
             throw .syntax(String(describing: error))
         }
         let top = try ConfigMapping(root, path: "")
-        try top.allowOnly(["listen", "database", "http", "apps"])
+        try top.allowOnly(["listen", "database", "http", "apps", "log_level", "metrics", "delivery"])
+
+        var logLevel = Logger.Level.info
+        if let text = try top.string("log_level") {
+            guard let level = Logger.Level(rawValue: text.lowercased()) else {
+                throw .invalidValue(key: "log_level", reason: "must be one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            logLevel = level
+        }
+
+        var metrics = MetricsConfiguration()
+        if let metricsMap = try top.mapping("metrics") {
+            try metricsMap.allowOnly(["token"])
+            if let token = try metricsMap.secret("token", environment: environment)?.0 {
+                guard token.value.count >= 16 else { throw .invalidValue(key: metricsMap.name("token"), reason: "must be at least 16 characters") }
+                metrics.token = token
+            }
+        }
+
+        var delivery = DeliveryConfiguration()
+        if let deliveryMap = try top.mapping("delivery") {
+            try deliveryMap.allowOnly(["prune_after", "shutdown_grace"])
+            if let value = try deliveryMap.duration("prune_after") { delivery.pruneAfter = value }
+            if let value = try deliveryMap.duration("shutdown_grace") { delivery.shutdownGrace = value }
+        }
 
         let listenMap = try top.requiredMapping("listen")
         try listenMap.allowOnly(["host", "port"])
@@ -58,10 +84,11 @@ extension RelayConfiguration {
         var apps: [AppConfiguration] = []
         for (index, node) in appNodes.enumerated() {
             let app = try ConfigMapping(node, path: "apps[\(index)]")
-            try app.allowOnly(["app_id", "api_token"])
+            try app.allowOnly(["app_id", "api_token", "apns"])
             guard let appID = try app.string("app_id") else { throw .missingKey(app.name("app_id")) }
             guard !appID.isEmpty else { throw .invalidValue(key: app.name("app_id"), reason: "must not be empty") }
-            guard let token = try app.string("api_token") else { throw .missingKey(app.name("api_token")) }
+            guard let secret = try app.secret("api_token", environment: environment)?.0 else { throw .missingKey(app.name("api_token")) }
+            let token = secret.value
             guard token.count >= AppConfiguration.minimumAPITokenLength else {
                 throw .invalidValue(key: app.name("api_token"), reason: "must be at least \(AppConfiguration.minimumAPITokenLength) characters")
             }
@@ -72,14 +99,19 @@ extension RelayConfiguration {
             if apps.contains(where: { $0.apiToken.value == token }) {
                 throw .invalidValue(key: app.name("api_token"), reason: "is the same as another app's token")
             }
-            apps.append(AppConfiguration(appID: appID, apiToken: Secret(token)))
+            var apns: APNsAppConfiguration?
+            if let apnsMap = try app.mapping("apns") { apns = try Self.parseAPNs(apnsMap, environment: environment) }
+            apps.append(AppConfiguration(appID: appID, apiToken: Secret(token), apns: apns))
         }
 
         return RelayConfiguration(
             listen: ListenConfiguration(host: host, port: port),
             database: DatabaseConfiguration(path: databasePath),
             http: http,
-            apps: apps
+            apps: apps,
+            logLevel: logLevel,
+            metrics: metrics,
+            delivery: delivery
         )
     }
 }

@@ -1,3 +1,5 @@
+import Logging
+
 /// The relay's whole configuration, read once from YAML at start-up and passed down immutable.
 ///
 /// ```yaml
@@ -13,11 +15,20 @@ public struct RelayConfiguration: Sendable, Hashable {
     public var database: DatabaseConfiguration
     public var http: HTTPConfiguration
     public var apps: [AppConfiguration]
+    /// `log_level`: trace, debug, info, notice, warning, error or critical.
+    public var logLevel: Logger.Level
+    public var metrics: MetricsConfiguration
+    public var delivery: DeliveryConfiguration
 
-    public init(listen: ListenConfiguration, database: DatabaseConfiguration, http: HTTPConfiguration = HTTPConfiguration(), apps: [AppConfiguration]) {
+    public init(listen: ListenConfiguration, database: DatabaseConfiguration, http: HTTPConfiguration = HTTPConfiguration(),
+                apps: [AppConfiguration], logLevel: Logger.Level = .info, metrics: MetricsConfiguration = MetricsConfiguration(),
+                delivery: DeliveryConfiguration = DeliveryConfiguration()) {
         self.listen = listen
         self.database = database
         self.http = http
         self.apps = apps
+        self.logLevel = logLevel
+        self.metrics = metrics
+        self.delivery = delivery
     }
 }

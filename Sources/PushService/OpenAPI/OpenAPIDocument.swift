@@ -60,6 +60,61 @@ paths:
             application/yaml:
               schema:
                 type: string
+  /health:
+    get:
+      operationId: getHealth
+      summary: Liveness probe.
+      description: 200 while the process serves HTTP. Needs no token.
+      security: []
+      responses:
+        '200':
+          description: The relay is alive.
+          content:
+            application/json:
+              schema:
+                type: object
+                required: [status]
+                properties:
+                  status:
+                    type: string
+                    enum: [ok]
+  /ready:
+    get:
+      operationId: getReadiness
+      summary: Readiness probe.
+      description: |
+        Ready when the database takes a write lock. Each app's APNs pool is reported (connections
+        open lazily, on the first push, so an idle pool does not make the relay unready).
+      security: []
+      responses:
+        '200':
+          description: Ready.
+          content:
+            application/json:
+              schema:
+                $ref: '#/components/schemas/Readiness'
+        '503':
+          description: Not ready (the database is not writable).
+          content:
+            application/json:
+              schema:
+                $ref: '#/components/schemas/Readiness'
+  /metrics:
+    get:
+      operationId: getMetrics
+      summary: Prometheus metrics (text exposition format 0.0.4).
+      description: |
+        When `metrics.token` is configured, needs `Authorization: Bearer <token>`; otherwise open.
+      security: []
+      responses:
+        '200':
+          description: The metrics.
+          content:
+            text/plain:
+              schema:
+                type: string
+        '401':
+          description: A metrics token is configured and the request did not present it.
   /v3/users/{user_id}/push/{token_type}:
     parameters:
       - $ref: '#/components/parameters/UserID'
@@ -433,6 +488,38 @@ components:
           schema:
             $ref: '#/components/schemas/Error'
   schemas:
+    Readiness:
+      type: object
+      required: [status, database, apps]
+      properties:
+        status:
+          type: string
+          enum: [ready, not ready]
+        database:
+          type: string
+          description: '`writable`, or `not writable: <reason>`.'
+        apps:
+          type: array
+          items:
+            type: object
+            required: [app_id, apns]
+            properties:
+              app_id:
+                type: string
+              apns:
+                type: string
+                description: '`not configured`, `idle`, `connecting` or `connected`.'
+              connections:
+                type: integer
+              ready_connections:
+                type: integer
+              streams_in_flight:
+                type: integer
+              queued:
+                type: integer
+              certificate_not_after:
+                type: string
+                format: date-time
     Error:
       type: object
       required: [message, code, error]

@@ -1,0 +1,17 @@
+/// Delivery queue and shutdown settings (`delivery:`, optional).
+public struct DeliveryConfiguration: Sendable, Hashable {
+    /// Finished deliveries are kept this long (for inspection) before they are pruned.
+    public var pruneAfter: Duration
+    /// On SIGTERM, how long in-flight deliveries may take before they are left to the queue
+    /// (accepted work lives in SQLite and is retried after the restart).
+    public var shutdownGrace: Duration
+
+    public static let defaultPruneAfter: Duration = .seconds(7 * 86_400)
+    public static let defaultShutdownGrace: Duration = .seconds(10)
+
+    public init(pruneAfter: Duration = DeliveryConfiguration.defaultPruneAfter,
+                shutdownGrace: Duration = DeliveryConfiguration.defaultShutdownGrace) {
+        self.pruneAfter = pruneAfter
+        self.shutdownGrace = shutdownGrace
+    }
+}

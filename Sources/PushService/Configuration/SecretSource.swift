@@ -1,0 +1,104 @@
+import Foundation
+
+/// Where a secret in the configuration comes from. A plain string is the secret itself; the
+/// mapping forms keep it out of the YAML:
+///
+/// ```yaml
+/// api_token: 0123…                       # inline
+/// api_token: {file: /etc/push-relay/token}   # a file's contents (trailing newline dropped)
+/// api_token: {env: APP1_API_TOKEN}           # an environment variable
+/// api_token: {credential: app1-token}        # a systemd credential ($CREDENTIALS_DIRECTORY/app1-token)
+/// ```
+public enum SecretSource: Sendable, Hashable, CustomStringConvertible {
+    case inline
+    case file(String)
+    case environment(String)
+    case credential(String)
+
+    public var description: String {
+        switch self {
+        case .inline: "inline"
+        case .file(let path): "file \(path)"
+        case .environment(let name): "environment variable \(name)"
+        case .credential(let name): "systemd credential \(name)"
+        }
+    }
+}
+
+/// What secret and file references are resolved against: the process environment (and through
+/// it `$CREDENTIALS_DIRECTORY`). Injected so tests need not change the real environment.
+public struct ConfigurationEnvironment: Sendable {
+    public var variables: [String: String]
+
+    public init(variables: [String: String]) { self.variables = variables }
+
+    /// The running process's environment.
+    public static var process: ConfigurationEnvironment {
+        ConfigurationEnvironment(variables: ProcessInfo.processInfo.environment)
+    }
+
+    /// Path of a systemd credential, or an error naming `key` when the service has none.
+    func credentialPath(_ name: String, key: String) throws(ConfigurationError) -> String {
+        guard let directory = variables["CREDENTIALS_DIRECTORY"], !directory.isEmpty else {
+            throw .invalidValue(key: key, reason: "names systemd credential \"\(name)\" but CREDENTIALS_DIRECTORY is not set (add LoadCredential=\(name):… to the unit)")
+        }
+        guard !name.isEmpty, !name.contains("/") else {
+            throw .invalidValue(key: key, reason: "credential name \"\(name)\" must be a plain file name")
+        }
+        return (directory as NSString).appendingPathComponent(name)
+    }
+}
+
+extension ConfigMapping {
+    /// A secret at `key` (inline, `{file:}`, `{env:}` or `{credential:}`), resolved now.
+    func secret(_ key: String, environment: ConfigurationEnvironment) throws(ConfigurationError) -> (Secret, SecretSource)? {
+        guard let node = mapping[key] else { return nil }
+        if case .scalar = node {
+            guard let text = try string(key) else { return nil }
+            return (Secret(text), .inline)
+        }
+        let source = try ConfigMapping(node, path: name(key))
+        try source.allowOnly(["file", "env", "credential"])
+        guard source.mapping.count == 1 else {
+            throw .invalidValue(key: name(key), reason: "give exactly one of file, env or credential")
+        }
+        if let path = try source.string("file") {
+            return (try Self.readSecretFile(path, key: source.name("file")), .file(path))
+        }
+        if let variable = try source.string("env") {
+            guard let value = environment.variables[variable] else {
+                throw .invalidValue(key: source.name("env"), reason: "environment variable \(variable) is not set")
+            }
+            return (Secret(value), .environment(variable))
+        }
+        if let credential = try source.string("credential") {
+            let path = try environment.credentialPath(credential, key: source.name("credential"))
+            return (try Self.readSecretFile(path, key: source.name("credential")), .credential(credential))
+        }
+        throw .invalidValue(key: name(key), reason: "give exactly one of file, env or credential")
+    }
+
+    /// A file path at `key`: a plain path, or `{credential: NAME}` for a systemd credential.
+    func filePath(_ key: String, environment: ConfigurationEnvironment) throws(ConfigurationError) -> String? {
+        guard let node = mapping[key] else { return nil }
+        if case .scalar = node {
+            guard let path = try string(key) else { return nil }
+            guard !path.isEmpty else { throw .invalidValue(key: name(key), reason: "must not be empty") }
+            return path
+        }
+        let source = try ConfigMapping(node, path: name(key))
+        try source.allowOnly(["credential"])
+        guard let credential = try source.string("credential") else { throw .missingKey(source.name("credential")) }
+        return try environment.credentialPath(credential, key: source.name("credential"))
+    }
+
+    private static func readSecretFile(_ path: String, key: String) throws(ConfigurationError) -> Secret {
+        guard let data = FileManager.default.contents(atPath: path), var text = String(data: data, encoding: .utf8) else {
+            throw .invalidValue(key: key, reason: "cannot read secret file \(path)")
+        }
+        // Files written by `echo` end in a newline that is not part of the secret.
+        while text.hasSuffix("\n") || text.hasSuffix("\r") { text.removeLast() }
+        guard !text.isEmpty else { throw .invalidValue(key: key, reason: "secret file \(path) is empty") }
+        return Secret(text)
+    }
+}

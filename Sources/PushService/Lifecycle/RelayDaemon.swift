@@ -1,0 +1,130 @@
+import Foundation
+import Hummingbird
+import Logging
+import Prometheus
+import ServiceLifecycle
+
+/// The whole service as `push-relay serve` runs it: the database, each app's APNs clients
+/// (`runtime`), the HTTP server with the REST API and the health and metrics routes, sd_notify
+/// and SIGHUP reload. `run()` returns after SIGTERM / SIGINT once everything has stopped.
+///
+/// ```swift
+/// let daemon = try await RelayDaemon.start(configurationPath: path, configuration: config,
+///                                          logger: logger, registry: registry)
+/// // the pipeline: daemon.runtime is the DeliveryTargetProvider; add routes and services:
+/// try await daemon.run(extraServices: [dispatcher]) { router in router.post("webhooks/sendbird") { … } }
+/// ```
+public final class RelayDaemon: Sendable {
+    public let configurationPath: String?
+    public let service: RelayService
+    /// Each app's delivery target; pass it to the dispatcher. Swapped in place on reload.
+    public let runtime: RelayRuntime
+    public let registry: PrometheusCollectorRegistry
+    public let notifier: SystemdNotifier
+    public let logger: Logger
+    private let environment: ConfigurationEnvironment
+
+    public init(configurationPath: String?, service: RelayService, runtime: RelayRuntime,
+                registry: PrometheusCollectorRegistry, notifier: SystemdNotifier, logger: Logger,
+                environment: ConfigurationEnvironment = .process) {
+        self.configurationPath = configurationPath
+        self.service = service
+        self.runtime = runtime
+        self.registry = registry
+        self.notifier = notifier
+        self.logger = logger
+        self.environment = environment
+    }
+
+    /// Opens the database and builds every app's APNs client. Throws `RuntimeError` for a bad
+    /// credential, or the store's error when the database cannot be opened.
+    public static func start(configurationPath: String?, configuration: RelayConfiguration, logger: Logger,
+                             registry: PrometheusCollectorRegistry, notifier: SystemdNotifier = SystemdNotifier(),
+                             environment: ConfigurationEnvironment = .process) async throws -> RelayDaemon {
+        notifier.status("opening the database")
+        let service = try RelayService.open(configuration: configuration, logger: logger)
+        notifier.status("loading APNs credentials")
+        let runtime = try await RelayRuntime.build(configuration: configuration, logger: logger)
+        for app in runtime.snapshot {
+            if app.target == nil { logger.warning("app has no apns settings: its pushes are not sent", metadata: ["app": .string(app.app.appID)]) }
+            if let notAfter = app.certificateNotAfter, notAfter.timeIntervalSinceNow < 30 * 86_400 {
+                logger.warning("APNs certificate expires soon", metadata: ["app": .string(app.app.appID), "not_after": .string("\(notAfter)")])
+            }
+        }
+        return RelayDaemon(configurationPath: configurationPath, service: service, runtime: runtime, registry: registry,
+                           notifier: notifier, logger: logger, environment: environment)
+    }
+
+    /// The router with every route this module owns.
+    public func makeRouter() -> Router<RelayRequestContext> {
+        service.makeRouter(observability: ObservabilityRoutes(
+            database: DatabaseProbe(path: service.store.path), runtime: runtime, registry: registry,
+            metricsToken: service.configuration.metrics.token))
+    }
+
+    /// Runs until SIGTERM / SIGINT, then stops gracefully: the server stops accepting, the
+    /// services (dispatcher) finish, and the APNs clients close after their in-flight requests.
+    /// - Parameters:
+    ///   - extraServices: run beside the server and stopped with it — the lead adds the
+    ///     delivery dispatcher here.
+    ///   - addRoutes: adds routes before the server starts — the lead adds the webhook route here.
+    ///   - onListening: gets the bound port once the server accepts connections.
+    public func run(extraServices: [any Service] = [],
+                    addRoutes: (Router<RelayRequestContext>) -> Void = { _ in },
+                    onListening: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
+        let router = makeRouter()
+        addRoutes(router)
+        let notifier = self.notifier
+        let apps = service.configuration.apps.count
+        let reloader = await ReloadService { [self] in _ = await self.reload() }
+        let services: [any Service] = extraServices + [SystemdService(notifier: notifier), reloader]
+        let application = service.makeApplication(router: router, services: services, onListening: { port in
+            // The database is open (start) and the listener is up: systemd may send traffic.
+            notifier.ready(status: "serving \(apps) app(s) on port \(port)")
+            await onListening(port)
+        })
+        var group = ServiceGroupConfiguration(services: [application], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        // A safety net: the dispatcher honours delivery.shutdown_grace itself; a service still
+        // running well past it is cancelled rather than holding the stop until systemd kills it.
+        group.maximumGracefulShutdownDuration = service.configuration.delivery.shutdownGrace + .seconds(10)
+        do {
+            try await ServiceGroup(configuration: group).run()
+        } catch {
+            await runtime.shutdown()
+            throw error
+        }
+        await runtime.shutdown()
+        logger.info("stopped")
+    }
+
+    /// SIGHUP: re-reads the configuration file and swaps in new APNs clients. An unreadable or
+    /// invalid file, or a credential that fails to load, keeps the running configuration.
+    /// Listen address, database and API tokens are read at start only.
+    /// - Returns: whether the new configuration was applied.
+    @discardableResult
+    public func reload() async -> Bool {
+        guard let configurationPath else { return false }
+        notifier.reloading(status: "reloading \(configurationPath)")
+        defer { notifier.ready(status: "serving") }
+        let fresh: RelayConfiguration
+        do {
+            fresh = try RelayConfiguration.load(path: configurationPath, environment: environment)
+        } catch {
+            logger.error("reload failed, keeping the running configuration", metadata: ["error": .string("\(error)")])
+            return false
+        }
+        do {
+            try await runtime.reload(configuration: fresh)
+        } catch {
+            logger.error("reload failed, keeping the running configuration", metadata: ["error": .string("\(error)")])
+            return false
+        }
+        let running = service.configuration
+        if fresh.listen != running.listen || fresh.database != running.database
+            || fresh.apps.map(\.appID) != running.apps.map(\.appID) || fresh.apps.map(\.apiToken) != running.apps.map(\.apiToken) {
+            logger.warning("listen, database, the app list and api tokens change only on restart")
+        }
+        logger.info("configuration reloaded", metadata: ["apps": .string(fresh.apps.map(\.appID).joined(separator: ","))])
+        return true
+    }
+}

@@ -1,0 +1,97 @@
+import Foundation
+import Logging
+
+/// One line per event: `level message key=value …`. Under journald (`JOURNAL_STREAM` set) the
+/// line starts with a syslog priority (`<6>`) so the journal records the level, and carries no
+/// timestamp (journald adds its own); elsewhere it starts with an ISO 8601 timestamp.
+/// Metadata values that are secrets or device tokens are redacted to their first 8 characters.
+public struct JournalLogHandler: LogHandler {
+    public var logLevel: Logger.Level
+    public var metadata: Logger.Metadata = [:]
+    public var metadataProvider: Logger.MetadataProvider?
+    private let label: String
+    private let underJournald: Bool
+    private let write: @Sendable (String) -> Void
+
+    /// - Parameters:
+    ///   - journald: whether stderr goes to the journal (default: `JOURNAL_STREAM` is set).
+    ///   - write: where lines go (default stderr); tests capture them.
+    public init(label: String, level: Logger.Level = .info,
+                journald: Bool = ProcessInfo.processInfo.environment["JOURNAL_STREAM"] != nil,
+                write: @escaping @Sendable (String) -> Void = { FileHandle.standardError.write(Data($0.utf8)) }) {
+        self.label = label
+        self.logLevel = level
+        self.underJournald = journald
+        self.write = write
+    }
+
+    public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    public func log(event: LogEvent) {
+        var merged = metadata
+        if let provided = metadataProvider?.get() { merged.merge(provided) { _, new in new } }
+        if let extra = event.metadata { merged.merge(extra) { _, new in new } }
+        write(format(level: event.level, message: "\(event.message)", metadata: merged))
+    }
+
+    /// The line for one event, newline included.
+    func format(level: Logger.Level, message: String, metadata: Logger.Metadata) -> String {
+        var line = underJournald ? "<\(Self.syslogPriority(level))>" : Self.timestamp() + " "
+        line += "\(level.rawValue) \(Self.escape(Self.redactTokens(in: message)))"
+        for key in metadata.keys.sorted() {
+            let raw = "\(metadata[key]!)"
+            let value = Self.isSecretKey(key) ? Redaction.redact(raw) : Self.redactTokens(in: raw)
+            line += " \(key)=\(Self.quote(value))"
+        }
+        return line.replacingOccurrences(of: "\n", with: "\\n") + "\n"
+    }
+
+    static func syslogPriority(_ level: Logger.Level) -> Int {
+        switch level {
+        case .trace, .debug: 7
+        case .info: 6
+        case .notice: 5
+        case .warning: 4
+        case .error: 3
+        case .critical: 2
+        }
+    }
+
+    /// Keys whose whole value is a secret or a device token (`api_token`, `device_token`,
+    /// `password`, …) — by suffix, so counts such as `token_count` stay readable.
+    static func isSecretKey(_ key: String) -> Bool {
+        let lower = key.lowercased()
+        return ["token", "password", "secret", "authorization"].contains { lower.hasSuffix($0) }
+    }
+
+    /// Long runs of hex digits (APNs device tokens are 64) keep only their first 8 characters.
+    static func redactTokens(in text: String) -> String {
+        guard text.utf8.count >= 32 else { return text }
+        var output = ""
+        var run = ""
+        func flush() {
+            output += run.count >= 32 ? Redaction.redact(run) : run
+            run = ""
+        }
+        for character in text {
+            if character.isHexDigit { run.append(character) } else { flush(); output.append(character) }
+        }
+        flush()
+        return output
+    }
+
+    private static func escape(_ text: String) -> String { text.replacingOccurrences(of: "\n", with: "\\n") }
+
+    private static func quote(_ value: String) -> String {
+        let needsQuotes = value.isEmpty || value.contains { $0 == " " || $0 == "\"" || $0 == "=" || $0 == "\n" }
+        guard needsQuotes else { return value }
+        return "\"" + value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+    }
+
+    private static func timestamp() -> String {
+        Date().ISO8601Format(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+    }
+}

@@ -1,0 +1,84 @@
+import APNsMock
+import Foundation
+import Testing
+@testable import PushService
+
+/// `push-relay check-config`: exit codes and messages of the real binary.
+@Suite struct CheckConfigBinaryTests {
+    static func run(_ arguments: [String]) throws -> (status: Int32?, out: String, err: String) {
+        let process = try RelayProcess(arguments)
+        defer { process.stop() }
+        let status = process.exitStatus()
+        return (status, process.stdout, process.stderr)
+    }
+
+    @Test func aValidFileWithLoadableCredentialsExitsZero() throws {
+        let directory = try TemporaryDirectory()
+        let config = try directory.write("relay.yaml", tokenAppYAML(database: directory.path("relay.sqlite")))
+        let result = try Self.run(["check-config", "--config", config])
+        #expect(result.status == 0, "stderr: \(result.err)")
+        #expect(result.out.contains("ok: app app-A: token (key"))
+        #expect(result.out.contains("configuration OK"))
+    }
+
+    @Test func anInvalidFileExits78NamingTheKey() throws {
+        let directory = try TemporaryDirectory()
+        let config = try directory.write("relay.yaml", tokenAppYAML(database: directory.path("relay.sqlite")) + "\n      pool_sise: 2")
+        let result = try Self.run(["check-config", "--config", config])
+        #expect(result.status == 78)
+        #expect(result.err.contains("apps[0].apns.pool_sise"))
+    }
+
+    @Test func aMissingKeyFileExits1NamingTheFile() throws {
+        let directory = try TemporaryDirectory()
+        let config = try directory.write("relay.yaml", tokenAppYAML(database: directory.path("relay.sqlite"), keyFile: directory.path("AuthKey_NOPE.p8")))
+        let result = try Self.run(["check-config", "--config", config])
+        #expect(result.status == 1)
+        #expect(result.err.contains("error: app app-A"))
+        #expect(result.err.contains(directory.path("AuthKey_NOPE.p8")))
+    }
+
+    @Test func aWrongP12PasswordExits1() throws {
+        let directory = try TemporaryDirectory()
+        let config = try directory.write("relay.yaml", """
+            listen: {}
+            database: {path: x}
+            apps:
+              - app_id: C
+                api_token: aaaaaaaaaaaaaaaaaaaa
+                apns: {topic: t, auth: {certificate: {p12_file: \(Repo.devCert("client.p12")), password: nope}}}
+            """)
+        let result = try Self.run(["check-config", "--config", config])
+        #expect(result.status == 1)
+        #expect(result.err.contains("client.p12"))
+    }
+
+    static func mockConfiguration() -> APNsMockConfiguration {
+        APNsMockConfiguration(tlsCertificatePath: Repo.devCert("server.pem"), tlsKeyPath: Repo.devCert("server.key"),
+                              jwtKeys: ["DEVKEY1234": Repo.devCert("AuthKey_DEVKEY1234.pub.pem")], teamID: "DEVTEAM123")
+    }
+
+    @Test func theProbeIsAcceptedByAnAPNsThatKnowsTheKey() async throws {
+        let mock = APNsMockServer(configuration: Self.mockConfiguration())
+        try await mock.start()
+        let directory = try TemporaryDirectory()
+        let config = try directory.write("relay.yaml", tokenAppYAML(database: directory.path("relay.sqlite"), apnsURL: "https://127.0.0.1:\(mock.port)"))
+        let result = try Self.run(["check-config", "--config", config, "--probe"])
+        #expect(result.status == 0, "stdout: \(result.out) stderr: \(result.err)")
+        #expect(result.out.contains("probe: 127.0.0.1:\(mock.port) accepted"))
+        try await mock.shutdown()
+    }
+
+    @Test func theProbeFailsWhenAPNsRejectsTheProviderToken() async throws {
+        var configuration = Self.mockConfiguration()
+        configuration.teamID = "OTHERTEAM1"
+        let mock = APNsMockServer(configuration: configuration)
+        try await mock.start()
+        let directory = try TemporaryDirectory()
+        let config = try directory.write("relay.yaml", tokenAppYAML(database: directory.path("relay.sqlite"), apnsURL: "https://127.0.0.1:\(mock.port)"))
+        let result = try Self.run(["check-config", "--config", config, "--probe"])
+        #expect(result.status == 1)
+        #expect(result.err.contains("probe: 127.0.0.1:\(mock.port) rejected the push: status 403"), "\(result.err)")
+        try await mock.shutdown()
+    }
+}

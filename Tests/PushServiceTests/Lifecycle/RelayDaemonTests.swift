@@ -1,0 +1,32 @@
+import Foundation
+import Logging
+import Prometheus
+import Testing
+@testable import PushService
+
+@Suite struct RelayDaemonTests {
+    @Test func reloadAppliesAValidFileAndKeepsTheRunningConfigurationOtherwise() async throws {
+        let directory = try TemporaryDirectory()
+        let yaml = tokenAppYAML(database: directory.path("relay.sqlite"))
+        let path = try directory.write("relay.yaml", yaml)
+        let configuration = try RelayConfiguration.load(path: path, environment: ConfigurationEnvironment(variables: [:]))
+        var logger = Logger(label: "RelayDaemonTests")
+        logger.logLevel = .critical
+        let daemon = try await RelayDaemon.start(configurationPath: path, configuration: configuration, logger: logger,
+                                                 registry: PrometheusCollectorRegistry(), notifier: SystemdNotifier(environment: [:]),
+                                                 environment: ConfigurationEnvironment(variables: [:]))
+
+        try "apps: [".write(toFile: path, atomically: true, encoding: .utf8)
+        #expect(await daemon.reload() == false)
+        #expect(daemon.runtime.target(forApp: "app-A")?.topic == "com.example.a")
+
+        try yaml.replacingOccurrences(of: "AuthKey_DEVKEY1234.p8", with: "AuthKey_MISSING.p8").write(toFile: path, atomically: true, encoding: .utf8)
+        #expect(await daemon.reload() == false)
+        #expect(daemon.runtime.target(forApp: "app-A")?.topic == "com.example.a")
+
+        try yaml.replacingOccurrences(of: "com.example.a", with: "com.example.b").write(toFile: path, atomically: true, encoding: .utf8)
+        #expect(await daemon.reload() == true)
+        #expect(daemon.runtime.target(forApp: "app-A")?.topic == "com.example.b")
+        await daemon.runtime.shutdown()
+    }
+}

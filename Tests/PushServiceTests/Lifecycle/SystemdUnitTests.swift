@@ -1,0 +1,37 @@
+import Foundation
+import Testing
+
+/// `systemd/push-relay.service` checked by systemd-analyze, when the machine has it.
+@Suite struct SystemdUnitTests {
+    static let analyze = ["/usr/bin/systemd-analyze", "/bin/systemd-analyze"].first { FileManager.default.isExecutableFile(atPath: $0) }
+
+    static func run(_ arguments: [String]) throws -> (Int32, String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: analyze!)
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
+    @Test(.enabled(if: analyze != nil, "systemd-analyze is not installed"))
+    func theUnitRatesOKOrBetter() throws {
+        let (status, output) = try Self.run(["security", "--offline=true", "--no-pager", Repo.path("systemd/push-relay.service")])
+        #expect(status == 0, "\(output)")
+        let verdict = output.split(separator: "\n").last { $0.contains("Overall exposure level") } ?? ""
+        let score = Double(verdict.split(separator: ":").last?.split(separator: " ").first ?? "") ?? 10
+        #expect(score <= 3.9, "\(verdict)")  // systemd: OK is < 4.0 (and 1.2 when this was written)
+    }
+
+    @Test(.enabled(if: analyze != nil, "systemd-analyze is not installed"))
+    func theUnitVerifiesApartFromTheUninstalledBinary() throws {
+        let (_, output) = try Self.run(["verify", Repo.path("systemd/push-relay.service")])
+        // The binary is not installed at /usr/local/bin on a build machine; anything else is a finding.
+        let findings = output.split(separator: "\n").filter { !$0.contains("/usr/local/bin/push-relay") && !$0.isEmpty }
+        #expect(findings.isEmpty, "\(findings)")
+    }
+}

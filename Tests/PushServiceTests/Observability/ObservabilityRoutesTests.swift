@@ -1,0 +1,117 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import NIOCore
+import Prometheus
+import Testing
+@testable import PushService
+
+@Suite struct ObservabilityRoutesTests {
+    /// The relay with a runtime (one app on a dev key) on a real loopback port.
+    static func withRelay(metricsToken: String? = nil, databaseProbe: DatabaseProbe? = nil,
+                          _ test: @Sendable (any TestClientProtocol, PrometheusCollectorRegistry) async throws -> Void) async throws {
+        let directory = try TemporaryDirectory()
+        let extra = metricsToken.map { "metrics: {token: \($0)}" } ?? ""
+        let configuration = try RelayConfiguration.parse(yaml: tokenAppYAML(database: directory.path("relay.sqlite"), extra: extra),
+                                                         environment: ConfigurationEnvironment(variables: [:]))
+        var logger = Logger(label: "ObservabilityRoutesTests")
+        logger.logLevel = .warning
+        let registry = PrometheusCollectorRegistry()
+        let daemon = try await RelayDaemon.start(configurationPath: nil, configuration: configuration, logger: logger,
+                                                 registry: registry, notifier: SystemdNotifier(environment: [:]))
+        let router: Router<RelayRequestContext>
+        if let databaseProbe {
+            router = daemon.service.makeRouter(observability: ObservabilityRoutes(
+                database: databaseProbe, runtime: daemon.runtime, registry: registry, metricsToken: nil))
+        } else {
+            router = daemon.makeRouter()
+        }
+        try await daemon.service.makeApplication(router: router).test(.live) { client in
+            try await test(client, registry)
+        }
+        await daemon.runtime.shutdown()
+    }
+
+    static func get(_ client: any TestClientProtocol, _ uri: String, headers: HTTPFields = [:]) async throws -> (HTTPResponse.Status, String, HTTPFields) {
+        let response = try await client.execute(uri: uri, method: .get, headers: headers, body: nil)
+        return (response.status, String(buffer: response.body), response.headers)
+    }
+
+    @Test func healthIsOK() async throws {
+        try await Self.withRelay { client, _ in
+            let (status, body, headers) = try await Self.get(client, "/health")
+            #expect(status == .ok)
+            #expect(body == #"{"status":"ok"}"#)
+            #expect(headers[.contentType] == "application/json; charset=utf-8")
+        }
+    }
+
+    @Test func readyReportsTheDatabaseAndEachAppsPool() async throws {
+        try await Self.withRelay { client, _ in
+            let (status, body, _) = try await Self.get(client, "/ready")
+            #expect(status == .ok)
+            let readiness = try JSONDecoder().decode(ObservabilityRoutes.Readiness.self, from: Data(body.utf8))
+            #expect(readiness.status == "ready")
+            #expect(readiness.database == "writable")
+            #expect(readiness.apps == [ObservabilityRoutes.AppState(app_id: "app-A", apns: "idle", connections: 0, ready_connections: 0,
+                                                                   streams_in_flight: 0, queued: 0, certificate_not_after: nil)])
+        }
+    }
+
+    @Test func readyIs503WhenTheDatabaseIsNotWritable() async throws {
+        try await Self.withRelay(databaseProbe: DatabaseProbe(path: "/nonexistent-dir/relay.sqlite")) { client, _ in
+            let (status, body, _) = try await Self.get(client, "/ready")
+            #expect(status == .serviceUnavailable)
+            let readiness = try JSONDecoder().decode(ObservabilityRoutes.Readiness.self, from: Data(body.utf8))
+            #expect(readiness.status == "not ready")
+            #expect(readiness.database.hasPrefix("not writable"))
+        }
+    }
+
+    @Test func metricsAreThePrometheusTextOfTheRegistryWithPoolGauges() async throws {
+        try await Self.withRelay { client, registry in
+            registry.makeCounter(descriptor: MetricNameDescriptor(metricName: "pushrelay_pushes_total", unitName: "", helpText: "pushes"),
+                                 labels: [("app", "app-A"), ("status", "200")]).increment()
+            let (status, body, headers) = try await Self.get(client, "/metrics")
+            #expect(status == .ok)
+            #expect(headers[.contentType] == "text/plain; version=0.0.4; charset=utf-8")
+            #expect(body.contains(#"pushrelay_pushes_total{app="app-A",status="200"} 1"#))
+            #expect(body.contains(#"pushrelay_apns_connections{app="app-A"} 0"#))
+            #expect(body.contains(#"pushrelay_apns_streams_in_flight{app="app-A"} 0"#))
+        }
+    }
+
+    @Test func metricsCanNeedABearerToken() async throws {
+        try await Self.withRelay(metricsToken: "metrics-token-0123456789") { client, _ in
+            let missing = try await Self.get(client, "/metrics").0
+            let wrong = try await Self.get(client, "/metrics", headers: [.authorization: "Bearer wrong-token-0123456789"]).0
+            let right = try await Self.get(client, "/metrics", headers: [.authorization: "Bearer metrics-token-0123456789"]).0
+            // Health stays open for probes.
+            let health = try await Self.get(client, "/health").0
+            #expect(missing == .unauthorized)
+            #expect(wrong == .unauthorized)
+            #expect(right == .ok)
+            #expect(health == .ok)
+        }
+    }
+
+    @Test func certificateExpiryIsAGauge() async throws {
+        let registry = PrometheusCollectorRegistry()
+        let config = try RelayConfiguration.parse(yaml: """
+            listen: {}
+            database: {path: p}
+            apps:
+              - app_id: C
+                api_token: aaaaaaaaaaaaaaaaaaaa
+                apns: {topic: t, auth: {certificate: {p12_file: \(Repo.devCert("client.p12")), password: secret}}}
+            """)
+        let runtime = try await RelayRuntime.build(configuration: config, logger: Logger(label: "test"))
+        RelayGauges.update(registry, from: runtime)
+        let notAfter = try #require(runtime.snapshot.first?.certificateNotAfter)
+        let text = registry.emitToString()
+        #expect(text.contains(#"pushrelay_certificate_expiry_seconds{app="C"} \#(notAfter.timeIntervalSince1970)"#))
+        await runtime.shutdown()
+    }
+}

@@ -1,0 +1,48 @@
+import Foundation
+@testable import PushService
+
+/// Paths and temporary directories shared by the operations tests.
+enum Repo {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+    static func path(_ relative: String) -> String { root.appendingPathComponent(relative).path }
+    static func devCert(_ name: String) -> String { path("certs/dev/\(name)") }
+}
+
+/// A fresh directory removed when the test ends.
+final class TemporaryDirectory: Sendable {
+    let url: URL
+
+    init() throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("OpsTests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    deinit { try? FileManager.default.removeItem(at: url) }
+
+    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
+
+    @discardableResult
+    func write(_ name: String, _ text: String) throws -> String {
+        try text.write(toFile: path(name), atomically: true, encoding: .utf8)
+        return path(name)
+    }
+}
+
+/// Configuration YAML for one app with APNs token auth using the dev key.
+func tokenAppYAML(database: String, port: Int = 0, apnsURL: String = "https://127.0.0.1:2197",
+                  keyFile: String = Repo.devCert("AuthKey_DEVKEY1234.p8"), extra: String = "") -> String {
+    """
+    listen: {host: 127.0.0.1, port: \(port)}
+    database: {path: \(database)}
+    log_level: debug
+    \(extra)
+    apps:
+      - app_id: app-A
+        api_token: token-A-0123456789abcdef
+        apns:
+          topic: com.example.a
+          environment: {url: "\(apnsURL)", ca_file: \(Repo.devCert("ca.pem"))}
+          auth: {token: {key_file: \(keyFile), key_id: DEVKEY1234, team_id: DEVTEAM123}}
+    """
+}

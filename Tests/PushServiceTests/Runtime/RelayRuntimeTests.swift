@@ -1,0 +1,67 @@
+import APNs
+import Foundation
+import Logging
+import Testing
+@testable import PushService
+
+@Suite struct RelayRuntimeTests {
+    static let logger = Logger(label: "test")
+
+    static func configuration(keyFile: String = Repo.devCert("AuthKey_DEVKEY1234.p8"), topic: String = "com.example.a") throws -> RelayConfiguration {
+        try RelayConfiguration.parse(yaml: tokenAppYAML(database: "/tmp/unused.sqlite", keyFile: keyFile)
+            .replacingOccurrences(of: "com.example.a", with: topic), environment: ConfigurationEnvironment(variables: [:]))
+    }
+
+    @Test func buildsATargetPerAppFromTheConfiguration() async throws {
+        let runtime = try await RelayRuntime.build(configuration: Self.configuration(), logger: Self.logger)
+        let target = try #require(runtime.target(forApp: "app-A"))
+        #expect(target.topic == "com.example.a")
+        #expect(target.client.configuration.endpoint == APNsEndpoint(host: "127.0.0.1", port: 2197))
+        #expect(runtime.target(forApp: "other") == nil)
+        await runtime.shutdown()
+    }
+
+    @Test func aMissingKeyFileNamesTheAppAndTheFile() async throws {
+        await #expect {
+            _ = try await RelayRuntime.build(configuration: Self.configuration(keyFile: "/nonexistent/AuthKey.p8"), logger: Self.logger)
+        } throws: { error in
+            let text = "\(error)"
+            return text.contains("app-A") && text.contains("/nonexistent/AuthKey.p8")
+        }
+    }
+
+    @Test func aWrongP12PasswordIsACredentialError() async throws {
+        let config = try RelayConfiguration.parse(yaml: """
+            listen: {}
+            database: {path: p}
+            apps:
+              - app_id: A
+                api_token: aaaaaaaaaaaaaaaaaaaa
+                apns: {topic: t, auth: {certificate: {p12_file: \(Repo.devCert("client.p12")), password: wrong-password}}}
+            """)
+        await #expect {
+            _ = try await RelayRuntime.build(configuration: config, logger: Self.logger)
+        } throws: { error in
+            guard case RuntimeError.credential(appID: "A", let underlying) = error else { return false }
+            return underlying == .wrongPassword(path: Repo.devCert("client.p12"))
+        }
+    }
+
+    @Test func reloadSwapsTargetsAndKeepsTheOldOnesWhenTheNewConfigurationFails() async throws {
+        let runtime = try await RelayRuntime.build(configuration: Self.configuration(), logger: Self.logger)
+        let before = try #require(runtime.target(forApp: "app-A"))
+
+        try await runtime.reload(configuration: Self.configuration(topic: "com.example.renamed"))
+        let after = try #require(runtime.target(forApp: "app-A"))
+        #expect(after.topic == "com.example.renamed")
+        #expect(after.client !== before.client)
+
+        await #expect(throws: RuntimeError.self) {
+            try await runtime.reload(configuration: Self.configuration(keyFile: "/nonexistent/k.p8"))
+        }
+        let kept = try #require(runtime.target(forApp: "app-A"))
+        #expect(kept.client === after.client)
+        #expect(kept.topic == "com.example.renamed")
+        await runtime.shutdown()
+    }
+}

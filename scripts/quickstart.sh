@@ -1,0 +1,102 @@
+#!/usr/bin/env bash
+# PushRelay quick start: builds, then runs the bundled apns-mock (validating, recording every
+# push it accepts) and the relay (Config/quickstart.yaml) on loopback. No Apple credentials: the
+# relay signs with the development key certs/dev/AuthKey_DEVKEY1234.p8, which the mock trusts.
+#
+#   scripts/quickstart.sh          # start both and print the commands to try (Ctrl-C stops)
+#   scripts/quickstart.sh --demo   # also register a token, post the signed sample event and
+#                                  # wait for the push to reach the mock
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+API_TOKEN=quickstart-token-0123456789abcdef
+RELAY=http://127.0.0.1:8080
+DEVICE_TOKEN=$(printf 'ab%.0s' $(seq 1 32))   # any 64 hex digits
+STATE=.quickstart
+RECORD=$STATE/apns-mock.jsonl
+
+echo "==> building (the first build takes a few minutes)"
+swift build --product push-relay
+swift build --product apns-mock
+BIN=$(swift build --show-bin-path)
+
+mkdir -p "$STATE"
+: > "$RECORD"
+pids=()
+cleanup() { for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done; wait 2>/dev/null || true; }
+trap cleanup EXIT INT TERM
+
+# Waits until $2 contains $3 (the server's "listening" line), or fails after 60 s.
+wait_for_line() {
+  local name=$1 file=$2 text=$3
+  for _ in $(seq 1 600); do
+    grep -q "$text" "$file" 2>/dev/null && return 0
+    sleep 0.1
+  done
+  echo "$name did not start; its log ($file):" >&2
+  cat "$file" >&2
+  exit 1
+}
+
+echo "==> starting apns-mock on https://127.0.0.1:2197 (recording to $RECORD)"
+"$BIN/apns-mock" --port 2197 --team-id DEVTEAM123 --record "$RECORD" --log-level warning \
+  > "$STATE/apns-mock.log" 2>&1 &
+pids+=($!)
+wait_for_line apns-mock "$STATE/apns-mock.log" "listening"
+
+echo "==> checking the configuration and probing the mock"
+"$BIN/push-relay" check-config --config Config/quickstart.yaml --probe
+
+echo "==> starting push-relay on $RELAY (log: $STATE/push-relay.log)"
+"$BIN/push-relay" serve --config Config/quickstart.yaml > "$STATE/push-relay.log" 2>&1 &
+pids+=($!)
+wait_for_line push-relay "$STATE/push-relay.log" "listening on"
+
+# The webhook signature: lowercase hex HMAC-SHA256 of the raw body, keyed with the API token.
+sign() { openssl dgst -sha256 -hmac "$API_TOKEN" -hex < "$1" | sed 's/^.*= //'; }
+
+cat <<EOT
+
+PushRelay is running against apns-mock. Try it from another terminal:
+
+  # 1. register Bob's device token
+  curl -sS -X POST $RELAY/v3/users/bob/push/apns \\
+    -H 'Api-Token: $API_TOKEN' -H 'Content-Type: application/json' \\
+    -d '{"apns_device_token": "$DEVICE_TOKEN"}'
+
+  # 2. post the signed sample event (Alice writes to Bob, who is offline)
+  curl -sS -X POST $RELAY/webhooks/sendbird \\
+    -H "x-sendbird-signature: \$(openssl dgst -sha256 -hmac '$API_TOKEN' -hex < scripts/sample-event.json | sed 's/^.*= //')" \\
+    -H 'Content-Type: application/json' --data-binary @scripts/sample-event.json
+
+  # 3. see the push arrive at the mock (one JSON line per notification)
+  tail -f $RECORD
+
+  # health, readiness, metrics
+  curl -sS $RELAY/health; curl -sS $RELAY/ready; curl -sS $RELAY/metrics
+
+Logs: $STATE/push-relay.log, $STATE/apns-mock.log. Ctrl-C stops both.
+EOT
+
+if [[ "${1:-}" == "--demo" ]]; then
+  echo "==> demo: registering a token and posting the sample event"
+  curl -sS -f -X POST "$RELAY/v3/users/bob/push/apns" -H "Api-Token: $API_TOKEN" \
+    -H 'Content-Type: application/json' -d "{\"apns_device_token\": \"$DEVICE_TOKEN\"}"
+  echo
+  curl -sS -f -X POST "$RELAY/webhooks/sendbird" -H "x-sendbird-signature: $(sign scripts/sample-event.json)" \
+    -H 'Content-Type: application/json' --data-binary @scripts/sample-event.json
+  echo
+  for _ in $(seq 1 600); do
+    # (The check-config probe above left a line for its dummy token; wait for Bob's.)
+    if grep -q "\"deviceToken\":\"$DEVICE_TOKEN\"" "$RECORD"; then
+      echo "==> the push reached apns-mock:"
+      grep "\"deviceToken\":\"$DEVICE_TOKEN\"" "$RECORD"
+      exit 0
+    fi
+    sleep 0.1
+  done
+  echo "no push reached apns-mock within 60 s; see $STATE/push-relay.log" >&2
+  exit 1
+fi
+
+wait
