@@ -35,7 +35,8 @@ public struct RelayService: Sendable {
     /// A router with Sendbird-style error bodies for everything routed through it, the REST API
     /// under `/v3` (authenticated by `Api-Token`) and `GET /openapi.yaml` (public).
     /// Routes added to it afterwards also get the error middleware, not the authentication.
-    public func makeRouter() -> Router<RelayRequestContext> {
+    /// With `webhook`, `POST /webhooks/sendbird` (authenticated by its signature) is routed too.
+    public func makeRouter(webhook: WebhookIntake? = nil) -> Router<RelayRequestContext> {
         let router = Router(context: RelayRequestContext.self)
         router.add(middleware: SendbirdErrorMiddleware(bodyLimit: configuration.http.maxBodyBytes))
         router.get("openapi.yaml") { _, _ in
@@ -47,7 +48,17 @@ public struct RelayService: Sendable {
         }
         let v3 = router.group("v3").add(middleware: APITokenMiddleware(apps: apps))
         RESTAPI(store: store, bodyLimit: configuration.http.maxBodyBytes).register(on: v3)
+        DeliveryLogAPI(store: store).register(on: v3)
+        webhook?.register(on: router)
         return router
+    }
+
+    /// The webhook intake for this service's apps, waking `dispatcher` after each commit.
+    public func makeWebhookIntake(targets: any DeliveryTargetProvider, dispatcher: Dispatcher?,
+                                  clock: @escaping @Sendable () -> Int64 = PushStore.systemClockMilliseconds) -> WebhookIntake {
+        WebhookIntake(store: store, apps: apps, targets: targets, onCommit: { dispatcher?.wake() },
+                      bodyLimit: max(configuration.http.maxBodyBytes, 1024 * 1024), clock: clock,
+                      logger: logger)
     }
 
     /// The HTTP application on `configuration.listen`, running `services` (e.g. the dispatcher)
