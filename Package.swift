@@ -111,6 +111,17 @@ let package = Package(
             ],
             path: "Benchmarks/apns-bench"
         ),
+        .executableTarget(
+            name: "relay-bench",
+            dependencies: [
+                "APNs",
+                "PushService",
+                "PushStore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Benchmarks/relay-bench"
+        ),
         .testTarget(name: "APNsTests", dependencies: ["APNs", "APNsMock"]),
         .testTarget(
             name: "APNsMockTests",
@@ -131,6 +142,8 @@ let package = Package(
         .testTarget(
             name: "PushServiceTests",
             dependencies: [
+                "APNs",
+                "APNsMock",
                 "PushService",
                 "PushStore",
                 "PushCore",

@@ -115,4 +115,9 @@ extension PushStore {
             return deleted
         }
     }
+
+    /// The writer's `PRAGMA synchronous` (2 FULL, 1 NORMAL), to check `durability`.
+    public func synchronousSetting() async throws -> Int {
+        try await pool.writeWithoutTransaction { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") ?? -1 }
+    }
 }
