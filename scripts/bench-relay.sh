@@ -18,6 +18,7 @@ THREADS=${THREADS:-2}
 USERS=${USERS:-10000}
 EVENTS=${EVENTS:-200000}
 DURABILITY=${DURABILITY:-full}
+CONFIG=${CONFIG:-release}   # CONFIG=debug only to check the script itself; figures need release
 RELAY_PORT=${RELAY_PORT:-$((20000 + RANDOM % 10000))}
 SINK_PORT=${SINK_PORT:-$((30000 + RANDOM % 10000))}
 work=$(mktemp -d)
@@ -28,8 +29,8 @@ cleanup() {
 }
 trap cleanup EXIT
 
-swift build -c release --product relay-bench >/dev/null
-swift build -c release --product apns-mock >/dev/null
+swift build -c "$CONFIG" --product relay-bench >/dev/null
+swift build -c "$CONFIG" --product apns-mock >/dev/null
 
 python3 - "$work" "$EVENTS" "$USERS" <<'PY'
 import hashlib, hmac, json, random, sys
@@ -83,9 +84,9 @@ function done(summary, latency, requests)
 end
 LUA
 
-.build/release/apns-mock --mode sink --port "$SINK_PORT" > "$work/sink.log" 2>&1 &
+.build/"$CONFIG"/apns-mock --mode sink --port "$SINK_PORT" > "$work/sink.log" 2>&1 &
 sink_pid=$!
-.build/release/relay-bench --port "$RELAY_PORT" --apns-port "$SINK_PORT" --database "$work/relay.sqlite" \
+.build/"$CONFIG"/relay-bench --port "$RELAY_PORT" --apns-port "$SINK_PORT" --database "$work/relay.sqlite" \
   --users "$USERS" --durability "$DURABILITY" > "$work/relay.log" 2>&1 &
 relay_pid=$!
 for _ in $(seq 600); do grep -q "listening" "$work/relay.log" && break; sleep 0.1; done
