@@ -115,6 +115,17 @@ let package = Package(
             ],
             path: "Benchmarks/apns-bench"
         ),
+        .executableTarget(
+            name: "relay-bench",
+            dependencies: [
+                "APNs",
+                "PushService",
+                "PushStore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Benchmarks/relay-bench"
+        ),
         .testTarget(name: "APNsTests", dependencies: ["APNs", "APNsMock"]),
         .testTarget(
             name: "APNsMockTests",
@@ -135,6 +146,8 @@ let package = Package(
         .testTarget(
             name: "PushServiceTests",
             dependencies: [
+                "APNs",
+                "APNsMock",
                 "PushService",
                 "PushStore",
                 "PushCore",
@@ -143,8 +156,6 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
-                "APNs",
-                "APNsMock",
             ]
         ),
     ],

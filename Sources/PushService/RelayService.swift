@@ -37,9 +37,13 @@ public struct RelayService: Sendable {
     /// under `/v3` (authenticated by `Api-Token`), `GET /openapi.yaml` and the operator's
     /// `GET /health`, `/ready`, `/metrics` (public; `/metrics` optionally behind a token).
     /// Routes added to it afterwards also get the error middleware, not the authentication.
-    /// - Parameter observability: the health and metrics routes; by default without APNs state
-    ///   and with a private metrics registry.
-    public func makeRouter(observability: ObservabilityRoutes? = nil) -> Router<RelayRequestContext> {
+    /// - Parameters:
+    ///   - observability: the health and metrics routes; by default without APNs state and with
+    ///     a private metrics registry.
+    ///   - webhook: when given, `POST /webhooks/sendbird` (authenticated by its signature).
+    public func makeRouter(observability: ObservabilityRoutes? = nil, webhook: WebhookIntake? = nil)
+        -> Router<RelayRequestContext>
+    {
         let router = Router(context: RelayRequestContext.self)
         router.add(middleware: SendbirdErrorMiddleware(bodyLimit: configuration.http.maxBodyBytes))
         router.get("openapi.yaml") { _, _ in
@@ -54,7 +58,17 @@ public struct RelayService: Sendable {
             metricsToken: configuration.metrics.token)).register(on: router)
         let v3 = router.group("v3").add(middleware: APITokenMiddleware(apps: apps))
         RESTAPI(store: store, bodyLimit: configuration.http.maxBodyBytes).register(on: v3)
+        DeliveryLogAPI(store: store).register(on: v3)
+        webhook?.register(on: router)
         return router
+    }
+
+    /// The webhook intake for this service's apps, waking `dispatcher` after each commit.
+    public func makeWebhookIntake(targets: any DeliveryTargetProvider, dispatcher: Dispatcher?,
+                                  clock: @escaping @Sendable () -> Int64 = PushStore.systemClockMilliseconds) -> WebhookIntake {
+        WebhookIntake(store: store, apps: apps, targets: targets, onCommit: { dispatcher?.wake() },
+                      bodyLimit: max(configuration.http.maxBodyBytes, 1024 * 1024), clock: clock,
+                      logger: logger)
     }
 
     /// The HTTP application on `configuration.listen`, running `services` (e.g. the dispatcher)

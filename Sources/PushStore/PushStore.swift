@@ -36,6 +36,10 @@ public final class PushStore: Sendable {
         do {
             pool = try DatabasePool(path: path, configuration: config)
             try PushStoreMigrations.migrator.migrate(pool)
+            // GRDB sets NORMAL when it enables WAL; only the writer's setting matters for
+            // durability, and the pool has exactly one writer connection.
+            let pragma = configuration.durability.pragmaValue
+            try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = \(pragma)") }
         } catch let error as DatabaseError {
             throw PushStoreError.cannotOpen(path: path, reason: error.message ?? error.description)
         }

@@ -9,10 +9,14 @@ public struct PushStoreConfiguration: Sendable, Hashable {
     /// Sendbird's limit: a user keeps at most this many tokens of one type; registering one more
     /// evicts the oldest.
     public var maximumTokensPerUser: Int
+    /// `PRAGMA synchronous` of the writer connection.
+    public var durability: StoreDurability
 
-    public init(busyTimeout: Duration = .seconds(5), maximumReaderCount: Int = 5, maximumTokensPerUser: Int = 20) {
+    public init(busyTimeout: Duration = .seconds(5), maximumReaderCount: Int = 5, maximumTokensPerUser: Int = 20,
+                durability: StoreDurability = .full) {
         self.busyTimeout = busyTimeout
         self.maximumReaderCount = maximumReaderCount
         self.maximumTokensPerUser = maximumTokensPerUser
+        self.durability = durability
     }
 }

@@ -63,11 +63,17 @@ struct ServeCommand: AsyncParsableCommand {
             throw ExitCode(74)  // EX_IOERR: the database could not be opened.
         }
         let host = configuration.listen.host.contains(":") ? "[\(configuration.listen.host)]" : configuration.listen.host
-        // HOOK for the webhook pipeline (issue 4): pass the dispatcher as an extra service and
-        // `daemon.runtime` as its DeliveryTargetProvider; add the webhook route in addRoutes:
-        //   let dispatcher = Dispatcher(store: daemon.service.store, targets: daemon.runtime, …)
-        //   try await daemon.run(extraServices: [dispatcher], addRoutes: { router in WebhookRoute(…).register(on: router) }, …)
-        try await daemon.run(onListening: { port in
+        // The webhook intake commits events and wakes the dispatcher; the dispatcher sends
+        // through the runtime's per-app APNs clients, which SIGHUP swaps without losing work
+        // (accepted work lives in SQLite; the dispatcher asks for the target on every send).
+        let store = daemon.service.store
+        let dispatcher = Dispatcher(
+            store: store, targets: daemon.runtime,
+            configuration: DispatcherConfiguration(shutdownGrace: configuration.delivery.shutdownGrace),
+            logger: Logger(label: "push-relay.dispatcher", factory: { _ in logger.handler }))
+        let webhook = daemon.service.makeWebhookIntake(targets: daemon.runtime, dispatcher: dispatcher)
+        let pruner = DeliveryLogPruner(store: store, maximumAge: configuration.delivery.pruneAfter)
+        try await daemon.run(extraServices: [dispatcher, pruner], addRoutes: { router in webhook.register(on: router) }, onListening: { port in
             // One line on stdout that scripts and tests wait for; the real port when 0 was asked.
             FileHandle.standardOutput.write(Data("push-relay listening on http://\(host):\(port)\n".utf8))
         })

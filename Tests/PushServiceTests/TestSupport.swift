@@ -66,7 +66,8 @@ struct LiveRelay {
         var logger = Logger(label: "PushServiceTests")
         logger.logLevel = .warning
         let service = try RelayService.open(configuration: configuration, logger: logger)
-        try await service.makeApplication().test(.live) { client in
+        let webhook = service.makeWebhookIntake(targets: StaticDeliveryTargets([:]), dispatcher: nil)
+        try await service.makeApplication(router: service.makeRouter(webhook: webhook)).test(.live) { client in
             try await test(LiveRelay(client: client, store: service.store))
         }
     }

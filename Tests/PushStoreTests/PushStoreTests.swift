@@ -8,7 +8,7 @@ import Testing
     @Test func opensWithWALForeignKeysAndTheNamedMigrations() async throws {
         let db = try TemporaryDatabase()
         let store = try db.open()
-        #expect(try await store.appliedMigrations() == ["v1_users_tokens_preferences_templates"])
+        #expect(try await store.appliedMigrations() == ["v1_users_tokens_preferences_templates", "v2_events_deliveries"])
         let (journal, foreignKeys) = try await store.pool.read { db in
             (try String.fetchOne(db, sql: "PRAGMA journal_mode"), try Bool.fetchOne(db, sql: "PRAGMA foreign_keys"))
         }
@@ -24,7 +24,7 @@ import Testing
         }
         let reopened = try db.open()
         #expect(try await reopened.tokens(app: "A", user: "u")?.map(\.token) == [hexToken(1)])
-        #expect(try await reopened.appliedMigrations().count == 1)
+        #expect(try await reopened.appliedMigrations().count == 2)
     }
 
     @Test func aPathThatCannotBeOpenedIsAnErrorNamingThePath() throws {

@@ -439,6 +439,110 @@ paths:
           $ref: '#/components/responses/Unauthorized'
         '413':
           $ref: '#/components/responses/TooLarge'
+  /webhooks/sendbird:
+    post:
+      operationId: receiveSendbirdWebhook
+      summary: A Sendbird webhook event; group_channel:message_send events are queued for push.
+      description: |
+        Authenticated by `x-sendbird-signature` (lowercase hex HMAC-SHA256 of the raw body keyed
+        by the app's master API token), not by `Api-Token`. 200 is sent only after the event and
+        its deliveries are committed; the same `app_id` + `payload.message_id` again is 200
+        `duplicate` and pushes nothing. Other categories are 200 `ignored`.
+      security: []
+      parameters:
+        - name: x-sendbird-signature
+          in: header
+          required: true
+          schema:
+            type: string
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema:
+              type: object
+      responses:
+        '200':
+          description: Accepted, duplicate or ignored.
+          content:
+            application/json:
+              schema:
+                type: object
+                properties:
+                  result:
+                    type: string
+                    enum: [accepted, duplicate, ignored]
+                  deliveries:
+                    type: integer
+        '400':
+          $ref: '#/components/responses/BadRequest'
+        '401':
+          $ref: '#/components/responses/Unauthorized'
+        '404':
+          description: The `app_id` is not configured on this relay.
+        '413':
+          $ref: '#/components/responses/TooLarge'
+        '503':
+          description: The app has no APNs configuration; the event was not accepted.
+  /v3/push/deliveries:
+    get:
+      operationId: getMessageDeliveryLog
+      summary: What happened to one message for one user.
+      description: The recipient decision (`push` or a skip reason) and every delivery with its attempts, APNs status, reason and apns-id. Device tokens are redacted.
+      parameters:
+        - name: message_id
+          in: query
+          required: true
+          schema:
+            type: integer
+            format: int64
+        - name: user_id
+          in: query
+          required: true
+          schema:
+            type: string
+      responses:
+        '200':
+          description: The log (decision null when the relay has no record of the message).
+          content:
+            application/json:
+              schema:
+                $ref: '#/components/schemas/MessageDeliveryLog'
+        '400':
+          $ref: '#/components/responses/BadRequest'
+        '401':
+          $ref: '#/components/responses/Unauthorized'
+  /v3/users/{user_id}/push/deliveries:
+    parameters:
+      - $ref: '#/components/parameters/UserID'
+    get:
+      operationId: listUserDeliveries
+      summary: A user's most recent deliveries, newest first.
+      parameters:
+        - name: limit
+          in: query
+          required: false
+          schema:
+            type: integer
+            minimum: 1
+            maximum: 200
+            default: 20
+      responses:
+        '200':
+          description: The deliveries.
+          content:
+            application/json:
+              schema:
+                type: object
+                properties:
+                  deliveries:
+                    type: array
+                    items:
+                      $ref: '#/components/schemas/Delivery'
+        '400':
+          $ref: '#/components/responses/BadRequest'
+        '401':
+          $ref: '#/components/responses/Unauthorized'
 components:
   securitySchemes:
     apiToken:
@@ -520,6 +624,87 @@ components:
               certificate_not_after:
                 type: string
                 format: date-time
+    MessageDeliveryLog:
+      type: object
+      properties:
+        message_id:
+          type: integer
+          format: int64
+        user_id:
+          type: string
+        decision:
+          type: string
+          nullable: true
+          description: '`push`, or a skip reason code such as `online`, `no_token`, `do_not_disturb`.'
+        accepted_at:
+          type: integer
+          format: int64
+          nullable: true
+        deliveries:
+          type: array
+          items:
+            $ref: '#/components/schemas/Delivery'
+    Delivery:
+      type: object
+      properties:
+        message_id:
+          type: integer
+          format: int64
+        user_id:
+          type: string
+        device_token:
+          type: string
+          description: First 8 characters and "…".
+        state:
+          type: string
+          enum: [pending, in_flight, sent, failed, expired, token_invalid]
+        apns_id:
+          type: string
+        push_type:
+          type: string
+        priority:
+          type: integer
+        attempts:
+          type: integer
+        last_status:
+          type: integer
+          nullable: true
+        last_reason:
+          type: string
+          nullable: true
+        sent_at:
+          type: integer
+          format: int64
+          nullable: true
+        expires_at:
+          type: integer
+          format: int64
+        next_attempt_at:
+          type: integer
+          format: int64
+          nullable: true
+        created_at:
+          type: integer
+          format: int64
+        attempt_log:
+          type: array
+          items:
+            type: object
+            properties:
+              at:
+                type: integer
+                format: int64
+              status:
+                type: integer
+                nullable: true
+              reason:
+                type: string
+                nullable: true
+              error:
+                type: string
+                nullable: true
+              apns_id:
+                type: string
     Error:
       type: object
       required: [message, code, error]

@@ -7,6 +7,7 @@ enum PushStoreMigrations {
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1_users_tokens_preferences_templates", migrate: createRegistry)
+        migrator.registerMigration("v2_events_deliveries", migrate: DeliveryQueueSchema.create)
         return migrator
     }
 

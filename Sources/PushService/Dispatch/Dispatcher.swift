@@ -1,0 +1,263 @@
+import APNs
+import Foundation
+import Logging
+import PushStore
+import ServiceLifecycle
+import Synchronization
+
+/// Sends queued deliveries through each app's APNs client and records what happened.
+///
+/// Run it as a ServiceLifecycle `Service` next to the HTTP server. On start it puts deliveries a
+/// crash left in flight back to pending. Then it claims due deliveries in batches, never holding
+/// more than `configuration.window` in memory, sends them concurrently, and records outcomes in
+/// batches: sent; retry later (429 with Retry-After, 5xx, timeouts, lost connections, GOAWAY)
+/// with exponential backoff and jitter until the delivery expires; failed; token invalid (the
+/// token is removed in the same transaction). `wake()` (called by the webhook after a commit)
+/// makes it look at the queue at once; otherwise it sleeps until the next retry is due, at most
+/// `idlePoll`. On graceful shutdown it stops claiming, gives in-flight sends `shutdownGrace`,
+/// then puts what is left back to pending.
+public final class Dispatcher: Service, Sendable {
+    private let store: PushStore
+    private let targets: any DeliveryTargetProvider
+    private let configuration: DispatcherConfiguration
+    private let clock: @Sendable () -> Int64
+    private let random: @Sendable () -> Double
+    private let logger: Logger
+    private let wakeSignal = WakeSignal()
+    private let stopping = Atomic<Bool>(false)
+    private let retry: RetryPolicy
+
+    /// - Parameters:
+    ///   - clock: Unix milliseconds (the same clock the webhook stamps expirations with).
+    ///   - random: a value in 0..<1 for backoff jitter.
+    public init(store: PushStore, targets: any DeliveryTargetProvider,
+                configuration: DispatcherConfiguration = DispatcherConfiguration(),
+                clock: @escaping @Sendable () -> Int64 = PushStore.systemClockMilliseconds,
+                random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
+                logger: Logger = Logger(label: "Dispatcher")) {
+        self.store = store
+        self.targets = targets
+        self.configuration = configuration
+        self.clock = clock
+        self.random = random
+        self.logger = logger
+        self.retry = RetryPolicy(initial: configuration.initialBackoff, maximum: configuration.maximumBackoff)
+    }
+
+    /// New deliveries were committed: look at the queue now.
+    public func wake() {
+        wakeSignal.signal()
+    }
+
+    public func run() async throws {
+        let resumed = try await store.resumeInFlight()
+        if resumed > 0 {
+            logger.notice("resumed deliveries left in flight", metadata: ["count": .stringConvertible(resumed)])
+        }
+        await withGracefulShutdownHandler {
+            await loop()
+        } onGracefulShutdown: {
+            self.stopping.store(true, ordering: .relaxed)
+            self.wakeSignal.signal()
+        }
+    }
+
+    /// Stops claiming (as on graceful shutdown); `run()` returns once in-flight sends finish or
+    /// `shutdownGrace` passes.
+    public func stop() {
+        stopping.store(true, ordering: .relaxed)
+        wakeSignal.signal()
+    }
+
+    private var isStopping: Bool { stopping.load(ordering: .relaxed) || Task.isCancelled }
+
+    // MARK: The loop
+
+    /// A finished send, or nil for the shutdown deadline.
+    private typealias Finished = DeliveryOutcome?
+
+    private func loop() async {
+        await withTaskGroup(of: Finished.self) { group in
+            var inFlight = 0
+            var outcomes: [DeliveryOutcome] = []
+            var deadlineArmed = false
+            // After a claim that found less than it asked for, the queue is drained: claim again
+            // only when woken, when idle, or after a short while (retries falling due).
+            var drainedAt: Int64?
+            var lastFlushAt = clock()
+
+            while true {
+                let stop = isStopping
+                if stop, inFlight > 0, !deadlineArmed {
+                    deadlineArmed = true
+                    let grace = configuration.shutdownGrace
+                    group.addTask {
+                        try? await Task.sleep(for: grace)
+                        return nil
+                    }
+                }
+                let room = configuration.window - inFlight
+                let now = clock()
+                if !stop, room >= min(configuration.claimBatch, configuration.window),
+                   drainedAt == nil || wakeSignal.consume() || now - drainedAt! >= 50 {
+                    let limit = min(configuration.claimBatch, room)
+                    let claimed: [DeliveryRecord]
+                    do {
+                        claimed = try await store.claimDue(nowMs: now, limit: limit)
+                    } catch {
+                        logger.error("claiming deliveries failed", metadata: ["error": "\(error)"])
+                        claimed = []
+                    }
+                    drainedAt = claimed.count < limit ? now : nil
+                    for delivery in claimed {
+                        if delivery.expiresAtMs <= now {
+                            outcomes.append(DeliveryOutcome(deliveryID: delivery.id, state: .expired, atMs: now, attempt: nil))
+                            DeliveryMetrics.push(app: delivery.appID, status: "expired", reason: "expired")
+                            continue
+                        }
+                        guard let target = targets.target(forApp: delivery.appID) else {
+                            outcomes.append(DeliveryOutcome(
+                                deliveryID: delivery.id, state: .failed, atMs: now,
+                                attempt: DeliveryAttempt(atMs: now, status: nil, reason: nil,
+                                                         error: "app \(delivery.appID) has no APNs configuration",
+                                                         apnsID: delivery.apnsID)))
+                            DeliveryMetrics.push(app: delivery.appID, status: "failed", reason: "no_target")
+                            continue
+                        }
+                        inFlight += 1
+                        group.addTask { await self.send(delivery, through: target) }
+                    }
+                    if !claimed.isEmpty, drainedAt == nil { continue }
+                }
+
+                if inFlight == 0 {
+                    await flush(&outcomes)
+                    lastFlushAt = clock()
+                    if stop { break }
+                    await idleWait()
+                    drainedAt = nil
+                    continue
+                }
+
+                guard let finished = await group.next() else { continue }
+                if let outcome = finished {
+                    inFlight -= 1
+                    outcomes.append(outcome)
+                } else if inFlight > 0 {
+                    // Shutdown grace is over: cancelled sends come back as "put back to pending".
+                    logger.warning("shutdown grace over; putting unfinished sends back", metadata: ["count": .stringConvertible(inFlight)])
+                    group.cancelAll()
+                }
+                if outcomes.count >= configuration.recordBatch || clock() - lastFlushAt >= 100 {
+                    await flush(&outcomes)
+                    lastFlushAt = clock()
+                }
+            }
+            group.cancelAll()
+        }
+    }
+
+    /// Sleeps until the next retry is due (at most `idlePoll`) or until woken.
+    private func idleWait() async {
+        var timeout = configuration.idlePoll
+        do {
+            let pending = try await store.pendingCount()
+            DeliveryMetrics.queueDepth(pending)
+            if let due = try await store.nextDueAtMs() {
+                timeout = min(timeout, .milliseconds(max(0, due - clock())))
+            }
+        } catch {
+            logger.error("reading the queue failed", metadata: ["error": "\(error)"])
+        }
+        if timeout > .zero { await wakeSignal.wait(timeout: timeout) }
+    }
+
+    /// Records outcomes in one transaction. Runs detached from cancellation so a shutdown still
+    /// records what was sent; on failure the deliveries stay in flight and are resent after a
+    /// restart (same apns-id).
+    private func flush(_ outcomes: inout [DeliveryOutcome]) async {
+        guard !outcomes.isEmpty else { return }
+        let batch = outcomes
+        outcomes.removeAll(keepingCapacity: true)
+        let store = self.store
+        let result = await Task { try await store.recordOutcomes(batch) }.result
+        if case .failure(let error) = result {
+            logger.error("recording delivery outcomes failed", metadata: ["error": "\(error)", "count": .stringConvertible(batch.count)])
+        }
+    }
+
+    // MARK: One send
+
+    private func send(_ delivery: DeliveryRecord, through target: DeliveryTarget) async -> DeliveryOutcome {
+        let request = APNsRequest(
+            deviceToken: delivery.deviceToken, topic: target.topic, payload: [UInt8](delivery.payload),
+            pushType: APNsPushType(rawValue: delivery.pushType) ?? target.pushType,
+            priority: APNsPriority(rawValue: delivery.priority) ?? target.priority,
+            expiration: .at(Date(timeIntervalSince1970: Double(delivery.expiresAtMs) / 1000)),
+            apnsID: delivery.apnsID)
+        let started = ContinuousClock.now
+        do {
+            let response = try await target.client.send(request, timeout: configuration.requestTimeout)
+            DeliveryMetrics.apnsLatency(ContinuousClock.now - started)
+            return outcome(of: delivery, response: response)
+        } catch is CancellationError {
+            return putBack(delivery)
+        } catch let error as APNsError {
+            if case .shutdown = error { return putBack(delivery) }
+            let now = clock()
+            let attempt = DeliveryAttempt(atMs: now, status: nil, reason: nil, error: error.description, apnsID: delivery.apnsID)
+            if error.isRetryable { return retryOutcome(delivery, attempt: attempt, suggested: .zero, reason: "transport") }
+            DeliveryMetrics.push(app: delivery.appID, status: "failed", reason: "transport")
+            return DeliveryOutcome(deliveryID: delivery.id, state: .failed, atMs: now, attempt: attempt)
+        } catch {
+            let now = clock()
+            DeliveryMetrics.push(app: delivery.appID, status: "failed", reason: "error")
+            return DeliveryOutcome(
+                deliveryID: delivery.id, state: .failed, atMs: now,
+                attempt: DeliveryAttempt(atMs: now, status: nil, reason: nil, error: "\(error)", apnsID: delivery.apnsID))
+        }
+    }
+
+    private func outcome(of delivery: DeliveryRecord, response: APNsResponse) -> DeliveryOutcome {
+        let now = clock()
+        let attempt = DeliveryAttempt(atMs: now, status: response.status, reason: response.reason?.rawValue, error: nil,
+                                      apnsID: delivery.apnsID)
+        switch response.outcome {
+        case .delivered:
+            DeliveryMetrics.push(app: delivery.appID, status: "sent", reason: "")
+            return DeliveryOutcome(deliveryID: delivery.id, state: .sent, atMs: now, attempt: attempt)
+        case .tokenInvalid(let reason, let unregisteredAt):
+            DeliveryMetrics.push(app: delivery.appID, status: "token_invalid", reason: reason.rawValue)
+            DeliveryMetrics.tokenRemoved(app: delivery.appID, reason: reason.rawValue)
+            // 410 without a timestamp: "now" — any registration the relay holds predates it.
+            let rule: TokenRemovalRule = response.status == 410
+                ? .ifRegisteredBefore(unregisteredAt.map { Int64(($0.timeIntervalSince1970 * 1000).rounded(.down)) } ?? now)
+                : .always
+            return DeliveryOutcome(deliveryID: delivery.id, state: .tokenInvalid, atMs: now, attempt: attempt, tokenRemoval: rule)
+        case .permanentFailure(let reason):
+            DeliveryMetrics.push(app: delivery.appID, status: "failed", reason: reason?.rawValue ?? String(response.status))
+            return DeliveryOutcome(deliveryID: delivery.id, state: .failed, atMs: now, attempt: attempt)
+        case .retryable(let reason, let after):
+            return retryOutcome(delivery, attempt: attempt, suggested: after, reason: reason?.rawValue ?? String(response.status))
+        }
+    }
+
+    private func retryOutcome(_ delivery: DeliveryRecord, attempt: DeliveryAttempt, suggested: Duration,
+                              reason: String) -> DeliveryOutcome {
+        let attempts = delivery.attempts + 1
+        let delay = retry.delay(attempts: attempts, suggested: suggested, random: random())
+        let next = attempt.atMs + delay.milliseconds
+        if next >= delivery.expiresAtMs {
+            DeliveryMetrics.push(app: delivery.appID, status: "expired", reason: reason)
+            return DeliveryOutcome(deliveryID: delivery.id, state: .expired, atMs: attempt.atMs, attempt: attempt)
+        }
+        DeliveryMetrics.retry(app: delivery.appID)
+        return DeliveryOutcome(deliveryID: delivery.id, state: .pending, atMs: attempt.atMs, attempt: attempt, nextAttemptAtMs: next)
+    }
+
+    /// Not sent (shutdown): pending again, due at once, no attempt counted.
+    private func putBack(_ delivery: DeliveryRecord) -> DeliveryOutcome {
+        let now = clock()
+        return DeliveryOutcome(deliveryID: delivery.id, state: .pending, atMs: now, attempt: nil, nextAttemptAtMs: now)
+    }
+}

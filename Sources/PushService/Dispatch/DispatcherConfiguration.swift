@@ -1,0 +1,35 @@
+/// How the dispatcher paces itself. Built once, injected.
+public struct DispatcherConfiguration: Sendable, Hashable {
+    /// Most deliveries held in memory (claimed and not yet recorded). Everything beyond waits in
+    /// SQLite, so a backlog of millions costs disk, not RAM. Pick about twice the sum of the
+    /// APNs clients' stream capacity (connections × concurrent streams).
+    public var window: Int
+    /// Most deliveries claimed per query.
+    public var claimBatch: Int
+    /// Outcomes recorded per transaction (recorded sooner when the pipeline runs dry).
+    public var recordBatch: Int
+    /// First retry delay; doubled per attempt, with ±50 % jitter.
+    public var initialBackoff: Duration
+    /// Cap of the exponential backoff and of an honoured Retry-After.
+    public var maximumBackoff: Duration
+    /// Longest idle sleep between looks at the queue (the webhook also wakes the dispatcher).
+    public var idlePoll: Duration
+    /// On graceful shutdown, how long in-flight sends may take before they are put back.
+    public var shutdownGrace: Duration
+    /// Per-request deadline passed to the APNs client; nil uses the client's own.
+    public var requestTimeout: Duration?
+
+    public init(window: Int = 2000, claimBatch: Int = 500, recordBatch: Int = 500,
+                initialBackoff: Duration = .seconds(1), maximumBackoff: Duration = .seconds(300),
+                idlePoll: Duration = .seconds(1), shutdownGrace: Duration = .seconds(10),
+                requestTimeout: Duration? = nil) {
+        self.window = max(1, window)
+        self.claimBatch = max(1, claimBatch)
+        self.recordBatch = max(1, recordBatch)
+        self.initialBackoff = initialBackoff
+        self.maximumBackoff = maximumBackoff
+        self.idlePoll = idlePoll
+        self.shutdownGrace = shutdownGrace
+        self.requestTimeout = requestTimeout
+    }
+}

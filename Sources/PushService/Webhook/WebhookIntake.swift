@@ -1,0 +1,153 @@
+import APNs
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+import NIOCore
+import PushCore
+import PushStore
+
+/// `POST /webhooks/sendbird`: verifies, plans and durably queues one offline-message event.
+///
+/// Order: body (size-limited) → envelope (`app_id`, `category`) → app known → signature →
+/// category → event (members required) → recipient states in one read → `PushPlanner` →
+/// group commit → 200 → wake the dispatcher. Nothing is stored unless the signature is right,
+/// and 200 means the event and its deliveries are committed.
+public struct WebhookIntake: Sendable {
+    let store: PushStore
+    let apps: AppRegistry
+    let targets: any DeliveryTargetProvider
+    let committer: EventCommitter
+    let onCommit: @Sendable () -> Void
+    let bodyLimit: Int
+    let clock: @Sendable () -> Int64
+    let logger: Logger
+
+    /// - Parameters:
+    ///   - onCommit: called after an event with deliveries commits (`dispatcher.wake`).
+    ///   - clock: Unix milliseconds; stamps acceptance and expirations.
+    public init(store: PushStore, apps: AppRegistry, targets: any DeliveryTargetProvider,
+                committer: EventCommitter? = nil, onCommit: @escaping @Sendable () -> Void = {},
+                bodyLimit: Int = 1024 * 1024,
+                clock: @escaping @Sendable () -> Int64 = PushStore.systemClockMilliseconds,
+                logger: Logger = Logger(label: "WebhookIntake")) {
+        self.store = store
+        self.apps = apps
+        self.targets = targets
+        self.committer = committer ?? EventCommitter(store: store)
+        self.onCommit = onCommit
+        self.bodyLimit = bodyLimit
+        self.clock = clock
+        self.logger = logger
+    }
+
+    /// The route path.
+    public static let path = "webhooks/sendbird"
+
+    public func register(on router: Router<RelayRequestContext>) {
+        router.post(RouterPath(Self.path)) { request, _ in
+            try await handle(request)
+        }
+    }
+
+    func handle(_ request: Request) async throws -> Response {
+        let body = try await Self.collect(request, limit: bodyLimit)
+        let envelope: WebhookEnvelope
+        do {
+            envelope = try WebhookEnvelope(json: body)
+        } catch {
+            DeliveryMetrics.webhookEvent(category: "unknown", result: "invalid")
+            throw APIError.invalidJSON(error.description)
+        }
+        guard let app = apps.app(withID: envelope.appID) else {
+            DeliveryMetrics.webhookEvent(category: envelope.category, result: "unknown_app")
+            throw APIError(status: .notFound, code: .notFound, message: "Application \"\(envelope.appID)\" is not configured on this relay.")
+        }
+        guard WebhookSignature.isValid(request.headers[.sendbirdSignature], body: body, apiToken: app.apiToken.value) else {
+            DeliveryMetrics.webhookEvent(category: envelope.category, result: "bad_signature")
+            throw APIError(status: .unauthorized, code: .invalidAPIToken,
+                           message: "Invalid value: \"x-sendbird-signature\" is missing or does not match the body.")
+        }
+        guard envelope.isOfflineMessageEvent else {
+            DeliveryMetrics.webhookEvent(category: envelope.category, result: "ignored")
+            return JSONResponse.make(WebhookAnswer(result: "ignored", deliveries: 0))
+        }
+        let event: WebhookEvent
+        do {
+            event = try envelope.offlineMessageEvent()
+        } catch {
+            DeliveryMetrics.webhookEvent(category: envelope.category, result: "invalid")
+            throw APIError(code: error == .membersMissing ? .requiredFieldMissing : .invalidValue, message: error.description)
+        }
+        guard let target = targets.target(forApp: app.appID) else {
+            DeliveryMetrics.webhookEvent(category: envelope.category, result: "no_target")
+            throw APIError(status: .serviceUnavailable, code: .unexpected,
+                           message: "Application \"\(app.appID)\" has no APNs configuration; the event was not accepted.")
+        }
+        let accepted = try await plan(event, target: target)
+        let isNew = try await committer.accept(accepted)
+        DeliveryMetrics.webhookEvent(category: envelope.category, result: isNew ? "accepted" : "duplicate")
+        if isNew {
+            var counts: [String: Int] = [:]
+            for decision in accepted.decisions { counts[decision.decision, default: 0] += 1 }
+            DeliveryMetrics.decisions(counts)
+            if !accepted.deliveries.isEmpty { onCommit() }
+        }
+        return JSONResponse.make(WebhookAnswer(result: isNew ? "accepted" : "duplicate", deliveries: isNew ? accepted.deliveries.count : 0))
+    }
+
+    /// Loads the members' state in one read and turns the plan into rows to store.
+    func plan(_ event: WebhookEvent, target: DeliveryTarget) async throws -> AcceptedEvent {
+        let members = event.members.map(\.userID)
+        async let statesRead = store.recipientStates(app: event.appID, users: members, channel: event.channel.channelURL)
+        async let templatesRead = store.messageTemplates(app: event.appID)
+        let (states, templates) = try await (statesRead, templatesRead)
+        var lookup = RecipientLookup()
+        for (user, state) in states {
+            lookup.userPreferences[user] = state.preferences
+            lookup.channelPreferences[user] = state.channelPreference
+            lookup.deviceTokens[user] = state.tokens
+            lookup.templateChoices[user] = state.templateName
+        }
+        let nowMs = clock()
+        let planner = PushPlanner(options: target.options, templates: PushTemplateSet(
+            defaultTemplate: templates[.default] ?? .sendbirdDefault(for: .default),
+            alternativeTemplate: templates[.alternative] ?? .sendbirdDefault(for: .alternative)))
+        let plan = planner.plan(event, lookup: lookup, now: Date(timeIntervalSince1970: Double(nowMs) / 1000))
+        let expiresAt = nowMs + target.timeToLive.milliseconds
+        return AcceptedEvent(
+            appID: event.appID, messageID: event.message.messageID, channelURL: event.channel.channelURL, acceptedAtMs: nowMs,
+            decisions: plan.recipients.map {
+                RecipientDecisionRecord(userID: $0.userID, decision: $0.decision.skipReason?.rawValue ?? RecipientDecisionRecord.push)
+            },
+            deliveries: plan.deliveries.map {
+                NewDelivery(userID: $0.userID, deviceToken: $0.deviceToken.token, payload: $0.payload, apnsID: APNsID.random(),
+                            pushType: target.pushType.rawValue, priority: target.priority.rawValue, expiresAtMs: expiresAt)
+            })
+    }
+
+    static func collect(_ request: Request, limit: Int) async throws -> Data {
+        if let length = request.headers[.contentLength].flatMap(Int.init), length > limit {
+            throw APIError.bodyTooLarge(limit: limit)
+        }
+        do {
+            let buffer = try await request.body.collect(upTo: limit)
+            return Data(buffer.readableBytesView)
+        } catch let error as HTTPError where error.status == .contentTooLarge {
+            throw APIError.bodyTooLarge(limit: limit)
+        } catch is NIOTooManyBytesError {
+            throw APIError.bodyTooLarge(limit: limit)
+        }
+    }
+
+}
+
+/// The webhook's answer: `accepted`, `duplicate` or `ignored`, and how many pushes were queued.
+struct WebhookAnswer: Encodable {
+    var result: String
+    var deliveries: Int
+}
+
+extension HTTPField.Name {
+    static let sendbirdSignature = HTTPField.Name("x-sendbird-signature")!
+}

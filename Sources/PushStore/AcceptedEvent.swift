@@ -1,0 +1,21 @@
+/// Everything one webhook event leads to, stored in one transaction by `PushStore.acceptEvents`.
+public struct AcceptedEvent: Sendable, Hashable {
+    public var appID: String
+    public var messageID: Int64
+    public var channelURL: String
+    /// Unix ms when the relay accepted it.
+    public var acceptedAtMs: Int64
+    /// Every member's decision: `push` or a `SkipReason` code, keyed by user id.
+    public var decisions: [RecipientDecisionRecord]
+    public var deliveries: [NewDelivery]
+
+    public init(appID: String, messageID: Int64, channelURL: String, acceptedAtMs: Int64,
+                decisions: [RecipientDecisionRecord], deliveries: [NewDelivery]) {
+        self.appID = appID
+        self.messageID = messageID
+        self.channelURL = channelURL
+        self.acceptedAtMs = acceptedAtMs
+        self.decisions = decisions
+        self.deliveries = deliveries
+    }
+}

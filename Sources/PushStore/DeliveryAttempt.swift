@@ -1,0 +1,21 @@
+import Foundation
+
+/// One try to hand a delivery to APNs.
+public struct DeliveryAttempt: Sendable, Hashable {
+    public var atMs: Int64
+    /// The HTTP status APNs answered; nil when no answer came (timeout, connection lost).
+    public var status: Int?
+    /// APNs' `reason`.
+    public var reason: String?
+    /// The transport error when there was no answer.
+    public var error: String?
+    public var apnsID: UUID
+
+    public init(atMs: Int64, status: Int?, reason: String?, error: String?, apnsID: UUID) {
+        self.atMs = atMs
+        self.status = status
+        self.reason = reason
+        self.error = error
+        self.apnsID = apnsID
+    }
+}

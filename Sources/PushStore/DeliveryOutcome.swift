@@ -1,0 +1,25 @@
+/// What happened to one claimed delivery, recorded by `PushStore.recordOutcomes`.
+public struct DeliveryOutcome: Sendable, Hashable {
+    public var deliveryID: Int64
+    /// The new state: `pending` for a retry (at `nextAttemptAtMs`), or a final state.
+    public var state: DeliveryState
+    /// When this outcome happened (Unix ms).
+    public var atMs: Int64
+    /// Nil when the delivery was not sent at all (expired before sending, or put back by a
+    /// shutdown): no attempt is logged and `attempts` does not grow.
+    public var attempt: DeliveryAttempt?
+    /// For `pending`: when to try again.
+    public var nextAttemptAtMs: Int64?
+    /// For `tokenInvalid`: remove the token from the registry in the same transaction.
+    public var tokenRemoval: TokenRemovalRule?
+
+    public init(deliveryID: Int64, state: DeliveryState, atMs: Int64, attempt: DeliveryAttempt?,
+                nextAttemptAtMs: Int64? = nil, tokenRemoval: TokenRemovalRule? = nil) {
+        self.deliveryID = deliveryID
+        self.state = state
+        self.atMs = atMs
+        self.attempt = attempt
+        self.nextAttemptAtMs = nextAttemptAtMs
+        self.tokenRemoval = tokenRemoval
+    }
+}

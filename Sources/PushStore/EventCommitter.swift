@@ -1,0 +1,61 @@
+import Synchronization
+
+/// Group commit for webhook events: callers arriving while a write transaction runs wait and are
+/// committed together in the next one, so N concurrent webhooks cost about one fsync, not N.
+/// Each caller is resumed only after the transaction holding its event has committed.
+public final class EventCommitter: Sendable {
+    private typealias Waiter = (event: AcceptedEvent, continuation: CheckedContinuation<Bool, any Error>)
+
+    private struct State {
+        var pending: [Waiter] = []
+        var writing = false
+    }
+
+    private let store: PushStore
+    /// Most events per transaction, bounding how long one commit (and its callers) takes.
+    private let maximumBatch: Int
+    private let state = Mutex(State())
+
+    public init(store: PushStore, maximumBatch: Int = 1024) {
+        self.store = store
+        self.maximumBatch = max(1, maximumBatch)
+    }
+
+    /// Commits `event` (possibly with others) and returns whether it was new (false: duplicate).
+    public func accept(_ event: AcceptedEvent) async throws -> Bool {
+        try await withCheckedThrowingContinuation { continuation in
+            let startWriter = state.withLock { state in
+                state.pending.append((event, continuation))
+                guard !state.writing else { return false }
+                state.writing = true
+                return true
+            }
+            if startWriter {
+                Task { await self.drain() }
+            }
+        }
+    }
+
+    /// Writes batches until nobody is waiting. Exactly one drain runs at a time (`writing`).
+    private func drain() async {
+        while true {
+            let batch: [Waiter] = state.withLock { state in
+                guard !state.pending.isEmpty else {
+                    state.writing = false
+                    return []
+                }
+                let count = min(maximumBatch, state.pending.count)
+                let batch = Array(state.pending.prefix(count))
+                state.pending.removeFirst(count)
+                return batch
+            }
+            if batch.isEmpty { return }
+            do {
+                let results = try await store.acceptEvents(batch.map(\.event))
+                for (waiter, isNew) in zip(batch, results) { waiter.continuation.resume(returning: isNew) }
+            } catch {
+                for waiter in batch { waiter.continuation.resume(throwing: error) }
+            }
+        }
+    }
+}

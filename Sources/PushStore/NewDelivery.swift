@@ -1,0 +1,28 @@
+import Foundation
+
+/// One APNs request to queue, as the webhook planned it.
+public struct NewDelivery: Sendable, Hashable {
+    public var userID: String
+    public var deviceToken: String
+    public var payload: Data
+    /// Chosen at accept time and sent with every retry, so APNs and logs can tell retries apart
+    /// from new pushes.
+    public var apnsID: UUID
+    /// `apns-push-type` value (e.g. `alert`).
+    public var pushType: String
+    /// `apns-priority` value (10, 5 or 1).
+    public var priority: Int
+    /// Unix ms after which the delivery is expired instead of sent.
+    public var expiresAtMs: Int64
+
+    public init(userID: String, deviceToken: String, payload: Data, apnsID: UUID, pushType: String, priority: Int,
+                expiresAtMs: Int64) {
+        self.userID = userID
+        self.deviceToken = deviceToken
+        self.payload = payload
+        self.apnsID = apnsID
+        self.pushType = pushType
+        self.priority = priority
+        self.expiresAtMs = expiresAtMs
+    }
+}

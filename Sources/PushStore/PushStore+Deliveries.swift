@@ -1,0 +1,123 @@
+import GRDB
+
+extension PushStore {
+    /// Marks up to `limit` pending deliveries due at `nowMs` as in flight and returns them,
+    /// oldest due first.
+    public func claimDue(nowMs: Int64, limit: Int) async throws -> [DeliveryRecord] {
+        guard limit > 0 else { return [] }
+        return try await pool.write { db in
+            try Row.fetchAll(db, sql: """
+                UPDATE deliveries SET state = 'in_flight', updated_at_ms = ?
+                WHERE id IN (SELECT id FROM deliveries WHERE state = 'pending' AND next_attempt_at_ms <= ?
+                             ORDER BY next_attempt_at_ms LIMIT ?)
+                RETURNING *
+                """, arguments: [nowMs, nowMs, limit]
+            ).map(DeliveryRecord.init(row:)).sorted { ($0.nextAttemptAtMs, $0.id) < ($1.nextAttemptAtMs, $1.id) }
+        }
+    }
+
+    /// When the earliest pending delivery is due; nil when none is pending.
+    public func nextDueAtMs() async throws -> Int64? {
+        try await pool.read { db in
+            try Int64.fetchOne(db, sql: "SELECT MIN(next_attempt_at_ms) FROM deliveries WHERE state = 'pending'")
+        }
+    }
+
+    /// Records outcomes (state, attempt log, token removals) in one transaction. Returns how many
+    /// tokens were removed.
+    @discardableResult
+    public func recordOutcomes(_ outcomes: [DeliveryOutcome]) async throws -> Int {
+        guard !outcomes.isEmpty else { return 0 }
+        return try await pool.write { db in
+            let update = try db.cachedStatement(sql: """
+                UPDATE deliveries SET state = ?, attempts = attempts + ?, next_attempt_at_ms = COALESCE(?, next_attempt_at_ms),
+                    last_status = COALESCE(?, last_status), last_reason = COALESCE(?, last_reason),
+                    sent_at_ms = COALESCE(?, sent_at_ms), updated_at_ms = ?
+                WHERE id = ? RETURNING app_id, device_token
+                """)
+            let attempt = try db.cachedStatement(sql: """
+                INSERT INTO delivery_attempts (delivery_id, at_ms, status, reason, error, apns_id) VALUES (?, ?, ?, ?, ?, ?)
+                """)
+            var removed = 0
+            for outcome in outcomes {
+                let a = outcome.attempt
+                guard let row = try Row.fetchOne(update, arguments: [
+                    outcome.state.rawValue, a == nil ? 0 : 1, outcome.nextAttemptAtMs,
+                    a?.status, a?.reason ?? a?.error, outcome.state == .sent ? outcome.atMs : nil, outcome.atMs,
+                    outcome.deliveryID,
+                ]) else { continue }  // pruned meanwhile
+                if let a {
+                    try attempt.execute(arguments: [outcome.deliveryID, a.atMs, a.status, a.reason, a.error,
+                                                    a.apnsID.uuidString.lowercased()])
+                }
+                let app: String = row["app_id"]
+                let token: String = row["device_token"]
+                switch outcome.tokenRemoval {
+                case .ifRegisteredBefore(let ms)?:
+                    try db.execute(sql: "DELETE FROM device_tokens WHERE app_id = ? AND token = ? AND registered_at < ?",
+                                   arguments: [app, token, ms])
+                    removed += db.changesCount
+                case .always?:
+                    try db.execute(sql: "DELETE FROM device_tokens WHERE app_id = ? AND token = ?", arguments: [app, token])
+                    removed += db.changesCount
+                case nil:
+                    break
+                }
+            }
+            return removed
+        }
+    }
+
+    /// Puts deliveries a crash left in flight back to pending (same apns-id, same attempts).
+    /// Call once at start, before the dispatcher claims anything. Returns how many.
+    @discardableResult
+    public func resumeInFlight() async throws -> Int {
+        try await pool.write { db in
+            try db.execute(sql: "UPDATE deliveries SET state = 'pending' WHERE state = 'in_flight'")
+            return db.changesCount
+        }
+    }
+
+    /// Deliveries waiting to be sent (pending or in flight).
+    public func pendingCount() async throws -> Int {
+        try await pool.read { db in
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM deliveries WHERE state IN ('pending', 'in_flight')") ?? 0
+        }
+    }
+
+    /// Deliveries in each state (for tests and operators).
+    public func deliveryStateCounts() async throws -> [DeliveryState: Int] {
+        try await pool.read { db in
+            var counts: [DeliveryState: Int] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT state, COUNT(*) AS n FROM deliveries GROUP BY state") {
+                counts[DeliveryState(rawValue: row["state"])] = row["n"]
+            }
+            return counts
+        }
+    }
+
+    /// Deletes events, decisions and finished deliveries (with their attempts) created before
+    /// `cutoffMs`. Unfinished deliveries are kept whatever their age. An event pruned this way
+    /// is no longer deduplicated; keep the age well above any webhook redelivery window.
+    /// Returns how many deliveries were deleted.
+    @discardableResult
+    public func prune(olderThanMs cutoffMs: Int64) async throws -> Int {
+        try await pool.write { db in
+            try db.execute(sql: """
+                DELETE FROM delivery_attempts WHERE delivery_id IN (
+                    SELECT id FROM deliveries WHERE created_at_ms < ? AND state NOT IN ('pending', 'in_flight'))
+                """, arguments: [cutoffMs])
+            try db.execute(sql: "DELETE FROM deliveries WHERE created_at_ms < ? AND state NOT IN ('pending', 'in_flight')",
+                           arguments: [cutoffMs])
+            let deleted = db.changesCount
+            try db.execute(sql: "DELETE FROM decisions WHERE created_at_ms < ?", arguments: [cutoffMs])
+            try db.execute(sql: "DELETE FROM events WHERE created_at_ms < ?", arguments: [cutoffMs])
+            return deleted
+        }
+    }
+
+    /// The writer's `PRAGMA synchronous` (2 FULL, 1 NORMAL), to check `durability`.
+    public func synchronousSetting() async throws -> Int {
+        try await pool.writeWithoutTransaction { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") ?? -1 }
+    }
+}

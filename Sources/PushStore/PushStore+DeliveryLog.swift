@@ -1,0 +1,57 @@
+import Foundation
+import GRDB
+
+extension PushStore {
+    /// What happened to message `messageID` for `user`: the decision and each delivery with its
+    /// attempts, from one read.
+    public func deliveryLog(app: String, messageID: Int64, user: String) async throws -> MessageDeliveryLog {
+        try await pool.read { db in
+            let decision = try Row.fetchOne(
+                db, sql: "SELECT decision, created_at_ms FROM decisions WHERE app_id = ? AND message_id = ? AND user_id = ?",
+                arguments: [app, messageID, user])
+            let deliveries = try Row.fetchAll(
+                db, sql: "SELECT * FROM deliveries WHERE app_id = ? AND message_id = ? AND user_id = ? ORDER BY id",
+                arguments: [app, messageID, user]
+            ).map(DeliveryRecord.init(row:))
+            return MessageDeliveryLog(
+                appID: app, messageID: messageID, userID: user,
+                decision: decision?["decision"], acceptedAtMs: decision?["created_at_ms"],
+                deliveries: try deliveries.map { LoggedDelivery(delivery: $0, attempts: try Self.attempts(db, deliveryID: $0.id)) })
+        }
+    }
+
+    /// A user's most recent deliveries, newest first, with their attempts.
+    public func recentDeliveries(app: String, user: String, limit: Int) async throws -> [LoggedDelivery] {
+        try await pool.read { db in
+            try Row.fetchAll(
+                db, sql: "SELECT * FROM deliveries WHERE app_id = ? AND user_id = ? ORDER BY created_at_ms DESC, id DESC LIMIT ?",
+                arguments: [app, user, max(0, limit)]
+            ).map { row in
+                let record = try DeliveryRecord(row: row)
+                return LoggedDelivery(delivery: record, attempts: try Self.attempts(db, deliveryID: record.id))
+            }
+        }
+    }
+
+    /// The delivery with this id, with its attempts.
+    public func delivery(id: Int64) async throws -> LoggedDelivery? {
+        try await pool.read { db in
+            guard let row = try Row.fetchOne(db, sql: "SELECT * FROM deliveries WHERE id = ?", arguments: [id]) else { return nil }
+            let record = try DeliveryRecord(row: row)
+            return LoggedDelivery(delivery: record, attempts: try Self.attempts(db, deliveryID: id))
+        }
+    }
+
+    static func attempts(_ db: Database, deliveryID: Int64) throws -> [DeliveryAttempt] {
+        try Row.fetchAll(
+            db, sql: "SELECT at_ms, status, reason, error, apns_id FROM delivery_attempts WHERE delivery_id = ? ORDER BY at_ms, rowid",
+            arguments: [deliveryID]
+        ).map { row in
+            let raw: String = row["apns_id"]
+            guard let uuid = UUID(uuidString: raw) else {
+                throw PushStoreError.corruptValue(table: "delivery_attempts", column: "apns_id", value: raw)
+            }
+            return DeliveryAttempt(atMs: row["at_ms"], status: row["status"], reason: row["reason"], error: row["error"], apnsID: uuid)
+        }
+    }
+}

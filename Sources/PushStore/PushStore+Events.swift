@@ -1,0 +1,53 @@
+import GRDB
+
+extension PushStore {
+    /// Stores each event with its decisions and deliveries, all in ONE transaction (one fsync),
+    /// and returns for each event whether it was new. A duplicate (same app and message id,
+    /// including one earlier in the same batch) inserts nothing and yields `false`.
+    public func acceptEvents(_ events: [AcceptedEvent]) async throws -> [Bool] {
+        guard !events.isEmpty else { return [] }
+        return try await pool.write { db in
+            try events.map { try Self.accept($0, db) }
+        }
+    }
+
+    /// One event in its own transaction. Concurrent callers should go through `EventCommitter`.
+    public func acceptEvent(_ event: AcceptedEvent) async throws -> Bool {
+        try await acceptEvents([event])[0]
+    }
+
+    private static func accept(_ event: AcceptedEvent, _ db: Database) throws -> Bool {
+        try db.execute(
+            sql: "INSERT INTO events (app_id, message_id, channel_url, created_at_ms) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
+            arguments: [event.appID, event.messageID, event.channelURL, event.acceptedAtMs])
+        guard db.changesCount > 0 else { return false }
+        let decision = try db.cachedStatement(sql: """
+            INSERT INTO decisions (app_id, message_id, user_id, decision, created_at_ms) VALUES (?, ?, ?, ?, ?)
+            ON CONFLICT DO NOTHING
+            """)
+        for record in event.decisions {
+            try decision.execute(arguments: [event.appID, event.messageID, record.userID, record.decision, event.acceptedAtMs])
+        }
+        let delivery = try db.cachedStatement(sql: """
+            INSERT INTO deliveries (app_id, message_id, user_id, device_token, payload, apns_id, push_type, priority,
+                expires_at_ms, state, attempts, next_attempt_at_ms, created_at_ms, updated_at_ms)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', 0, ?, ?, ?)
+            """)
+        let now = event.acceptedAtMs
+        for d in event.deliveries {
+            try delivery.execute(arguments: [
+                event.appID, event.messageID, d.userID, d.deviceToken, d.payload, d.apnsID.uuidString.lowercased(),
+                d.pushType, d.priority, d.expiresAtMs, now, now, now,
+            ])
+        }
+        return true
+    }
+
+    /// Whether an event was accepted (and not yet pruned).
+    public func eventExists(app: String, messageID: Int64) async throws -> Bool {
+        try await pool.read { db in
+            try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM events WHERE app_id = ? AND message_id = ?)",
+                              arguments: [app, messageID]) ?? false
+        }
+    }
+}

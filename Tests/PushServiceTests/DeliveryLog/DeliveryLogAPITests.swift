@@ -1,0 +1,42 @@
+import Foundation
+import PushStore
+import Testing
+@testable import PushService
+
+@Suite struct DeliveryLogAPITests {
+    @Test func theLogIsPerAppAuthenticatedAndValidated() async throws {
+        try await LiveRelay.run { relay async throws in
+            let event = AcceptedEvent(
+                appID: TestApps.a.appID, messageID: 5, channelURL: "c1", acceptedAtMs: 1_700_000_000_000,
+                decisions: [RecipientDecisionRecord(userID: "bob", decision: "do_not_disturb")], deliveries: [])
+            #expect(try await relay.store.acceptEvent(event))
+
+            let mine = try await relay.request(.get, "/v3/push/deliveries?message_id=5&user_id=bob")
+            #expect(mine.status == .ok)
+            #expect(mine.body == json(#"{"message_id": 5, "user_id": "bob", "decision": "do_not_disturb", "accepted_at": 1700000000000, "deliveries": []}"#))
+
+            let theirs = try await relay.request(.get, "/v3/push/deliveries?message_id=5&user_id=bob", app: TestApps.b)
+            #expect(theirs.body["decision"] == nil || theirs.body["decision"] == .null)
+
+            #expect(try await relay.request(.get, "/v3/push/deliveries?message_id=5&user_id=bob", app: nil).status == .unauthorized)
+            #expect(try await relay.request(.get, "/v3/push/deliveries?user_id=bob").code == 400105)
+            #expect(try await relay.request(.get, "/v3/push/deliveries?message_id=x&user_id=bob").code == 400101)
+            #expect(try await relay.request(.get, "/v3/users/bob/push/deliveries?limit=0").code == 400111)
+            #expect(try await relay.request(.get, "/v3/users/bob/push/deliveries").body == json(#"{"deliveries": []}"#))
+        }
+    }
+
+    @Test func thePrunerDeletesEntriesOlderThanItsAge() async throws {
+        try await LiveRelay.run { relay async throws in
+            let old = AcceptedEvent(appID: TestApps.a.appID, messageID: 1, channelURL: "c1", acceptedAtMs: 1_000,
+                                    decisions: [RecipientDecisionRecord(userID: "bob", decision: "online")], deliveries: [])
+            #expect(try await relay.store.acceptEvent(old))
+            let pruner = DeliveryLogPruner(store: relay.store, maximumAge: .seconds(60), clock: { 1_000 + 59_000 })
+            try await pruner.pruneOnce()
+            #expect(try await relay.store.eventExists(app: TestApps.a.appID, messageID: 1))
+            let later = DeliveryLogPruner(store: relay.store, maximumAge: .seconds(60), clock: { 1_000 + 61_000 })
+            try await later.pruneOnce()
+            #expect(try await relay.store.eventExists(app: TestApps.a.appID, messageID: 1) == false)
+        }
+    }
+}

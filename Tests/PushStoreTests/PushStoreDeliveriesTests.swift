@@ -1,0 +1,114 @@
+import Foundation
+import Testing
+@testable import PushStore
+
+@Suite struct PushStoreDeliveriesTests {
+    static func event(_ messageID: Int64, users: [String] = ["bob"], at: Int64 = 1_700_000_000_000, expiresAt: Int64 = 1_800_000_000_000) -> AcceptedEvent {
+        AcceptedEvent(
+            appID: "app", messageID: messageID, channelURL: "c1", acceptedAtMs: at,
+            decisions: users.map { RecipientDecisionRecord(userID: $0, decision: "push") } + [RecipientDecisionRecord(userID: "zed", decision: "online")],
+            deliveries: users.enumerated().map { n, user in
+                NewDelivery(userID: user, deviceToken: hexToken(n + 1), payload: Data(#"{"aps":{}}"#.utf8), apnsID: UUID(),
+                            pushType: "alert", priority: 10, expiresAtMs: expiresAt)
+            })
+    }
+
+    @Test func anEventIsStoredOnceAndADuplicateInsertsNothing() async throws {
+        let db = try TemporaryDatabase()
+        let store = try db.open()
+        #expect(try await store.acceptEvents([Self.event(1), Self.event(1), Self.event(2)]) == [true, false, true])
+        #expect(try await store.acceptEvent(Self.event(1, users: ["bob", "carol"])) == false)
+        #expect(try await store.pendingCount() == 2)
+        let log = try await store.deliveryLog(app: "app", messageID: 1, user: "zed")
+        #expect(log.decision == "online")
+        #expect(log.deliveries.isEmpty)
+        #expect(try await store.appliedMigrations().contains("v2_events_deliveries"))
+    }
+
+    @Test func concurrentAcceptsThroughTheCommitterAllCommit() async throws {
+        let db = try TemporaryDatabase()
+        let store = try db.open()
+        let committer = EventCommitter(store: store, maximumBatch: 7)
+        let results = try await withThrowingTaskGroup(of: Bool.self) { group in
+            for n in 0..<100 { group.addTask { try await committer.accept(Self.event(Int64(n % 50))) } }
+            return try await group.reduce(into: [Bool]()) { $0.append($1) }
+        }
+        #expect(results.filter { $0 }.count == 50)
+        #expect(try await store.pendingCount() == 50)
+    }
+
+    @Test func claimRecordAndResume() async throws {
+        let db = try TemporaryDatabase()
+        let store = try db.open()
+        _ = try await store.acceptEvent(Self.event(1, users: ["a", "b", "c"]))
+        let now: Int64 = 1_700_000_000_100
+        let claimed = try await store.claimDue(nowMs: now, limit: 2)
+        #expect(claimed.count == 2)
+        #expect(claimed.allSatisfy { $0.state == .inFlight })
+        #expect(try await store.claimDue(nowMs: now, limit: 10).count == 1)
+        #expect(try await store.claimDue(nowMs: now, limit: 10).isEmpty)
+
+        let retryAt = now + 5000
+        try await store.recordOutcomes([
+            DeliveryOutcome(deliveryID: claimed[0].id, state: .pending, atMs: now,
+                            attempt: DeliveryAttempt(atMs: now, status: 503, reason: "ServiceUnavailable", error: nil, apnsID: claimed[0].apnsID),
+                            nextAttemptAtMs: retryAt),
+            DeliveryOutcome(deliveryID: claimed[1].id, state: .sent, atMs: now,
+                            attempt: DeliveryAttempt(atMs: now, status: 200, reason: nil, error: nil, apnsID: claimed[1].apnsID)),
+        ])
+        #expect(try await store.nextDueAtMs() == retryAt)
+        #expect(try await store.claimDue(nowMs: now, limit: 10).isEmpty, "not due yet")
+        let retried = try #require(try await store.delivery(id: claimed[0].id))
+        #expect(retried.delivery.attempts == 1)
+        #expect(retried.delivery.lastStatus == 503)
+        #expect(retried.attempts.map(\.apnsID) == [claimed[0].apnsID])
+
+        // A crash leaves the third in flight; a new instance on the same file resumes it.
+        let reopened = try db.open()
+        #expect(try await reopened.resumeInFlight() == 1)
+        let again = try await reopened.claimDue(nowMs: retryAt, limit: 10)
+        #expect(again.count == 2)
+        #expect(again.contains { $0.id == claimed[0].id && $0.apnsID == claimed[0].apnsID })
+    }
+
+    @Test func tokenRemovalFollowsThe410Rule() async throws {
+        let db = try TemporaryDatabase()
+        let clock = ManualClock(1_700_000_000_000)
+        let store = try db.open(clock: clock)
+        _ = try await store.registerToken(app: "app", user: "bob", token: hexToken(1), isUnique: false)
+        _ = try await store.registerToken(app: "app", user: "carol", token: hexToken(2), isUnique: false)
+        _ = try await store.acceptEvent(Self.event(1, users: ["bob", "carol"]))
+        let claimed = try await store.claimDue(nowMs: 1_700_000_000_000, limit: 10)
+        let byUser = Dictionary(uniqueKeysWithValues: claimed.map { ($0.userID, $0) })
+        let removed = try await store.recordOutcomes([
+            DeliveryOutcome(deliveryID: byUser["bob"]!.id, state: .tokenInvalid, atMs: 1, attempt: nil,
+                            tokenRemoval: .ifRegisteredBefore(1_700_000_000_001)),
+            DeliveryOutcome(deliveryID: byUser["carol"]!.id, state: .tokenInvalid, atMs: 1, attempt: nil,
+                            tokenRemoval: .ifRegisteredBefore(1_600_000_000_000)),
+        ])
+        #expect(removed == 1)
+        #expect(try await store.tokens(app: "app", user: "bob") == [])
+        #expect(try await store.tokens(app: "app", user: "carol")?.count == 1)
+    }
+
+    @Test func pruneDeletesOldFinishedEntriesOnly() async throws {
+        let db = try TemporaryDatabase()
+        let store = try db.open()
+        _ = try await store.acceptEvent(Self.event(1, users: ["a", "b"], at: 1000))
+        _ = try await store.acceptEvent(Self.event(2, users: ["a"], at: 5000))
+        let claimed = try await store.claimDue(nowMs: 1000, limit: 1)
+        try await store.recordOutcomes([DeliveryOutcome(deliveryID: claimed[0].id, state: .sent, atMs: 1000, attempt: nil)])
+        #expect(try await store.prune(olderThanMs: 2000) == 1)
+        #expect(try await store.pendingCount() == 2, "unfinished deliveries are kept")
+        #expect(try await store.eventExists(app: "app", messageID: 1) == false)
+        #expect(try await store.eventExists(app: "app", messageID: 2))
+    }
+
+    @Test func durabilityIsFullByDefault() async throws {
+        let db = try TemporaryDatabase()
+        let store = try db.open()
+        #expect(try await store.synchronousSetting() == 2)
+        let normal = try db.open(configuration: PushStoreConfiguration(durability: .normal))
+        #expect(try await normal.synchronousSetting() == 1)
+    }
+}

@@ -1,0 +1,113 @@
+#!/usr/bin/env bash
+# Relay pipeline benchmark: webhook → plan → group-committed SQLite queue → dispatcher → APNs
+# sink. Runs the in-process harness `relay-bench` (REST + webhook + dispatcher, release build)
+# against `apns-mock --mode sink`, drives it with wrk posting pre-signed webhook events
+# (channels of 10 members: the sender, 1 online, 8 offline with one token each, unique
+# message ids), waits until every queued push is sent, and prints events/s, pushes/s, webhook
+# latency percentiles (wrk) and the relay's peak RSS.
+#
+#   scripts/bench-relay.sh                      # DURATION=20 CONNS=64 THREADS=2
+#   DURATION=30 CONNS=8 scripts/bench-relay.sh  # lighter load, for latency
+#   DURABILITY=normal scripts/bench-relay.sh    # PRAGMA synchronous=NORMAL instead of FULL
+# Needs: wrk (apt-get install wrk), python3, sqlite3.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+DURATION=${DURATION:-20}
+CONNS=${CONNS:-64}
+THREADS=${THREADS:-2}
+USERS=${USERS:-10000}
+EVENTS=${EVENTS:-200000}
+DURABILITY=${DURABILITY:-full}
+CONFIG=${CONFIG:-release}   # CONFIG=debug only to check the script itself; figures need release
+RELAY_PORT=${RELAY_PORT:-$((20000 + RANDOM % 10000))}
+SINK_PORT=${SINK_PORT:-$((30000 + RANDOM % 10000))}
+work=$(mktemp -d)
+cleanup() {
+  [ -n "${relay_pid:-}" ] && kill "$relay_pid" 2>/dev/null
+  [ -n "${sink_pid:-}" ] && kill "$sink_pid" 2>/dev/null
+  wait 2>/dev/null; rm -rf "$work"
+}
+trap cleanup EXIT
+
+swift build -c "$CONFIG" --product relay-bench >/dev/null
+swift build -c "$CONFIG" --product apns-mock >/dev/null
+
+python3 - "$work" "$EVENTS" "$USERS" <<'PY'
+import hashlib, hmac, json, random, sys
+work, n, users = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+key = b"bench-token-0123456789abcdef0123456789abcdef"
+random.seed(7)
+with open(f"{work}/events.txt", "w") as out:
+    for i in range(n):
+        ids = random.sample(range(users), 10)
+        members = [{"user_id": f"u{ids[0]}", "nickname": "sender", "is_online": True, "state": "joined"},
+                   {"user_id": f"u{ids[1]}", "nickname": "online", "is_online": True, "state": "joined"}]
+        members += [{"user_id": f"u{u}", "nickname": f"n{u}", "is_online": False, "state": "joined",
+                     "total_unread_message_count": 2} for u in ids[2:]]
+        event = {"category": "group_channel:message_send", "app_id": "bench-app", "type": "MESG",
+                 "sender": {"user_id": f"u{ids[0]}", "nickname": "Jane"}, "members": members,
+                 "payload": {"message_id": 1_000_000 + i, "created_at": 1700000000000,
+                             "message": "hello from the benchmark, message %d" % i},
+                 "channel": {"channel_url": f"channel-{ids[0]}", "name": "Bench"}}
+        body = json.dumps(event, separators=(",", ":"))
+        sig = hmac.new(key, body.encode(), hashlib.sha256).hexdigest()
+        out.write(sig + " " + body + "\n")
+PY
+
+cat > "$work/post.lua" <<'LUA'
+local counter = 0
+local threads = {}
+function setup(thread)
+  thread:set("tid", counter)
+  table.insert(threads, thread)
+  counter = counter + 1
+end
+function init(args)
+  sigs, bodies, i = {}, {}, 0
+  local n = 0
+  local nthreads = tonumber(os.getenv("BENCH_THREADS"))
+  for line in io.lines(os.getenv("BENCH_EVENTS")) do
+    if n % nthreads == tid then
+      local sig, body = line:match("^(%x+) (.*)$")
+      table.insert(sigs, sig); table.insert(bodies, body)
+    end
+    n = n + 1
+  end
+end
+function request()
+  i = i % #bodies + 1
+  return wrk.format("POST", "/webhooks/sendbird",
+    {["Content-Type"] = "application/json", ["x-sendbird-signature"] = sigs[i]}, bodies[i])
+end
+function done(summary, latency, requests)
+  io.write(string.format("non-2xx: %d\n", summary.errors.status))
+end
+LUA
+
+.build/"$CONFIG"/apns-mock --mode sink --port "$SINK_PORT" > "$work/sink.log" 2>&1 &
+sink_pid=$!
+.build/"$CONFIG"/relay-bench --port "$RELAY_PORT" --apns-port "$SINK_PORT" --database "$work/relay.sqlite" \
+  --users "$USERS" --durability "$DURABILITY" > "$work/relay.log" 2>&1 &
+relay_pid=$!
+for _ in $(seq 600); do grep -q "listening" "$work/relay.log" && break; sleep 0.1; done
+grep -q "listening" "$work/relay.log" || { cat "$work/relay.log"; exit 1; }
+
+echo "== relay-bench (durability=$DURABILITY) on :$RELAY_PORT, sink apns-mock on :$SINK_PORT, $USERS users"
+echo "-- wrk: $THREADS threads, $CONNS connections, ${DURATION}s"
+start=$(date +%s.%N)
+BENCH_EVENTS="$work/events.txt" BENCH_THREADS="$THREADS" \
+  wrk -t "$THREADS" -c "$CONNS" -d "${DURATION}s" --latency -s "$work/post.lua" "http://127.0.0.1:$RELAY_PORT" | tee "$work/wrk.txt"
+load_end=$(date +%s.%N)
+q() { sqlite3 "file:$work/relay.sqlite?mode=ro" "$1" 2>/dev/null || echo 0; }
+while [ "$(q "SELECT COUNT(*) FROM deliveries WHERE state IN ('pending','in_flight')")" != "0" ]; do sleep 0.2; done
+end=$(date +%s.%N)
+events=$(q "SELECT COUNT(*) FROM events")
+sent=$(q "SELECT COUNT(*) FROM deliveries WHERE state = 'sent'")
+rss=$(awk '/VmHWM/ {print $2 / 1024 " MB"}' /proc/$relay_pid/status)
+python3 - "$start" "$load_end" "$end" "$events" "$sent" "$rss" <<'PY'
+import sys
+start, load_end, end = map(float, sys.argv[1:4]); events, sent = int(sys.argv[4]), int(sys.argv[5])
+print(f"events accepted : {events} in {load_end - start:.1f}s = {events / (load_end - start):.0f} events/s")
+print(f"pushes sent     : {sent} in {end - start:.1f}s (until the queue drained) = {sent / (end - start):.0f} pushes/s")
+print(f"relay peak RSS  : {sys.argv[6]}")
+PY
