@@ -15,6 +15,12 @@
 #include <openssl/core_names.h>
 #include <openssl/provider.h>
 
+// OpenSSL's own initialisation without its atexit() cleanup: connection threads may still free
+// SSL objects while the process exits, and OPENSSL_cleanup() racing them can crash the exit.
+static inline int pr_OPENSSL_init_no_atexit(void) {
+    return OPENSSL_init_ssl(OPENSSL_INIT_NO_ATEXIT | OPENSSL_INIT_LOAD_SSL_STRINGS | OPENSSL_INIT_LOAD_CRYPTO_STRINGS, NULL);
+}
+
 // Function-like macros Swift cannot import, wrapped as inline functions.
 static inline long pr_SSL_CTX_set_min_proto_version(SSL_CTX *ctx, int version) {
     return SSL_CTX_set_min_proto_version(ctx, version);

@@ -13,6 +13,7 @@ extension APNsClientIdentity {
     ///   - now: the time the certificate must be valid at.
     public static func pem(certificatePath: String, keyPath: String, keyPassword: String? = nil,
                            now: Date = Date()) throws(APNsCredentialError) -> APNsClientIdentity {
+        OpenSSLLibrary.initialize()
         let certificates = try readCertificates(try CredentialFile.read(certificatePath), path: certificatePath)
         let key: OpaquePointer
         do throws(APNsCredentialError) {

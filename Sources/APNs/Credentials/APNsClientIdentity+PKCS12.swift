@@ -19,6 +19,7 @@ extension APNsClientIdentity {
     /// Loads PKCS#12 data (e.g. from a secret store); `source` names it in error messages.
     public static func p12(bytes: [UInt8], password: String?, source: String,
                            now: Date = Date()) throws(APNsCredentialError) -> APNsClientIdentity {
+        OpenSSLLibrary.initialize()
         OpenSSLError.clearQueue()
         let decoded = bytes.withUnsafeBufferPointer { buffer -> OpaquePointer? in
             var cursor: UnsafePointer<UInt8>? = buffer.baseAddress

@@ -24,6 +24,7 @@ public final class APNsSigningKey: @unchecked Sendable {
     }
 
     private init(pemBytes: [UInt8], source: String) throws(APNsCredentialError) {
+        OpenSSLLibrary.initialize()
         let key: OpaquePointer
         do throws(APNsCredentialError) {
             key = try PrivateKeyReader.read(pemBytes, password: nil, path: source,

@@ -10,6 +10,7 @@ final class TLSContext: @unchecked Sendable {
     let context: OpaquePointer
 
     init(configuration: APNsClientConfiguration) throws(APNsError) {
+        OpenSSLLibrary.initialize()
         guard let ctx = SSL_CTX_new(TLS_client_method()) else {
             throw .connectFailed("cannot create TLS context: \(OpenSSLError.drainQueue())")
         }
