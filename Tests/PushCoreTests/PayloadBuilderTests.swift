@@ -97,6 +97,27 @@ import Testing
         #expect(!text.contains(" :") && !text.contains("\n"))
     }
 
+    /// The builder writes keys in sorted order by hand; re-serialising its output with the
+    /// canonical sorted-key writer must give the same bytes, for every shape of payload.
+    @Test(arguments: [
+        AppPushOptions.defaults,
+        AppPushOptions(badge: false, mutableContent: true, contentAvailable: true),
+    ])
+    func bytesEqualTheCanonicalSortedWriter(options: AppPushOptions) throws {
+        let photo = WebhookFile(url: "https://cdn/x/a.jpg", name: "a \"b\".jpg", contentType: "image/jpeg", size: 7)
+        let events = [
+            makeEvent(),
+            makeEvent(type: .file, text: "", files: [photo]),
+            makeEvent(sender: nil, mentioned: ["carol", "dave"], translations: ["ko": "안녕", "es": "hola\n"]),
+            makeEvent(text: String(repeating: "가나다 ", count: 1500)),  // shortened to fit
+        ]
+        for event in events {
+            let payload = try build(event, options: options)
+            let canonical = JSONWriter.data(try JSONParser.parse(payload.data))
+            #expect(payload.data == canonical, "\(String(decoding: payload.data, as: UTF8.self))")
+        }
+    }
+
     @Test func appOptionsShapeTheApsDictionary() throws {
         let options = AppPushOptions(badge: false, mutableContent: true, contentAvailable: true)
         let aps = try #require(try decodePayload(try build(makeEvent(), options: options).data)["aps"] as? [String: Any])

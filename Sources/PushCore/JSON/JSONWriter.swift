@@ -22,14 +22,14 @@ public enum JSONWriter {
     static func write(_ value: JSONValue, into out: inout [UInt8]) {
         switch value {
         case .null:
-            out.append(contentsOf: Array("null".utf8))
+            out.append(contentsOf: "null".utf8)
         case .bool(let flag):
-            out.append(contentsOf: Array((flag ? "true" : "false").utf8))
+            out.append(contentsOf: (flag ? "true" : "false").utf8)
         case .int(let number):
-            out.append(contentsOf: Array(String(number).utf8))
+            out.append(contentsOf: String(number).utf8)
         case .double(let number):
             // JSON has no NaN/Infinity; null is the conventional stand-in.
-            out.append(contentsOf: Array((number.isFinite ? String(number) : "null").utf8))
+            out.append(contentsOf: (number.isFinite ? String(number) : "null").utf8)
         case .string(let text):
             writeString(text, into: &out)
         case .array(let items):

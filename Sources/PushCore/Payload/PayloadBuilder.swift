@@ -95,22 +95,33 @@ public struct PayloadBuilder: Sendable {
     }
 }
 
-/// Everything of one recipient's payload except the message text, which fitting varies.
+/// Everything of one recipient's payload except the message text, which fitting varies, as
+/// ready-made bytes: the payload is `{"aps":{"alert":` ALERT `head` MESSAGE `middle` TITLE `tail`.
+///
+/// The keys are written in sorted order by hand, so the bytes are exactly what `JSONWriter` gives
+/// for the same value (tests compare the two), without building and sorting dictionaries for
+/// every recipient and every fitting step.
 private struct Skeleton {
     let alert: AlertTemplate
-    let aps: [String: JSONValue]
-    let sendbird: [String: JSONValue]
+    /// From after `aps.alert` to `"message":`.
+    let head: [UInt8]
+    /// From after `sendbird.message` to `"push_title":`.
+    let middle: [UInt8]
+    /// From after `sendbird.push_title` to the end.
+    let tail: [UInt8]
 
     init(builder: PayloadBuilder, event: WebhookEvent, member: WebhookMember, alert: AlertTemplate,
          recipientTemplate: PushTemplateName, sound: String, nowMs: Int64) {
         let options = builder.options
         self.alert = alert
 
-        var aps: [String: JSONValue] = ["sound": .string(sound)]
-        if options.badge { aps["badge"] = .int(Int64(member.totalUnreadMessageCount)) }
-        if options.mutableContent { aps["mutable-content"] = .int(1) }
-        if options.contentAvailable { aps["content-available"] = .int(1) }
-        self.aps = aps
+        var head: [UInt8] = []
+        head.reserveCapacity(512)
+        if options.badge { Self.field("badge", .int(Int64(member.totalUnreadMessageCount)), into: &head) }
+        if options.contentAvailable { Self.field("content-available", .int(1), into: &head) }
+        if options.mutableContent { Self.field("mutable-content", .int(1), into: &head) }
+        Self.field("sound", .string(sound), into: &head)
+        head.append(contentsOf: Array(#"},"sendbird":{"#.utf8))
 
         let files: [JSONValue] = event.type != .file ? [] : event.message.files.map { file in
             .object([
@@ -129,55 +140,79 @@ private struct Skeleton {
                 "require_auth_for_profile_image": .bool(user.requireAuthForProfileImage),
             ])
         }
-        var sendbird: [String: JSONValue] = [
-            "category": .string(PayloadBuilder.category),
-            "type": .string(event.type.rawValue),
-            "data": .string(event.message.data),
-            "custom_type": .string(event.message.customType),
-            "message_id": .int(event.message.messageID),
-            "created_at": .int(event.message.createdAt),
-            "app_id": .string(event.appID),
-            "unread_message_count": .int(Int64(member.totalUnreadMessageCount)),
-            "channel": .object([
-                "channel_url": .string(event.channel.channelURL),
-                "name": .string(event.channel.name),
-                "custom_type": .string(event.channel.customType),
-                "channel_unread_message_count": .int(Int64(member.channelUnreadMessageCount)),
-            ]),
-            "channel_type": .string(event.channel.pushChannelType),
-            "recipient": .object([
-                "id": .string(member.userID),
-                "name": .string(member.nickname),
-                "push_template": .string(recipientTemplate.rawValue),
-            ]),
-            "files": .array(files),
-            "translations": .object(event.message.translations.mapValues(JSONValue.string)),
-            "push_sound": .string(sound),
-            "audience_type": .string("only"),
-            "mentioned_users": .array(mentioned),
-            "notification_action": .string("create"),
-            "sqs_ts": .int(nowMs),
-        ]
+        Self.field("app_id", .string(event.appID), first: true, into: &head)
+        Self.field("audience_type", .string("only"), into: &head)
+        Self.field("category", .string(PayloadBuilder.category), into: &head)
+        Self.field("channel", .object([
+            "channel_url": .string(event.channel.channelURL),
+            "name": .string(event.channel.name),
+            "custom_type": .string(event.channel.customType),
+            "channel_unread_message_count": .int(Int64(member.channelUnreadMessageCount)),
+        ]), into: &head)
+        Self.field("channel_type", .string(event.channel.pushChannelType), into: &head)
+        Self.field("created_at", .int(event.message.createdAt), into: &head)
+        Self.field("custom_type", .string(event.message.customType), into: &head)
+        Self.field("data", .string(event.message.data), into: &head)
+        Self.field("files", .array(files), into: &head)
+        Self.field("mentioned_users", .array(mentioned), into: &head)
+        head.append(contentsOf: Array(#","message":"#.utf8))
+        self.head = head
+
+        var middle: [UInt8] = []
+        middle.reserveCapacity(128)
+        Self.field("message_id", .int(event.message.messageID), into: &middle)
+        Self.field("notification_action", .string("create"), into: &middle)
+        Self.field("push_sound", .string(sound), into: &middle)
+        middle.append(contentsOf: Array(#","push_title":"#.utf8))
+        self.middle = middle
+
+        var tail: [UInt8] = []
+        tail.reserveCapacity(256)
+        Self.field("recipient", .object([
+            "id": .string(member.userID),
+            "name": .string(member.nickname),
+            "push_template": .string(recipientTemplate.rawValue),
+        ]), into: &tail)
         if let sender = event.sender {
-            sendbird["sender"] = .object([
+            Self.field("sender", .object([
                 "id": .string(sender.userID),
                 "name": .string(sender.nickname),
                 "profile_url": .string(sender.profileURL),
                 "require_auth_for_profile_image": .bool(sender.requireAuthForProfileImage ?? options.requireAuthForFiles),
-            ])
+            ]), into: &tail)
         }
-        self.sendbird = sendbird
+        Self.field("sqs_ts", .int(nowMs), into: &tail)
+        Self.field("translations", .object(event.message.translations.mapValues(JSONValue.string)), into: &tail)
+        Self.field("type", .string(event.type.rawValue), into: &tail)
+        Self.field("unread_message_count", .int(Int64(member.totalUnreadMessageCount)), into: &tail)
+        tail.append(contentsOf: Array("}}".utf8))
+        self.tail = tail
     }
+
+    /// `,"key":value` (without the comma when `first`).
+    private static func field(_ key: String, _ value: JSONValue, first: Bool = false, into out: inout [UInt8]) {
+        if !first { out.append(UInt8(ascii: ",")) }
+        JSONWriter.writeString(key, into: &out)
+        out.append(UInt8(ascii: ":"))
+        JSONWriter.write(value, into: &out)
+    }
+
+    private static let start = Array(#"{"aps":{"alert":"#.utf8)
+    private static let null = Array("null".utf8)
 
     func payload(message: String, isShortened: Bool) -> PushPayload {
         let rendered = alert.render(message: message)
-        var aps = self.aps
-        aps["alert"] = .string(rendered.body)
-        var sendbird = self.sendbird
-        sendbird["message"] = .string(message)
-        sendbird["push_title"] = rendered.title.map(JSONValue.string) ?? .null
-        let data = JSONWriter.data(.object(["aps": .object(aps), "sendbird": .object(sendbird)]))
-        return PushPayload(data: data, alert: rendered.body, title: rendered.title, message: message,
+        var out: [UInt8] = []
+        out.reserveCapacity(Self.start.count + head.count + middle.count + tail.count
+                            + rendered.body.utf8.count + message.utf8.count + (rendered.title?.utf8.count ?? 4) + 16)
+        out.append(contentsOf: Self.start)
+        JSONWriter.writeString(rendered.body, into: &out)
+        out.append(contentsOf: head)
+        JSONWriter.writeString(message, into: &out)
+        out.append(contentsOf: middle)
+        if let title = rendered.title { JSONWriter.writeString(title, into: &out) } else { out.append(contentsOf: Self.null) }
+        out.append(contentsOf: tail)
+        return PushPayload(data: Data(out), alert: rendered.body, title: rendered.title, message: message,
                            isShortened: isShortened)
     }
 }

@@ -55,15 +55,7 @@ public struct RecipientPolicy: Sendable {
         deviceTokenCount: Int,
         now: Date
     ) -> PushDecision {
-        if let sender = event.sender, sender.userID == member.userID { return .skip(.sender) }
-        if event.channel.isSuper { return .skip(.supergroup) }
-        if event.silent { return .skip(.silent) }
-        if event.deliveryOption == .suppress { return .skip(.suppressed) }
-        if event.type == .admm && !options.pushAdminMessages { return .skip(.adminMessage) }
-        if member.state != .joined { return .skip(.notJoined) }
-        if !member.isActive { return .skip(.inactive) }
-        if member.isOnline && !options.pushWhenOnline { return .skip(.online) }
-        if member.isBlockingSender { return .skip(.blockingSender) }
+        if let reason = skipBeforePreferences(event: event, member: member) { return .skip(reason) }
         if let sender = event.sender, sender.isBot, userPreferences.blockPushFromBots,
            userPreferences.pushBlockedBotIDs.isEmpty || userPreferences.pushBlockedBotIDs.contains(sender.userID) {
             return .skip(.botBlocked)
@@ -78,6 +70,21 @@ public struct RecipientPolicy: Sendable {
         }
         if deviceTokenCount <= 0 { return .skip(.noToken) }
         return .push
+    }
+
+    /// Rules 1–9, which depend only on the event: a member skipped here needs nothing from the
+    /// store, so callers can leave such members out of their bulk lookup.
+    public func skipBeforePreferences(event: WebhookEvent, member: WebhookMember) -> SkipReason? {
+        if let sender = event.sender, sender.userID == member.userID { return .sender }
+        if event.channel.isSuper { return .supergroup }
+        if event.silent { return .silent }
+        if event.deliveryOption == .suppress { return .suppressed }
+        if event.type == .admm && !options.pushAdminMessages { return .adminMessage }
+        if member.state != .joined { return .notJoined }
+        if !member.isActive { return .inactive }
+        if member.isOnline && !options.pushWhenOnline { return .online }
+        if member.isBlockingSender { return .blockingSender }
+        return nil
     }
 
     /// Rules 11–13: the channel option, or the user's when the channel says `default`.
