@@ -35,7 +35,8 @@ extension PushStore {
 
     static func messageTemplates(_ db: Database, app: String) throws -> [PushTemplateName: PushMessageTemplate] {
         var templates = Dictionary(uniqueKeysWithValues: PushTemplateName.allCases.map { ($0, PushMessageTemplate.sendbirdDefault(for: $0)) })
-        for record in try MessageTemplateRecord.filter(Column("app_id") == app).fetchAll(db) {
+        let statement = try db.cachedStatement(sql: "SELECT * FROM push_message_templates WHERE app_id = ?")
+        for record in try MessageTemplateRecord.fetchAll(statement, arguments: [app]) {
             // A name this version does not know (written by a newer one) is skipped, not fatal.
             if let name = PushTemplateName(rawValue: record.templateName) {
                 templates[name] = record.template
