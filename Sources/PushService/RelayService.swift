@@ -66,7 +66,7 @@ public struct RelayService: Sendable {
     /// The webhook intake for this service's apps, waking `dispatcher` after each commit.
     public func makeWebhookIntake(targets: any DeliveryTargetProvider, dispatcher: Dispatcher?,
                                   clock: @escaping @Sendable () -> Int64 = PushStore.systemClockMilliseconds) -> WebhookIntake {
-        WebhookIntake(store: store, apps: apps, targets: targets, onCommit: { dispatcher?.wake() },
+        WebhookIntake(store: store, apps: apps, targets: targets, onCommit: { dispatcher?.wake() }, dispatcher: dispatcher,
                       bodyLimit: max(configuration.http.maxBodyBytes, 1024 * 1024), clock: clock,
                       logger: logger)
     }

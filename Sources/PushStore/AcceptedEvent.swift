@@ -8,6 +8,10 @@ public struct AcceptedEvent: Sendable, Hashable {
     /// Every member's decision: `push` or a `SkipReason` code, keyed by user id.
     public var decisions: [RecipientDecisionRecord]
     public var deliveries: [NewDelivery]
+    /// Store the deliveries as already in flight, because the caller hands them straight to the
+    /// dispatcher after the commit instead of letting it claim them (see `Dispatcher.reserve`).
+    /// A crash before they are sent is covered by `resumeInFlight()` at the next start.
+    public var handedOff: Bool = false
 
     public init(appID: String, messageID: Int64, channelURL: String, acceptedAtMs: Int64,
                 decisions: [RecipientDecisionRecord], deliveries: [NewDelivery]) {
@@ -17,5 +21,12 @@ public struct AcceptedEvent: Sendable, Hashable {
         self.acceptedAtMs = acceptedAtMs
         self.decisions = decisions
         self.deliveries = deliveries
+    }
+}
+
+extension AcceptedEvent {
+    /// The stored deliveries, given the ids `PushStore.commitEvents` returned for this event.
+    public func deliveryRecords(ids: [Int64]) -> [DeliveryRecord] {
+        zip(ids, deliveries).map { DeliveryRecord(id: $0, event: self, delivery: $1) }
     }
 }

@@ -23,13 +23,33 @@ public struct DeliveryRecord: Sendable, Hashable {
     public var createdAtMs: Int64
     public var updatedAtMs: Int64
 
+    /// A delivery just inserted by `commitEvents`, as the dispatcher would have claimed it.
+    init(id: Int64, event: AcceptedEvent, delivery d: NewDelivery) {
+        self.id = id
+        appID = event.appID
+        messageID = event.messageID
+        userID = d.userID
+        deviceToken = d.deviceToken
+        payload = d.payload
+        apnsID = d.apnsID
+        pushType = d.pushType
+        priority = d.priority
+        expiresAtMs = d.expiresAtMs
+        state = event.handedOff ? .inFlight : .pending
+        attempts = 0
+        nextAttemptAtMs = event.acceptedAtMs
+        createdAtMs = event.acceptedAtMs
+        updatedAtMs = event.acceptedAtMs
+    }
+
     init(row: Row) throws {
         id = row["id"]
         appID = row["app_id"]
         messageID = row["message_id"]
         userID = row["user_id"]
         deviceToken = row["device_token"]
-        payload = row["payload"]
+        // Only the claim joins `delivery_payloads`; the delivery log does not need the bytes.
+        payload = row["payload"] ?? Data()
         let rawID: String = row["apns_id"]
         guard let uuid = UUID(uuidString: rawID) else {
             throw PushStoreError.corruptValue(table: "deliveries", column: "apns_id", value: rawID)

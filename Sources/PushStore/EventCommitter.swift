@@ -4,7 +4,7 @@ import Synchronization
 /// committed together in the next one, so N concurrent webhooks cost about one fsync, not N.
 /// Each caller is resumed only after the transaction holding its event has committed.
 public final class EventCommitter: Sendable {
-    private typealias Waiter = (event: AcceptedEvent, continuation: CheckedContinuation<Bool, any Error>)
+    private typealias Waiter = (event: AcceptedEvent, continuation: CheckedContinuation<[Int64]?, any Error>)
 
     private struct State {
         var pending: [Waiter] = []
@@ -23,6 +23,11 @@ public final class EventCommitter: Sendable {
 
     /// Commits `event` (possibly with others) and returns whether it was new (false: duplicate).
     public func accept(_ event: AcceptedEvent) async throws -> Bool {
+        try await commit(event) != nil
+    }
+
+    /// Commits `event` (possibly with others) and returns its delivery ids, or nil for a duplicate.
+    public func commit(_ event: AcceptedEvent) async throws -> [Int64]? {
         try await withCheckedThrowingContinuation { continuation in
             let startWriter = state.withLock { state in
                 state.pending.append((event, continuation))
@@ -51,8 +56,8 @@ public final class EventCommitter: Sendable {
             }
             if batch.isEmpty { return }
             do {
-                let results = try await store.acceptEvents(batch.map(\.event))
-                for (waiter, isNew) in zip(batch, results) { waiter.continuation.resume(returning: isNew) }
+                let results = try await store.commitEvents(batch.map(\.event))
+                for (waiter, ids) in zip(batch, results) { waiter.continuation.resume(returning: ids) }
             } catch {
                 for waiter in batch { waiter.continuation.resume(throwing: error) }
             }

@@ -6,13 +6,18 @@ extension PushStore {
     public func claimDue(nowMs: Int64, limit: Int) async throws -> [DeliveryRecord] {
         guard limit > 0 else { return [] }
         return try await pool.write { db in
-            try Row.fetchAll(db, sql: """
-                UPDATE deliveries SET state = 'in_flight', updated_at_ms = ?
-                WHERE id IN (SELECT id FROM deliveries WHERE state = 'pending' AND next_attempt_at_ms <= ?
-                             ORDER BY next_attempt_at_ms LIMIT ?)
-                RETURNING *
-                """, arguments: [nowMs, nowMs, limit]
-            ).map(DeliveryRecord.init(row:)).sorted { ($0.nextAttemptAtMs, $0.id) < ($1.nextAttemptAtMs, $1.id) }
+            let due = try db.cachedStatement(sql: """
+                SELECT d.*, p.payload FROM deliveries d LEFT JOIN delivery_payloads p ON p.delivery_id = d.id
+                WHERE d.state = 'pending' AND d.next_attempt_at_ms <= ?
+                ORDER BY d.next_attempt_at_ms, d.id LIMIT ?
+                """)
+            let claimed = try Row.fetchAll(due, arguments: [nowMs, limit]).map(DeliveryRecord.init(row:))
+            guard !claimed.isEmpty else { return [] }
+            let mark = try db.cachedStatement(sql: """
+                UPDATE deliveries SET state = 'in_flight', updated_at_ms = ? WHERE id IN (SELECT value FROM json_each(?))
+                """)
+            try mark.execute(arguments: [nowMs, "[" + claimed.map { String($0.id) }.joined(separator: ",") + "]"])
+            return claimed.map { var record = $0; record.state = .inFlight; record.updatedAtMs = nowMs; return record }
         }
     }
 
@@ -78,10 +83,28 @@ extension PushStore {
         }
     }
 
+    /// Puts in-flight deliveries back to pending, due now (e.g. handed to a dispatcher that had
+    /// stopped). Others are left alone.
+    public func requeue(ids: [Int64]) async throws {
+        guard !ids.isEmpty else { return }
+        let list = "[" + ids.map(String.init).joined(separator: ",") + "]"
+        let now = clock()
+        try await pool.write { db in
+            try db.execute(sql: """
+                UPDATE deliveries SET state = 'pending', next_attempt_at_ms = ?, updated_at_ms = ?
+                WHERE state = 'in_flight' AND id IN (SELECT value FROM json_each(?))
+                """, arguments: [now, now, list])
+        }
+    }
+
     /// Deliveries waiting to be sent (pending or in flight).
     public func pendingCount() async throws -> Int {
         try await pool.read { db in
-            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM deliveries WHERE state IN ('pending', 'in_flight')") ?? 0
+            // Two counts, so each is answered from its partial index.
+            try Int.fetchOne(db, sql: """
+                SELECT (SELECT COUNT(*) FROM deliveries WHERE state = 'pending')
+                     + (SELECT COUNT(*) FROM deliveries WHERE state = 'in_flight')
+                """) ?? 0
         }
     }
 
@@ -103,6 +126,10 @@ extension PushStore {
     @discardableResult
     public func prune(olderThanMs cutoffMs: Int64) async throws -> Int {
         try await pool.write { db in
+            try db.execute(sql: """
+                DELETE FROM delivery_payloads WHERE delivery_id IN (
+                    SELECT id FROM deliveries WHERE created_at_ms < ? AND state NOT IN ('pending', 'in_flight'))
+                """, arguments: [cutoffMs])
             try db.execute(sql: """
                 DELETE FROM delivery_attempts WHERE delivery_id IN (
                     SELECT id FROM deliveries WHERE created_at_ms < ? AND state NOT IN ('pending', 'in_flight'))

@@ -5,6 +5,12 @@ extension PushStore {
     /// and returns for each event whether it was new. A duplicate (same app and message id,
     /// including one earlier in the same batch) inserts nothing and yields `false`.
     public func acceptEvents(_ events: [AcceptedEvent]) async throws -> [Bool] {
+        try await commitEvents(events).map { $0 != nil }
+    }
+
+    /// Like `acceptEvents`, returning for each new event the ids of its deliveries (in the order
+    /// of `deliveries`), and nil for a duplicate.
+    public func commitEvents(_ events: [AcceptedEvent]) async throws -> [[Int64]?] {
         guard !events.isEmpty else { return [] }
         return try await pool.write { db in
             try events.map { try Self.accept($0, db) }
@@ -16,11 +22,11 @@ extension PushStore {
         try await acceptEvents([event])[0]
     }
 
-    private static func accept(_ event: AcceptedEvent, _ db: Database) throws -> Bool {
+    private static func accept(_ event: AcceptedEvent, _ db: Database) throws -> [Int64]? {
         try db.execute(
             sql: "INSERT INTO events (app_id, message_id, channel_url, created_at_ms) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
             arguments: [event.appID, event.messageID, event.channelURL, event.acceptedAtMs])
-        guard db.changesCount > 0 else { return false }
+        guard db.changesCount > 0 else { return nil }
         let decision = try db.cachedStatement(sql: """
             INSERT INTO decisions (app_id, message_id, user_id, decision, created_at_ms) VALUES (?, ?, ?, ?, ?)
             ON CONFLICT DO NOTHING
@@ -29,18 +35,25 @@ extension PushStore {
             try decision.execute(arguments: [event.appID, event.messageID, record.userID, record.decision, event.acceptedAtMs])
         }
         let delivery = try db.cachedStatement(sql: """
-            INSERT INTO deliveries (app_id, message_id, user_id, device_token, payload, apns_id, push_type, priority,
+            INSERT INTO deliveries (app_id, message_id, user_id, device_token, apns_id, push_type, priority,
                 expires_at_ms, state, attempts, next_attempt_at_ms, created_at_ms, updated_at_ms)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', 0, ?, ?, ?)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?)
             """)
+        let payload = try db.cachedStatement(sql: "INSERT INTO delivery_payloads (delivery_id, payload) VALUES (?, ?)")
         let now = event.acceptedAtMs
+        let state = event.handedOff ? DeliveryState.inFlight.rawValue : DeliveryState.pending.rawValue
+        var ids: [Int64] = []
+        ids.reserveCapacity(event.deliveries.count)
         for d in event.deliveries {
             try delivery.execute(arguments: [
-                event.appID, event.messageID, d.userID, d.deviceToken, d.payload, d.apnsID.uuidString.lowercased(),
-                d.pushType, d.priority, d.expiresAtMs, now, now, now,
+                event.appID, event.messageID, d.userID, d.deviceToken, d.apnsID.uuidString.lowercased(),
+                d.pushType, d.priority, d.expiresAtMs, state, now, now, now,
             ])
+            let id = db.lastInsertedRowID
+            try payload.execute(arguments: [id, d.payload])
+            ids.append(id)
         }
-        return true
+        return ids
     }
 
     /// Whether an event was accepted (and not yet pruned).

@@ -71,6 +71,33 @@ import Testing
         #expect(again.contains { $0.id == claimed[0].id && $0.apnsID == claimed[0].apnsID })
     }
 
+    /// The webhook's hand-off: deliveries committed as in flight are invisible to claims, come
+    /// back as the records the dispatcher needs, and after a crash are pending again with the
+    /// same apns-id; `requeue` puts them back without a restart.
+    @Test func handedOffDeliveriesAreInFlightUntilResumedOrRequeued() async throws {
+        let db = try TemporaryDatabase()
+        let store = try db.open()
+        var event = Self.event(1, users: ["bob", "carol"])
+        event.handedOff = true
+        let ids = try #require(try await store.commitEvents([event])[0])
+        #expect(try await store.commitEvents([event]) == [nil])
+        let records = event.deliveryRecords(ids: ids)
+        #expect(records.map(\.state) == [.inFlight, .inFlight])
+        #expect(records.map(\.apnsID) == event.deliveries.map(\.apnsID))
+        #expect(records.map(\.payload) == event.deliveries.map(\.payload))
+        #expect(try await store.claimDue(nowMs: .max, limit: 10).isEmpty)
+        #expect(try await store.pendingCount() == 2)
+
+        try await store.requeue(ids: [ids[0]])
+        let claimed = try await store.claimDue(nowMs: .max, limit: 10)
+        #expect(claimed.map(\.id) == [ids[0]])
+        #expect(claimed.first?.payload == event.deliveries[0].payload)
+
+        #expect(try await store.resumeInFlight() == 2)
+        let resumed = try await store.claimDue(nowMs: .max, limit: 10)
+        #expect(Set(resumed.map(\.apnsID)) == Set(event.deliveries.map(\.apnsID)))
+    }
+
     @Test func tokenRemovalFollowsThe410Rule() async throws {
         let db = try TemporaryDatabase()
         let clock = ManualClock(1_700_000_000_000)

@@ -25,7 +25,20 @@ public final class Dispatcher: Service, Sendable {
     private let logger: Logger
     private let wakeSignal = WakeSignal()
     private let stopping = Atomic<Bool>(false)
+    private let claimRequested = Atomic<Bool>(false)
     private let retry: RetryPolicy
+    private let inbox = Mutex(Inbox())
+
+    /// Deliveries the webhook hands over right after committing them (stored as in flight), so
+    /// the common path never claims from SQLite: no SELECT and no UPDATE per delivery.
+    private struct Inbox {
+        /// Reserved by `reserve` and not yet finished sending: bounds the memory of this path.
+        var reserved = 0
+        /// Handed over, not yet started.
+        var ready: [DeliveryRecord] = []
+        /// Only between `resumeInFlight()` at start and shutdown.
+        var open = false
+    }
 
     /// - Parameters:
     ///   - clock: Unix milliseconds (the same clock the webhook stamps expirations with).
@@ -44,9 +57,61 @@ public final class Dispatcher: Service, Sendable {
         self.retry = RetryPolicy(initial: configuration.initialBackoff, maximum: configuration.maximumBackoff)
     }
 
-    /// New deliveries were committed: look at the queue now.
+    /// New pending deliveries were committed: claim from the queue now.
     public func wake() {
+        claimRequested.store(true, ordering: .relaxed)
         wakeSignal.signal()
+    }
+
+    // MARK: Hand-off from the webhook
+
+    /// Reserves room for `count` deliveries the caller is about to commit *as in flight* and then
+    /// give to `handOff`. False when the dispatcher is not running or the hand-off path is full
+    /// (a backlog): then commit them as pending and let the dispatcher claim them.
+    public func reserve(_ count: Int) -> Bool {
+        inbox.withLock { inbox in
+            guard inbox.open, count > 0, inbox.reserved + count <= configuration.window else { return false }
+            inbox.reserved += count
+            return true
+        }
+    }
+
+    /// Gives back a reservation whose deliveries were not committed (duplicate event, error).
+    public func release(_ count: Int) {
+        inbox.withLock { $0.reserved -= count }
+    }
+
+    /// Takes deliveries committed as in flight under a reservation. False when the dispatcher
+    /// has stopped meanwhile: the caller puts them back to pending (`PushStore.requeue`); if it
+    /// cannot, `resumeInFlight()` at the next start does.
+    public func handOff(_ deliveries: [DeliveryRecord]) -> Bool {
+        let taken = inbox.withLock { inbox in
+            guard inbox.open else {
+                inbox.reserved -= deliveries.count
+                return false
+            }
+            inbox.ready.append(contentsOf: deliveries)
+            return true
+        }
+        if taken { wakeSignal.signal() }
+        return taken
+    }
+
+    private func takeHandedOff() -> [DeliveryRecord] {
+        inbox.withLock { inbox in
+            defer { inbox.ready.removeAll(keepingCapacity: true) }
+            return inbox.ready
+        }
+    }
+
+    /// Closes the hand-off path and returns what was handed over but not started.
+    private func closeInbox() -> [DeliveryRecord] {
+        inbox.withLock { inbox in
+            inbox.open = false
+            inbox.reserved -= inbox.ready.count
+            defer { inbox.ready = [] }
+            return inbox.ready
+        }
     }
 
     public func run() async throws {
@@ -54,11 +119,13 @@ public final class Dispatcher: Service, Sendable {
         if resumed > 0 {
             logger.notice("resumed deliveries left in flight", metadata: ["count": .stringConvertible(resumed)])
         }
+        // Open only now: a delivery handed over earlier would be put back to pending above while
+        // also held in memory, and sent twice.
+        if !isStopping { inbox.withLock { $0.open = true } }
         await withGracefulShutdownHandler {
             await loop()
         } onGracefulShutdown: {
-            self.stopping.store(true, ordering: .relaxed)
-            self.wakeSignal.signal()
+            self.stop()
         }
     }
 
@@ -73,33 +140,74 @@ public final class Dispatcher: Service, Sendable {
 
     // MARK: The loop
 
-    /// A finished send, or nil for the shutdown deadline.
-    private typealias Finished = DeliveryOutcome?
+    /// What a child task of the loop reports.
+    private enum Finished {
+        /// A send finished (`handedOff`: it came through the hand-off and held a reservation).
+        case sent(DeliveryOutcome, handedOff: Bool)
+        /// The waker: a hand-off, a `wake()`, or its timeout.
+        case woken
+        /// The shutdown grace is over.
+        case deadline
+    }
 
     private func loop() async {
         await withTaskGroup(of: Finished.self) { group in
             var inFlight = 0
             var outcomes: [DeliveryOutcome] = []
             var deadlineArmed = false
+            var wakerActive = false
             // After a claim that found less than it asked for, the queue is drained: claim again
-            // only when woken, when idle, or after a short while (retries falling due).
+            // only after `wake()`, when the waker times out, or after a short while (retries
+            // falling due).
             var drainedAt: Int64?
             var lastFlushAt = clock()
 
+            /// Starts one send, or records at once why it cannot be sent.
+            func start(_ delivery: DeliveryRecord, handedOff: Bool, now: Int64) {
+                if delivery.expiresAtMs <= now {
+                    outcomes.append(DeliveryOutcome(deliveryID: delivery.id, state: .expired, atMs: now, attempt: nil))
+                    DeliveryMetrics.push(app: delivery.appID, status: "expired", reason: "expired")
+                    if handedOff { release(1) }
+                    return
+                }
+                guard let target = targets.target(forApp: delivery.appID) else {
+                    outcomes.append(DeliveryOutcome(
+                        deliveryID: delivery.id, state: .failed, atMs: now,
+                        attempt: DeliveryAttempt(atMs: now, status: nil, reason: nil,
+                                                 error: "app \(delivery.appID) has no APNs configuration",
+                                                 apnsID: delivery.apnsID)))
+                    DeliveryMetrics.push(app: delivery.appID, status: "failed", reason: "no_target")
+                    if handedOff { release(1) }
+                    return
+                }
+                inFlight += 1
+                group.addTask { .sent(await self.send(delivery, through: target), handedOff: handedOff) }
+            }
+
             while true {
                 let stop = isStopping
+                if stop {
+                    // Handed over but never started: pending again, due now.
+                    for delivery in closeInbox() { outcomes.append(putBack(delivery)) }
+                } else {
+                    let handed = takeHandedOff()
+                    if !handed.isEmpty {
+                        let now = clock()
+                        for delivery in handed { start(delivery, handedOff: true, now: now) }
+                    }
+                }
                 if stop, inFlight > 0, !deadlineArmed {
                     deadlineArmed = true
                     let grace = configuration.shutdownGrace
                     group.addTask {
                         try? await Task.sleep(for: grace)
-                        return nil
+                        return .deadline
                     }
                 }
                 let room = configuration.window - inFlight
                 let now = clock()
                 if !stop, room >= min(configuration.claimBatch, configuration.window),
-                   drainedAt == nil || wakeSignal.consume() || now - drainedAt! >= 50 {
+                   drainedAt == nil || claimRequested.exchange(false, ordering: .relaxed) || now - drainedAt! >= 50 {
                     let limit = min(configuration.claimBatch, room)
                     let claimed: [DeliveryRecord]
                     do {
@@ -109,24 +217,7 @@ public final class Dispatcher: Service, Sendable {
                         claimed = []
                     }
                     drainedAt = claimed.count < limit ? now : nil
-                    for delivery in claimed {
-                        if delivery.expiresAtMs <= now {
-                            outcomes.append(DeliveryOutcome(deliveryID: delivery.id, state: .expired, atMs: now, attempt: nil))
-                            DeliveryMetrics.push(app: delivery.appID, status: "expired", reason: "expired")
-                            continue
-                        }
-                        guard let target = targets.target(forApp: delivery.appID) else {
-                            outcomes.append(DeliveryOutcome(
-                                deliveryID: delivery.id, state: .failed, atMs: now,
-                                attempt: DeliveryAttempt(atMs: now, status: nil, reason: nil,
-                                                         error: "app \(delivery.appID) has no APNs configuration",
-                                                         apnsID: delivery.apnsID)))
-                            DeliveryMetrics.push(app: delivery.appID, status: "failed", reason: "no_target")
-                            continue
-                        }
-                        inFlight += 1
-                        group.addTask { await self.send(delivery, through: target) }
-                    }
+                    for delivery in claimed { start(delivery, handedOff: false, now: now) }
                     if !claimed.isEmpty, drainedAt == nil { continue }
                 }
 
@@ -134,19 +225,34 @@ public final class Dispatcher: Service, Sendable {
                     await flush(&outcomes)
                     lastFlushAt = clock()
                     if stop { break }
-                    await idleWait()
-                    drainedAt = nil
-                    continue
+                }
+                if !wakerActive, !stop {
+                    // One waker at a time (WakeSignal has one waiter). Idle, it sleeps until the
+                    // next retry is due; busy, it lets a hand-off start without waiting for a send.
+                    let timeout = inFlight == 0 ? await idleTimeout() : configuration.idlePoll
+                    wakerActive = true
+                    group.addTask {
+                        await self.wakeSignal.wait(timeout: timeout)
+                        return .woken
+                    }
                 }
 
                 guard let finished = await group.next() else { continue }
-                if let outcome = finished {
+                switch finished {
+                case .sent(let outcome, let handedOff):
                     inFlight -= 1
                     outcomes.append(outcome)
-                } else if inFlight > 0 {
-                    // Shutdown grace is over: cancelled sends come back as "put back to pending".
-                    logger.warning("shutdown grace over; putting unfinished sends back", metadata: ["count": .stringConvertible(inFlight)])
-                    group.cancelAll()
+                    if handedOff { release(1) }
+                case .woken:
+                    wakerActive = false
+                    if inFlight == 0 { drainedAt = nil }
+                case .deadline:
+                    if inFlight > 0 {
+                        // Cancelled sends come back as "put back to pending".
+                        logger.warning("shutdown grace over; putting unfinished sends back",
+                                       metadata: ["count": .stringConvertible(inFlight)])
+                        group.cancelAll()
+                    }
                 }
                 if outcomes.count >= configuration.recordBatch || clock() - lastFlushAt >= 100 {
                     await flush(&outcomes)
@@ -157,8 +263,8 @@ public final class Dispatcher: Service, Sendable {
         }
     }
 
-    /// Sleeps until the next retry is due (at most `idlePoll`) or until woken.
-    private func idleWait() async {
+    /// How long the idle loop may sleep: until the next retry is due, at most `idlePoll`.
+    private func idleTimeout() async -> Duration {
         var timeout = configuration.idlePoll
         do {
             let pending = try await store.pendingCount()
@@ -169,7 +275,7 @@ public final class Dispatcher: Service, Sendable {
         } catch {
             logger.error("reading the queue failed", metadata: ["error": "\(error)"])
         }
-        if timeout > .zero { await wakeSignal.wait(timeout: timeout) }
+        return timeout
     }
 
     /// Records outcomes in one transaction. Runs detached from cancellation so a shutdown still

@@ -19,15 +19,19 @@ public struct WebhookIntake: Sendable {
     let targets: any DeliveryTargetProvider
     let committer: EventCommitter
     let onCommit: @Sendable () -> Void
+    let dispatcher: Dispatcher?
     let bodyLimit: Int
     let clock: @Sendable () -> Int64
     let logger: Logger
 
     /// - Parameters:
-    ///   - onCommit: called after an event with deliveries commits (`dispatcher.wake`).
+    ///   - onCommit: called after an event with pending deliveries commits (`dispatcher.wake`).
+    ///   - dispatcher: when given, committed deliveries go straight to it (`Dispatcher.reserve`)
+    ///     while it has room, instead of being claimed back from SQLite.
     ///   - clock: Unix milliseconds; stamps acceptance and expirations.
     public init(store: PushStore, apps: AppRegistry, targets: any DeliveryTargetProvider,
                 committer: EventCommitter? = nil, onCommit: @escaping @Sendable () -> Void = {},
+                dispatcher: Dispatcher? = nil,
                 bodyLimit: Int = 1024 * 1024,
                 clock: @escaping @Sendable () -> Int64 = PushStore.systemClockMilliseconds,
                 logger: Logger = Logger(label: "WebhookIntake")) {
@@ -36,6 +40,7 @@ public struct WebhookIntake: Sendable {
         self.targets = targets
         self.committer = committer ?? EventCommitter(store: store)
         self.onCommit = onCommit
+        self.dispatcher = dispatcher
         self.bodyLimit = bodyLimit
         self.clock = clock
         self.logger = logger
@@ -84,24 +89,53 @@ public struct WebhookIntake: Sendable {
             throw APIError(status: .serviceUnavailable, code: .unexpected,
                            message: "Application \"\(app.appID)\" has no APNs configuration; the event was not accepted.")
         }
-        let accepted = try await plan(event, target: target)
-        let isNew = try await committer.accept(accepted)
+        var accepted = try await plan(event, target: target)
+        let count = accepted.deliveries.count
+        accepted.handedOff = count > 0 && dispatcher?.reserve(count) == true
+        let ids: [Int64]?
+        do {
+            ids = try await committer.commit(accepted)
+        } catch {
+            if accepted.handedOff { dispatcher?.release(count) }
+            throw error
+        }
+        let isNew = ids != nil
         DeliveryMetrics.webhookEvent(category: envelope.category, result: isNew ? "accepted" : "duplicate")
-        if isNew {
+        if let ids {
             var counts: [String: Int] = [:]
             for decision in accepted.decisions { counts[decision.decision, default: 0] += 1 }
             DeliveryMetrics.decisions(counts)
-            if !accepted.deliveries.isEmpty { onCommit() }
+            if accepted.handedOff {
+                if dispatcher?.handOff(accepted.deliveryRecords(ids: ids)) != true {
+                    await requeue(ids)
+                }
+            } else if count > 0 {
+                onCommit()
+            }
+        } else if accepted.handedOff {
+            dispatcher?.release(count)
         }
         return JSONResponse.make(WebhookAnswer(result: isNew ? "accepted" : "duplicate", deliveries: isNew ? accepted.deliveries.count : 0))
     }
 
+    /// The dispatcher stopped between reservation and commit: make the deliveries claimable
+    /// again. Should this fail too, they stay in flight until `resumeInFlight()` at the next start.
+    private func requeue(_ ids: [Int64]) async {
+        do {
+            try await store.requeue(ids: ids)
+        } catch {
+            logger.error("could not put handed-off deliveries back to pending; the next start will",
+                         metadata: ["count": .stringConvertible(ids.count), "error": "\(error)"])
+        }
+    }
+
     /// Loads the members' state in one read and turns the plan into rows to store.
     func plan(_ event: WebhookEvent, target: DeliveryTarget) async throws -> AcceptedEvent {
-        let members = event.members.map(\.userID)
-        async let statesRead = store.recipientStates(app: event.appID, users: members, channel: event.channel.channelURL)
-        async let templatesRead = store.messageTemplates(app: event.appID)
-        let (states, templates) = try await (statesRead, templatesRead)
+        // Members skipped for reasons in the event alone (sender, online, …) need no lookup.
+        let policy = RecipientPolicy(options: target.options)
+        let members = event.members.filter { policy.skipBeforePreferences(event: event, member: $0) == nil }.map(\.userID)
+        let (states, templates) = try store.recipientStatesAndTemplates(
+            app: event.appID, users: members, channel: event.channel.channelURL)
         var lookup = RecipientLookup()
         for (user, state) in states {
             lookup.userPreferences[user] = state.preferences

@@ -8,6 +8,7 @@ enum PushStoreMigrations {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1_users_tokens_preferences_templates", migrate: createRegistry)
         migrator.registerMigration("v2_events_deliveries", migrate: DeliveryQueueSchema.create)
+        migrator.registerMigration("v3_delivery_payloads", migrate: DeliveryQueueSchemaV3.migrate)
         return migrator
     }
 

@@ -122,4 +122,50 @@ import Testing
             }
         }
     }
+
+    /// More concurrent pushes than the hand-off window: the overflow is committed as pending and
+    /// claimed from SQLite. Every push arrives exactly once.
+    @Test func aBacklogBeyondTheHandOffWindowIsClaimedFromTheQueue() async throws {
+        let small = DispatcherConfiguration(window: 4, claimBatch: 2, recordBatch: 3, initialBackoff: .milliseconds(50),
+                                            maximumBackoff: .milliseconds(300), idlePoll: .milliseconds(200),
+                                            shutdownGrace: .seconds(2), requestTimeout: .seconds(3))
+        try await PipelineRelay.withMockAndDirectory { mock, directory in
+            try await PipelineRelay.run(mock: mock, directory: directory, dispatcherConfiguration: small) { relay in
+                let users = (1...6).map { "user\($0)" }
+                for (n, user) in users.enumerated() { try await relay.register(user, token: apnsToken(n + 1)) }
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    for message in Int64(40)..<45 {
+                        group.addTask { _ = try await relay.postWebhook(messageEvent(messageID: message, offline: users)) }
+                    }
+                    try await group.waitForAll()
+                }
+                try await relay.eventually("all sent") { try await relay.store.deliveryStateCounts() == [.sent: 30] }
+                let received = mock.notifications
+                #expect(received.count == 30)
+                #expect(Set(received.compactMap { $0.headers["apns-id"] }).count == 30)
+            }
+        }
+    }
+
+    /// The hand-off is open only while the dispatcher runs; a hand-off after it stopped is
+    /// refused, so the webhook puts the deliveries back to pending.
+    @Test func theHandOffIsRefusedUnlessTheDispatcherRuns() async throws {
+        let directory = try PipelineRelay.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try PushStore(path: directory.appendingPathComponent("relay.sqlite").path)
+        let dispatcher = Dispatcher(store: store, targets: StaticDeliveryTargets([:]),
+                                    configuration: PipelineFixtures.dispatcherConfiguration)
+        #expect(!dispatcher.reserve(1), "not running yet")
+        let running = Task { try await dispatcher.run() }
+        let deadline = ContinuousClock.now + .seconds(10)
+        while !dispatcher.reserve(1) {
+            try #require(ContinuousClock.now < deadline, "the hand-off never opened")
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        #expect(!dispatcher.reserve(PipelineFixtures.dispatcherConfiguration.window), "beyond the window")
+        dispatcher.stop()
+        try await running.value
+        #expect(!dispatcher.handOff([]), "stopped")
+        #expect(!dispatcher.reserve(1))
+    }
 }

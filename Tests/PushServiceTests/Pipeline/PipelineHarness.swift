@@ -57,6 +57,7 @@ struct PipelineRelay {
 
     /// Runs `test` against a relay on `directory` (a new temp dir when nil) and `mock`.
     static func run(mock: APNsMockServer, directory: URL, timeToLive: Duration = .seconds(3600),
+                    dispatcherConfiguration: DispatcherConfiguration = PipelineFixtures.dispatcherConfiguration,
                     clock: @escaping @Sendable () -> Int64 = PushStore.systemClockMilliseconds,
                     _ test: @Sendable (PipelineRelay) async throws -> Void) async throws {
         let configuration = RelayConfiguration(
@@ -70,7 +71,7 @@ struct PipelineRelay {
         let targets = StaticDeliveryTargets([
             TestApps.a.appID: DeliveryTarget(client: apns, topic: PipelineFixtures.topic, timeToLive: timeToLive),
         ])
-        let dispatcher = Dispatcher(store: service.store, targets: targets, configuration: PipelineFixtures.dispatcherConfiguration,
+        let dispatcher = Dispatcher(store: service.store, targets: targets, configuration: dispatcherConfiguration,
                                     clock: clock, logger: logger)
         let webhook = service.makeWebhookIntake(targets: targets, dispatcher: dispatcher, clock: clock)
         let app = service.makeApplication(router: service.makeRouter(webhook: webhook), services: [dispatcher])
