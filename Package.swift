@@ -126,6 +126,11 @@ let package = Package(
             ],
             path: "Benchmarks/relay-bench"
         ),
+        .executableTarget(
+            name: "pipeline-bench",
+            dependencies: ["APNs", "PushCore", "PushService", "PushStore"],
+            path: "Benchmarks/pipeline-bench"
+        ),
         .testTarget(name: "APNsTests", dependencies: ["APNs", "APNsMock"]),
         .testTarget(
             name: "APNsMockTests",

@@ -1,0 +1,132 @@
+import APNs
+import Foundation
+import PushCore
+import PushService
+import PushStore
+
+/// Per-stage cost of the relay's webhook → queue → dispatch path, without HTTP or APNs: how many
+/// microseconds each stage takes per event (10 members, 8 offline with one token each), so
+/// optimisation work knows where the time goes. `swift run -c release pipeline-bench [events]`.
+/// CPU time of the whole process (all threads), in microseconds.
+func cpuMicroseconds() -> Double {
+    var usage = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) * 1e6 + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec)
+}
+
+@main
+struct PipelineBench {
+    static func main() async throws {
+        let n = CommandLine.arguments.dropFirst().first.flatMap(Int.init) ?? 5000
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("pipeline-bench-\(getpid())")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let store = try PushStore(path: dir.appendingPathComponent("bench.sqlite").path)
+        let users = 10_000
+        for u in 0..<users {
+            _ = try await store.registerToken(app: "bench-app", user: "u\(u)", token: String(format: "%064x", u + 1), isUnique: false)
+        }
+        var generator = SystemRandomNumberGenerator()
+        let bodies: [Data] = (0..<n).map { i in
+            var ids = Set<Int>()
+            while ids.count < 10 { ids.insert(Int.random(in: 0..<users, using: &generator)) }
+            let list = Array(ids)
+            var members = [#"{"user_id":"u\#(list[0])","nickname":"sender","is_online":true,"state":"joined"}"#,
+                           #"{"user_id":"u\#(list[1])","nickname":"online","is_online":true,"state":"joined"}"#]
+            members += list[2...].map { #"{"user_id":"u\#($0)","nickname":"n\#($0)","is_online":false,"state":"joined","total_unread_message_count":2}"# }
+            return Data(#"{"category":"group_channel:message_send","app_id":"bench-app","type":"MESG","sender":{"user_id":"u\#(list[0])","nickname":"Jane"},"members":[\#(members.joined(separator: ","))],"payload":{"message_id":\#(1_000_000 + i),"created_at":1700000000000,"message":"hello from the benchmark, message \#(i)"},"channel":{"channel_url":"channel-\#(list[0])","name":"Bench"}}"#.utf8)
+        }
+        func measure(_ name: String, _ body: () async throws -> Void) async rethrows {
+            let start = ContinuousClock.now
+            let cpuStart = cpuMicroseconds()
+            try await body()
+            let elapsed = ContinuousClock.now - start
+            let us = Double(elapsed.components.seconds) * 1e6 + Double(elapsed.components.attoseconds) / 1e12
+            let cpu = cpuMicroseconds() - cpuStart
+            print(name.padding(toLength: 30, withPad: " ", startingAt: 0)
+                  + String(format: "%8.1f µs/event wall %8.1f µs/event CPU", us / Double(n), cpu / Double(n)))
+        }
+        var events: [WebhookEvent] = []
+        await measure("parse + decode") {
+            events = bodies.map { try! WebhookEnvelope(json: $0).offlineMessageEvent() }
+        }
+        await measure("HMAC signature") {
+            for body in bodies { _ = WebhookSignature.isValid("00", body: body, apiToken: "bench-token-0123456789abcdef0123456789abcdef") }
+        }
+        var lookups: [(RecipientLookup, [PushTemplateName: PushMessageTemplate])] = []
+        let policy = RecipientPolicy()
+        try await measure("recipient read (sequential)") {
+            for event in events {
+                let members = event.members.filter { policy.skipBeforePreferences(event: event, member: $0) == nil }.map(\.userID)
+                let (states, templates) = try store.recipientStatesAndTemplates(app: "bench-app", users: members, channel: event.channel.channelURL)
+                var lookup = RecipientLookup()
+                for (user, state) in states {
+                    lookup.userPreferences[user] = state.preferences
+                    lookup.channelPreferences[user] = state.channelPreference
+                    lookup.deviceTokens[user] = state.tokens
+                    lookup.templateChoices[user] = state.templateName
+                }
+                lookups.append((lookup, templates))
+            }
+        }
+        try await measure("read hop only (templates)") {
+            for _ in events { _ = try await store.messageTemplates(app: "bench-app") }
+        }
+        try await measure("recipient read, 8 concurrent") {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for worker in 0..<8 {
+                    let slice = Array(events[(worker * n / 8)..<((worker + 1) * n / 8)])
+                    group.addTask { @Sendable in
+                        for event in slice {
+                            let members = event.members.filter { policy.skipBeforePreferences(event: event, member: $0) == nil }.map(\.userID)
+                            _ = try store.recipientStatesAndTemplates(app: "bench-app", users: members, channel: event.channel.channelURL)
+                        }
+                    }
+                }
+                try await group.waitForAll()
+            }
+        }
+        var plans: [PushPlan] = []
+        let now = Date()
+        await measure("plan + payloads") {
+            let planner = PushPlanner()
+            plans = zip(events, lookups).map { planner.plan($0, lookup: $1.0, now: now) }
+        }
+        var accepted: [AcceptedEvent] = []
+        await measure("to rows (apns-id, etc.)") {
+            accepted = plans.map { plan in
+                AcceptedEvent(appID: plan.appID, messageID: plan.messageID, channelURL: plan.channelURL, acceptedAtMs: 1,
+                              decisions: plan.recipients.map { RecipientDecisionRecord(userID: $0.userID, decision: $0.decision.skipReason?.rawValue ?? "push") },
+                              deliveries: plan.deliveries.map { NewDelivery(userID: $0.userID, deviceToken: $0.deviceToken.token, payload: $0.payload,
+                                                                            apnsID: APNsID.random(), pushType: "alert", priority: 10, expiresAtMs: Int64.max / 2) })
+            }
+        }
+        try await measure("accept, batches of 32") {
+            var index = 0
+            while index < accepted.count {
+                _ = try await store.acceptEvents(Array(accepted[index..<min(index + 32, accepted.count)]))
+                index += 32
+            }
+        }
+        var claimed: [DeliveryRecord] = []
+        try await measure("claim, batches of 1000") {
+            while true {
+                let batch = try await store.claimDue(nowMs: 2, limit: 1000)
+                if batch.isEmpty { break }
+                claimed += batch
+            }
+        }
+        print("  (\(claimed.count) deliveries)")
+        try await measure("record sent, batches of 1000") {
+            var index = 0
+            while index < claimed.count {
+                let slice = claimed[index..<min(index + 1000, claimed.count)]
+                try await store.recordOutcomes(slice.map {
+                    DeliveryOutcome(deliveryID: $0.id, state: .sent, atMs: 3,
+                                    attempt: DeliveryAttempt(atMs: 3, status: 200, reason: nil, error: nil, apnsID: $0.apnsID))
+                })
+                index += 1000
+            }
+        }
+    }
+}
