@@ -53,6 +53,7 @@ let package = Package(
             dependencies: [
                 "PushCore",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]
         ),
         .target(

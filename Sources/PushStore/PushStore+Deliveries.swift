@@ -46,17 +46,28 @@ extension PushStore {
             var removed = 0
             for outcome in outcomes {
                 let a = outcome.attempt
-                guard let row = try Row.fetchOne(update, arguments: [
-                    outcome.state.rawValue, a == nil ? 0 : 1, outcome.nextAttemptAtMs,
-                    a?.status, a?.reason ?? a?.error, outcome.state == .sent ? outcome.atMs : nil, outcome.atMs,
-                    outcome.deliveryID,
-                ]) else { continue }  // pruned meanwhile
+                let change = RawStatement(update)
+                change.bind(1, outcome.state.rawValue)
+                change.bind(2, a == nil ? 0 : 1)
+                change.bind(3, outcome.nextAttemptAtMs)
+                change.bind(4, a?.status)
+                change.bind(5, a?.reason ?? a?.error)
+                change.bind(6, outcome.state == .sent ? outcome.atMs : nil)
+                change.bind(7, outcome.atMs)
+                change.bind(8, outcome.deliveryID)
+                var target: (app: String, token: String)?
+                try change.forEachRow { row in target = (row.string(0), row.string(1)) }
+                guard let (app, token) = target else { continue }  // pruned meanwhile
                 if let a {
-                    try attempt.execute(arguments: [outcome.deliveryID, a.atMs, a.status, a.reason, a.error,
-                                                    a.apnsID.uuidString.lowercased()])
+                    let log = RawStatement(attempt)
+                    log.bind(1, outcome.deliveryID)
+                    log.bind(2, a.atMs)
+                    log.bind(3, a.status)
+                    log.bind(4, a.reason)
+                    log.bind(5, a.error)
+                    log.bind(6, a.apnsID.uuidString.lowercased())
+                    try log.run()
                 }
-                let app: String = row["app_id"]
-                let token: String = row["device_token"]
                 switch outcome.tokenRemoval {
                 case .ifRegisteredBefore(let ms)?:
                     try db.execute(sql: "DELETE FROM device_tokens WHERE app_id = ? AND token = ? AND registered_at < ?",

@@ -23,16 +23,27 @@ extension PushStore {
     }
 
     private static func accept(_ event: AcceptedEvent, _ db: Database) throws -> [Int64]? {
-        try db.execute(
-            sql: "INSERT INTO events (app_id, message_id, channel_url, created_at_ms) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
-            arguments: [event.appID, event.messageID, event.channelURL, event.acceptedAtMs])
-        guard db.changesCount > 0 else { return nil }
+        let insertEvent = RawStatement(try db.cachedStatement(sql: """
+            INSERT INTO events (app_id, message_id, channel_url, created_at_ms) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING
+            """))
+        insertEvent.bind(1, event.appID)
+        insertEvent.bind(2, event.messageID)
+        insertEvent.bind(3, event.channelURL)
+        insertEvent.bind(4, event.acceptedAtMs)
+        guard try insertEvent.run() > 0 else { return nil }
+
         let decision = try db.cachedStatement(sql: """
             INSERT INTO decisions (app_id, message_id, user_id, decision, created_at_ms) VALUES (?, ?, ?, ?, ?)
             ON CONFLICT DO NOTHING
             """)
         for record in event.decisions {
-            try decision.execute(arguments: [event.appID, event.messageID, record.userID, record.decision, event.acceptedAtMs])
+            let insert = RawStatement(decision)
+            insert.bind(1, event.appID)
+            insert.bind(2, event.messageID)
+            insert.bind(3, record.userID)
+            insert.bind(4, record.decision)
+            insert.bind(5, event.acceptedAtMs)
+            try insert.run()
         }
         let delivery = try db.cachedStatement(sql: """
             INSERT INTO deliveries (app_id, message_id, user_id, device_token, apns_id, push_type, priority,
@@ -45,12 +56,25 @@ extension PushStore {
         var ids: [Int64] = []
         ids.reserveCapacity(event.deliveries.count)
         for d in event.deliveries {
-            try delivery.execute(arguments: [
-                event.appID, event.messageID, d.userID, d.deviceToken, d.apnsID.uuidString.lowercased(),
-                d.pushType, d.priority, d.expiresAtMs, state, now, now, now,
-            ])
-            let id = db.lastInsertedRowID
-            try payload.execute(arguments: [id, d.payload])
+            let insert = RawStatement(delivery)
+            insert.bind(1, event.appID)
+            insert.bind(2, event.messageID)
+            insert.bind(3, d.userID)
+            insert.bind(4, d.deviceToken)
+            insert.bind(5, d.apnsID.uuidString.lowercased())
+            insert.bind(6, d.pushType)
+            insert.bind(7, d.priority)
+            insert.bind(8, d.expiresAtMs)
+            insert.bind(9, state)
+            insert.bind(10, now)
+            insert.bind(11, now)
+            insert.bind(12, now)
+            try insert.run()
+            let id = insert.lastInsertedRowID
+            let insertPayload = RawStatement(payload)
+            insertPayload.bind(1, id)
+            insertPayload.bind(2, d.payload)
+            try insertPayload.run()
             ids.append(id)
         }
         return ids

@@ -31,14 +31,15 @@ extension PushStore {
 
     static func recipientStates(_ db: Database, app: String, userList: String, channel: String) throws -> [String: RecipientPushState] {
         var states: [String: RecipientPushState] = [:]
-        let users = try db.cachedStatement(sql: """
+        let users = RawStatement(try db.cachedStatement(sql: """
             SELECT user_id, push_template FROM users
             WHERE app_id = ? AND user_id IN (SELECT value FROM json_each(?))
-            """)
-        let userRows = try Row.fetchCursor(users, arguments: [app, userList])
-        while let row = try userRows.next() {
-            let user: String = row[0]
-            let raw: String = row[1]
+            """))
+        users.bind(1, app)
+        users.bind(2, userList)
+        try users.forEachRow { row in
+            let user = row.string(0)
+            let raw = row.string(1)
             guard let templateName = PushTemplateName(rawValue: raw) else {
                 throw PushStoreError.corruptValue(table: "users", column: "push_template", value: raw)
             }
@@ -47,30 +48,37 @@ extension PushStore {
         }
         guard !states.isEmpty else { return states }
 
-        let tokens = try db.cachedStatement(sql: """
+        let tokens = RawStatement(try db.cachedStatement(sql: """
             SELECT user_id, token, registered_at FROM device_tokens
             WHERE app_id = ? AND user_id IN (SELECT value FROM json_each(?))
             ORDER BY user_id, registered_at, id
-            """)
-        let tokenRows = try Row.fetchCursor(tokens, arguments: [app, userList])
-        while let row = try tokenRows.next() {
-            let user: String = row[0]
-            states[user]?.tokens.append(DeviceToken(token: row[1], registeredAtMs: row[2]))
+            """))
+        tokens.bind(1, app)
+        tokens.bind(2, userList)
+        try tokens.forEachRow { row in
+            states[row.string(0)]?.tokens.append(DeviceToken(token: row.string(1), registeredAtMs: row.int64(2)))
         }
 
-        let preferences = try db.cachedStatement(sql: """
-            SELECT * FROM user_push_preferences
+        let preferences = RawStatement(try db.cachedStatement(sql: """
+            SELECT \(UserPreferencesRecord.rawColumns) FROM user_push_preferences
             WHERE app_id = ? AND user_id IN (SELECT value FROM json_each(?))
-            """)
-        for record in try UserPreferencesRecord.fetchAll(preferences, arguments: [app, userList]) {
+            """))
+        preferences.bind(1, app)
+        preferences.bind(2, userList)
+        try preferences.forEachRow { row in
+            let record = UserPreferencesRecord(raw: row)
             states[record.userID]?.preferences = try record.preferences()
         }
 
-        let channelPreferences = try db.cachedStatement(sql: """
-            SELECT * FROM channel_push_preferences
+        let channelPreferences = RawStatement(try db.cachedStatement(sql: """
+            SELECT \(ChannelPreferenceRecord.rawColumns) FROM channel_push_preferences
             WHERE app_id = ? AND channel_url = ? AND user_id IN (SELECT value FROM json_each(?))
-            """)
-        for record in try ChannelPreferenceRecord.fetchAll(channelPreferences, arguments: [app, channel, userList]) {
+            """))
+        channelPreferences.bind(1, app)
+        channelPreferences.bind(2, channel)
+        channelPreferences.bind(3, userList)
+        try channelPreferences.forEachRow { row in
+            let record = ChannelPreferenceRecord(raw: row)
             states[record.userID]?.channelPreference = try record.preference()
         }
         return states

@@ -35,8 +35,13 @@ extension PushStore {
 
     static func messageTemplates(_ db: Database, app: String) throws -> [PushTemplateName: PushMessageTemplate] {
         var templates = Dictionary(uniqueKeysWithValues: PushTemplateName.allCases.map { ($0, PushMessageTemplate.sendbirdDefault(for: $0)) })
-        let statement = try db.cachedStatement(sql: "SELECT * FROM push_message_templates WHERE app_id = ?")
-        for record in try MessageTemplateRecord.fetchAll(statement, arguments: [app]) {
+        let statement = RawStatement(try db.cachedStatement(sql: """
+            SELECT \(MessageTemplateRecord.rawColumns) FROM push_message_templates WHERE app_id = ?
+            """))
+        statement.bind(1, app)
+        var records: [MessageTemplateRecord] = []
+        try statement.forEachRow { records.append(MessageTemplateRecord(raw: $0)) }
+        for record in records {
             // A name this version does not know (written by a newer one) is skipped, not fatal.
             if let name = PushTemplateName(rawValue: record.templateName) {
                 templates[name] = record.template

@@ -43,6 +43,11 @@ import Testing
         let stored = try await store.updatePreferences(app: "A", user: "u") { $0 = full }
         #expect(stored == full)
         #expect(try await db.open().preferences(app: "A", user: "u") == full)
+        // The webhook's bulk read decodes rows by column position: the same value.
+        try await store.updateChannelPreference(app: "A", user: "u", channel: "c") { $0 = ChannelPushPreference(triggerOption: .mentionOnly, pushSound: "c.caf") }
+        let state = try store.recipientStatesAndTemplates(app: "A", users: ["u"], channel: "c").states["u"]
+        #expect(state?.preferences == full)
+        #expect(state?.channelPreference == ChannelPushPreference(triggerOption: .mentionOnly, pushSound: "c.caf"))
     }
 
     @Test func anErrorInTheChangeLeavesStoredPreferencesUntouched() async throws {

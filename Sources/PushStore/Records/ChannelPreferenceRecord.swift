@@ -24,6 +24,17 @@ struct ChannelPreferenceRecord: Codable, FetchableRecord, PersistableRecord {
         pushSound = preference.pushSound
     }
 
+    /// The columns `init(raw:)` reads, in order.
+    static let rawColumns = "app_id, user_id, channel_url, push_trigger_option, push_sound"
+
+    init(raw row: RawStatement.Row) {
+        appID = row.string(0)
+        userID = row.string(1)
+        channelURL = row.string(2)
+        pushTriggerOption = row.string(3)
+        pushSound = row.optionalString(4)
+    }
+
     func preference() throws -> ChannelPushPreference {
         guard let trigger = ChannelPushTriggerOption(rawValue: pushTriggerOption) else {
             throw PushStoreError.corruptValue(table: Self.databaseTableName, column: "push_trigger_option", value: pushTriggerOption)

@@ -23,5 +23,16 @@ struct MessageTemplateRecord: Codable, FetchableRecord, PersistableRecord {
         admm = template.admm
     }
 
+    /// The columns `init(raw:)` reads, in order.
+    static let rawColumns = "app_id, template_name, mesg, file, admm"
+
+    init(raw row: RawStatement.Row) {
+        appID = row.string(0)
+        templateName = row.string(1)
+        mesg = row.string(2)
+        file = row.string(3)
+        admm = row.string(4)
+    }
+
     var template: PushMessageTemplate { PushMessageTemplate(mesg: mesg, file: file, admm: admm) }
 }

@@ -65,6 +65,33 @@ struct UserPreferencesRecord: Codable, FetchableRecord, PersistableRecord {
         enablePushForReplies = p.enablePushForReplies
     }
 
+    /// The columns `init(raw:)` reads, in order.
+    static let rawColumns = """
+        app_id, user_id, push_trigger_option, do_not_disturb, start_hour, start_min, end_hour, end_min, timezone,
+        snooze_enabled, snooze_start_ts, snooze_end_ts, dnd_schedules, push_sound, block_push_from_bots,
+        push_blocked_bot_ids, enable_push_for_replies
+        """
+
+    init(raw row: RawStatement.Row) {
+        appID = row.string(0)
+        userID = row.string(1)
+        pushTriggerOption = row.string(2)
+        doNotDisturb = row.bool(3)
+        startHour = Int(row.int64(4))
+        startMin = Int(row.int64(5))
+        endHour = Int(row.int64(6))
+        endMin = Int(row.int64(7))
+        timezone = row.string(8)
+        snoozeEnabled = row.bool(9)
+        snoozeStartTs = row.int64(10)
+        snoozeEndTs = row.int64(11)
+        dndSchedules = row.string(12)
+        pushSound = row.string(13)
+        blockPushFromBots = row.bool(14)
+        pushBlockedBotIds = row.string(15)
+        enablePushForReplies = row.bool(16)
+    }
+
     func preferences() throws -> UserPushPreferences {
         guard let trigger = PushTriggerOption(rawValue: pushTriggerOption) else {
             throw PushStoreError.corruptValue(table: Self.databaseTableName, column: "push_trigger_option", value: pushTriggerOption)

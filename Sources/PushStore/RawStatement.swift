@@ -1,0 +1,120 @@
+import Foundation
+import GRDB
+import GRDBSQLite
+
+/// A GRDB-cached statement driven through SQLite's C API, for the few statements the webhook and
+/// the dispatcher run thousands of times per second.
+///
+/// GRDB's `execute(arguments:)` and row cursors box every argument and build a column-name
+/// dictionary per execution; on the hot path that was about half the CPU of a commit
+/// (`pipeline-bench`). Binding and reading by position costs nothing of the sort. Use it only
+/// inside a GRDB `read`/`write` closure (GRDB still owns the connection, the transaction and the
+/// statement cache); every call leaves the statement reset, as GRDB expects.
+struct RawStatement {
+    private let handle: OpaquePointer
+    /// For error messages only (`Statement.sql` is not free to read).
+    private let statement: Statement
+
+    init(_ statement: Statement) {
+        handle = statement.sqliteStatement
+        self.statement = statement
+        sqlite3_reset(handle)
+        sqlite3_clear_bindings(handle)
+    }
+
+    // MARK: Binding (1-based, as in SQLite)
+
+    func bind(_ index: Int32, _ value: String) {
+        // SQLITE_TRANSIENT: SQLite copies the bytes, which only live for this call.
+        _ = value.withCString { sqlite3_bind_text(handle, index, $0, -1, Self.transient) }
+    }
+
+    func bind(_ index: Int32, _ value: Int64) {
+        sqlite3_bind_int64(handle, index, value)
+    }
+
+    func bind(_ index: Int32, _ value: Int) {
+        sqlite3_bind_int64(handle, index, Int64(value))
+    }
+
+    func bind(_ index: Int32, _ value: Data) {
+        _ = value.withUnsafeBytes { raw in
+            sqlite3_bind_blob(handle, index, raw.baseAddress, Int32(raw.count), Self.transient)
+        }
+    }
+
+    func bind(_ index: Int32, _ value: String?) {
+        if let value { bind(index, value) } else { sqlite3_bind_null(handle, index) }
+    }
+
+    func bind(_ index: Int32, _ value: Int64?) {
+        if let value { bind(index, value) } else { sqlite3_bind_null(handle, index) }
+    }
+
+    func bind(_ index: Int32, _ value: Int?) {
+        if let value { bind(index, value) } else { sqlite3_bind_null(handle, index) }
+    }
+
+    // MARK: Running
+
+    /// Runs a statement that returns no rows; returns the number of rows it changed.
+    @discardableResult
+    func run() throws -> Int {
+        defer { reset() }
+        let code = sqlite3_step(handle)
+        guard code == SQLITE_DONE || code == SQLITE_ROW else { throw error(code) }
+        return Int(sqlite3_changes(sqlite3_db_handle(handle)))
+    }
+
+    /// Calls `body` for each result row, then resets.
+    func forEachRow(_ body: (Row) throws -> Void) throws {
+        defer { reset() }
+        while true {
+            let code = sqlite3_step(handle)
+            if code == SQLITE_DONE { return }
+            guard code == SQLITE_ROW else { throw error(code) }
+            try body(Row(handle: handle))
+        }
+    }
+
+    /// The rowid of the last insert on this connection.
+    var lastInsertedRowID: Int64 {
+        sqlite3_last_insert_rowid(sqlite3_db_handle(handle))
+    }
+
+    private func reset() {
+        sqlite3_reset(handle)
+        sqlite3_clear_bindings(handle)
+    }
+
+    private func error(_ code: Int32) -> DatabaseError {
+        let message = sqlite3_errmsg(sqlite3_db_handle(handle)).map { String(cString: $0) }
+        sqlite3_reset(handle)
+        return DatabaseError(resultCode: ResultCode(rawValue: code), message: message, sql: statement.sql)
+    }
+
+    private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+    /// The current result row, read by 0-based column position.
+    struct Row {
+        fileprivate let handle: OpaquePointer
+
+        func string(_ column: Int32) -> String {
+            guard let text = sqlite3_column_text(handle, column) else { return "" }
+            return String(decoding: UnsafeBufferPointer(start: text, count: Int(sqlite3_column_bytes(handle, column))),
+                          as: UTF8.self)
+        }
+
+        func optionalString(_ column: Int32) -> String? {
+            sqlite3_column_type(handle, column) == SQLITE_NULL ? nil : string(column)
+        }
+
+        func int64(_ column: Int32) -> Int64 {
+            sqlite3_column_int64(handle, column)
+        }
+
+        func bool(_ column: Int32) -> Bool {
+            sqlite3_column_int64(handle, column) != 0
+        }
+    }
+}
