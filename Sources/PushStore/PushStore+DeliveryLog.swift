@@ -20,12 +20,21 @@ extension PushStore {
         }
     }
 
-    /// A user's most recent deliveries, newest first, with their attempts.
+    /// How many of the newest deliveries (of all users) `recentDeliveries` looks through.
+    public static let recentDeliveriesScanWindow: Int64 = 200_000
+
+    /// A user's most recent deliveries, newest first, with their attempts: those among the relay's
+    /// newest `recentDeliveriesScanWindow` deliveries. There is deliberately no per-user index
+    /// (it made every accepted push cost a random page write), so the scan is bounded instead.
     public func recentDeliveries(app: String, user: String, limit: Int) async throws -> [LoggedDelivery] {
         try await pool.read { db in
-            try Row.fetchAll(
-                db, sql: "SELECT * FROM deliveries WHERE app_id = ? AND user_id = ? ORDER BY created_at_ms DESC, id DESC LIMIT ?",
-                arguments: [app, user, max(0, limit)]
+            let newest = try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM deliveries") ?? 0
+            return try Row.fetchAll(
+                db, sql: """
+                    SELECT * FROM deliveries WHERE id > ? AND app_id = ? AND user_id = ?
+                    ORDER BY id DESC LIMIT ?
+                    """,
+                arguments: [newest - Self.recentDeliveriesScanWindow, app, user, max(0, limit)]
             ).map { row in
                 let record = try DeliveryRecord(row: row)
                 return LoggedDelivery(delivery: record, attempts: try Self.attempts(db, deliveryID: record.id))

@@ -78,6 +78,8 @@ import Testing
         "SELECT COUNT(*) FROM deliveries WHERE state = 'in_flight'",
         "UPDATE deliveries SET state = 'pending' WHERE state = 'in_flight'",
         "SELECT MIN(next_attempt_at_ms) FROM deliveries WHERE state = 'pending'",
+        // The per-user listing: a bounded range of the newest rowids, not a table scan.
+        "SELECT * FROM deliveries WHERE id > 5 AND app_id = 'a' AND user_id = 'u' ORDER BY id DESC LIMIT 20",
     ])
     func lookupsUseAnIndex(query: String) async throws {
         let db = try TemporaryDatabase()

@@ -518,6 +518,7 @@ paths:
     get:
       operationId: listUserDeliveries
       summary: A user's most recent deliveries, newest first.
+      description: The user's deliveries among the relay's 200,000 most recent ones (of all users), newest first, with their attempts. Device tokens are redacted.
       parameters:
         - name: limit
           in: query
