@@ -33,7 +33,9 @@ extension PushStore {
     @discardableResult
     public func recordOutcomes(_ outcomes: [DeliveryOutcome]) async throws -> Int {
         guard !outcomes.isEmpty else { return 0 }
-        return try await pool.write { db in
+        // Removing a token is a registry write (it invalidates the webhook's recipient cache).
+        let removesTokens = outcomes.contains { $0.tokenRemoval != nil }
+        let record: @Sendable (Database) throws -> Int = { db in
             let update = try db.cachedStatement(sql: """
                 UPDATE deliveries SET state = ?, attempts = attempts + ?, next_attempt_at_ms = COALESCE(?, next_attempt_at_ms),
                     last_status = COALESCE(?, last_status), last_reason = COALESCE(?, last_reason),
@@ -82,6 +84,7 @@ extension PushStore {
             }
             return removed
         }
+        return try await removesTokens ? registryWrite(record) : pool.write(record)
     }
 
     /// Puts deliveries a crash left in flight back to pending (same apns-id, same attempts).

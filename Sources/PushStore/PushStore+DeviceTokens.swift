@@ -12,7 +12,7 @@ extension PushStore {
     public func registerToken(app: String, user: String, token: String, isUnique: Bool) async throws -> TokenRegistration {
         let now = clock()
         let limit = configuration.maximumTokensPerUser
-        return try await pool.write { db in
+        return try await registryWrite { db in
             try Self.ensureUser(db, app: app, user: user, now: now)
             let previousOwner = try String.fetchOne(
                 db, sql: "SELECT user_id FROM device_tokens WHERE app_id = ? AND token = ?", arguments: [app, token])
@@ -67,7 +67,7 @@ extension PushStore {
     /// Removes one of a user's tokens. Returns whether the user held it.
     @discardableResult
     public func removeToken(app: String, user: String, token: String) async throws -> Bool {
-        try await pool.write { db in
+        try await registryWrite { db in
             try db.execute(
                 sql: "DELETE FROM device_tokens WHERE app_id = ? AND user_id = ? AND token = ?", arguments: [app, user, token])
             return db.changesCount > 0
@@ -77,7 +77,7 @@ extension PushStore {
     /// Removes all of a user's tokens and returns them, oldest first.
     @discardableResult
     public func removeAllTokens(app: String, user: String) async throws -> [String] {
-        try await pool.write { db in
+        try await registryWrite { db in
             let tokens = try Self.tokens(db, app: app, user: user).map(\.token)
             try db.execute(sql: "DELETE FROM device_tokens WHERE app_id = ? AND user_id = ?", arguments: [app, user])
             return tokens
@@ -94,7 +94,7 @@ extension PushStore {
     /// Removes a token from whoever holds it; returns that user, if any.
     @discardableResult
     public func removeTokenFromOwner(app: String, token: String) async throws -> String? {
-        try await pool.write { db in
+        try await registryWrite { db in
             try String.fetchOne(
                 db, sql: "DELETE FROM device_tokens WHERE app_id = ? AND token = ? RETURNING user_id", arguments: [app, token])
         }
@@ -105,7 +105,7 @@ extension PushStore {
     /// Returns whether the token was removed.
     @discardableResult
     public func removeToken(app: String, token: String, ifRegisteredBefore timestampMs: Int64) async throws -> Bool {
-        try await pool.write { db in
+        try await registryWrite { db in
             try db.execute(
                 sql: "DELETE FROM device_tokens WHERE app_id = ? AND token = ? AND registered_at < ?",
                 arguments: [app, token, timestampMs])

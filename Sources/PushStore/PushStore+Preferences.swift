@@ -26,7 +26,7 @@ extension PushStore {
         _ change: @escaping @Sendable (inout UserPushPreferences) throws -> Void
     ) async throws -> UserPushPreferences {
         let now = clock()
-        return try await pool.write { db in
+        return try await registryWrite { db in
             try Self.ensureUser(db, app: app, user: user, now: now)
             var preferences = try Self.preferences(db, app: app, user: user)
             try change(&preferences)
@@ -38,7 +38,7 @@ extension PushStore {
     /// Resets a user's preferences to `UserPushPreferences.defaults`. Returns `nil` (and changes
     /// nothing) when the user is unknown.
     public func resetPreferences(app: String, user: String) async throws -> UserPushPreferences? {
-        try await pool.write { db in
+        try await registryWrite { db in
             guard try Self.userExists(db, app: app, user: user) else { return nil }
             _ = try UserPreferencesRecord.deleteOne(db, key: ["app_id": app, "user_id": user])
             return .defaults
@@ -69,7 +69,7 @@ extension PushStore {
         _ change: @escaping @Sendable (inout ChannelPushPreference) throws -> Void
     ) async throws -> ChannelPushPreference {
         let now = clock()
-        return try await pool.write { db in
+        return try await registryWrite { db in
             try Self.ensureUser(db, app: app, user: user, now: now)
             var preference = try Self.channelPreference(db, app: app, user: user, channel: channel)
             try change(&preference)

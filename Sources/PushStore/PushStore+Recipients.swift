@@ -13,23 +13,60 @@ extension PushStore {
         return try await pool.read { db in try Self.recipientStates(db, app: app, userList: list, channel: channel) }
     }
 
-    /// `recipientStates` and the app's templates in one read (one snapshot).
+    /// `recipientStates` and the app's templates, as the webhook needs them.
     ///
-    /// Synchronous on purpose: it runs on the caller's thread with a pooled reader connection.
-    /// The read is a few page-cache lookups (tens of µs); handing it to GRDB's reader queue and
-    /// back costs more CPU than the read itself (measured with `pipeline-bench`: ~160 µs per hop
-    /// on a 2-core VM), and it never waits for the writer (WAL).
+    /// Served from `RecipientCache` while no registry write has committed since the users were
+    /// last read; otherwise one read (one snapshot) for the missing users and templates.
+    /// Synchronous on purpose: a read runs on the caller's thread with a pooled reader
+    /// connection. It is a few page lookups (tens of µs); handing it to GRDB's reader queue and
+    /// back costs more CPU than the read itself (`pipeline-bench`: ~160 µs per hop on a 2-core
+    /// VM), and it never waits for the writer (WAL).
     public func recipientStatesAndTemplates(
         app: String, users: [String], channel: String
     ) throws -> (states: [String: RecipientPushState], templates: [PushTemplateName: PushMessageTemplate]) {
-        let list = Self.jsonArray(of: users)
-        return try pool.read { db in
-            let states = users.isEmpty ? [:] : try Self.recipientStates(db, app: app, userList: list, channel: channel)
-            return (states, try Self.messageTemplates(db, app: app))
+        let version = recipientCache.version
+        var (found, missing, templates) = recipientCache.lookUp(app: app, users: users, version: version)
+        if !missing.isEmpty || templates == nil {
+            let list = Self.jsonArray(of: missing)
+            let (read, readTemplates) = try pool.read { db in
+                (missing.isEmpty ? [:] : try Self.userEntries(db, app: app, users: missing, userList: list),
+                 templates == nil ? try Self.messageTemplates(db, app: app) : nil)
+            }
+            recipientCache.store(app: app, users: read, templates: readTemplates, version: version)
+            found.merge(read) { _, new in new }
+            templates = templates ?? readTemplates
         }
+        var states: [String: RecipientPushState] = [:]
+        for (user, entry) in found {
+            guard var state = entry.state else { continue }
+            state.channelPreference = entry.channelPreferences[channel] ?? .defaults
+            states[user] = state
+        }
+        return (states, templates ?? [:])
     }
 
-    static func recipientStates(_ db: Database, app: String, userList: String, channel: String) throws -> [String: RecipientPushState] {
+    /// Every one of `users` (unknown ones with a nil state) with their preferences for all channels.
+    static func userEntries(_ db: Database, app: String, users: [String], userList: String) throws -> [String: RecipientCache.UserEntry] {
+        var entries: [String: RecipientCache.UserEntry] = [:]
+        for user in users { entries[user] = RecipientCache.UserEntry(state: nil, channelPreferences: [:]) }
+        for (user, state) in try recipientStates(db, app: app, userList: userList, channel: nil) {
+            entries[user]?.state = state
+        }
+        let channelPreferences = RawStatement(try db.cachedStatement(sql: """
+            SELECT \(ChannelPreferenceRecord.rawColumns) FROM channel_push_preferences
+            WHERE app_id = ? AND user_id IN (SELECT value FROM json_each(?))
+            """))
+        channelPreferences.bind(1, app)
+        channelPreferences.bind(2, userList)
+        try channelPreferences.forEachRow { row in
+            let record = ChannelPreferenceRecord(raw: row)
+            entries[record.userID]?.channelPreferences[record.channelURL] = try record.preference()
+        }
+        return entries
+    }
+
+    /// With a nil `channel`, every channel preference is left at the defaults.
+    static func recipientStates(_ db: Database, app: String, userList: String, channel: String?) throws -> [String: RecipientPushState] {
         var states: [String: RecipientPushState] = [:]
         let users = RawStatement(try db.cachedStatement(sql: """
             SELECT user_id, push_template FROM users
@@ -70,6 +107,7 @@ extension PushStore {
             states[record.userID]?.preferences = try record.preferences()
         }
 
+        guard let channel else { return states }
         let channelPreferences = RawStatement(try db.cachedStatement(sql: """
             SELECT \(ChannelPreferenceRecord.rawColumns) FROM channel_push_preferences
             WHERE app_id = ? AND channel_url = ? AND user_id IN (SELECT value FROM json_each(?))

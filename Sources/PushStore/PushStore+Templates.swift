@@ -20,7 +20,7 @@ extension PushStore {
     /// Sets the template a user receives, creating the user.
     public func setPushTemplateName(app: String, user: String, _ name: PushTemplateName) async throws {
         let now = clock()
-        try await pool.write { db in
+        try await registryWrite { db in
             try Self.ensureUser(db, app: app, user: user, now: now)
             try db.execute(
                 sql: "UPDATE users SET push_template = ? WHERE app_id = ? AND user_id = ?",
@@ -65,7 +65,7 @@ extension PushStore {
         name: PushTemplateName,
         _ change: @escaping @Sendable (inout PushMessageTemplate) throws -> Void
     ) async throws -> PushMessageTemplate {
-        try await pool.write { db in
+        try await registryWrite { db in
             var template = try MessageTemplateRecord.fetchOne(db, key: ["app_id": app, "template_name": name.rawValue])?.template
                 ?? .sendbirdDefault(for: name)
             try change(&template)

@@ -16,6 +16,8 @@ public final class PushStore: Sendable {
     public let path: String
     /// Unix milliseconds; stamps registrations and user creation. Injected so tests control time.
     let clock: @Sendable () -> Int64
+    /// The webhook's view of users and templates; see `registryWrite`.
+    let recipientCache = RecipientCache()
 
     /// Opens (creating if needed) the database at `path` and brings its schema up to date.
     /// - Parameter clock: the current time in Unix milliseconds.
@@ -63,6 +65,13 @@ public final class PushStore: Sendable {
     }
 
     // MARK: Helpers shared by the extensions
+
+    /// A write to users, device tokens, preferences or templates. Every such write must go
+    /// through here: it invalidates `recipientCache` once the transaction has ended.
+    func registryWrite<T: Sendable>(_ updates: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        defer { recipientCache.invalidate() }
+        return try await pool.write(updates)
+    }
 
     static func userExists(_ db: Database, app: String, user: String) throws -> Bool {
         try Bool.fetchOne(
