@@ -22,11 +22,12 @@ import Foundation
 public enum DoNotDisturb {
     /// Whether the user's do-not-disturb setting holds pushes back at `now`.
     public static func isActive(_ preferences: UserPushPreferences, at now: Date) -> Bool {
+        // Nothing configured (most users): no time-zone conversion, which is the costly part.
+        guard !preferences.dndSchedules.isEmpty || preferences.doNotDisturb else { return false }
         let clock = LocalClock(now, timezone: preferences.timezone)
         if !preferences.dndSchedules.isEmpty {
             return isActive(schedules: preferences.dndSchedules, at: clock)
         }
-        guard preferences.doNotDisturb else { return false }
         return covers(preferences.dndWindow, minute: clock.minuteOfDay, sameDay: true)
             || covers(preferences.dndWindow, minute: clock.minuteOfDay, sameDay: false)
     }

@@ -45,8 +45,26 @@ public struct PayloadBuilder: Sendable {
         sound: String,
         now: Date
     ) throws(PayloadError) -> PushPayload {
-        let skeleton = Skeleton(builder: self, event: event, member: member, alert: alert,
-                                recipientTemplate: recipientTemplate, sound: sound, nowMs: UnixTime.milliseconds(now))
+        try build(prepared: prepare(event, now: now), member: member, alert: alert,
+                  recipientTemplate: recipientTemplate, sound: sound)
+    }
+
+    /// The parts of every recipient's payload that depend only on the event, encoded once.
+    public func prepare(_ event: WebhookEvent, now: Date) -> PreparedEvent {
+        PreparedEvent(builder: self, event: event, nowMs: UnixTime.milliseconds(now))
+    }
+
+    /// The payload for `member` of the event `prepared` was made from (by this builder).
+    public func build(
+        prepared: PreparedEvent,
+        member: WebhookMember,
+        alert: AlertTemplate,
+        recipientTemplate: PushTemplateName,
+        sound: String
+    ) throws(PayloadError) -> PushPayload {
+        let event = prepared.event
+        let skeleton = Skeleton(builder: self, prepared: prepared, member: member, alert: alert,
+                                recipientTemplate: recipientTemplate, sound: sound)
         let limit = options.maxPayloadBytes
         let fullText = event.message.message
         let full = skeleton.payload(message: fullText, isShortened: false)
@@ -95,34 +113,22 @@ public struct PayloadBuilder: Sendable {
     }
 }
 
-/// Everything of one recipient's payload except the message text, which fitting varies, as
-/// ready-made bytes: the payload is `{"aps":{"alert":` ALERT `head` MESSAGE `middle` TITLE `tail`.
-///
-/// The keys are written in sorted order by hand, so the bytes are exactly what `JSONWriter` gives
-/// for the same value (tests compare the two), without building and sorting dictionaries for
-/// every recipient and every fitting step.
-private struct Skeleton {
-    let alert: AlertTemplate
-    /// From after `aps.alert` to `"message":`.
-    let head: [UInt8]
-    /// From after `sendbird.message` to `"push_title":`.
-    let middle: [UInt8]
-    /// From after `sendbird.push_title` to the end.
-    let tail: [UInt8]
+/// The bytes of a payload that are the same for every recipient of one event (see `Skeleton`
+/// for where they go).
+public struct PreparedEvent: Sendable {
+    let event: WebhookEvent
+    /// `"app_id"` … `"category"`, then `,"channel":{"channel_unread_message_count":`.
+    let beforeChannelUnread: [UInt8]
+    /// The rest of `channel`, then `"channel_type"` … `"mentioned_users"`, then `,"message":`.
+    let afterChannelUnread: [UInt8]
+    /// `"message_id"`, `"notification_action"`, then `,"push_sound":`.
+    let afterMessage: [UInt8]
+    /// `"sender"` … `"type"`, then `,"unread_message_count":`.
+    let afterRecipient: [UInt8]
 
-    init(builder: PayloadBuilder, event: WebhookEvent, member: WebhookMember, alert: AlertTemplate,
-         recipientTemplate: PushTemplateName, sound: String, nowMs: Int64) {
+    init(builder: PayloadBuilder, event: WebhookEvent, nowMs: Int64) {
         let options = builder.options
-        self.alert = alert
-
-        var head: [UInt8] = []
-        head.reserveCapacity(512)
-        if options.badge { Self.field("badge", .int(Int64(member.totalUnreadMessageCount)), into: &head) }
-        if options.contentAvailable { Self.field("content-available", .int(1), into: &head) }
-        if options.mutableContent { Self.field("mutable-content", .int(1), into: &head) }
-        Self.field("sound", .string(sound), into: &head)
-        head.append(contentsOf: Array(#"},"sendbird":{"#.utf8))
-
+        self.event = event
         let files: [JSONValue] = event.type != .file ? [] : event.message.files.map { file in
             .object([
                 "type": .string(file.contentType),
@@ -140,57 +146,103 @@ private struct Skeleton {
                 "require_auth_for_profile_image": .bool(user.requireAuthForProfileImage),
             ])
         }
-        Self.field("app_id", .string(event.appID), first: true, into: &head)
-        Self.field("audience_type", .string("only"), into: &head)
-        Self.field("category", .string(PayloadBuilder.category), into: &head)
-        Self.field("channel", .object([
-            "channel_url": .string(event.channel.channelURL),
-            "name": .string(event.channel.name),
-            "custom_type": .string(event.channel.customType),
-            "channel_unread_message_count": .int(Int64(member.channelUnreadMessageCount)),
-        ]), into: &head)
-        Self.field("channel_type", .string(event.channel.pushChannelType), into: &head)
-        Self.field("created_at", .int(event.message.createdAt), into: &head)
-        Self.field("custom_type", .string(event.message.customType), into: &head)
-        Self.field("data", .string(event.message.data), into: &head)
-        Self.field("files", .array(files), into: &head)
-        Self.field("mentioned_users", .array(mentioned), into: &head)
-        head.append(contentsOf: Array(#","message":"#.utf8))
+        var out: [UInt8] = []
+        Skeleton.field("app_id", .string(event.appID), first: true, into: &out)
+        Skeleton.field("audience_type", .string("only"), into: &out)
+        Skeleton.field("category", .string(PayloadBuilder.category), into: &out)
+        out.append(contentsOf: #","channel":{"channel_unread_message_count":"#.utf8)
+        beforeChannelUnread = out
+
+        out = []
+        Skeleton.field("channel_url", .string(event.channel.channelURL), into: &out)
+        Skeleton.field("custom_type", .string(event.channel.customType), into: &out)
+        Skeleton.field("name", .string(event.channel.name), into: &out)
+        out.append(UInt8(ascii: "}"))
+        Skeleton.field("channel_type", .string(event.channel.pushChannelType), into: &out)
+        Skeleton.field("created_at", .int(event.message.createdAt), into: &out)
+        Skeleton.field("custom_type", .string(event.message.customType), into: &out)
+        Skeleton.field("data", .string(event.message.data), into: &out)
+        Skeleton.field("files", .array(files), into: &out)
+        Skeleton.field("mentioned_users", .array(mentioned), into: &out)
+        out.append(contentsOf: #","message":"#.utf8)
+        afterChannelUnread = out
+
+        out = []
+        Skeleton.field("message_id", .int(event.message.messageID), into: &out)
+        Skeleton.field("notification_action", .string("create"), into: &out)
+        out.append(contentsOf: #","push_sound":"#.utf8)
+        afterMessage = out
+
+        out = []
+        if let sender = event.sender {
+            Skeleton.field("sender", .object([
+                "id": .string(sender.userID),
+                "name": .string(sender.nickname),
+                "profile_url": .string(sender.profileURL),
+                "require_auth_for_profile_image": .bool(sender.requireAuthForProfileImage ?? options.requireAuthForFiles),
+            ]), into: &out)
+        }
+        Skeleton.field("sqs_ts", .int(nowMs), into: &out)
+        Skeleton.field("translations", .object(event.message.translations.mapValues(JSONValue.string)), into: &out)
+        Skeleton.field("type", .string(event.type.rawValue), into: &out)
+        out.append(contentsOf: #","unread_message_count":"#.utf8)
+        afterRecipient = out
+    }
+}
+
+/// Everything of one recipient's payload except the message text, which fitting varies, as
+/// ready-made bytes: the payload is `{"aps":{"alert":` ALERT `head` MESSAGE `middle` TITLE `tail`.
+///
+/// The keys are written in sorted order by hand, so the bytes are exactly what `JSONWriter` gives
+/// for the same value (tests compare the two), without building and sorting dictionaries for
+/// every recipient and every fitting step; what is the same for every recipient comes ready
+/// from `PreparedEvent`.
+private struct Skeleton {
+    let alert: AlertTemplate
+    /// From after `aps.alert` to `"message":`.
+    let head: [UInt8]
+    /// From after `sendbird.message` to `"push_title":`.
+    let middle: [UInt8]
+    /// From after `sendbird.push_title` to the end.
+    let tail: [UInt8]
+
+    init(builder: PayloadBuilder, prepared: PreparedEvent, member: WebhookMember, alert: AlertTemplate,
+         recipientTemplate: PushTemplateName, sound: String) {
+        let options = builder.options
+        self.alert = alert
+
+        var head: [UInt8] = []
+        head.reserveCapacity(256 + prepared.afterChannelUnread.count)
+        if options.badge { Self.field("badge", .int(Int64(member.totalUnreadMessageCount)), into: &head) }
+        if options.contentAvailable { Self.field("content-available", .int(1), into: &head) }
+        if options.mutableContent { Self.field("mutable-content", .int(1), into: &head) }
+        Self.field("sound", .string(sound), into: &head)
+        head.append(contentsOf: #"},"sendbird":{"#.utf8)
+        head.append(contentsOf: prepared.beforeChannelUnread)
+        head.append(contentsOf: String(member.channelUnreadMessageCount).utf8)
+        head.append(contentsOf: prepared.afterChannelUnread)
         self.head = head
 
-        var middle: [UInt8] = []
-        middle.reserveCapacity(128)
-        Self.field("message_id", .int(event.message.messageID), into: &middle)
-        Self.field("notification_action", .string("create"), into: &middle)
-        Self.field("push_sound", .string(sound), into: &middle)
-        middle.append(contentsOf: Array(#","push_title":"#.utf8))
+        var middle = prepared.afterMessage
+        JSONWriter.writeString(sound, into: &middle)
+        middle.append(contentsOf: #","push_title":"#.utf8)
         self.middle = middle
 
         var tail: [UInt8] = []
-        tail.reserveCapacity(256)
+        tail.reserveCapacity(128 + prepared.afterRecipient.count)
         Self.field("recipient", .object([
             "id": .string(member.userID),
             "name": .string(member.nickname),
             "push_template": .string(recipientTemplate.rawValue),
         ]), into: &tail)
-        if let sender = event.sender {
-            Self.field("sender", .object([
-                "id": .string(sender.userID),
-                "name": .string(sender.nickname),
-                "profile_url": .string(sender.profileURL),
-                "require_auth_for_profile_image": .bool(sender.requireAuthForProfileImage ?? options.requireAuthForFiles),
-            ]), into: &tail)
-        }
-        Self.field("sqs_ts", .int(nowMs), into: &tail)
-        Self.field("translations", .object(event.message.translations.mapValues(JSONValue.string)), into: &tail)
-        Self.field("type", .string(event.type.rawValue), into: &tail)
-        Self.field("unread_message_count", .int(Int64(member.totalUnreadMessageCount)), into: &tail)
-        tail.append(contentsOf: Array("}}".utf8))
+        tail.append(contentsOf: prepared.afterRecipient)
+        tail.append(contentsOf: String(member.totalUnreadMessageCount).utf8)
+        tail.append(contentsOf: "}}".utf8)
         self.tail = tail
     }
 
     /// `,"key":value` (without the comma when `first`).
-    private static func field(_ key: String, _ value: JSONValue, first: Bool = false, into out: inout [UInt8]) {
+    static func field(_ key: String, _ value: JSONValue, first: Bool = false, into out: inout [UInt8]) {
         if !first { out.append(UInt8(ascii: ",")) }
         JSONWriter.writeString(key, into: &out)
         out.append(UInt8(ascii: ":"))

@@ -17,6 +17,8 @@ public struct PushPlanner: Sendable {
     public func plan(_ event: WebhookEvent, lookup: RecipientLookup, now: Date) -> PushPlan {
         let policy = RecipientPolicy(options: options)
         let builder = PayloadBuilder(options: options)
+        // Encoded on the first push only: events where nobody is pushed cost nothing here.
+        var prepared: PreparedEvent?
         var seen = Set<String>()
         var recipients: [RecipientPlan] = []
         recipients.reserveCapacity(event.members.count)
@@ -35,12 +37,13 @@ public struct PushPlanner: Sendable {
             }
             let choice = lookup.templateChoices[member.userID] ?? .default
             do {
+                let eventParts = prepared ?? builder.prepare(event, now: now)
+                prepared = eventParts
                 let payload = try builder.build(
-                    event: event, member: member,
+                    prepared: eventParts, member: member,
                     alert: TemplateRenderer.alertTemplate(for: event, recipientChoice: choice, templates: templates),
                     recipientTemplate: choice,
-                    sound: PayloadBuilder.sound(channel: channelPreference, user: userPreferences, options: options),
-                    now: now
+                    sound: PayloadBuilder.sound(channel: channelPreference, user: userPreferences, options: options)
                 )
                 recipients.append(RecipientPlan(userID: member.userID, decision: .push, payload: payload,
                                                 deviceTokens: tokens))
