@@ -59,13 +59,7 @@ struct PipelineBench {
             for event in events {
                 let members = event.members.filter { policy.skipBeforePreferences(event: event, member: $0) == nil }.map(\.userID)
                 let (states, templates) = try store.recipientStatesAndTemplates(app: "bench-app", users: members, channel: event.channel.channelURL)
-                var lookup = RecipientLookup()
-                for (user, state) in states {
-                    lookup.userPreferences[user] = state.preferences
-                    lookup.channelPreferences[user] = state.channelPreference
-                    lookup.deviceTokens[user] = state.tokens
-                    lookup.templateChoices[user] = state.templateName
-                }
+                let lookup = RecipientLookup(states)
                 lookups.append((lookup, templates))
             }
         }

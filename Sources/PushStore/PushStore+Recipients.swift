@@ -10,7 +10,8 @@ extension PushStore {
     public func recipientStates(app: String, users: [String], channel: String) async throws -> [String: RecipientPushState] {
         guard !users.isEmpty else { return [:] }
         let list = Self.jsonArray(of: users)
-        return try await pool.read { db in try Self.recipientStates(db, app: app, userList: list, channel: channel) }
+        let entries = try await pool.read { db in try Self.userEntries(db, app: app, users: users, userList: list) }
+        return Self.states(entries, channel: channel)
     }
 
     /// `recipientStates` and the app's templates, as the webhook needs them.
@@ -36,20 +37,25 @@ extension PushStore {
             found.merge(read) { _, new in new }
             templates = templates ?? readTemplates
         }
+        return (Self.states(found, channel: channel), templates ?? [:])
+    }
+
+    /// The known users' states, with their preference for `channel`.
+    static func states(_ entries: [String: RecipientCache.UserEntry], channel: String) -> [String: RecipientPushState] {
         var states: [String: RecipientPushState] = [:]
-        for (user, entry) in found {
+        for (user, entry) in entries {
             guard var state = entry.state else { continue }
             state.channelPreference = entry.channelPreferences[channel] ?? .defaults
             states[user] = state
         }
-        return (states, templates ?? [:])
+        return states
     }
 
     /// Every one of `users` (unknown ones with a nil state) with their preferences for all channels.
     static func userEntries(_ db: Database, app: String, users: [String], userList: String) throws -> [String: RecipientCache.UserEntry] {
         var entries: [String: RecipientCache.UserEntry] = [:]
         for user in users { entries[user] = RecipientCache.UserEntry(state: nil, channelPreferences: [:]) }
-        for (user, state) in try recipientStates(db, app: app, userList: userList, channel: nil) {
+        for (user, state) in try recipientStates(db, app: app, userList: userList) {
             entries[user]?.state = state
         }
         let channelPreferences = RawStatement(try db.cachedStatement(sql: """
@@ -65,8 +71,9 @@ extension PushStore {
         return entries
     }
 
-    /// With a nil `channel`, every channel preference is left at the defaults.
-    static func recipientStates(_ db: Database, app: String, userList: String, channel: String?) throws -> [String: RecipientPushState] {
+    /// Users, tokens, preferences and template choice; channel preferences are left at the
+    /// defaults (`userEntries` reads them for every channel).
+    static func recipientStates(_ db: Database, app: String, userList: String) throws -> [String: RecipientPushState] {
         var states: [String: RecipientPushState] = [:]
         let users = RawStatement(try db.cachedStatement(sql: """
             SELECT user_id, push_template FROM users
@@ -107,23 +114,24 @@ extension PushStore {
             states[record.userID]?.preferences = try record.preferences()
         }
 
-        guard let channel else { return states }
-        let channelPreferences = RawStatement(try db.cachedStatement(sql: """
-            SELECT \(ChannelPreferenceRecord.rawColumns) FROM channel_push_preferences
-            WHERE app_id = ? AND channel_url = ? AND user_id IN (SELECT value FROM json_each(?))
-            """))
-        channelPreferences.bind(1, app)
-        channelPreferences.bind(2, channel)
-        channelPreferences.bind(3, userList)
-        try channelPreferences.forEachRow { row in
-            let record = ChannelPreferenceRecord(raw: row)
-            states[record.userID]?.channelPreference = try record.preference()
-        }
         return states
     }
 
     /// A JSON array of strings, for `json_each(?)`.
     static func jsonArray(of strings: [String]) -> String {
         JSONWriter.string(.array(strings.map(JSONValue.string)))
+    }
+}
+
+extension RecipientLookup {
+    /// The planner's view of what the store read.
+    public init(_ states: [String: RecipientPushState]) {
+        self.init()
+        for (user, state) in states {
+            userPreferences[user] = state.preferences
+            channelPreferences[user] = state.channelPreference
+            deviceTokens[user] = state.tokens
+            templateChoices[user] = state.templateName
+        }
     }
 }

@@ -136,13 +136,7 @@ public struct WebhookIntake: Sendable {
         let members = event.members.filter { policy.skipBeforePreferences(event: event, member: $0) == nil }.map(\.userID)
         let (states, templates) = try store.recipientStatesAndTemplates(
             app: event.appID, users: members, channel: event.channel.channelURL)
-        var lookup = RecipientLookup()
-        for (user, state) in states {
-            lookup.userPreferences[user] = state.preferences
-            lookup.channelPreferences[user] = state.channelPreference
-            lookup.deviceTokens[user] = state.tokens
-            lookup.templateChoices[user] = state.templateName
-        }
+        let lookup = RecipientLookup(states)
         let nowMs = clock()
         let planner = PushPlanner(options: target.options, templates: PushTemplateSet(
             defaultTemplate: templates[.default] ?? .sendbirdDefault(for: .default),
