@@ -1,0 +1,66 @@
+"""A `push-relay serve` (no APNs needed) on a free loopback port for the bad-input suites."""
+
+import os
+import signal
+import subprocess
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+RELAY_BIN = Path(os.environ.get("PUSH_RELAY_BINARY", ROOT / ".build" / "debug" / "push-relay"))
+APP_ID = "fuzz-app"
+API_TOKEN = "fuzz-token-0123456789abcdef0123456789abcdef"
+
+
+class Relay:
+    def __init__(self, url, process, database):
+        self.url = url
+        self.process = process
+        self.database = database
+
+
+@pytest.fixture(scope="module")
+def relay(tmp_path_factory):
+    if not RELAY_BIN.exists():
+        pytest.skip(f"{RELAY_BIN} not built (scripts/test builds it)")
+    workdir = tmp_path_factory.mktemp("fuzz")
+    database = workdir / "relay.sqlite"
+    config = workdir / "relay.yaml"
+    # An APNs endpoint nobody listens on: events are accepted and queued, nothing is sent.
+    config.write_text(
+        "listen: {host: 127.0.0.1, port: 0}\n"
+        f"database: {{path: {database}}}\n"
+        "log_level: error\n"
+        "apps:\n"
+        f"  - app_id: {APP_ID}\n"
+        f"    api_token: {API_TOKEN}\n"
+        "    apns:\n"
+        "      topic: com.example.fuzz\n"
+        f"      environment: {{url: \"https://127.0.0.1:9\", ca_file: {ROOT / 'certs/dev/ca.pem'}}}\n"
+        f"      auth: {{token: {{key_file: {ROOT / 'certs/dev/AuthKey_DEVKEY1234.p8'}, key_id: DEVKEY1234, team_id: DEVTEAM123}}}}\n")
+    log = open(workdir / "relay.log", "wb")
+    process = subprocess.Popen([str(RELAY_BIN), "serve", "--config", str(config)], stdout=subprocess.PIPE, stderr=log)
+    found = {}
+
+    def pump():
+        for raw in process.stdout:
+            line = raw.decode(errors="replace")
+            if "listening on " in line and "url" not in found:
+                found["url"] = line.split("listening on ")[1].split()[0]
+
+    threading.Thread(target=pump, daemon=True).start()
+    deadline = time.monotonic() + 60
+    while "url" not in found:
+        assert process.poll() is None and time.monotonic() < deadline, (workdir / "relay.log").read_text()
+        time.sleep(0.01)
+    try:
+        yield Relay(found["url"], process, database)
+    finally:
+        process.send_signal(signal.SIGTERM)
+        try:
+            process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            process.kill()
