@@ -1,0 +1,186 @@
+"""Shared by the reliability suites: apns-mock (validating, recording, with its admin API) plus a
+restartable `push-relay serve` on one database, and signed webhook events with fan-out."""
+
+import base64
+import hashlib
+import hmac
+import json
+import os
+import random
+import signal
+import sqlite3
+import subprocess
+import threading
+import time
+from pathlib import Path
+
+import requests
+
+ROOT = Path(__file__).resolve().parents[2]
+RELAY_BIN = Path(os.environ.get("PUSH_RELAY_BINARY", ROOT / ".build" / "debug" / "push-relay"))
+MOCK_BIN = Path(os.environ.get("APNS_MOCK_BINARY", ROOT / ".build" / "debug" / "apns-mock"))
+CERTS = ROOT / "certs" / "dev"
+
+FANOUT = int(os.environ.get("CRASH_FANOUT", "5"))
+USERS = 40
+APP_ID = "crash-app"
+API_TOKEN = "crash-token-0123456789abcdef0123456789abcdef"
+# What can be in flight at a kill: the dispatcher's window of claimed sends plus as many handed
+# over by the webhook (DispatcherConfiguration's default window is 2,000).
+WINDOW = 4000
+
+
+def start_and_wait(args, log_path, marker, deadline_s=60):
+    """Starts a process and returns (process, the line containing `marker`)."""
+    log = open(log_path, "ab")
+    process = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=log, cwd=ROOT)
+    deadline = time.monotonic() + deadline_s
+    result = {}
+
+    def pump():
+        for raw in process.stdout:
+            line = raw.decode(errors="replace")
+            log.write(raw)
+            log.flush()
+            if marker in line and "line" not in result:
+                result["line"] = line
+        log.close()
+
+    threading.Thread(target=pump, daemon=True).start()
+    while "line" not in result:
+        if process.poll() is not None or time.monotonic() > deadline:
+            process.kill()
+            raise AssertionError(f"{args[0]} did not start: see {log_path}")
+        time.sleep(0.01)
+    return process, result["line"]
+
+
+def signed(body: bytes):
+    return hmac.new(API_TOKEN.encode(), body, hashlib.sha256).hexdigest()
+
+
+def token_for(user: int) -> str:
+    return f"{user + 1:064x}"
+
+
+def event_body(message_id: int, rng: random.Random) -> bytes:
+    users = rng.sample(range(USERS), FANOUT + 1)
+    sender, offline = users[0], users[1:]
+    members = [{"user_id": f"u{sender}", "nickname": "sender", "is_online": True, "state": "joined"}]
+    members += [{"user_id": f"u{u}", "nickname": f"n{u}", "is_online": False, "state": "joined",
+                 "total_unread_message_count": 1} for u in offline]
+    event = {"category": "group_channel:message_send", "app_id": APP_ID, "type": "MESG",
+             "sender": {"user_id": f"u{sender}", "nickname": "Sender"}, "members": members,
+             "payload": {"message_id": message_id, "created_at": 1700000000000, "message": f"crash test {message_id}"},
+             "channel": {"channel_url": f"ch-{sender}", "name": "Crash"}}
+    return json.dumps(event, separators=(",", ":")).encode(), {token_for(u) for u in offline}
+
+
+class Cluster:
+    """apns-mock plus a restartable relay on one database."""
+
+    def __init__(self, workdir: Path):
+        self.workdir = workdir
+        self.record = workdir / "pushes.jsonl"
+        self.database = workdir / "relay.sqlite"
+        self.mock, line = start_and_wait(
+            [str(MOCK_BIN), "--port", "0", "--admin-port", "0", "--team-id", "DEVTEAM123", "--record", str(self.record),
+             "--cert", str(CERTS / "server.pem"), "--key", str(CERTS / "server.key"),
+             "--jwt-key", f"DEVKEY1234={CERTS / 'AuthKey_DEVKEY1234.pub.pem'}", "--log-level", "warning"],
+            workdir / "mock.log", "listening on")
+        mock_url = line.split("listening on ")[1].split()[0]
+        self.admin = line.split("admin on ")[1].split()[0] if "admin on " in line else None
+        self.config = workdir / "relay.yaml"
+        self.config.write_text(
+            "listen: {host: 127.0.0.1, port: 0}\n"
+            f"database: {{path: {self.database}}}\n"
+            "log_level: warning\n"
+            "apps:\n"
+            f"  - app_id: {APP_ID}\n"
+            f"    api_token: {API_TOKEN}\n"
+            "    apns:\n"
+            "      topic: com.example.crash\n"
+            f"      environment: {{url: \"{mock_url}\", ca_file: {CERTS / 'ca.pem'}}}\n"
+            f"      auth: {{token: {{key_file: {CERTS / 'AuthKey_DEVKEY1234.p8'}, key_id: DEVKEY1234, team_id: DEVTEAM123}}}}\n")
+        self.relay = None
+        self.url = None
+        self.lock = threading.Lock()
+        self.up = threading.Event()
+        self.start_relay()
+
+    def start_relay(self):
+        process, line = start_and_wait([str(RELAY_BIN), "serve", "--config", str(self.config)],
+                                       self.workdir / "relay.log", "listening on")
+        with self.lock:
+            self.relay = process
+            self.url = line.split("listening on ")[1].split()[0]
+        self.up.set()
+
+    def kill_relay(self):
+        self.up.clear()
+        self.relay.send_signal(signal.SIGKILL)
+        self.relay.wait()
+
+    def integrity(self) -> str:
+        connection = sqlite3.connect(self.database)
+        try:
+            return connection.execute("PRAGMA integrity_check").fetchone()[0]
+        finally:
+            connection.close()
+
+    def recorded(self):
+        records = []
+        if self.record.exists():
+            lines = self.record.read_text().splitlines()
+            for number, line in enumerate(lines):
+                if not line.strip():
+                    continue
+                try:
+                    records.append(json.loads(line))
+                except ValueError:
+                    if number != len(lines) - 1:
+                        raise
+                    # The mock is still writing its last line; the next poll reads it whole.
+        return records
+
+    def stop(self):
+        for process in (self.relay, self.mock):
+            if process and process.poll() is None:
+                process.send_signal(signal.SIGTERM)
+                try:
+                    process.wait(timeout=20)
+                except subprocess.TimeoutExpired:
+                    process.kill()
+
+    def relay_rss_mb(self) -> float:
+        for line in Path(f"/proc/{self.relay.pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+        return 0.0
+
+    def mock_stats(self) -> dict:
+        return requests.get(f"{self.admin}/stats", timeout=10).json()
+
+    def arm(self, fault: dict):
+        r = requests.post(f"{self.admin}/faults", json=fault, timeout=10)
+        assert r.status_code == 204, r.text
+
+    def clear_faults(self):
+        requests.delete(f"{self.admin}/faults", timeout=10)
+
+    def register_users(self):
+        session = requests.Session()
+        for user in range(USERS):
+            r = session.post(f"{self.url}/v3/users/u{user}/push/apns", headers={"Api-Token": API_TOKEN},
+                             json={"apns_device_token": token_for(user)}, timeout=10)
+            assert r.status_code == 200, r.text
+
+
+def payload_message_id(record):
+    # The mock records the body as it arrived: a JSON text (older versions: base64).
+    raw = record["payload"]
+    try:
+        body = json.loads(raw)
+    except ValueError:
+        body = json.loads(base64.b64decode(raw))
+    return body["sendbird"]["message_id"]
