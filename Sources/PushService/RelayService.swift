@@ -1,4 +1,5 @@
 import Hummingbird
+import HummingbirdCore
 import Logging
 import NIOCore
 import Prometheus
@@ -71,6 +72,14 @@ public struct RelayService: Sendable {
                       logger: logger)
     }
 
+    /// HTTP/1.1 limits: a client that sends nothing for a minute is disconnected (an idle or
+    /// stalled connection must not hold a descriptor forever), and headers are bounded well
+    /// below NIO's defaults (Sendbird's webhook and the REST API send a handful of short ones);
+    /// beyond them the parser answers 431/400 and closes the connection.
+    static let http1 = HTTP1Channel.Configuration(
+        idleTimeout: .seconds(60),
+        httpDecoderConfiguration: .init(maxHeaderFieldSize: 16 * 1024, maxHeaderListSize: 64 * 1024, maxHeaderFieldCount: 100))
+
     /// The HTTP application on `configuration.listen`, running `services` (e.g. the dispatcher)
     /// alongside the server. `onListening` gets the bound port once the server accepts
     /// connections (the real one when the configured port is 0).
@@ -82,6 +91,7 @@ public struct RelayService: Sendable {
         let logger = self.logger
         return Application(
             router: router ?? makeRouter(),
+            server: .http1(configuration: Self.http1),
             configuration: ApplicationConfiguration(
                 address: .hostname(configuration.listen.host, port: configuration.listen.port),
                 serverName: "push-relay"

@@ -9,10 +9,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-RELAY_BIN = Path(os.environ.get("PUSH_RELAY_BINARY", ROOT / ".build" / "debug" / "push-relay"))
-APP_ID = "fuzz-app"
-API_TOKEN = "fuzz-token-0123456789abcdef0123456789abcdef"
+from fuzz_support import API_TOKEN, APP_ID, RELAY_BIN, ROOT
 
 
 class Relay:

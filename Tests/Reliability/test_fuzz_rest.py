@@ -9,7 +9,7 @@ import os
 import subprocess
 import sys
 
-from conftest import API_TOKEN, ROOT
+from fuzz_support import API_TOKEN, ROOT
 
 EXAMPLES = os.environ.get("FUZZ_REST_EXAMPLES", "25")
 RUN_SCHEMATHESIS = "import sys; from schemathesis.cli import schemathesis; sys.argv[0] = 'schemathesis'; schemathesis()"

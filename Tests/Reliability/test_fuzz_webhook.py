@@ -16,7 +16,7 @@ import requests
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import API_TOKEN, APP_ID
+from fuzz_support import API_TOKEN, APP_ID
 
 EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "300"))
 FUZZ = settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
