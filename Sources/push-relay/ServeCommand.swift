@@ -72,7 +72,11 @@ struct ServeCommand: AsyncParsableCommand {
             configuration: DispatcherConfiguration(shutdownGrace: configuration.delivery.shutdownGrace),
             logger: Logger(label: "push-relay.dispatcher", factory: { _ in logger.handler }))
         let webhook = daemon.service.makeWebhookIntake(targets: daemon.runtime, dispatcher: dispatcher)
-        let pruner = DeliveryLogPruner(store: store, maximumAge: configuration.delivery.pruneAfter)
+        // Prune at least four times per retention period (hourly for the default week), so a
+        // short `prune_after` really bounds the database.
+        let pruneAfter = configuration.delivery.pruneAfter
+        let pruner = DeliveryLogPruner(store: store, maximumAge: pruneAfter,
+                                       interval: max(.seconds(1), min(.seconds(3600), pruneAfter / 4)))
         try await daemon.run(extraServices: [dispatcher, pruner], addRoutes: { router in webhook.register(on: router) }, onListening: { port in
             // One line on stdout that scripts and tests wait for; the real port when 0 was asked.
             FileHandle.standardOutput.write(Data("push-relay listening on http://\(host):\(port)\n".utf8))
