@@ -1,6 +1,7 @@
 """Every REST endpoint fuzzed by schemathesis from the project's own OpenAPI document, against the
 real `push-relay serve`: generated valid and invalid requests (coverage, fuzzing and stateful
-phases) must never get a 5xx, and the relay must survive them.
+phases) must never get a 5xx, every 4xx must carry a Sendbird error body
+(`schemathesis_hooks.py`), and the relay must survive them.
 
 Knob: FUZZ_REST_EXAMPLES (default 25 per operation and phase).
 """
@@ -8,6 +9,7 @@ Knob: FUZZ_REST_EXAMPLES (default 25 per operation and phase).
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 from fuzz_support import API_TOKEN, ROOT
 
@@ -19,8 +21,9 @@ def test_no_request_generated_from_the_openapi_document_gets_a_5xx(relay):
     result = subprocess.run(
         [sys.executable, "-c", RUN_SCHEMATHESIS, "run", str(ROOT / "openapi" / "push-relay.yaml"),
          "--url", relay.url, "-H", f"Api-Token: {API_TOKEN}",
-         "--checks", "not_a_server_error", "--max-examples", EXAMPLES, "--no-color"],
-        capture_output=True, text=True, timeout=900)
+         "--checks", "not_a_server_error,sendbird_error_body", "--max-examples", EXAMPLES, "--no-color"],
+        capture_output=True, text=True, timeout=900,
+        env={**os.environ, "SCHEMATHESIS_HOOKS": "schemathesis_hooks", "PYTHONPATH": str(Path(__file__).parent)})
     summary = [line for line in result.stdout.splitlines() if "generated" in line or "Seed:" in line]
     print("\nschemathesis: " + "; ".join(s.strip() for s in summary))
     assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-2000:]
