@@ -4,7 +4,9 @@ warm-up, the second half of the run must not grow beyond the first half's (with 
 no leak, no descriptor creep, the delivery log pruned (`prune_after` short here), the queue
 keeping up. CI runs 40 s; `SOAK_SECONDS=600 SOAK_RATE=...` is the long run.
 
-Knobs: SOAK_SECONDS (40), SOAK_RATE (events/s, 100), SOAK_PRUNE_AFTER (10s).
+Knobs: SOAK_SECONDS (40), SOAK_RATE (events/s in all, 100), SOAK_SENDERS (1; Python posts a
+few hundred events/s per sender), SOAK_PRUNE_AFTER (10s). For half of the benchmarked maximum,
+point PUSH_RELAY_BINARY at a release build and raise SOAK_RATE and SOAK_SENDERS.
 """
 
 import os
@@ -22,6 +24,7 @@ from cluster import MOCK_BIN, RELAY_BIN, Cluster, event_body, signed
 SECONDS = float(os.environ.get("SOAK_SECONDS", "40"))
 RATE = float(os.environ.get("SOAK_RATE", "100"))
 PRUNE_AFTER = os.environ.get("SOAK_PRUNE_AFTER", "10s")
+SENDERS = int(os.environ.get("SOAK_SENDERS", "1"))
 
 
 def sample(cluster):
@@ -46,10 +49,10 @@ def test_rss_descriptors_database_and_queue_stay_flat(tmp_path):
     failures = []
     sent = [0]
 
-    def load():
-        rng = random.Random(5)
+    def load(worker):
+        rng = random.Random(worker)
         http = requests.Session()
-        message_id = 3_000_000
+        message_id = 3_000_000 + worker * 100_000_000
         next_at = time.monotonic()
         while not stop.is_set():
             body, _ = event_body(message_id, rng)
@@ -59,12 +62,12 @@ def test_rss_descriptors_database_and_queue_stay_flat(tmp_path):
                 failures.append((r.status_code, r.text))
             message_id += 1
             sent[0] += 1
-            next_at += 1 / RATE
+            next_at += SENDERS / RATE
             time.sleep(max(0, next_at - time.monotonic()))
 
     try:
         cluster.register_users()
-        threads = [threading.Thread(target=load) for _ in range(1)]
+        threads = [threading.Thread(target=load, args=(worker,)) for worker in range(SENDERS)]
         for t in threads:
             t.start()
         samples = []
