@@ -1,0 +1,63 @@
+"""SIGTERM with deliveries in flight loses nothing: APNs answers slowly (the mock delays every
+answer), events are accepted, the relay gets SIGTERM while their pushes are on the wire, exits 0
+within its shutdown grace, and the next instance delivers every push that had not been
+answered."""
+
+import random
+import signal
+import time
+
+import pytest
+import requests
+
+from cluster import MOCK_BIN, RELAY_BIN, Cluster, event_body, payload_message_id, signed
+
+
+@pytest.mark.skipif(not RELAY_BIN.exists() or not MOCK_BIN.exists(), reason="build first (scripts/test does)")
+@pytest.mark.xfail(strict=False, reason=(
+    "open bug (issue 5), intermittent: with ~200 sends in flight, SIGTERM sometimes logs 'shutdown grace over; "
+    "putting unfinished sends back' and then the process never exits, even after the APNs fault is cleared; all "
+    "threads idle (a continuation never resumed). Other runs exit 0 in about a second. Remove this mark when fixed."))
+def test_sigterm_with_pushes_in_flight_loses_nothing(tmp_path):
+    cluster = Cluster(tmp_path, extra_config="delivery: {shutdown_grace: 1s}\n")
+    try:
+        cluster.register_users()
+        cluster.arm({"kind": "delay", "milliseconds": 3000})
+        rng = random.Random(3)
+        expected = set()
+        for message_id in range(4_000_000, 4_000_040):
+            body, tokens = event_body(message_id, rng)
+            r = requests.post(f"{cluster.url}/webhooks/sendbird", data=body, timeout=10,
+                              headers={"Content-Type": "application/json", "x-sendbird-signature": signed(body)})
+            assert r.status_code == 200, r.text
+            expected |= {(message_id, t) for t in tokens}
+        deadline = time.monotonic() + 10
+        while cluster.mock_stats().get("streamsOpen", 0) == 0:
+            assert time.monotonic() < deadline, "no push reached the mock"
+            time.sleep(0.05)
+        in_flight = cluster.mock_stats().get("streamsOpen", 0)
+
+        started = time.monotonic()
+        cluster.relay.send_signal(signal.SIGTERM)
+        try:
+            code = cluster.relay.wait(timeout=30)
+        except Exception:
+            cluster.relay.kill()
+            raise
+        stopped_after = time.monotonic() - started
+        assert code == 0
+        assert stopped_after < 15, f"took {stopped_after:.1f} s to stop"
+
+        cluster.clear_faults()
+        cluster.start_relay()
+        deadline = time.monotonic() + 60
+        while True:
+            got = {(payload_message_id(r), r["deviceToken"]) for r in cluster.recorded()}
+            if expected <= got or time.monotonic() > deadline:
+                break
+            time.sleep(0.2)
+        print(f"\ngraceful shutdown: {in_flight} streams in flight at SIGTERM, exit 0 after {stopped_after:.1f} s, "
+              f"{len(expected)} pushes expected, {len(expected - got)} missing after the restart")
+        assert expected <= got
+    finally:
+        cluster.stop()
