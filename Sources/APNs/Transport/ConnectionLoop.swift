@@ -182,9 +182,6 @@ final class ConnectionLoop {
             if handle.isShutdownRequested, shutdownDeadline == nil {
                 beginShutdown()
             }
-            if let shutdownDeadline {
-                if streams.isEmpty || ContinuousClock.now >= shutdownDeadline { return }
-            }
             takeInbox()
             let now = ContinuousClock.now
             if now >= nextDeadlineScan {
@@ -193,7 +190,10 @@ final class ConnectionLoop {
             }
             try submitWaiting()
             try flush()
-            if goAwayLastStreamID != nil, streams.isEmpty { return }
+            // Checked after the scan, which drops streams whose callers gave up: checked before
+            // it, a shutdown whose last streams were cancelled slept out the idle interval.
+            if goAwayLastStreamID != nil || shutdownDeadline != nil, streams.isEmpty { return }
+            if let shutdownDeadline, now >= shutdownDeadline { return }
             if nghttp2_session_want_read(session) == 0, nghttp2_session_want_write(session) == 0, outboxIsEmpty {
                 throw .connectionLost("HTTP/2 session ended")
             }

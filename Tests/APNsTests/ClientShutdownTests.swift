@@ -1,0 +1,69 @@
+import APNs
+import APNsMock
+import Foundation
+import Testing
+
+@Suite("APNs client shutdown")
+struct ClientShutdownTests {
+    /// What a stopping relay does: it cancels the sends APNs has not answered, then shuts the
+    /// client down. The connection must notice that its last streams are gone and close, not
+    /// sleep out the idle-PING interval (the bug behind an 11 s SIGTERM).
+    @Test func shutdownRightAfterCancelledSendsClosesPromptly() async throws {
+        try await withMock { mock in
+            var configuration = Fixtures.clientConfiguration(port: mock.port, authentication: .token(try Fixtures.tokenCache()))
+            configuration.idlePingInterval = .seconds(30)
+            let client = try APNsClient(configuration: configuration)
+            #expect(try await client.send(request()).status == 200)
+            mock.addFault(.neverAnswer(count: 50))
+            let sends = Task { try? await sendConcurrently(client, count: 50) }
+            let deadline = ContinuousClock.now + .seconds(10)
+            while client.statistics.streamsInFlight < 50, ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(5))
+            }
+            #expect(client.statistics.streamsInFlight == 50)
+
+            sends.cancel()
+            let started = ContinuousClock.now
+            await client.shutdown()
+            let took = ContinuousClock.now - started
+            // Bounded by the 5 s drain, far below the 30 s idle interval it used to wait for.
+            #expect(took < .seconds(5), "shutdown took \(took)")
+            #expect(await sends.value == nil, "the sends were cancelled")
+            #expect(client.statistics.connections == 0)
+        }
+    }
+
+    /// Requests still unanswered at shutdown get the drain time, then fail with `.shutdown`,
+    /// which the dispatcher re-queues.
+    @Test func unansweredStreamsFailWithShutdownAfterTheDrain() async throws {
+        try await withMock { mock in
+            let client = try APNsClient(configuration: Fixtures.clientConfiguration(
+                port: mock.port, authentication: .token(try Fixtures.tokenCache())))
+            #expect(try await client.send(request()).status == 200)
+            mock.addFault(.neverAnswer(count: 3))
+            let sends = Task {
+                await withTaskGroup(of: APNsError?.self) { group in
+                    for _ in 0..<3 {
+                        group.addTask {
+                            do {
+                                _ = try await client.send(request())
+                                return nil
+                            } catch {
+                                return error as? APNsError
+                            }
+                        }
+                    }
+                    return await group.reduce(into: [APNsError?]()) { $0.append($1) }
+                }
+            }
+            let deadline = ContinuousClock.now + .seconds(10)
+            while client.statistics.streamsInFlight < 3, ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(5))
+            }
+            await client.shutdown()
+            #expect(await sends.value == [.shutdown, .shutdown, .shutdown])
+            #expect(client.statistics.connections == 0)
+            await #expect(throws: APNsError.shutdown) { try await client.send(request()) }
+        }
+    }
+}
