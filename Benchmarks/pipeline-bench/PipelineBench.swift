@@ -64,7 +64,7 @@ struct PipelineBench {
             }
         }
         try await measure("read hop only (templates)") {
-            for _ in events { _ = try await store.messageTemplates(app: "bench-app") }
+            for _ in events { _ = try await store.storedMessageTemplates(app: "bench-app") }
         }
         try await measure("recipient read, 8 concurrent") {
             try await withThrowingTaskGroup(of: Void.self) { group in

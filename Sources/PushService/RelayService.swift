@@ -19,12 +19,15 @@ public struct RelayService: Sendable {
     public let configuration: RelayConfiguration
     public let store: PushStore
     public let apps: AppRegistry
+    /// The apps' configured templates; SIGHUP replaces them (`RelayDaemon.reload`).
+    public let templates: ConfiguredTemplates
     public let logger: Logger
 
     public init(configuration: RelayConfiguration, store: PushStore, logger: Logger) {
         self.configuration = configuration
         self.store = store
         self.apps = AppRegistry(apps: configuration.apps)
+        self.templates = ConfiguredTemplates(apps: configuration.apps)
         self.logger = logger
     }
 
@@ -58,7 +61,7 @@ public struct RelayService: Sendable {
             database: DatabaseProbe(path: store.path), runtime: nil, registry: PrometheusCollectorRegistry(),
             metricsToken: configuration.metrics.token)).register(on: router)
         let v3 = router.group("v3").add(middleware: APITokenMiddleware(apps: apps))
-        RESTAPI(store: store, bodyLimit: configuration.http.maxBodyBytes).register(on: v3)
+        RESTAPI(store: store, templates: templates, bodyLimit: configuration.http.maxBodyBytes).register(on: v3)
         DeliveryLogAPI(store: store).register(on: v3)
         webhook?.register(on: router)
         return router
@@ -67,7 +70,8 @@ public struct RelayService: Sendable {
     /// The webhook intake for this service's apps, waking `dispatcher` after each commit.
     public func makeWebhookIntake(targets: any DeliveryTargetProvider, dispatcher: Dispatcher?,
                                   clock: @escaping @Sendable () -> Int64 = PushStore.systemClockMilliseconds) -> WebhookIntake {
-        WebhookIntake(store: store, apps: apps, targets: targets, onCommit: { dispatcher?.wake() }, dispatcher: dispatcher,
+        WebhookIntake(store: store, apps: apps, targets: targets, templates: templates,
+                      onCommit: { dispatcher?.wake() }, dispatcher: dispatcher,
                       bodyLimit: max(configuration.http.maxBodyBytes, 1024 * 1024), clock: clock,
                       logger: logger)
     }

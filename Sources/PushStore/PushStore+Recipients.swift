@@ -14,7 +14,7 @@ extension PushStore {
         return Self.states(entries, channel: channel)
     }
 
-    /// `recipientStates` and the app's templates, as the webhook needs them.
+    /// `recipientStates` and the templates the app changed through the API, as the webhook needs them.
     ///
     /// Served from `RecipientCache` while no registry write has committed since the users were
     /// last read; otherwise one read (one snapshot) for the missing users and templates.
@@ -31,7 +31,7 @@ extension PushStore {
             let list = Self.jsonArray(of: missing)
             let (read, readTemplates) = try pool.read { db in
                 (missing.isEmpty ? [:] : try Self.userEntries(db, app: app, users: missing, userList: list),
-                 templates == nil ? try Self.messageTemplates(db, app: app) : nil)
+                 templates == nil ? try Self.storedMessageTemplates(db, app: app) : nil)
             }
             recipientCache.store(app: app, users: read, templates: readTemplates, version: version)
             found.merge(read) { _, new in new }

@@ -28,13 +28,14 @@ extension PushStore {
         }
     }
 
-    /// Every template of an app, Sendbird's texts where the app has not changed them.
-    public func messageTemplates(app: String) async throws -> [PushTemplateName: PushMessageTemplate] {
-        try await pool.read { db in try Self.messageTemplates(db, app: app) }
+    /// The templates an app changed through the API, by name. A template not listed here is the
+    /// app's configured one (Sendbird's texts unless the configuration says otherwise).
+    public func storedMessageTemplates(app: String) async throws -> [PushTemplateName: PushMessageTemplate] {
+        try await pool.read { db in try Self.storedMessageTemplates(db, app: app) }
     }
 
-    static func messageTemplates(_ db: Database, app: String) throws -> [PushTemplateName: PushMessageTemplate] {
-        var templates = Dictionary(uniqueKeysWithValues: PushTemplateName.allCases.map { ($0, PushMessageTemplate.sendbirdDefault(for: $0)) })
+    static func storedMessageTemplates(_ db: Database, app: String) throws -> [PushTemplateName: PushMessageTemplate] {
+        var templates: [PushTemplateName: PushMessageTemplate] = [:]
         let statement = RawStatement(try db.cachedStatement(sql: """
             SELECT \(MessageTemplateRecord.rawColumns) FROM push_message_templates WHERE app_id = ?
             """))
@@ -50,24 +51,25 @@ extension PushStore {
         return templates
     }
 
-    /// One template of an app.
-    public func messageTemplate(app: String, name: PushTemplateName) async throws -> PushMessageTemplate {
+    /// One template of an app as changed through the API; nil when it never was.
+    public func storedMessageTemplate(app: String, name: PushTemplateName) async throws -> PushMessageTemplate? {
         try await pool.read { db in
             try MessageTemplateRecord.fetchOne(db, key: ["app_id": app, "template_name": name.rawValue])?.template
-                ?? .sendbirdDefault(for: name)
         }
     }
 
-    /// Reads, changes and writes one template of an app in one transaction.
+    /// Reads, changes and writes one template of an app in one transaction. A template not
+    /// stored yet starts from `baseline` (the configured one) and is stored whole.
     @discardableResult
     public func updateMessageTemplate(
         app: String,
         name: PushTemplateName,
+        startingFrom baseline: PushMessageTemplate,
         _ change: @escaping @Sendable (inout PushMessageTemplate) throws -> Void
     ) async throws -> PushMessageTemplate {
         try await registryWrite { db in
             var template = try MessageTemplateRecord.fetchOne(db, key: ["app_id": app, "template_name": name.rawValue])?.template
-                ?? .sendbirdDefault(for: name)
+                ?? baseline
             try change(&template)
             try MessageTemplateRecord(app: app, name: name, template: template).save(db)
             return template

@@ -57,7 +57,37 @@ import Testing
             #expect(try await relay.request(.put, base, body: #"{"template": {"MESG": 1}}"#).code == 400100)
             #expect(try await relay.request(.put, base, body: #"{"template": {"MESG": ""}}"#).code == 400110)
             #expect(try await relay.request(.put, base, body: #"{"template": {"FILE": "\#(String(repeating: "f", count: 1025))"}}"#).code == 400110)
-            #expect(try await relay.store.messageTemplate(app: TestApps.a.appID, name: .default) == .sendbirdDefault(for: .default))
+            #expect(try await relay.store.storedMessageTemplate(app: TestApps.a.appID, name: .default) == nil)
+        }
+    }
+
+    @Test func configuredTemplatesAreTheAppsUntilChangedThroughTheAPI() async throws {
+        var configured = TestApps.a
+        configured.templates.alternativeTemplate = PushMessageTemplate(mesg: "Psst: {message}", file: "A file", admm: "Note")
+        let a = configured
+        try await LiveRelay.run(apps: [a, TestApps.b]) { relay async throws in
+            #expect(try await relay.request(.get, "/v3/applications/push/message_templates").body == json(#"""
+                {"push_message_templates": [
+                  {"template_name": "default", "template": {"MESG": "{sender_name}: {message}", "FILE": "{filename}", "ADMM": "{message}"}},
+                  {"template_name": "alternative", "template": {"MESG": "Psst: {message}", "FILE": "A file", "ADMM": "Note"}}]}
+                """#))
+            let alternative = "/v3/applications/push/message_templates/alternative"
+            let b = try await relay.request(.get, alternative, app: TestApps.b)
+            #expect(b.body == json(#"{"push_message_templates": [{"template_name": "alternative", "template": {"MESG": "New message arrived!", "FILE": "New file delivered!", "ADMM": "New announcement!"}}]}"#))
+
+            // A change through the API starts from the configured texts…
+            let put = try await relay.request(.put, alternative, body: #"{"template": {"MESG": "Hey: {message}"}}"#)
+            let changed = json(#"{"push_message_templates": [{"template_name": "alternative", "template": {"MESG": "Hey: {message}", "FILE": "A file", "ADMM": "Note"}}]}"#)
+            #expect(put.body == changed)
+
+            // …and wins over a reloaded configuration, which still sets the templates not changed.
+            var reloaded = a
+            reloaded.templates.defaultTemplate.mesg = "{sender_name} says {message}"
+            reloaded.templates.alternativeTemplate.mesg = "ignored"
+            relay.service.templates.replace(with: [reloaded, TestApps.b])
+            #expect(try await relay.request(.get, alternative).body == changed)
+            let byDefault = try await relay.request(.get, "/v3/applications/push/message_templates/default")
+            #expect(byDefault.body == json(#"{"push_message_templates": [{"template_name": "default", "template": {"MESG": "{sender_name} says {message}", "FILE": "{filename}", "ADMM": "{message}"}}]}"#))
         }
     }
 }

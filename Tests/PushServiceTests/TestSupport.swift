@@ -52,8 +52,10 @@ struct HTTPResult {
 struct LiveRelay {
     let client: any TestClientProtocol
     let store: PushStore
+    let service: RelayService
 
-    static func run(maxBodyBytes: Int = HTTPConfiguration.defaultMaxBodyBytes, _ test: @Sendable (LiveRelay) async throws -> Void) async throws {
+    static func run(maxBodyBytes: Int = HTTPConfiguration.defaultMaxBodyBytes, apps: [AppConfiguration] = [TestApps.a, TestApps.b],
+                    _ test: @Sendable (LiveRelay) async throws -> Void) async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("PushServiceTests-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -61,14 +63,14 @@ struct LiveRelay {
             listen: ListenConfiguration(host: "127.0.0.1", port: 0),
             database: DatabaseConfiguration(path: directory.appendingPathComponent("relay.sqlite").path),
             http: HTTPConfiguration(maxBodyBytes: maxBodyBytes),
-            apps: [TestApps.a, TestApps.b]
+            apps: apps
         )
         var logger = Logger(label: "PushServiceTests")
         logger.logLevel = .warning
         let service = try RelayService.open(configuration: configuration, logger: logger)
         let webhook = service.makeWebhookIntake(targets: StaticDeliveryTargets([:]), dispatcher: nil)
         try await service.makeApplication(router: service.makeRouter(webhook: webhook)).test(.live) { client in
-            try await test(LiveRelay(client: client, store: service.store))
+            try await test(LiveRelay(client: client, store: service.store, service: service))
         }
     }
 

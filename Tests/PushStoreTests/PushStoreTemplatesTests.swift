@@ -13,25 +13,30 @@ import Testing
         #expect(try await db.open().pushTemplateName(app: "A", user: "u") == .alternative)
     }
 
-    @Test func appTemplatesStartAsSendbirdsTexts() async throws {
+    @Test func noTemplateIsStoredUntilOneIsChanged() async throws {
         let db = try TemporaryDatabase()
         let store = try db.open()
-        let templates = try await store.messageTemplates(app: "A")
-        #expect(templates == [
-            .default: PushMessageTemplate(mesg: "{sender_name}: {message}", file: "{filename}", admm: "{message}"),
-            .alternative: PushMessageTemplate(mesg: "New message arrived!", file: "New file delivered!", admm: "New announcement!"),
-        ])
+        #expect(try await store.storedMessageTemplates(app: "A").isEmpty)
+        #expect(try await store.storedMessageTemplate(app: "A", name: .default) == nil)
     }
 
-    @Test func updatingOneTemplateLeavesTheOtherAndOtherApps() async throws {
+    @Test func updatingOneTemplateStartsFromTheBaselineAndLeavesTheOtherAndOtherApps() async throws {
         let db = try TemporaryDatabase()
         let store = try db.open()
-        let updated = try await store.updateMessageTemplate(app: "A", name: .alternative) { $0.mesg = "{sender_name} wrote" }
-        #expect(updated == PushMessageTemplate(mesg: "{sender_name} wrote", file: "New file delivered!", admm: "New announcement!"))
-        #expect(try await store.messageTemplate(app: "A", name: .alternative) == updated)
-        #expect(try await store.messageTemplate(app: "A", name: .default) == .sendbirdDefault(for: .default))
-        #expect(try await store.messageTemplate(app: "B", name: .alternative) == .sendbirdDefault(for: .alternative))
-        #expect(try await store.messageTemplates(app: "A")[.alternative] == updated)
+        let baseline = PushMessageTemplate(mesg: "configured", file: "configured file", admm: "configured admin")
+        let updated = try await store.updateMessageTemplate(app: "A", name: .alternative, startingFrom: baseline) {
+            $0.mesg = "{sender_name} wrote"
+        }
+        #expect(updated == PushMessageTemplate(mesg: "{sender_name} wrote", file: "configured file", admm: "configured admin"))
+        #expect(try await store.storedMessageTemplate(app: "A", name: .alternative) == updated)
+        #expect(try await store.storedMessageTemplate(app: "A", name: .default) == nil)
+        #expect(try await store.storedMessageTemplate(app: "B", name: .alternative) == nil)
+        #expect(try await store.storedMessageTemplates(app: "A") == [.alternative: updated])
+        // A stored template is changed from what is stored, not from the baseline.
+        let again = try await store.updateMessageTemplate(app: "A", name: .alternative, startingFrom: .sendbirdDefault(for: .alternative)) {
+            $0.admm = "news"
+        }
+        #expect(again == PushMessageTemplate(mesg: "{sender_name} wrote", file: "configured file", admm: "news"))
     }
 
     @Test func recipientStatesReadEverythingForKnownUsers() async throws {

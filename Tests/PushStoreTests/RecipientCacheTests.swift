@@ -32,7 +32,9 @@ import Testing
         try await store.setPushTemplateName(app: "A", user: "u", .alternative)
         #expect(try read(store).states["u"]?.templateName == .alternative)
 
-        try await store.updateMessageTemplate(app: "A", name: .default) { $0.mesg = "{sender_name} says {message}" }
+        try await store.updateMessageTemplate(app: "A", name: .default, startingFrom: .sendbirdDefault(for: .default)) {
+            $0.mesg = "{sender_name} says {message}"
+        }
         #expect(try read(store).templates[.default]?.mesg == "{sender_name} says {message}")
 
         _ = try await store.resetPreferences(app: "A", user: "u")

@@ -156,3 +156,19 @@ def test_deep_nesting_huge_strings_invalid_utf8_and_too_many_members(relay):
     # And a normal event is still accepted afterwards.
     response = post(relay, json.dumps(valid_event(8_000_100)).encode())
     assert response.status_code == 200, response.text
+
+
+def test_made_up_categories_do_not_become_metric_series(relay):
+    """An unsigned (or unknown-app) body's category is anyone's: it must not create a time
+    series per value, or /metrics and memory grow without bound."""
+    for n in range(50):
+        event = valid_event(900_000 + n)
+        event["category"] = f"made-up-category-{n}"
+        body = json.dumps(event).encode()
+        assert post(relay, body, signature="0" * 64).status_code == 401
+        event["app_id"] = f"no-such-app-{n}"
+        assert post(relay, json.dumps(event).encode()).status_code == 404
+    metrics = session.get(f"{relay.url}/metrics", timeout=10).text
+    assert "made-up-category" not in metrics
+    assert "no-such-app" not in metrics
+    assert 'pushrelay_webhook_events_total{category="other",result="bad_signature"}' in metrics

@@ -25,4 +25,13 @@ public struct PushTemplateSet: Sendable, Hashable {
         case .alternative: alternativeTemplate
         }
     }
+
+    /// This set with the named templates in `overrides` put in their place (templates an app
+    /// changed through the REST API win over the configured ones).
+    public func replacing(_ overrides: [PushTemplateName: PushMessageTemplate]) -> PushTemplateSet {
+        var set = self
+        if let template = overrides[.default] { set.defaultTemplate = template }
+        if let template = overrides[.alternative] { set.alternativeTemplate = template }
+        return set
+    }
 }

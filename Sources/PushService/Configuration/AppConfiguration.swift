@@ -1,3 +1,5 @@
+import PushCore
+
 /// One app (tenant) the relay serves (`apps[]`). All stored data is scoped by `appID`.
 public struct AppConfiguration: Sendable, Hashable, CustomStringConvertible {
     /// Sendbird application id; webhooks name it in `app_id`.
@@ -6,14 +8,20 @@ public struct AppConfiguration: Sendable, Hashable, CustomStringConvertible {
     public var apiToken: Secret
     /// APNs delivery settings; an app without them can register tokens but gets no pushes.
     public var apns: APNsAppConfiguration?
+    /// The app's push templates: `default` and `alternative` (users choose between them) and
+    /// templates by channel custom type. A template changed through the REST API wins over its
+    /// configured texts; Sendbird's texts stand in for everything not configured.
+    public var templates: PushTemplateSet
 
     /// Shortest accepted API token; Sendbird's are 40 hex characters.
     public static let minimumAPITokenLength = 16
 
-    public init(appID: String, apiToken: Secret, apns: APNsAppConfiguration? = nil) {
+    public init(appID: String, apiToken: Secret, apns: APNsAppConfiguration? = nil,
+                templates: PushTemplateSet = .sendbirdDefaults) {
         self.appID = appID
         self.apiToken = apiToken
         self.apns = apns
+        self.templates = templates
     }
 
     public var description: String { "app \(appID) (api_token \(apiToken))" }

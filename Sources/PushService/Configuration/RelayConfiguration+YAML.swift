@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import PushCore
 import Yams
 
 extension RelayConfiguration {
@@ -84,7 +85,7 @@ extension RelayConfiguration {
         var apps: [AppConfiguration] = []
         for (index, node) in appNodes.enumerated() {
             let app = try ConfigMapping(node, path: "apps[\(index)]")
-            try app.allowOnly(["app_id", "api_token", "apns"])
+            try app.allowOnly(["app_id", "api_token", "apns", "templates"])
             guard let appID = try app.string("app_id") else { throw .missingKey(app.name("app_id")) }
             guard !appID.isEmpty else { throw .invalidValue(key: app.name("app_id"), reason: "must not be empty") }
             guard let secret = try app.secret("api_token", environment: environment)?.0 else { throw .missingKey(app.name("api_token")) }
@@ -101,7 +102,9 @@ extension RelayConfiguration {
             }
             var apns: APNsAppConfiguration?
             if let apnsMap = try app.mapping("apns") { apns = try Self.parseAPNs(apnsMap, environment: environment) }
-            apps.append(AppConfiguration(appID: appID, apiToken: Secret(token), apns: apns))
+            var templates = PushTemplateSet.sendbirdDefaults
+            if let templatesMap = try app.mapping("templates") { templates = try Self.parseTemplates(templatesMap) }
+            apps.append(AppConfiguration(appID: appID, apiToken: Secret(token), apns: apns, templates: templates))
         }
 
         return RelayConfiguration(
@@ -130,6 +133,9 @@ struct ConfigMapping {
     }
 
     func name(_ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
+
+    /// The keys as written, in file order.
+    var keys: [String] { mapping.keys.map { $0.string ?? "\($0)" } }
 
     func allowOnly(_ keys: Set<String>) throws(ConfigurationError) {
         for key in mapping.keys {

@@ -314,10 +314,12 @@ public final class Dispatcher: Service, Sendable {
             let attempt = DeliveryAttempt(atMs: now, status: nil, reason: nil, error: error.description, apnsID: delivery.apnsID)
             if error.isRetryable { return retryOutcome(delivery, attempt: attempt, suggested: .zero, reason: "transport") }
             DeliveryMetrics.push(app: delivery.appID, status: "failed", reason: "transport")
+            logger.warning("push failed", metadata: logMetadata(delivery, reason: error.description))
             return DeliveryOutcome(deliveryID: delivery.id, state: .failed, atMs: now, attempt: attempt)
         } catch {
             let now = clock()
             DeliveryMetrics.push(app: delivery.appID, status: "failed", reason: "error")
+            logger.warning("push failed", metadata: logMetadata(delivery, reason: "\(error)"))
             return DeliveryOutcome(
                 deliveryID: delivery.id, state: .failed, atMs: now,
                 attempt: DeliveryAttempt(atMs: now, status: nil, reason: nil, error: "\(error)", apnsID: delivery.apnsID))
@@ -331,10 +333,12 @@ public final class Dispatcher: Service, Sendable {
         switch response.outcome {
         case .delivered:
             DeliveryMetrics.push(app: delivery.appID, status: "sent", reason: "")
+            logger.debug("push sent", metadata: logMetadata(delivery, status: response.status))
             return DeliveryOutcome(deliveryID: delivery.id, state: .sent, atMs: now, attempt: attempt)
         case .tokenInvalid(let reason, let unregisteredAt):
             DeliveryMetrics.push(app: delivery.appID, status: "token_invalid", reason: reason.rawValue)
             DeliveryMetrics.tokenRemoved(app: delivery.appID, reason: reason.rawValue)
+            logger.notice("device token removed", metadata: logMetadata(delivery, status: response.status, reason: reason.rawValue))
             // 410 without a timestamp: "now" — any registration the relay holds predates it.
             let rule: TokenRemovalRule = response.status == 410
                 ? .ifRegisteredBefore(unregisteredAt.map { Int64(($0.timeIntervalSince1970 * 1000).rounded(.down)) } ?? now)
@@ -342,6 +346,7 @@ public final class Dispatcher: Service, Sendable {
             return DeliveryOutcome(deliveryID: delivery.id, state: .tokenInvalid, atMs: now, attempt: attempt, tokenRemoval: rule)
         case .permanentFailure(let reason):
             DeliveryMetrics.push(app: delivery.appID, status: "failed", reason: reason?.rawValue ?? String(response.status))
+            logger.warning("push rejected by APNs", metadata: logMetadata(delivery, status: response.status, reason: reason?.rawValue))
             return DeliveryOutcome(deliveryID: delivery.id, state: .failed, atMs: now, attempt: attempt)
         case .retryable(let reason, let after):
             return retryOutcome(delivery, attempt: attempt, suggested: after, reason: reason?.rawValue ?? String(response.status))
@@ -355,10 +360,25 @@ public final class Dispatcher: Service, Sendable {
         let next = attempt.atMs + delay.milliseconds
         if next >= delivery.expiresAtMs {
             DeliveryMetrics.push(app: delivery.appID, status: "expired", reason: reason)
+            logger.warning("push expired before APNs accepted it", metadata: logMetadata(delivery, status: attempt.status, reason: reason))
             return DeliveryOutcome(deliveryID: delivery.id, state: .expired, atMs: attempt.atMs, attempt: attempt)
         }
         DeliveryMetrics.retry(app: delivery.appID)
+        logger.debug("push will be retried", metadata: logMetadata(delivery, status: attempt.status, reason: reason).merging(
+            ["retry_in_ms": .stringConvertible(delay.milliseconds)]) { $1 })
         return DeliveryOutcome(deliveryID: delivery.id, state: .pending, atMs: attempt.atMs, attempt: attempt, nextAttemptAtMs: next)
+    }
+
+    /// What a log line about one delivery carries; the device token only redacted.
+    private func logMetadata(_ delivery: DeliveryRecord, status: Int? = nil, reason: String? = nil) -> Logger.Metadata {
+        var metadata: Logger.Metadata = [
+            "app": .string(delivery.appID), "message_id": .stringConvertible(delivery.messageID), "user": .string(delivery.userID),
+            "token": .string(Redaction.redact(delivery.deviceToken)), "apns_id": .string(delivery.apnsID.uuidString.lowercased()),
+            "attempt": .stringConvertible(delivery.attempts + 1),
+        ]
+        if let status { metadata["status"] = .stringConvertible(status) }
+        if let reason, !reason.isEmpty { metadata["reason"] = .string(reason) }
+        return metadata
     }
 
     /// Not sent (shutdown): pending again, due at once, no attempt counted.

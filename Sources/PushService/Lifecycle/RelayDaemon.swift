@@ -129,8 +129,9 @@ public final class RelayDaemon: Sendable {
         }
     }
 
-    /// SIGHUP: re-reads the configuration file and swaps in new APNs clients. An unreadable or
-    /// invalid file, or a credential that fails to load, keeps the running configuration.
+    /// SIGHUP: re-reads the configuration file, swaps in new APNs clients and the apps'
+    /// templates. An unreadable or invalid file, or a credential that fails to load, keeps the
+    /// running configuration. Accepted work is in SQLite and is not touched.
     /// Listen address, database and API tokens are read at start only.
     /// - Returns: whether the new configuration was applied.
     @discardableResult
@@ -151,6 +152,7 @@ public final class RelayDaemon: Sendable {
             logger.error("reload failed, keeping the running configuration", metadata: ["error": .string("\(error)")])
             return false
         }
+        service.templates.replace(with: fresh.apps)
         let running = service.configuration
         if fresh.listen != running.listen || fresh.database != running.database
             || fresh.apps.map(\.appID) != running.apps.map(\.appID) || fresh.apps.map(\.apiToken) != running.apps.map(\.apiToken) {

@@ -3,7 +3,8 @@ import PushCore
 import PushStore
 
 /// The user's template choice (`/v3/users/{user_id}/push/template`) and the app's templates
-/// (`/v3/applications/push/message_templates…`).
+/// (`/v3/applications/push/message_templates…`). An app's template is the one last written
+/// here, else the configured one (`apps[].templates`), else Sendbird's texts.
 extension RESTAPI {
     func registerPushTemplateRoutes(on v3: RouterGroup<RelayRequestContext>) {
         v3.get("users/:user_id/push/template") { _, context in
@@ -27,16 +28,15 @@ extension RESTAPI {
     func registerMessageTemplateRoutes(on v3: RouterGroup<RelayRequestContext>) {
         v3.get("applications/push/message_templates") { _, context in
             let app = try context.requireApp()
-            let templates = try await store.messageTemplates(app: app.appID)
-            return JSONResponse.make(MessageTemplatesBody(PushTemplateName.allCases.compactMap { name in
-                templates[name].map { (name, $0) }
-            }))
+            let effective = templates.templates(forApp: app.appID).replacing(try await store.storedMessageTemplates(app: app.appID))
+            return JSONResponse.make(MessageTemplatesBody(PushTemplateName.allCases.map { ($0, effective.template(named: $0)) }))
         }
 
         v3.get("applications/push/message_templates/:template_name") { _, context in
             let app = try context.requireApp()
             let name = try Self.templateName(context)
-            let template = try await store.messageTemplate(app: app.appID, name: name)
+            let template = try await store.storedMessageTemplate(app: app.appID, name: name)
+                ?? templates.templates(forApp: app.appID).template(named: name)
             return JSONResponse.make(MessageTemplatesBody([(name, template)]))
         }
 
@@ -44,7 +44,8 @@ extension RESTAPI {
             let app = try context.requireApp()
             let name = try Self.templateName(context)
             let update = try MessageTemplateUpdate(try await request.jsonObject(limit: bodyLimit))
-            let stored = try await store.updateMessageTemplate(app: app.appID, name: name) { template in
+            let configured = templates.templates(forApp: app.appID).template(named: name)
+            let stored = try await store.updateMessageTemplate(app: app.appID, name: name, startingFrom: configured) { template in
                 update.apply(to: &template)
             }
             return JSONResponse.make(MessageTemplatesBody([(name, stored)]))

@@ -5,6 +5,8 @@ import PushStore
 /// templates. Routes are registered on a group that `APITokenMiddleware` already authenticates.
 struct RESTAPI: Sendable {
     let store: PushStore
+    /// Each app's configured templates, under the ones changed through the API.
+    let templates: ConfiguredTemplates
     /// Largest request body accepted.
     let bodyLimit: Int
 

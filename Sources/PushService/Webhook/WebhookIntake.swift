@@ -17,6 +17,7 @@ public struct WebhookIntake: Sendable {
     let store: PushStore
     let apps: AppRegistry
     let targets: any DeliveryTargetProvider
+    let templates: ConfiguredTemplates
     let committer: EventCommitter
     let onCommit: @Sendable () -> Void
     let dispatcher: Dispatcher?
@@ -30,7 +31,7 @@ public struct WebhookIntake: Sendable {
     ///     while it has room, instead of being claimed back from SQLite.
     ///   - clock: Unix milliseconds; stamps acceptance and expirations.
     public init(store: PushStore, apps: AppRegistry, targets: any DeliveryTargetProvider,
-                committer: EventCommitter? = nil, onCommit: @escaping @Sendable () -> Void = {},
+                templates: ConfiguredTemplates? = nil, committer: EventCommitter? = nil, onCommit: @escaping @Sendable () -> Void = {},
                 dispatcher: Dispatcher? = nil,
                 bodyLimit: Int = 1024 * 1024,
                 clock: @escaping @Sendable () -> Int64 = PushStore.systemClockMilliseconds,
@@ -38,6 +39,7 @@ public struct WebhookIntake: Sendable {
         self.store = store
         self.apps = apps
         self.targets = targets
+        self.templates = templates ?? ConfiguredTemplates(apps: apps.apps)
         self.committer = committer ?? EventCommitter(store: store)
         self.onCommit = onCommit
         self.dispatcher = dispatcher
@@ -61,31 +63,31 @@ public struct WebhookIntake: Sendable {
         do {
             envelope = try WebhookEnvelope(json: body)
         } catch {
-            DeliveryMetrics.webhookEvent(category: "unknown", result: "invalid")
+            refused(category: "unknown", result: "invalid", appID: nil, verified: false)
             throw APIError.invalidJSON(error.description)
         }
         guard let app = apps.app(withID: envelope.appID) else {
-            DeliveryMetrics.webhookEvent(category: envelope.category, result: "unknown_app")
+            refused(category: envelope.category, result: "unknown_app", appID: envelope.appID, verified: false)
             throw APIError(status: .notFound, code: .notFound, message: "Application \"\(envelope.appID)\" is not configured on this relay.")
         }
         guard WebhookSignature.isValid(request.headers[.sendbirdSignature], body: body, apiToken: app.apiToken.value) else {
-            DeliveryMetrics.webhookEvent(category: envelope.category, result: "bad_signature")
+            refused(category: envelope.category, result: "bad_signature", appID: envelope.appID, verified: false)
             throw APIError(status: .unauthorized, code: .invalidAPIToken,
                            message: "Invalid value: \"x-sendbird-signature\" is missing or does not match the body.")
         }
         guard envelope.isOfflineMessageEvent else {
-            DeliveryMetrics.webhookEvent(category: envelope.category, result: "ignored")
+            DeliveryMetrics.webhookEvent(category: String(envelope.category.prefix(64)), result: "ignored")
             return JSONResponse.make(WebhookAnswer(result: "ignored", deliveries: 0))
         }
         let event: WebhookEvent
         do {
             event = try envelope.offlineMessageEvent()
         } catch {
-            DeliveryMetrics.webhookEvent(category: envelope.category, result: "invalid")
+            refused(category: envelope.category, result: "invalid", appID: envelope.appID, verified: true)
             throw APIError(code: error == .membersMissing ? .requiredFieldMissing : .invalidValue, message: error.description)
         }
         guard let target = targets.target(forApp: app.appID) else {
-            DeliveryMetrics.webhookEvent(category: envelope.category, result: "no_target")
+            refused(category: envelope.category, result: "no_target", appID: envelope.appID, verified: true)
             throw APIError(status: .serviceUnavailable, code: .unexpected,
                            message: "Application \"\(app.appID)\" has no APNs configuration; the event was not accepted.")
         }
@@ -101,6 +103,11 @@ public struct WebhookIntake: Sendable {
         }
         let isNew = ids != nil
         DeliveryMetrics.webhookEvent(category: envelope.category, result: isNew ? "accepted" : "duplicate")
+        logger.info(isNew ? "event accepted" : "duplicate event, not pushed again", metadata: [
+            "app": .string(app.appID), "message_id": .stringConvertible(event.message.messageID),
+            "channel": .string(event.channel.channelURL), "members": .stringConvertible(accepted.decisions.count),
+            "deliveries": .stringConvertible(isNew ? count : 0),
+        ])
         if let ids {
             var counts: [String: Int] = [:]
             for decision in accepted.decisions { counts[decision.decision, default: 0] += 1 }
@@ -116,6 +123,19 @@ public struct WebhookIntake: Sendable {
             dispatcher?.release(count)
         }
         return JSONResponse.make(WebhookAnswer(result: isNew ? "accepted" : "duplicate", deliveries: isNew ? accepted.deliveries.count : 0))
+    }
+
+    /// Counts and logs a webhook call answered without accepting an event.
+    /// Counts and logs a webhook call answered without accepting an event. Before the signature
+    /// is checked, `category` and `appID` are anyone's: the metric label is then only the offline
+    /// message category or `other` (one time series per made-up category would grow without
+    /// bound), and the log line cuts them to 64 characters.
+    private func refused(category: String, result: String, appID: String?, verified: Bool) {
+        let label = verified || category == WebhookEvent.offlineMessageCategory ? String(category.prefix(64)) : "other"
+        DeliveryMetrics.webhookEvent(category: label, result: result)
+        logger.info("event not accepted", metadata: [
+            "category": .string(String(category.prefix(64))), "result": .string(result), "app": .string(String((appID ?? "?").prefix(64))),
+        ])
     }
 
     /// The dispatcher stopped between reservation and commit: make the deliveries claimable
@@ -134,13 +154,12 @@ public struct WebhookIntake: Sendable {
         // Members skipped for reasons in the event alone (sender, online, …) need no lookup.
         let policy = RecipientPolicy(options: target.options)
         let members = event.members.filter { policy.skipBeforePreferences(event: event, member: $0) == nil }.map(\.userID)
-        let (states, templates) = try store.recipientStatesAndTemplates(
+        let (states, stored) = try store.recipientStatesAndTemplates(
             app: event.appID, users: members, channel: event.channel.channelURL)
         let lookup = RecipientLookup(states)
         let nowMs = clock()
-        let planner = PushPlanner(options: target.options, templates: PushTemplateSet(
-            defaultTemplate: templates[.default] ?? .sendbirdDefault(for: .default),
-            alternativeTemplate: templates[.alternative] ?? .sendbirdDefault(for: .alternative)))
+        let planner = PushPlanner(options: target.options,
+                                  templates: templates.templates(forApp: event.appID).replacing(stored))
         let plan = planner.plan(event, lookup: lookup, now: Date(timeIntervalSince1970: Double(nowMs) / 1000))
         let expiresAt = nowMs + target.timeToLive.milliseconds
         return AcceptedEvent(

@@ -24,9 +24,14 @@ import Testing
         #expect(await daemon.reload() == false)
         #expect(daemon.runtime.target(forApp: "app-A")?.topic == "com.example.a")
 
-        try yaml.replacingOccurrences(of: "com.example.a", with: "com.example.b").write(toFile: path, atomically: true, encoding: .utf8)
+        // Templates are applied with the credentials; a failed reload kept the old ones above.
+        let withTemplates = yaml.replacingOccurrences(of: "com.example.a", with: "com.example.b")
+            + "\n    templates: {default: {MESG: \"{sender_name} says {message}\"}}"
+        try withTemplates.write(toFile: path, atomically: true, encoding: .utf8)
+        #expect(daemon.service.templates.templates(forApp: "app-A") == .sendbirdDefaults)
         #expect(await daemon.reload() == true)
         #expect(daemon.runtime.target(forApp: "app-A")?.topic == "com.example.b")
+        #expect(daemon.service.templates.templates(forApp: "app-A").defaultTemplate.mesg == "{sender_name} says {message}")
         await daemon.runtime.shutdown()
     }
 }

@@ -59,11 +59,12 @@ struct PipelineRelay {
     static func run(mock: APNsMockServer, directory: URL, timeToLive: Duration = .seconds(3600),
                     dispatcherConfiguration: DispatcherConfiguration = PipelineFixtures.dispatcherConfiguration,
                     clock: @escaping @Sendable () -> Int64 = PushStore.systemClockMilliseconds,
+                    apps: [AppConfiguration] = [TestApps.a, TestApps.b],
                     _ test: @Sendable (PipelineRelay) async throws -> Void) async throws {
         let configuration = RelayConfiguration(
             listen: ListenConfiguration(host: "127.0.0.1", port: 0),
             database: DatabaseConfiguration(path: directory.appendingPathComponent("relay.sqlite").path),
-            apps: [TestApps.a, TestApps.b])
+            apps: apps)
         var logger = Logger(label: "PipelineTests")
         logger.logLevel = .warning
         let service = try RelayService.open(configuration: configuration, logger: logger)
@@ -158,7 +159,7 @@ struct PipelineTestFailure: Error, CustomStringConvertible {
 /// member in `offline` is offline, the rest online.
 func messageEvent(messageID: Int64, app: String = TestApps.a.appID, sender: String = "sender", text: String = "hello",
                   offline: [String], online: [String] = [], includeMembers: Bool = true,
-                  category: String = "group_channel:message_send") -> String {
+                  category: String = "group_channel:message_send", channelCustomType: String = "") -> String {
     let members = ([sender] + online).map { #"{"user_id": "\#($0)", "nickname": "\#($0)", "is_online": true, "state": "joined", "total_unread_message_count": 1}"# }
         + offline.map { #"{"user_id": "\#($0)", "nickname": "\#($0)", "is_online": false, "state": "joined", "total_unread_message_count": 3}"# }
     let membersField = includeMembers ? #""members": [\#(members.joined(separator: ", "))],"# : ""
@@ -167,6 +168,6 @@ func messageEvent(messageID: Int64, app: String = TestApps.a.appID, sender: Stri
      "sender": {"user_id": "\#(sender)", "nickname": "Sender Name"},
      \#(membersField)
      "payload": {"message_id": \#(messageID), "created_at": 1700000000000, "message": "\#(text)"},
-     "channel": {"channel_url": "c1", "name": "Channel One"}}
+     "channel": {"channel_url": "c1", "name": "Channel One", "custom_type": "\#(channelCustomType)"}}
     """#
 }

@@ -1,5 +1,6 @@
 import APNsMock
 import Foundation
+import PushCore
 import Testing
 @testable import PushService
 
@@ -52,6 +53,29 @@ import Testing
                 let list = try await relay.request(.get, "/v3/users/bob/push/deliveries?limit=5")
                 #expect(list.status == .ok)
                 if case .array(let items)? = list.body["deliveries"] { #expect(items.count == 1) } else { Issue.record(Comment(rawValue: list.text)) }
+            }
+        }
+    }
+
+    @Test func configuredTemplatesRenderTheAlertUnlessTheAPIChangedThem() async throws {
+        var configured = TestApps.a
+        configured.templates.defaultTemplate.mesg = "[{channel_name}] {sender_name}: {message}"
+        configured.templates.channelCustomTypes["support"] = PushMessageTemplate(mesg: "Support: {message}", file: "{filename}", admm: "{message}")
+        let apps = [configured, TestApps.b]
+        try await PipelineRelay.withMockAndDirectory { mock, directory in
+            try await PipelineRelay.run(mock: mock, directory: directory, apps: apps) { relay in
+                try await relay.register("bob", token: apnsToken(1))
+                func alert(after messageID: Int64, _ body: String) async throws -> String? {
+                    #expect(try await relay.postWebhook(body).status == .ok)
+                    let received = try await mock.waitForNotifications(count: Int(messageID), timeout: .seconds(10))
+                    let payload = try JSONSerialization.jsonObject(with: received[Int(messageID) - 1].payload) as? [String: Any]
+                    return (payload?["aps"] as? [String: Any])?["alert"] as? String
+                }
+                #expect(try await alert(after: 1, messageEvent(messageID: 1, text: "hi", offline: ["bob"])) == "[Channel One] Sender Name: hi")
+                #expect(try await alert(after: 2, messageEvent(messageID: 2, text: "help", offline: ["bob"], channelCustomType: "support")) == "Support: help")
+                #expect(try await relay.request(.put, "/v3/applications/push/message_templates/default",
+                                                body: #"{"template": {"MESG": "{sender_name} wrote"}}"#).status == .ok)
+                #expect(try await alert(after: 3, messageEvent(messageID: 3, text: "hi", offline: ["bob"])) == "Sender Name wrote")
             }
         }
     }
