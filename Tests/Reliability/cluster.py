@@ -79,7 +79,7 @@ def event_body(message_id: int, rng: random.Random) -> bytes:
 class Cluster:
     """apns-mock plus a restartable relay on one database."""
 
-    def __init__(self, workdir: Path, extra_config: str = ""):
+    def __init__(self, workdir: Path, extra_config: str = "", app_config: str = ""):
         self.workdir = workdir
         self.record = workdir / "pushes.jsonl"
         self.database = workdir / "relay.sqlite"
@@ -102,7 +102,8 @@ class Cluster:
             "    apns:\n"
             "      topic: com.example.crash\n"
             f"      environment: {{url: \"{mock_url}\", ca_file: {CERTS / 'ca.pem'}}}\n"
-            f"      auth: {{token: {{key_file: {CERTS / 'AuthKey_DEVKEY1234.p8'}, key_id: DEVKEY1234, team_id: DEVTEAM123}}}}\n")
+            f"      auth: {{token: {{key_file: {CERTS / 'AuthKey_DEVKEY1234.p8'}, key_id: DEVKEY1234, team_id: DEVTEAM123}}}}\n"
+            f"{app_config}")
         self.relay = None
         self.url = None
         self.lock = threading.Lock()
@@ -177,11 +178,14 @@ class Cluster:
             assert r.status_code == 200, r.text
 
 
-def payload_message_id(record):
+def payload(record) -> dict:
     # The mock records the body as it arrived: a JSON text (older versions: base64).
     raw = record["payload"]
     try:
-        body = json.loads(raw)
+        return json.loads(raw)
     except ValueError:
-        body = json.loads(base64.b64decode(raw))
-    return body["sendbird"]["message_id"]
+        return json.loads(base64.b64decode(raw))
+
+
+def payload_message_id(record):
+    return payload(record)["sendbird"]["message_id"]

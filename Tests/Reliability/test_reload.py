@@ -1,0 +1,84 @@
+"""SIGHUP with pushes in flight: the relay re-reads its file, swaps in new APNs clients (here a
+different key file) and the new templates, and drops nothing: every push accepted before the
+reload arrives once, rendered with the templates of its time, and events accepted after the
+reload use the new ones."""
+
+import random
+import shutil
+import signal
+import time
+
+import pytest
+import requests
+
+from cluster import API_TOKEN, CERTS, MOCK_BIN, RELAY_BIN, Cluster, event_body, payload, payload_message_id, signed
+
+
+def post_events(cluster, message_ids, rng):
+    expected = set()
+    for message_id in message_ids:
+        body, tokens = event_body(message_id, rng)
+        r = requests.post(f"{cluster.url}/webhooks/sendbird", data=body, timeout=10,
+                          headers={"Content-Type": "application/json", "x-sendbird-signature": signed(body)})
+        assert r.status_code == 200, r.text
+        expected |= {(message_id, t) for t in tokens}
+    return expected
+
+
+def configured_default_mesg(cluster):
+    r = requests.get(f"{cluster.url}/v3/applications/push/message_templates/default",
+                     headers={"Api-Token": API_TOKEN}, timeout=10)
+    assert r.status_code == 200, r.text
+    return r.json()["push_message_templates"][0]["template"]["MESG"]
+
+
+@pytest.mark.skipif(not RELAY_BIN.exists() or not MOCK_BIN.exists(), reason="build first (scripts/test does)")
+def test_sighup_with_pushes_in_flight_swaps_credentials_and_templates_and_loses_nothing(tmp_path):
+    cluster = Cluster(tmp_path, app_config='    templates: {default: {MESG: "before {message}"}}\n')
+    try:
+        cluster.register_users()
+        cluster.arm({"kind": "delay", "milliseconds": 1500})
+        rng = random.Random(5)
+        before = post_events(cluster, range(5_000_000, 5_000_030), rng)
+        deadline = time.monotonic() + 10
+        while cluster.mock_stats().get("streamsOpen", 0) == 0:
+            assert time.monotonic() < deadline, "no push reached the mock"
+            time.sleep(0.05)
+        in_flight = cluster.mock_stats().get("streamsOpen", 0)
+
+        # The same key under another name (a rotated credential) and new texts.
+        rotated = tmp_path / "AuthKey_ROTATED.p8"
+        shutil.copy(CERTS / "AuthKey_DEVKEY1234.p8", rotated)
+        text = cluster.config.read_text()
+        cluster.config.write_text(text.replace(str(CERTS / "AuthKey_DEVKEY1234.p8"), str(rotated))
+                                  .replace("before {message}", "after {message}"))
+        connections_before = cluster.mock_stats()["connectionsAccepted"]
+        cluster.relay.send_signal(signal.SIGHUP)
+        deadline = time.monotonic() + 30
+        while configured_default_mesg(cluster) != "after {message}":
+            assert time.monotonic() < deadline, "the reload was not applied"
+            time.sleep(0.05)
+        after = post_events(cluster, range(5_000_100, 5_000_110), rng)
+
+        cluster.clear_faults()
+        expected = before | after
+        deadline = time.monotonic() + 60
+        while True:
+            records = cluster.recorded()
+            got = {(payload_message_id(r), r["deviceToken"]) for r in records}
+            if expected <= got or time.monotonic() > deadline:
+                break
+            time.sleep(0.2)
+        apns_ids = [r["headers"].get("apns-id") for r in records]
+        duplicates = len(apns_ids) - len(set(apns_ids))
+        alerts = {payload_message_id(r): payload(r)["aps"]["alert"] for r in records}
+        print(f"\nreload: {in_flight} streams in flight at SIGHUP, {len(expected)} pushes expected, "
+              f"{len(expected - got)} missing, {duplicates} duplicates")
+        assert expected <= got, f"{len(expected - got)} pushes missing"
+        assert duplicates == 0
+        assert all(alerts[m].startswith("before ") for m in range(5_000_000, 5_000_030))
+        assert all(alerts[m].startswith("after ") for m in range(5_000_100, 5_000_110))
+        assert cluster.mock_stats()["connectionsAccepted"] > connections_before, "the new client opened its own connections"
+        assert cluster.relay.poll() is None
+    finally:
+        cluster.stop()
