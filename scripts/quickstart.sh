@@ -6,6 +6,7 @@
 #   scripts/quickstart.sh          # start both and print the commands to try (Ctrl-C stops)
 #   scripts/quickstart.sh --demo   # also register a token, post the signed sample event and
 #                                  # wait for the push to reach the mock
+# State (database, logs, recorded pushes) is in .quickstart/, emptied at every start.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -20,7 +21,10 @@ swift build --product push-relay
 swift build --product apns-mock
 BIN=$(swift build --show-bin-path)
 
+# Each run starts from an empty database: the sample event has a fixed message id, and a
+# second run would (rightly) answer it as a duplicate and push nothing.
 mkdir -p "$STATE"
+rm -f "$STATE"/push-relay.sqlite "$STATE"/push-relay.sqlite-wal "$STATE"/push-relay.sqlite-shm
 : > "$RECORD"
 pids=()
 cleanup() { for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done; wait 2>/dev/null || true; }
