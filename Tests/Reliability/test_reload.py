@@ -80,5 +80,29 @@ def test_sighup_with_pushes_in_flight_swaps_credentials_and_templates_and_loses_
         assert all(alerts[m].startswith("after ") for m in range(5_000_100, 5_000_110))
         assert cluster.mock_stats()["connectionsAccepted"] > connections_before, "the new client opened its own connections"
         assert cluster.relay.poll() is None
+
+        # What operators graph, after real traffic (names and labels as docs/operations.md lists them).
+        # (The mock records a push when it arrives; the relay counts it when the answer does.)
+        deadline = time.monotonic() + 15
+        while True:
+            metrics = requests.get(f"{cluster.url}/metrics", timeout=10).text
+            samples = {}
+            for line in metrics.splitlines():
+                if line and not line.startswith("#"):
+                    name, _, value = line.rpartition(" ")
+                    samples[name] = float(value)
+            sent = sum(v for k, v in samples.items() if k.startswith("pushrelay_pushes_total{") and 'status="sent"' in k)
+            if sent >= len(expected) or time.monotonic() > deadline:
+                break
+            time.sleep(0.1)
+        assert sent == len(expected)
+        accepted = 'pushrelay_webhook_events_total{category="group_channel:message_send",result="accepted"}'
+        assert samples.get(accepted) == 40
+        assert samples.get('pushrelay_decisions_total{reason="push"}', 0) >= len(expected)
+        assert samples.get("pushrelay_apns_latency_seconds_count", 0) >= len(expected)
+        # (Retries, token removals and certificate expiry appear once there is one: none here.)
+        for family in ("pushrelay_queue_depth", "pushrelay_apns_connections", "pushrelay_apns_ready_connections",
+                       "pushrelay_apns_streams_in_flight", "pushrelay_apns_queued_requests"):
+            assert f"# TYPE {family} " in metrics, family
     finally:
         cluster.stop()
