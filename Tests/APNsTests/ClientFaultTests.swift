@@ -91,20 +91,7 @@ struct ClientFaultTests {
                 port: mock.port, authentication: .token(try Fixtures.tokenCache())))
             #expect(try await client.send(request()).status == 200)
             mock.addFault(.dropConnection(afterStreams: 50))
-            var errors: [APNsError] = []
-            await withTaskGroup(of: APNsError?.self) { group in
-                for _ in 0..<200 {
-                    group.addTask {
-                        do {
-                            _ = try await client.send(request())
-                            return nil
-                        } catch {
-                            return error as? APNsError
-                        }
-                    }
-                }
-                for await e in group { if let e { errors.append(e) } }
-            }
+            let errors = await sendCollectingErrors(client, count: 200).compactMap { $0 }
             #expect(!errors.isEmpty, "requests in flight at the drop fail")
             #expect(errors.allSatisfy { $0.isRetryable })
             #expect(errors.allSatisfy { if case .connectionLost = $0 { true } else { false } })

@@ -16,11 +16,7 @@ struct ClientShutdownTests {
             #expect(try await client.send(request()).status == 200)
             mock.addFault(.neverAnswer(count: 50))
             let sends = Task { try? await sendConcurrently(client, count: 50) }
-            let deadline = ContinuousClock.now + .seconds(10)
-            while client.statistics.streamsInFlight < 50, ContinuousClock.now < deadline {
-                try await Task.sleep(for: .milliseconds(5))
-            }
-            #expect(client.statistics.streamsInFlight == 50)
+            try await waitForStreams(client, 50)
 
             sends.cancel()
             let started = ContinuousClock.now
@@ -41,29 +37,21 @@ struct ClientShutdownTests {
                 port: mock.port, authentication: .token(try Fixtures.tokenCache())))
             #expect(try await client.send(request()).status == 200)
             mock.addFault(.neverAnswer(count: 3))
-            let sends = Task {
-                await withTaskGroup(of: APNsError?.self) { group in
-                    for _ in 0..<3 {
-                        group.addTask {
-                            do {
-                                _ = try await client.send(request())
-                                return nil
-                            } catch {
-                                return error as? APNsError
-                            }
-                        }
-                    }
-                    return await group.reduce(into: [APNsError?]()) { $0.append($1) }
-                }
-            }
-            let deadline = ContinuousClock.now + .seconds(10)
-            while client.statistics.streamsInFlight < 3, ContinuousClock.now < deadline {
-                try await Task.sleep(for: .milliseconds(5))
-            }
+            let sends = Task { await sendCollectingErrors(client, count: 3) }
+            try await waitForStreams(client, 3)
             await client.shutdown()
             #expect(await sends.value == [.shutdown, .shutdown, .shutdown])
             #expect(client.statistics.connections == 0)
             await #expect(throws: APNsError.shutdown) { try await client.send(request()) }
         }
     }
+}
+
+/// Waits (up to 10 s) until `count` requests are on the wire.
+private func waitForStreams(_ client: APNsClient, _ count: Int) async throws {
+    let deadline = ContinuousClock.now + .seconds(10)
+    while client.statistics.streamsInFlight < count, ContinuousClock.now < deadline {
+        try await Task.sleep(for: .milliseconds(5))
+    }
+    #expect(client.statistics.streamsInFlight == count)
 }

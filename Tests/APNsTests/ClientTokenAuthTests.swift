@@ -134,4 +134,21 @@ func sendConcurrently(_ client: APNsClient, count: Int, token: String = Fixtures
     }
 }
 
+/// Sends `count` requests at once; returns the error of each (nil for an answer).
+func sendCollectingErrors(_ client: APNsClient, count: Int) async -> [APNsError?] {
+    await withTaskGroup(of: APNsError?.self) { group in
+        for _ in 0..<count {
+            group.addTask {
+                do {
+                    _ = try await client.send(request())
+                    return nil
+                } catch {
+                    return error as? APNsError
+                }
+            }
+        }
+        return await group.reduce(into: []) { $0.append($1) }
+    }
+}
+
 import Synchronization

@@ -170,6 +170,26 @@ class Cluster:
     def clear_faults(self):
         requests.delete(f"{self.admin}/faults", timeout=10)
 
+    def post_events(self, message_ids, rng) -> set:
+        """Posts one signed event per id (each must be answered 200); returns the (message id,
+        device token) pairs they should push."""
+        expected = set()
+        for message_id in message_ids:
+            body, tokens = event_body(message_id, rng)
+            r = requests.post(f"{self.url}/webhooks/sendbird", data=body, timeout=10,
+                              headers={"Content-Type": "application/json", "x-sendbird-signature": signed(body)})
+            assert r.status_code == 200, r.text
+            expected |= {(message_id, t) for t in tokens}
+        return expected
+
+    def wait_for_streams_open(self, timeout=10) -> int:
+        """Waits until pushes are on the wire at the mock; returns how many."""
+        deadline = time.monotonic() + timeout
+        while self.mock_stats().get("streamsOpen", 0) == 0:
+            assert time.monotonic() < deadline, "no push reached the mock"
+            time.sleep(0.05)
+        return self.mock_stats().get("streamsOpen", 0)
+
     def register_users(self):
         session = requests.Session()
         for user in range(USERS):

@@ -12,9 +12,8 @@ import signal
 import time
 
 import pytest
-import requests
 
-from cluster import MOCK_BIN, RELAY_BIN, Cluster, event_body, payload_message_id, signed
+from cluster import MOCK_BIN, RELAY_BIN, Cluster, payload_message_id
 
 
 @pytest.mark.skipif(not RELAY_BIN.exists() or not MOCK_BIN.exists(), reason="build first (scripts/test does)")
@@ -24,18 +23,8 @@ def test_sigterm_with_pushes_in_flight_loses_nothing(tmp_path):
         cluster.register_users()
         cluster.arm({"kind": "delay", "milliseconds": 3000})
         rng = random.Random(3)
-        expected = set()
-        for message_id in range(4_000_000, 4_000_040):
-            body, tokens = event_body(message_id, rng)
-            r = requests.post(f"{cluster.url}/webhooks/sendbird", data=body, timeout=10,
-                              headers={"Content-Type": "application/json", "x-sendbird-signature": signed(body)})
-            assert r.status_code == 200, r.text
-            expected |= {(message_id, t) for t in tokens}
-        deadline = time.monotonic() + 10
-        while cluster.mock_stats().get("streamsOpen", 0) == 0:
-            assert time.monotonic() < deadline, "no push reached the mock"
-            time.sleep(0.05)
-        in_flight = cluster.mock_stats().get("streamsOpen", 0)
+        expected = cluster.post_events(range(4_000_000, 4_000_040), rng)
+        in_flight = cluster.wait_for_streams_open()
 
         started = time.monotonic()
         cluster.relay.send_signal(signal.SIGTERM)

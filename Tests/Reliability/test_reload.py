@@ -11,18 +11,7 @@ import time
 import pytest
 import requests
 
-from cluster import API_TOKEN, CERTS, MOCK_BIN, RELAY_BIN, Cluster, event_body, payload, payload_message_id, signed
-
-
-def post_events(cluster, message_ids, rng):
-    expected = set()
-    for message_id in message_ids:
-        body, tokens = event_body(message_id, rng)
-        r = requests.post(f"{cluster.url}/webhooks/sendbird", data=body, timeout=10,
-                          headers={"Content-Type": "application/json", "x-sendbird-signature": signed(body)})
-        assert r.status_code == 200, r.text
-        expected |= {(message_id, t) for t in tokens}
-    return expected
+from cluster import API_TOKEN, CERTS, MOCK_BIN, RELAY_BIN, Cluster, payload, payload_message_id
 
 
 def configured_default_mesg(cluster):
@@ -39,12 +28,8 @@ def test_sighup_with_pushes_in_flight_swaps_credentials_and_templates_and_loses_
         cluster.register_users()
         cluster.arm({"kind": "delay", "milliseconds": 1500})
         rng = random.Random(5)
-        before = post_events(cluster, range(5_000_000, 5_000_030), rng)
-        deadline = time.monotonic() + 10
-        while cluster.mock_stats().get("streamsOpen", 0) == 0:
-            assert time.monotonic() < deadline, "no push reached the mock"
-            time.sleep(0.05)
-        in_flight = cluster.mock_stats().get("streamsOpen", 0)
+        before = cluster.post_events(range(5_000_000, 5_000_030), rng)
+        in_flight = cluster.wait_for_streams_open()
 
         # The same key under another name (a rotated credential) and new texts.
         rotated = tmp_path / "AuthKey_ROTATED.p8"
@@ -58,7 +43,7 @@ def test_sighup_with_pushes_in_flight_swaps_credentials_and_templates_and_loses_
         while configured_default_mesg(cluster) != "after {message}":
             assert time.monotonic() < deadline, "the reload was not applied"
             time.sleep(0.05)
-        after = post_events(cluster, range(5_000_100, 5_000_110), rng)
+        after = cluster.post_events(range(5_000_100, 5_000_110), rng)
 
         cluster.clear_faults()
         expected = before | after
