@@ -48,6 +48,7 @@ struct ServeCommand: AsyncParsableCommand {
         var logger = Logger(label: "push-relay")
         logger.logLevel = level
         logger.info("starting", metadata: [
+            "version": .string(version),
             "config": .string(config),
             "database": .string(configuration.database.path),
             "apps": .string(configuration.apps.map(\.appID).joined(separator: ",")),

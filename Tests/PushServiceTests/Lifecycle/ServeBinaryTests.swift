@@ -43,6 +43,23 @@ import Glibc
         #expect(relay.stderr.contains("stopped"))
     }
 
+    @Test func versionIsPrintedAndLoggedAtStart() throws {
+        let version = try RelayProcess(["--version"])
+        defer { version.stop() }
+        #expect(version.exitStatus() == 0)
+        let printed = version.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(printed.split(separator: ".").count == 3, "\(printed)")
+
+        let directory = try TemporaryDirectory()
+        let config = try directory.write("relay.yaml", tokenAppYAML(database: directory.path("relay.sqlite")))
+        let relay = try RelayProcess(["serve", "--config", config])
+        defer { relay.stop() }
+        _ = try #require(relay.listeningPort(), "stderr: \(relay.stderr)")
+        #expect(relay.stderr.contains("starting") && relay.stderr.contains("version=\(printed)"), "stderr: \(relay.stderr)")
+        relay.signal(SIGTERM)
+        #expect(relay.exitStatus() == 0)
+    }
+
     @Test func SIGINTAlsoStopsGracefully() throws {
         let directory = try TemporaryDirectory()
         let config = try directory.write("relay.yaml", tokenAppYAML(database: directory.path("relay.sqlite")))
