@@ -9,6 +9,7 @@
 #   scripts/bench-relay.sh                      # DURATION=20 CONNS=64 THREADS=2
 #   DURATION=30 CONNS=8 scripts/bench-relay.sh  # lighter load, for latency
 #   DURABILITY=normal scripts/bench-relay.sh    # PRAGMA synchronous=NORMAL instead of FULL
+#   LOG_LEVEL=info scripts/bench-relay.sh       # with serve's default logging (a line per event)
 # Needs: wrk (apt-get install wrk), python3, sqlite3.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -18,6 +19,7 @@ THREADS=${THREADS:-2}
 USERS=${USERS:-10000}
 EVENTS=${EVENTS:-200000}
 DURABILITY=${DURABILITY:-full}
+LOG_LEVEL=${LOG_LEVEL:-warning}
 CONFIG=${CONFIG:-release}   # CONFIG=debug only to check the script itself; figures need release
 RELAY_PORT=${RELAY_PORT:-$((20000 + RANDOM % 10000))}
 SINK_PORT=${SINK_PORT:-$((30000 + RANDOM % 10000))}
@@ -87,12 +89,12 @@ LUA
 .build/"$CONFIG"/apns-mock --mode sink --port "$SINK_PORT" > "$work/sink.log" 2>&1 &
 sink_pid=$!
 .build/"$CONFIG"/relay-bench --port "$RELAY_PORT" --apns-port "$SINK_PORT" --database "$work/relay.sqlite" \
-  --users "$USERS" --durability "$DURABILITY" > "$work/relay.log" 2>&1 &
+  --users "$USERS" --durability "$DURABILITY" --log-level "$LOG_LEVEL" > "$work/relay.log" 2>&1 &
 relay_pid=$!
 for _ in $(seq 600); do grep -q "listening" "$work/relay.log" && break; sleep 0.1; done
 grep -q "listening" "$work/relay.log" || { cat "$work/relay.log"; exit 1; }
 
-echo "== relay-bench (durability=$DURABILITY) on :$RELAY_PORT, sink apns-mock on :$SINK_PORT, $USERS users"
+echo "== relay-bench (durability=$DURABILITY, log level $LOG_LEVEL) on :$RELAY_PORT, sink apns-mock on :$SINK_PORT, $USERS users"
 echo "-- wrk: $THREADS threads, $CONNS connections, ${DURATION}s"
 start=$(date +%s.%N)
 BENCH_EVENTS="$work/events.txt" BENCH_THREADS="$THREADS" \

@@ -17,13 +17,17 @@ struct RelayBench: AsyncParsableCommand {
     @Option var connections = 2
     @Option var window = 4000
     @Option var durability: String = "full"
+    /// `info` logs one line per webhook event, as `serve` does by default.
+    @Option var logLevel: String = "warning"
 
     static let appID = "bench-app"
     static let apiToken = "bench-token-0123456789abcdef0123456789abcdef"
 
     func run() async throws {
+        let level = Logger.Level(rawValue: logLevel) ?? .warning
+        LoggingSystem.bootstrap { label in JournalLogHandler(label: label, level: level) }
         var logger = Logger(label: "relay-bench")
-        logger.logLevel = .warning
+        logger.logLevel = level
         let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
         let configuration = RelayConfiguration(
             listen: ListenConfiguration(host: "127.0.0.1", port: port),
