@@ -64,14 +64,22 @@ import Testing
         }
     }
 
-    @Test func unknownPathsAndMethodsAre404WithASendbirdBody() async throws {
+    @Test func unknownPathsAre404AndUnknownMethods405WithASendbirdBody() async throws {
         try await LiveRelay.run { relay async throws in
             let path = try await relay.request(.get, "/v3/nothing/here")
             #expect(path.status == .notFound)
             #expect(path.code == 400201)
             let method = try await relay.request(.patch, "/v3/users/alice/push_preference", body: "{}")
-            #expect(method.status == .notFound)
-            #expect(method.code == 400201)
+            #expect(method.status == .methodNotAllowed)
+            #expect(method.code == 400111)
+            #expect(method.headers[.allow] == "DELETE, GET, PUT")
+            // The most specific route decides: …/push/template, not …/push/{token_type}.
+            let template = try await relay.request(.post, "/v3/users/alice/push/template", body: "{}")
+            #expect(template.status == .methodNotAllowed)
+            #expect(template.headers[.allow] == "GET, PUT")
+            #expect(try await relay.request(.delete, "/health", app: nil).headers[.allow] == "GET")
+            // A known method on a path with an extra segment is still unknown.
+            #expect(try await relay.request(.get, "/v3/users/alice/push_preference/c1/extra").status == .notFound)
         }
     }
 

@@ -3,7 +3,8 @@ import Logging
 
 /// Turns every error into Sendbird's error body, so a client never sees Hummingbird's default
 /// text or an empty 500: `APIError`s as they are, Hummingbird's own HTTP errors (unknown path,
-/// body too large) mapped to the closest Sendbird code, anything else a logged 500 (500901).
+/// body too large) mapped to the closest Sendbird code, a known path with a method it does not
+/// answer a 405 with `Allow`, anything else a logged 500 (500901).
 struct SendbirdErrorMiddleware: RouterMiddleware {
     typealias Context = RelayRequestContext
 
@@ -18,6 +19,13 @@ struct SendbirdErrorMiddleware: RouterMiddleware {
             }
             return error.response()
         } catch let error as HTTPError {
+            if error.status == .notFound, let allowed = AllowedMethods.relay.methods(forPath: request.uri.path),
+               !allowed.contains(request.method.rawValue) {
+                var response = APIError(status: .methodNotAllowed, code: .invalidValue,
+                                        message: "\"\(request.method)\" is not allowed on \"\(request.uri.path)\"; use \(allowed.joined(separator: ", ")).").response()
+                response.headers[.allow] = allowed.joined(separator: ", ")
+                return response
+            }
             return Self.apiError(for: error, request: request, bodyLimit: bodyLimit).response()
         } catch {
             // Our own failure (database, bug): log the detail, answer generically.

@@ -36,7 +36,8 @@ info:
     | 400 | 400601 | the token to register is not a valid APNs token |
     | 400 | 400602 | the token to remove is not a valid APNs token |
     | 401 | 400401 | `Api-Token` missing or wrong |
-    | 404 | 400201 | no such path or method |
+    | 404 | 400201 | no such path |
+    | 405 | 400111 | the path exists but not with this method (`Allow` lists its methods) |
     | 413 | 400110 | request body larger than the configured limit (64 KiB by default) |
     | 500 | 500901 | the relay's own failure (never a client mistake) |
 
