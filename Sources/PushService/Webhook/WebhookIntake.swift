@@ -24,6 +24,8 @@ public struct WebhookIntake: Sendable {
     let bodyLimit: Int
     let clock: @Sendable () -> Int64
     let logger: Logger
+    /// One "event not accepted" line per result and second at most.
+    let refusalLog = LogThrottle(interval: .seconds(1))
 
     /// - Parameters:
     ///   - onCommit: called after an event with pending deliveries commits (`dispatcher.wake`).
@@ -129,13 +131,17 @@ public struct WebhookIntake: Sendable {
     /// Counts and logs a webhook call answered without accepting an event. Before the signature
     /// is checked, `category` and `appID` are anyone's: the metric label is then only the offline
     /// message category or `other` (one time series per made-up category would grow without
-    /// bound), and the log line cuts them to 64 characters.
+    /// bound), the log line cuts them to 64 characters, and lines are throttled per result (the
+    /// metric counts every one).
     private func refused(category: String, result: String, appID: String?, verified: Bool) {
         let label = verified || category == WebhookEvent.offlineMessageCategory ? String(category.prefix(64)) : "other"
         DeliveryMetrics.webhookEvent(category: label, result: result)
-        logger.info("event not accepted", metadata: [
+        guard let heldBack = refusalLog.admit(result, nowMs: clock()) else { return }
+        var metadata: Logger.Metadata = [
             "category": .string(String(category.prefix(64))), "result": .string(result), "app": .string(String((appID ?? "?").prefix(64))),
-        ])
+        ]
+        if heldBack > 0 { metadata["more_not_logged"] = .stringConvertible(heldBack) }
+        logger.info("event not accepted", metadata: metadata)
     }
 
     /// The dispatcher stopped between reservation and commit: make the deliveries claimable

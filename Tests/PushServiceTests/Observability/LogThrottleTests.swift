@@ -1,0 +1,15 @@
+import Testing
+@testable import PushService
+
+@Suite struct LogThrottleTests {
+    @Test func oneLinePerKeyAndIntervalAndTheNextSaysHowManyWereHeldBack() {
+        let throttle = LogThrottle(interval: .seconds(1))
+        #expect(throttle.admit("bad_signature", nowMs: 10_000) == 0)
+        #expect(throttle.admit("bad_signature", nowMs: 10_001) == nil)
+        #expect(throttle.admit("bad_signature", nowMs: 10_999) == nil)
+        // Other keys are independent.
+        #expect(throttle.admit("unknown_app", nowMs: 10_500) == 0)
+        #expect(throttle.admit("bad_signature", nowMs: 11_000) == 2)
+        #expect(throttle.admit("bad_signature", nowMs: 12_500) == 0)
+    }
+}
