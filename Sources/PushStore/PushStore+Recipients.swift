@@ -58,13 +58,7 @@ extension PushStore {
         for (user, state) in try recipientStates(db, app: app, userList: userList) {
             entries[user]?.state = state
         }
-        let channelPreferences = RawStatement(try db.cachedStatement(sql: """
-            SELECT \(ChannelPreferenceRecord.rawColumns) FROM channel_push_preferences
-            WHERE app_id = ? AND user_id IN (SELECT value FROM json_each(?))
-            """))
-        channelPreferences.bind(1, app)
-        channelPreferences.bind(2, userList)
-        try channelPreferences.forEachRow { row in
+        try forEachRow(db, select: "\(ChannelPreferenceRecord.rawColumns) FROM channel_push_preferences", app: app, userList: userList) { row in
             let record = ChannelPreferenceRecord(raw: row)
             entries[record.userID]?.channelPreferences[record.channelURL] = try record.preference()
         }
@@ -75,13 +69,7 @@ extension PushStore {
     /// defaults (`userEntries` reads them for every channel).
     static func recipientStates(_ db: Database, app: String, userList: String) throws -> [String: RecipientPushState] {
         var states: [String: RecipientPushState] = [:]
-        let users = RawStatement(try db.cachedStatement(sql: """
-            SELECT user_id, push_template FROM users
-            WHERE app_id = ? AND user_id IN (SELECT value FROM json_each(?))
-            """))
-        users.bind(1, app)
-        users.bind(2, userList)
-        try users.forEachRow { row in
+        try forEachRow(db, select: "user_id, push_template FROM users", app: app, userList: userList) { row in
             let user = row.string(0)
             let raw = row.string(1)
             guard let templateName = PushTemplateName(rawValue: raw) else {
@@ -92,29 +80,29 @@ extension PushStore {
         }
         guard !states.isEmpty else { return states }
 
-        let tokens = RawStatement(try db.cachedStatement(sql: """
-            SELECT user_id, token, registered_at FROM device_tokens
-            WHERE app_id = ? AND user_id IN (SELECT value FROM json_each(?))
-            ORDER BY user_id, registered_at, id
-            """))
-        tokens.bind(1, app)
-        tokens.bind(2, userList)
-        try tokens.forEachRow { row in
+        try forEachRow(db, select: "user_id, token, registered_at FROM device_tokens", app: app, userList: userList,
+                       orderBy: "user_id, registered_at, id") { row in
             states[row.string(0)]?.tokens.append(DeviceToken(token: row.string(1), registeredAtMs: row.int64(2)))
         }
 
-        let preferences = RawStatement(try db.cachedStatement(sql: """
-            SELECT \(UserPreferencesRecord.rawColumns) FROM user_push_preferences
-            WHERE app_id = ? AND user_id IN (SELECT value FROM json_each(?))
-            """))
-        preferences.bind(1, app)
-        preferences.bind(2, userList)
-        try preferences.forEachRow { row in
+        try forEachRow(db, select: "\(UserPreferencesRecord.rawColumns) FROM user_push_preferences", app: app, userList: userList) { row in
             let record = UserPreferencesRecord(raw: row)
             states[record.userID]?.preferences = try record.preferences()
         }
 
         return states
+    }
+
+    /// Runs `SELECT <select> WHERE app_id = app AND user_id IN userList [ORDER BY …]` (one cached
+    /// statement per text; `userList` is a JSON array, see `jsonArray`) and hands over each row.
+    private static func forEachRow(_ db: Database, select: String, app: String, userList: String, orderBy: String? = nil,
+                                   _ body: (RawStatement.Row) throws -> Void) throws {
+        let statement = RawStatement(try db.cachedStatement(sql: """
+            SELECT \(select) WHERE app_id = ? AND user_id IN (SELECT value FROM json_each(?))\(orderBy.map { " ORDER BY \($0)" } ?? "")
+            """))
+        statement.bind(1, app)
+        statement.bind(2, userList)
+        try statement.forEachRow(body)
     }
 
     /// A JSON array of strings, for `json_each(?)`.
