@@ -1,4 +1,4 @@
-/// Everything one webhook event leads to, stored in one transaction by `PushStore.acceptEvents`.
+/// Everything one webhook event leads to, stored in one transaction by `PushStore.commitEvents`.
 public struct AcceptedEvent: Sendable, Hashable {
     public var appID: String
     public var messageID: Int64

@@ -385,6 +385,8 @@ paths:
     get:
       operationId: listMessageTemplates
       summary: The app's `default` and `alternative` templates.
+      description: The templates in effect. Each is the one last changed through this API, else the
+        relay's configured texts (`apps[].templates`), else Sendbird's.
       responses:
         '200':
           description: Both templates.
@@ -420,7 +422,8 @@ paths:
     put:
       operationId: updateMessageTemplate
       summary: Change texts of one of the app's templates.
-      description: Keys left out keep their text. Texts are 1 to 1024 bytes.
+      description: Keys left out keep their text. Texts are 1 to 1024 bytes. The template is then
+        stored whole and wins over the relay's configured texts from then on.
       requestBody:
         required: true
         content:

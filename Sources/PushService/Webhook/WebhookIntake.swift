@@ -79,6 +79,9 @@ public struct WebhookIntake: Sendable {
         }
         guard envelope.isOfflineMessageEvent else {
             DeliveryMetrics.webhookEvent(category: String(envelope.category.prefix(64)), result: "ignored")
+            logger.debug("event ignored: not an offline message event", metadata: [
+                "app": .string(app.appID), "category": .string(String(envelope.category.prefix(64))),
+            ])
             return JSONResponse.make(WebhookAnswer(result: "ignored", deliveries: 0))
         }
         let event: WebhookEvent
@@ -127,7 +130,6 @@ public struct WebhookIntake: Sendable {
         return JSONResponse.make(WebhookAnswer(result: isNew ? "accepted" : "duplicate", deliveries: isNew ? accepted.deliveries.count : 0))
     }
 
-    /// Counts and logs a webhook call answered without accepting an event.
     /// Counts and logs a webhook call answered without accepting an event. Before the signature
     /// is checked, `category` and `appID` are anyone's: the metric label is then only the offline
     /// message category or `other` (one time series per made-up category would grow without
