@@ -19,7 +19,8 @@ public struct RelayService: Sendable {
     public let configuration: RelayConfiguration
     public let store: PushStore
     public let apps: AppRegistry
-    /// The apps' configured templates; SIGHUP replaces them (`RelayDaemon.reload`).
+    /// The apps' configured templates as they are now: SIGHUP replaces them (`RelayDaemon.reload`),
+    /// while `configuration.apps[].templates` keeps those read at start. Read templates here.
     public let templates: ConfiguredTemplates
     public let logger: Logger
 
