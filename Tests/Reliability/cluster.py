@@ -190,6 +190,41 @@ class Cluster:
             time.sleep(0.05)
         return self.mock_stats().get("streamsOpen", 0)
 
+    def delivered(self) -> set:
+        """The (message id, device token) pairs the mock has recorded so far."""
+        return {(payload_message_id(r), r["deviceToken"]) for r in self.recorded()}
+
+    def wait_delivered(self, want: set, deadline_s: float) -> bool:
+        """Waits until every pair of `want` reached the mock; False if `deadline_s` passes first."""
+        deadline = time.monotonic() + deadline_s
+        while time.monotonic() < deadline:
+            if want <= self.delivered():
+                return True
+            time.sleep(0.1)
+        return want <= self.delivered()
+
+    def measure_capacity(self, rng, first_message_id: int, seconds: float = 3.0) -> float:
+        """Events/s this relay takes *and delivers* on this machine today, as the suites' own
+        client sees it: events are posted closed-loop for `seconds`, then the clock runs until
+        every push of them reached the mock. The suites derive their load from this figure, so
+        a slower machine (or a debug build) gets a proportionally lighter load instead of a
+        backlog that never drains. Suites that used a fixed rate failed on a slow day."""
+        http = requests.Session()
+        started = time.monotonic()
+        want = set()
+        message_id = first_message_id
+        while time.monotonic() - started < seconds:
+            body, tokens = event_body(message_id, rng)
+            r = http.post(f"{self.url}/webhooks/sendbird", data=body, timeout=30,
+                          headers={"Content-Type": "application/json", "x-sendbird-signature": signed(body)})
+            assert r.status_code == 200, r.text
+            want |= {(message_id, t) for t in tokens}
+            message_id += 1
+        events = message_id - first_message_id
+        # Generous: this is the calibration itself; a machine this slow fails clearly here.
+        assert self.wait_delivered(want, deadline_s=120 + seconds * 20), "calibration pushes never arrived"
+        return events / (time.monotonic() - started)
+
     def register_users(self):
         session = requests.Session()
         for user in range(USERS):

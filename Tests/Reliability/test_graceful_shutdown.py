@@ -35,7 +35,9 @@ def test_sigterm_with_pushes_in_flight_loses_nothing(tmp_path):
             raise
         stopped_after = time.monotonic() - started
         assert code == 0
-        assert stopped_after < 4, f"took {stopped_after:.1f} s to stop"
+        # The grace (1 s) plus closing; the old hang took grace + the 6 s safety net. Room for a
+        # machine three times slower than the 1.1 s measured.
+        assert stopped_after < 5, f"took {stopped_after:.1f} s to stop"
 
         cluster.clear_faults()
         cluster.start_relay()
