@@ -82,6 +82,24 @@ public enum JSONWriter {
         out.append(UInt8(ascii: "\""))
     }
 
+    /// How many bytes `writeString` writes for `text`, without its quotes: the payload fitter
+    /// sizes candidates with it instead of writing them.
+    static func escapedByteCount(_ text: some StringProtocol) -> Int {
+        var count = 0
+        for byte in text.utf8 { count += escapedByteCount(byte) }
+        return count
+    }
+
+    /// Bytes `writeString` writes for one UTF-8 byte (kept next to it so the two agree).
+    @inline(__always)
+    static func escapedByteCount(_ byte: UInt8) -> Int {
+        if byte >= 0x20 { return byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") ? 2 : 1 }
+        switch byte {
+        case 0x0A, 0x0D, 0x09, 0x08, 0x0C: return 2
+        default: return 6
+        }
+    }
+
     private static func hexDigit(_ nibble: UInt8) -> UInt8 {
         nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
     }

@@ -22,9 +22,11 @@ import Foundation
 /// `sendbird.push_title`. `sender` is left out only for admin messages without a sender.
 ///
 /// **Fitting.** When the body exceeds `options.maxPayloadBytes`, the message text is cut on a
-/// character (grapheme) boundary and "…" appended, identically in `aps.alert` (re-rendered from
-/// the template) and `sendbird.message`; the longest prefix that fits is found by binary search.
-/// Nothing else is dropped: if even "…" alone does not fit, the result is `PayloadError.tooLarge`.
+/// character (grapheme) boundary and "…" appended, identically in `aps.alert` (rendered from the
+/// template) and `sendbird.message`. The size of a candidate is computed, not built (see
+/// `MessageSlots`), so the longest prefix that fits is found in one pass and the payload is built
+/// once: O(limit) per recipient, whatever the template and message. Nothing else is dropped: if
+/// even "…" alone does not fit, the result is `PayloadError.tooLarge`.
 public struct PayloadBuilder: Sendable {
     public static let category = "messaging:offline_notification"
     public static let ellipsis = "…"
@@ -62,40 +64,43 @@ public struct PayloadBuilder: Sendable {
         recipientTemplate: PushTemplateName,
         sound: String
     ) throws(PayloadError) -> PushPayload {
-        let event = prepared.event
+        let limit = options.maxPayloadBytes
+        // What every recipient's payload carries alone already passes the limit: refuse before
+        // copying it per recipient (a huge `data` field must not cost members × its size).
+        guard prepared.byteCount <= limit else {
+            throw .tooLarge(minimumBytes: prepared.byteCount, limit: limit)
+        }
         let skeleton = Skeleton(builder: self, prepared: prepared, member: member, alert: alert,
                                 recipientTemplate: recipientTemplate, sound: sound)
-        let limit = options.maxPayloadBytes
-        let fullText = event.message.message
-        let full = skeleton.payload(message: fullText, isShortened: false)
-        if full.byteCount <= limit { return full }
-
-        // Invariant: prefixes of `low` characters fit, of `high` do not (`high` may be the whole
-        // text). Bytes grow with the prefix length, so the search is sound.
-        let characters = Array(fullText)
-        func shortened(_ count: Int) -> PushPayload {
-            skeleton.payload(message: String(characters[0..<count]) + PayloadBuilder.ellipsis, isShortened: true)
+        // Size = everything but the message + `copies` × the escaped message: the message stands
+        // in `sendbird.message` and at each `{message}` of the body and title.
+        let (title, body) = alert.slots(budget: limit)
+        let fixed = skeleton.byteCount + body.escapedByteCount + (title?.escapedByteCount ?? 0)
+        let copies = 1 + body.messageCount + (title?.messageCount ?? 0)
+        let fullText = prepared.event.message.message
+        if !body.isOverBudget, title?.isOverBudget != true,
+           fixed + copies * JSONWriter.escapedByteCount(fullText) <= limit {
+            return skeleton.payload(message: fullText, title: title, body: body, isShortened: false)
         }
-        let smallest = shortened(0)
-        guard smallest.byteCount <= limit else {
-            throw .tooLarge(minimumBytes: smallest.byteCount, limit: limit)
+        // Cut on a character boundary with "…" appended: the longest prefix that fits, found in
+        // one pass over at most `limit` bytes of the text.
+        let ellipsis = JSONWriter.escapedByteCount(PayloadBuilder.ellipsis)
+        let smallest = fixed + copies * ellipsis
+        guard !body.isOverBudget, title?.isOverBudget != true, smallest <= limit else {
+            throw .tooLarge(minimumBytes: max(smallest, limit + 1), limit: limit)
         }
-        var best = smallest
-        var low = 0
-        // Every character costs at least one byte of `sendbird.message`, so no prefix longer
-        // than the limit can fit.
-        var high = min(characters.count, limit + 1)
-        while high - low > 1 {
-            let middle = low + (high - low) / 2
-            let candidate = shortened(middle)
-            if candidate.byteCount <= limit {
-                low = middle
-                best = candidate
-            } else {
-                high = middle
-            }
+        let room = (limit - fixed) / copies - ellipsis
+        var used = 0
+        var end = fullText.startIndex
+        while end < fullText.endIndex {
+            let next = fullText.index(after: end)
+            let width = JSONWriter.escapedByteCount(fullText[end..<next])
+            guard used + width <= room else { break }
+            used += width
+            end = next
         }
-        return best
+        return skeleton.payload(message: String(fullText[..<end]) + PayloadBuilder.ellipsis, title: title, body: body,
+                                isShortened: true)
     }
 
     /// The sound: the channel's, else the user's, else the app default, else `"default"`. A user
@@ -125,6 +130,11 @@ public struct PreparedEvent: Sendable {
     let afterMessage: [UInt8]
     /// `"sender"` … `"type"`, then `,"unread_message_count":`.
     let afterRecipient: [UInt8]
+
+    /// Bytes every recipient's payload carries from here.
+    var byteCount: Int {
+        beforeChannelUnread.count + afterChannelUnread.count + afterMessage.count + afterRecipient.count
+    }
 
     init(builder: PayloadBuilder, event: WebhookEvent, nowMs: Int64) {
         let options = builder.options
@@ -252,19 +262,27 @@ private struct Skeleton {
     private static let start = Array(#"{"aps":{"alert":"#.utf8)
     private static let null = Array("null".utf8)
 
-    func payload(message: String, isShortened: Bool) -> PushPayload {
-        let rendered = alert.render(message: message)
+    /// The payload's bytes but for the texts of the alert, the message and the title: the
+    /// quotes of the three strings, or `null` for a missing title.
+    var byteCount: Int {
+        Self.start.count + head.count + middle.count + tail.count + 2 + 2 + (alert.title == nil ? Self.null.count : 2)
+    }
+
+    /// The payload with `message`, the title and body filled with it.
+    func payload(message: String, title: MessageSlots?, body: MessageSlots, isShortened: Bool) -> PushPayload {
+        let renderedBody = body.filled(with: message)
+        let renderedTitle = title?.filled(with: message)
         var out: [UInt8] = []
         out.reserveCapacity(Self.start.count + head.count + middle.count + tail.count
-                            + rendered.body.utf8.count + message.utf8.count + (rendered.title?.utf8.count ?? 4) + 16)
+                            + renderedBody.utf8.count + message.utf8.count + (renderedTitle?.utf8.count ?? 4) + 16)
         out.append(contentsOf: Self.start)
-        JSONWriter.writeString(rendered.body, into: &out)
+        JSONWriter.writeString(renderedBody, into: &out)
         out.append(contentsOf: head)
         JSONWriter.writeString(message, into: &out)
         out.append(contentsOf: middle)
-        if let title = rendered.title { JSONWriter.writeString(title, into: &out) } else { out.append(contentsOf: Self.null) }
+        if let renderedTitle { JSONWriter.writeString(renderedTitle, into: &out) } else { out.append(contentsOf: Self.null) }
         out.append(contentsOf: tail)
-        return PushPayload(data: Data(out), alert: rendered.body, title: rendered.title, message: message,
+        return PushPayload(data: Data(out), alert: renderedBody, title: renderedTitle, message: message,
                            isShortened: isShortened)
     }
 }

@@ -1,6 +1,6 @@
 /// The template texts chosen for one recipient and message, with their values, before
-/// rendering. The payload builder renders it again with a shortened message when the payload
-/// is too large, so `aps.alert` and `sendbird.message` are cut identically.
+/// rendering. The payload builder renders it with a shortened message when the payload is too
+/// large, so `aps.alert` and `sendbird.message` are cut identically.
 public struct AlertTemplate: Sendable, Hashable {
     /// Only a per-message `{title, body}` template has a title.
     public var title: String?
@@ -23,5 +23,11 @@ public struct AlertTemplate: Sendable, Hashable {
         var copy = self
         copy.values.message = message
         return copy.render()
+    }
+
+    /// Title and body rendered but for `{message}`, each stopping at `budget` JSON bytes.
+    public func slots(budget: Int) -> (title: MessageSlots?, body: MessageSlots) {
+        (title.map { TemplateRenderer.slots($0, values: values, budget: budget) },
+         TemplateRenderer.slots(body, values: values, budget: budget))
     }
 }

@@ -43,23 +43,43 @@ public enum TemplateRenderer {
 
     /// `text` with every known `{variable}` replaced in one pass.
     public static func render(_ text: String, values: TemplateValues) -> String {
-        var output = ""
-        output.reserveCapacity(text.utf8.count)
+        slots(text, values: values, budget: .max).filled(with: values.message)
+    }
+
+    /// `text` with every known variable but `{message}` replaced in one pass, the pieces around
+    /// the message's places kept apart. Rendering stops once the pieces pass `budget` JSON bytes
+    /// (`isOverBudget`), so its cost is bounded by the budget and the template's length, never by
+    /// template × values.
+    public static func slots(_ text: String, values: TemplateValues, budget: Int) -> MessageSlots {
+        var pieces: [String] = []
+        var piece = ""
+        var escaped = 0
         var rest = text[...]
-        while let open = rest.firstIndex(of: "{") {
-            output += rest[..<open]
+        func append(_ part: Substring) { piece += part; escaped += JSONWriter.escapedByteCount(part) }
+        func append(_ part: String) { piece += part; escaped += JSONWriter.escapedByteCount(part) }
+        while escaped <= budget, let open = rest.firstIndex(of: "{") {
+            append(rest[..<open])
             let afterOpen = rest.index(after: open)
             if let close = rest[afterOpen...].firstIndex(where: { $0 == "}" || $0 == "{" }),
-               rest[close] == "}",
-               let value = values[variable: rest[afterOpen..<close]] {
-                output += value
-                rest = rest[rest.index(after: close)...]
-            } else {
-                output.append("{")
-                rest = rest[afterOpen...]
+               rest[close] == "}" {
+                let name = rest[afterOpen..<close]
+                if name == "message" {
+                    pieces.append(piece)
+                    piece = ""
+                    rest = rest[rest.index(after: close)...]
+                    continue
+                }
+                if let value = values[variable: name] {
+                    append(value)
+                    rest = rest[rest.index(after: close)...]
+                    continue
+                }
             }
+            append("{")
+            rest = rest[afterOpen...]
         }
-        output += rest
-        return output
+        if escaped <= budget { append(rest) }
+        pieces.append(piece)
+        return MessageSlots(pieces: pieces, escapedByteCount: escaped, isOverBudget: escaped > budget)
     }
 }

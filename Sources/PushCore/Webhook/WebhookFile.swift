@@ -24,7 +24,8 @@ public struct WebhookFile: Sendable, Hashable {
         let reader = JSONObjectReader(object)
         self.init(
             url: reader.string("url"),
-            name: reader.optionalString("file_name") ?? reader.optionalString("filename") ?? reader.string("name"),
+            name: (reader.optionalString("file_name") ?? reader.optionalString("filename") ?? reader.string("name"))
+                .cut(toBytes: TextLimits.nameBytes),
             contentType: reader.optionalString("file_type") ?? reader.optionalString("content_type")
                 ?? reader.string("type"),
             size: reader.value("file_size")?.lenientInt64 ?? reader.value("content_size")?.lenientInt64

@@ -44,7 +44,7 @@ public struct WebhookMessage: Sendable, Hashable {
         self.init(
             messageID: try reader.requiredInt64("message_id"),
             customType: reader.string("custom_type"),
-            message: reader.string("message"),
+            message: reader.string("message").cut(toScalars: TextLimits.messageScalars),
             translations: reader.stringMap("translations"),
             createdAt: reader.int64("created_at"),
             data: reader.text("data"),

@@ -31,7 +31,7 @@ struct MessageTemplateUpdate: Sendable {
     var file: String?
     var admm: String?
 
-    static let maximumTextBytes = 1024
+    static let maximumTextBytes = TextLimits.templateBytes
 
     init(_ body: JSONObject) throws(APIError) {
         guard let template = try body.object("template") else { throw .missing("template") }
