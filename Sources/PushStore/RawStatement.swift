@@ -25,8 +25,15 @@ struct RawStatement {
     // MARK: Binding (1-based, as in SQLite)
 
     func bind(_ index: Int32, _ value: String) {
+        // By byte length, not up to the first NUL: the text is stored exactly as given.
         // SQLITE_TRANSIENT: SQLite copies the bytes, which only live for this call.
-        _ = value.withCString { sqlite3_bind_text(handle, index, $0, -1, Self.transient) }
+        var value = value
+        _ = value.withUTF8 { bytes -> Int32 in
+            guard let base = bytes.baseAddress else { return sqlite3_bind_text(handle, index, "", 0, Self.transient) }
+            return base.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
+                sqlite3_bind_text(handle, index, $0, Int32(bytes.count), Self.transient)
+            }
+        }
     }
 
     func bind(_ index: Int32, _ value: Int64) {

@@ -29,6 +29,13 @@ struct JSONObjectReader {
         return text
     }
 
+    /// A required id (`IdentifierRules`): refused, never cut, when too long or with controls.
+    func requiredID(_ key: String) throws(WebhookEventError) -> String {
+        let text = try requiredString(key)
+        if let problem = IdentifierRules.problem(with: text) { throw .invalidField(fieldPath(key), expected: problem) }
+        return text
+    }
+
     func requiredInt64(_ key: String) throws(WebhookEventError) -> Int64 {
         guard let raw = value(key) else { throw .missingField(fieldPath(key)) }
         guard let number = raw.lenientInt64 else {

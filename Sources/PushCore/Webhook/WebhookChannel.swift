@@ -43,8 +43,8 @@ public struct WebhookChannel: Sendable, Hashable {
 
     init(_ reader: JSONObjectReader) throws(WebhookEventError) {
         self.init(
-            channelURL: try reader.requiredString("channel_url"),
-            name: reader.string("name"),
+            channelURL: try reader.requiredID("channel_url"),
+            name: reader.string("name").cut(toBytes: TextLimits.nameBytes),
             customType: reader.string("custom_type"),
             isDistinct: reader.bool("is_distinct"),
             isPublic: reader.bool("is_public"),

@@ -23,7 +23,7 @@ public struct WebhookEnvelope: Sendable {
         guard let root = value.objectValue else { throw .invalidJSON("top-level value is not an object") }
         let reader = JSONObjectReader(root)
         self.category = try reader.requiredString("category")
-        self.appID = try reader.requiredString("app_id")
+        self.appID = try reader.requiredID("app_id")
         self.root = root
     }
 

@@ -89,7 +89,7 @@ public struct WebhookEvent: Sendable, Hashable {
 
     init(_ reader: JSONObjectReader) throws(WebhookEventError) {
         let category = try reader.requiredString("category")
-        let appID = try reader.requiredString("app_id")
+        let appID = try reader.requiredID("app_id")
         let typeRaw = try reader.requiredString("type")
         guard let type = MessageType(rawValue: typeRaw.uppercased()) else {
             throw .invalidField(reader.fieldPath("type"), expected: "one of MESG, FILE, ADMM")
@@ -152,8 +152,8 @@ public struct WebhookEvent: Sendable, Hashable {
             return PushTemplateName(rawValue: name.lowercased()).map(PushTemplateOverride.named)
         case .object(let object)?:
             let reader = JSONObjectReader(object)
-            let title = reader.optionalString("title")
-            let body = reader.optionalString("body")
+            let title = reader.optionalString("title")?.cut(toBytes: TextLimits.templateBytes)
+            let body = reader.optionalString("body")?.cut(toBytes: TextLimits.templateBytes)
             if title == nil && body == nil { return nil }
             return .custom(title: title, body: body)
         default:

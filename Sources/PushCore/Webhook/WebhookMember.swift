@@ -79,8 +79,8 @@ public struct WebhookMember: Sendable, Hashable {
         default: trigger = nil
         }
         self.init(
-            userID: try reader.requiredString("user_id"),
-            nickname: reader.string("nickname"),
+            userID: try reader.requiredID("user_id"),
+            nickname: reader.string("nickname").cut(toBytes: TextLimits.nameBytes),
             profileURL: reader.string("profile_url"),
             isActive: reader.bool("is_active", default: true),
             isOnline: reader.bool("is_online"),

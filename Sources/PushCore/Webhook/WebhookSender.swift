@@ -31,8 +31,8 @@ public struct WebhookSender: Sendable, Hashable {
     init(_ reader: JSONObjectReader) throws(WebhookEventError) {
         let role = reader.string("role")
         self.init(
-            userID: try reader.requiredString("user_id"),
-            nickname: reader.string("nickname"),
+            userID: try reader.requiredID("user_id"),
+            nickname: reader.string("nickname").cut(toBytes: TextLimits.nameBytes),
             profileURL: reader.string("profile_url"),
             metadata: reader.stringMap("metadata"),
             isBot: reader.bool("is_bot") || role.lowercased() == "bot",

@@ -12,18 +12,19 @@ public struct WebhookUser: Sendable, Hashable {
         self.requireAuthForProfileImage = requireAuthForProfileImage
     }
 
-    /// An object with `user_id`, or a bare user id string; nil for anything else.
+    /// An object with `user_id`, or a bare user id string; nil for anything else, and for ids
+    /// `IdentifierRules` refuses (a mention of such an id can match no member).
     init?(_ value: JSONValue) {
         if let object = value.objectValue {
             let reader = JSONObjectReader(object)
-            guard let userID = reader.optionalString("user_id"), !userID.isEmpty else { return nil }
+            guard let userID = reader.optionalString("user_id"), IdentifierRules.problem(with: userID) == nil else { return nil }
             self.init(
                 userID: userID,
-                nickname: reader.string("nickname"),
+                nickname: reader.string("nickname").cut(toBytes: TextLimits.nameBytes),
                 profileURL: reader.string("profile_url"),
                 requireAuthForProfileImage: reader.bool("require_auth_for_profile_image")
             )
-        } else if case .string(let userID) = value, !userID.isEmpty {
+        } else if case .string(let userID) = value, IdentifierRules.problem(with: userID) == nil {
             self.init(userID: userID)
         } else {
             return nil

@@ -153,3 +153,15 @@ struct JSONObject: Sendable {
         return result
     }
 }
+
+extension JSONValue {
+    /// Whether a NUL character stands in any string of this value, keys included.
+    var containsNUL: Bool {
+        switch self {
+        case .null, .bool, .integer, .number: false
+        case .string(let text): text.utf8.contains(0)
+        case .array(let items): items.contains { $0.containsNUL }
+        case .object(let members): members.contains { $0.key.utf8.contains(0) || $0.value.containsNUL }
+        }
+    }
+}

@@ -1,11 +1,12 @@
 import Foundation
 import Hummingbird
+import PushCore
 
 /// Path segments arrive percent-encoded (a channel URL may contain `/`, `?` or spaces); the
 /// router hands them over raw, so every route decodes and checks them here.
 enum PathParameter {
     /// The longest user id or channel URL accepted, in UTF-8 bytes.
-    static let maximumBytes = 255
+    static let maximumBytes = IdentifierRules.maximumBytes
 
     static func decoded(_ name: String, from context: RelayRequestContext) throws(APIError) -> String {
         guard let raw = context.parameters.get(name) else { throw .missing(name) }

@@ -4,6 +4,8 @@ import NIOCore
 
 extension Request {
     /// Collects the body (at most `limit` bytes; more is 413) and parses it as a JSON object.
+    /// A string holding NUL anywhere (a key or a value) is refused with 400151: SQLite's C API
+    /// would store it cut at the NUL, and an id cut that way could be another user's.
     func jsonObject(limit: Int) async throws -> JSONObject {
         if let length = headers[.contentLength].flatMap(Int.init), length > limit {
             throw APIError.bodyTooLarge(limit: limit)
@@ -17,6 +19,10 @@ extension Request {
             // A chunked body (no Content-Length) that grows past the limit.
             throw APIError.bodyTooLarge(limit: limit)
         }
-        return try JSONValue.parseObject(Data(buffer.readableBytesView))
+        let object = try JSONValue.parseObject(Data(buffer.readableBytesView))
+        if JSONValue.object(object.fields).containsNUL {
+            throw APIError(code: .notAllowedCharacters, message: "Invalid value: a string in the body contains a NUL character.")
+        }
+        return object
     }
 }
