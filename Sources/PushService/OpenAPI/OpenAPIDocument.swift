@@ -449,11 +449,69 @@ paths:
       summary: A Sendbird webhook event; group_channel:message_send events are queued for push.
       description: |
         Authenticated by `x-sendbird-signature` (lowercase hex HMAC-SHA256 of the raw body keyed
-        by the app's master API token), not by `Api-Token`. 200 is sent only after the event and
-        its deliveries are committed; the same `app_id` + `payload.message_id` again is 200
-        `duplicate` and pushes nothing. Other categories are 200 `ignored`.
+        by the app's master API token), not by `Api-Token`. The signature is checked before the
+        body is parsed, under each configured app's key (`/webhooks/sendbird/{app_id}` names the
+        app and saves the others); a missing or malformed header is 401 without reading further,
+        and the signing app must be the one the body's `app_id` names. 200 is sent only after the
+        event and its deliveries are committed; the same `app_id` + `payload.message_id` again is
+        200 `duplicate` and pushes nothing. Other categories are 200 `ignored`. An event listing
+        more members than `apps[].limits.max_members_per_event` is 400 (400110).
       security: []
       parameters:
+        - name: x-sendbird-signature
+          in: header
+          required: true
+          schema:
+            type: string
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema:
+              type: object
+      responses:
+        '200':
+          description: Accepted, duplicate or ignored.
+          content:
+            application/json:
+              schema:
+                type: object
+                properties:
+                  result:
+                    type: string
+                    enum: [accepted, duplicate, ignored]
+                  deliveries:
+                    type: integer
+        '400':
+          $ref: '#/components/responses/BadRequest'
+        '401':
+          $ref: '#/components/responses/Unauthorized'
+        '404':
+          description: The `app_id` is not configured on this relay.
+        '413':
+          $ref: '#/components/responses/TooLarge'
+        '503':
+          description: The app has no APNs configuration; the event was not accepted.
+  /webhooks/sendbird/{app_id}:
+    post:
+      operationId: receiveSendbirdWebhookForApp
+      summary: The same webhook, at a URL that names the app (only its key is tried).
+      description: |
+        Authenticated by `x-sendbird-signature` (lowercase hex HMAC-SHA256 of the raw body keyed
+        by the app's master API token), not by `Api-Token`. The signature is checked before the
+        body is parsed, under each configured app's key (`/webhooks/sendbird/{app_id}` names the
+        app and saves the others); a missing or malformed header is 401 without reading further,
+        and the signing app must be the one the body's `app_id` names. 200 is sent only after the
+        event and its deliveries are committed; the same `app_id` + `payload.message_id` again is
+        200 `duplicate` and pushes nothing. Other categories are 200 `ignored`. An event listing
+        more members than `apps[].limits.max_members_per_event` is 400 (400110).
+      security: []
+      parameters:
+        - name: app_id
+          in: path
+          required: true
+          schema:
+            type: string
         - name: x-sendbird-signature
           in: header
           required: true

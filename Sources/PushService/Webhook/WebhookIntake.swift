@@ -7,12 +7,15 @@ import NIOCore
 import PushCore
 import PushStore
 
-/// `POST /webhooks/sendbird`: verifies, plans and durably queues one offline-message event.
+/// `POST /webhooks/sendbird[/{app_id}]`: verifies, plans and durably queues one offline-message
+/// event.
 ///
-/// Order: body (size-limited) → envelope (`app_id`, `category`) → app known → signature →
-/// category → event (members required) → recipient states in one read → `PushPlanner` →
-/// group commit → 200 → wake the dispatcher. Nothing is stored unless the signature is right,
-/// and 200 means the event and its deliveries are committed.
+/// Order: signature header well-formed → body (size-limited) → signature, under the app the path
+/// names or, on the plain path, under each configured app's key → only then parse: envelope
+/// (`app_id` must be the signing app), category → event (members required) → recipient states in
+/// one read → `PushPlanner` → group commit → 200 → wake the dispatcher. An unsigned or forged
+/// body costs at most one HMAC per app and is never parsed; nothing is stored unless the
+/// signature is right, and 200 means the event and its deliveries are committed.
 public struct WebhookIntake: Sendable {
     let store: PushStore
     let apps: AppRegistry
@@ -50,37 +53,67 @@ public struct WebhookIntake: Sendable {
         self.logger = logger
     }
 
-    /// The route path.
+    /// The route path; `/{app_id}` after it names the app, which saves trying every app's key.
     public static let path = "webhooks/sendbird"
 
     public func register(on router: Router<RelayRequestContext>) {
         router.post(RouterPath(Self.path)) { request, _ in
-            try await handle(request)
+            try await handle(request, pathAppID: nil)
+        }
+        router.post(RouterPath(Self.path + "/:app_id")) { request, context in
+            let raw = context.parameters.get("app_id") ?? ""
+            return try await handle(request, pathAppID: raw.removingPercentEncoding ?? raw)
         }
     }
 
-    func handle(_ request: Request) async throws -> Response {
+    func handle(_ request: Request, pathAppID: String?) async throws -> Response {
+        // Who may have signed it: the app the path names, else any configured app.
+        let candidates: [AppConfiguration]
+        if let pathAppID {
+            guard let app = apps.app(withID: pathAppID) else {
+                refused(result: "unknown_app", appID: pathAppID)
+                throw APIError(status: .notFound, code: .notFound, message: "Application \"\(LogText.cut(pathAppID))\" is not configured on this relay.")
+            }
+            candidates = [app]
+        } else {
+            candidates = apps.apps
+        }
+        guard let digest = WebhookSignature.digest(fromHeader: request.headers[.sendbirdSignature]) else {
+            refused(result: "bad_signature", appID: pathAppID)
+            throw Self.badSignature
+        }
         let body = try await Self.collect(request, limit: bodyLimit)
+        // Every candidate's key is tried, without stopping at a match: the time taken does not
+        // tell which app's key it was.
+        var signer: AppConfiguration?
+        for candidate in candidates where WebhookSignature.matches(digest, body: body, key: candidate.apiToken.value) {
+            signer = candidate
+        }
+        guard let app = signer else {
+            refused(result: "bad_signature", appID: pathAppID)
+            throw Self.badSignature
+        }
         let envelope: WebhookEnvelope
         do {
             envelope = try WebhookEnvelope(json: body)
         } catch {
-            refused(category: "unknown", result: "invalid", appID: nil, verified: false)
+            refused(result: "invalid", appID: app.appID)
             throw APIError.invalidJSON(error.description)
         }
-        guard let app = apps.app(withID: envelope.appID) else {
-            refused(category: envelope.category, result: "unknown_app", appID: envelope.appID, verified: false)
-            throw APIError(status: .notFound, code: .notFound, message: "Application \"\(envelope.appID)\" is not configured on this relay.")
-        }
-        guard WebhookSignature.isValid(request.headers[.sendbirdSignature], body: body, apiToken: app.apiToken.value) else {
-            refused(category: envelope.category, result: "bad_signature", appID: envelope.appID, verified: false)
-            throw APIError(status: .unauthorized, code: .invalidAPIToken,
-                           message: "Invalid value: \"x-sendbird-signature\" is missing or does not match the body.")
+        guard envelope.appID == app.appID else {
+            // Signed, but by another app's key than the one the body names.
+            guard apps.app(withID: envelope.appID) != nil else {
+                refused(result: "unknown_app", appID: envelope.appID)
+                throw APIError(status: .notFound, code: .notFound,
+                               message: "Application \"\(LogText.cut(envelope.appID))\" is not configured on this relay.")
+            }
+            refused(result: "bad_signature", appID: envelope.appID)
+            throw Self.badSignature
         }
         guard envelope.isOfflineMessageEvent else {
-            DeliveryMetrics.webhookEvent(category: String(envelope.category.prefix(64)), result: "ignored")
+            DeliveryMetrics.webhookEvent(category: DeliveryMetrics.categoryLabel(envelope.category), result: "ignored")
             logger.debug("event ignored: not an offline message event", metadata: [
-                "app": .string(app.appID), "category": .string(String(envelope.category.prefix(64))),
+                "app": .string(app.appID), "category": .string(LogText.cut(envelope.category)),
             ])
             return JSONResponse.make(WebhookAnswer(result: "ignored", deliveries: 0))
         }
@@ -88,11 +121,16 @@ public struct WebhookIntake: Sendable {
         do {
             event = try envelope.offlineMessageEvent()
         } catch {
-            refused(category: envelope.category, result: "invalid", appID: envelope.appID, verified: true)
+            refused(result: "invalid", appID: app.appID, category: envelope.category)
             throw APIError(code: error == .membersMissing ? .requiredFieldMissing : .invalidValue, message: error.description)
         }
+        guard event.members.count <= app.limits.maxMembersPerEvent else {
+            refused(result: "too_many_members", appID: app.appID, category: envelope.category)
+            throw APIError(code: .invalidLength, message: "Invalid value: \"members\" lists \(event.members.count) members; "
+                           + "this app accepts at most \(app.limits.maxMembersPerEvent) per event (apps[].limits.max_members_per_event).")
+        }
         guard let target = targets.target(forApp: app.appID) else {
-            refused(category: envelope.category, result: "no_target", appID: envelope.appID, verified: true)
+            refused(result: "no_target", appID: app.appID, category: envelope.category)
             throw APIError(status: .serviceUnavailable, code: .unexpected,
                            message: "Application \"\(app.appID)\" has no APNs configuration; the event was not accepted.")
         }
@@ -107,7 +145,7 @@ public struct WebhookIntake: Sendable {
             throw error
         }
         let isNew = ids != nil
-        DeliveryMetrics.webhookEvent(category: envelope.category, result: isNew ? "accepted" : "duplicate")
+        DeliveryMetrics.webhookEvent(category: WebhookEvent.offlineMessageCategory, result: isNew ? "accepted" : "duplicate")
         logger.info(isNew ? "event accepted" : "duplicate event, not pushed again", metadata: [
             "app": .string(app.appID), "message_id": .stringConvertible(event.message.messageID),
             "channel": .string(event.channel.channelURL), "members": .stringConvertible(accepted.decisions.count),
@@ -130,18 +168,18 @@ public struct WebhookIntake: Sendable {
         return JSONResponse.make(WebhookAnswer(result: isNew ? "accepted" : "duplicate", deliveries: isNew ? accepted.deliveries.count : 0))
     }
 
-    /// Counts and logs a webhook call answered without accepting an event. Before the signature
-    /// is checked, `category` and `appID` are anyone's: the metric label is then only the offline
-    /// message category or `other` (one time series per made-up category would grow without
-    /// bound), the log line cuts them to 64 characters, and lines are throttled per result (the
-    /// metric counts every one).
-    private func refused(category: String, result: String, appID: String?, verified: Bool) {
-        let label = verified || category == WebhookEvent.offlineMessageCategory ? String(category.prefix(64)) : "other"
-        DeliveryMetrics.webhookEvent(category: label, result: result)
+    static let badSignature = APIError(status: .unauthorized, code: .invalidAPIToken,
+                                       message: "Invalid value: \"x-sendbird-signature\" is missing or does not match the body.")
+
+    /// Counts and logs a webhook call answered without accepting an event. `category` is known
+    /// only once the body is verified and parsed; before that the metric label is `other` (one
+    /// time series per made-up category would grow without bound). Lines are throttled per
+    /// result (the metric counts every one); the log handler escapes and cuts the values.
+    private func refused(result: String, appID: String?, category: String? = nil) {
+        DeliveryMetrics.webhookEvent(category: category.map(DeliveryMetrics.categoryLabel) ?? "other", result: result)
         guard let heldBack = refusalLog.admit(result, nowMs: clock()) else { return }
-        var metadata: Logger.Metadata = [
-            "category": .string(String(category.prefix(64))), "result": .string(result), "app": .string(String((appID ?? "?").prefix(64))),
-        ]
+        var metadata: Logger.Metadata = ["result": .string(result), "app": .string(LogText.cut(appID ?? "?"))]
+        if let category { metadata["category"] = .string(LogText.cut(category)) }
         if heldBack > 0 { metadata["more_not_logged"] = .stringConvertible(heldBack) }
         logger.info("event not accepted", metadata: metadata)
     }
