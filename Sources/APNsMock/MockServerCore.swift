@@ -1,3 +1,4 @@
+import LogRedaction
 import Foundation
 import Logging
 import NIOCore

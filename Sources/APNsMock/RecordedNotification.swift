@@ -1,3 +1,4 @@
+import LogRedaction
 import Foundation
 
 /// A notification the mock accepted (answered 200), as it arrived.

@@ -123,7 +123,7 @@ struct APNsMockServerTests {
         #expect(second.streamID == 5)
         let authorization = try #require(second.headers["authorization"])
         #expect(authorization.hasSuffix("…"))
-        #expect(authorization.count == 9)
+        #expect(authorization.count == 5)
     }
 
     @Test("bodies beyond the stream window are received (flow control credit) and rejected as too large")

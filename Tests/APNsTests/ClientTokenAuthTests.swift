@@ -83,8 +83,8 @@ struct ClientTokenAuthTests {
             let client = try APNsClient(configuration: Fixtures.clientConfiguration(
                 port: mock.port, authentication: .token(try Fixtures.tokenCache())))
             let bad: [(APNsRequest, APNsRequestError)] = [
-                (request(token: "xyz1"), .invalidDeviceToken(redacted: "****")),
-                (request(token: "abc"), .invalidDeviceToken(redacted: "***")),
+                (request(token: "xyz1"), .invalidDeviceToken(redacted: "••••")),
+                (request(token: "abc"), .invalidDeviceToken(redacted: "••••")),
                 (request(token: ""), .emptyDeviceToken),
                 (APNsRequest(deviceToken: Fixtures.deviceToken, topic: "", payload: Fixtures.payload()), .emptyTopic),
                 (APNsRequest(deviceToken: Fixtures.deviceToken, topic: Fixtures.topic, payload: Fixtures.payload(),

@@ -1,3 +1,4 @@
+import LogRedaction
 import Foundation
 
 /// A signed APNs provider authentication token (JWT) and the bookkeeping needed to replace it.
@@ -24,6 +25,6 @@ public struct ProviderToken: Sendable, Equatable {
 extension ProviderToken: CustomStringConvertible {
     /// Safe to log: shows the generation and issue time, and only the start of the JWT.
     public var description: String {
-        "ProviderToken(generation: \(generation), issuedAt: \(issuedAt.formatted(.iso8601)), jwt: \(jwt.prefix(8))…)"
+        "ProviderToken(generation: \(generation), issuedAt: \(issuedAt.formatted(.iso8601)), jwt: \(Redaction.redact(jwt)))"
     }
 }

@@ -1,3 +1,4 @@
+import LogRedaction
 import Foundation
 
 /// One notification for one device.
@@ -47,7 +48,7 @@ public struct APNsRequest: Sendable, Hashable {
     public func validate() throws(APNsRequestError) {
         guard !deviceToken.isEmpty else { throw .emptyDeviceToken }
         guard deviceToken.utf8.count % 2 == 0, deviceToken.utf8.allSatisfy(\.isHexDigit) else {
-            throw .invalidDeviceToken(redacted: Redact.token(deviceToken))
+            throw .invalidDeviceToken(redacted: Redaction.redact(deviceToken))
         }
         guard !topic.isEmpty else { throw .emptyTopic }
         guard topic.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else { throw .invalidTopic(topic) }

@@ -1,5 +1,7 @@
-/// A secret string (an API token) whose description shows only its first 8 characters, so
-/// printing a configuration or logging an app never leaks it.
+import LogRedaction
+
+/// A secret string (an API token) whose description is redacted (`Redaction`), so printing a
+/// configuration or logging an app never leaks it.
 public struct Secret: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible {
     /// The secret itself; use only where it is needed (authentication, HMAC keys).
     public let value: String
@@ -8,11 +10,4 @@ public struct Secret: Sendable, Hashable, CustomStringConvertible, CustomDebugSt
 
     public var description: String { Redaction.redact(value) }
     public var debugDescription: String { description }
-}
-
-/// How secrets and device tokens appear in logs: the first 8 characters and an ellipsis.
-public enum Redaction {
-    public static func redact(_ value: String) -> String {
-        value.count <= 8 ? String(repeating: "•", count: value.count) + "…" : value.prefix(8) + "…"
-    }
 }

@@ -1,6 +1,7 @@
+import LogRedaction
 import PushStore
 
-/// JSON bodies of the delivery log API. Device tokens are redacted to 8 characters + "…".
+/// JSON bodies of the delivery log API. Device tokens are redacted (`Redaction`).
 struct DeliveryLogBody: Encodable {
     var message_id: Int64
     var user_id: String
@@ -43,7 +44,7 @@ struct DeliveryBody: Encodable {
         let d = logged.delivery
         message_id = d.messageID
         user_id = d.userID
-        device_token = String(d.deviceToken.prefix(8)) + "…"
+        device_token = Redaction.redact(d.deviceToken)
         state = d.state.rawValue
         apns_id = d.apnsID.uuidString.lowercased()
         push_type = d.pushType

@@ -1,8 +1,31 @@
+import APNs
 import Metrics
 
 /// The dispatcher's and webhook's metric names in one place (the Prometheus backend is
 /// bootstrapped by the runtime; without one these are no-ops).
 enum DeliveryMetrics {
+    /// Sendbird's webhook categories: label values as they are. Anything else, even from a
+    /// signed body, is `other`, so no caller can create time series without bound.
+    static let knownCategories: Set<String> = [
+        "group_channel:create", "group_channel:changed", "group_channel:remove", "group_channel:invite",
+        "group_channel:decline_invite", "group_channel:join", "group_channel:leave", "group_channel:message_send",
+        "group_channel:message_read", "group_channel:message_update", "group_channel:message_delete",
+        "group_channel:message_delivered", "group_channel:freeze", "group_channel:unfreeze",
+        "open_channel:create", "open_channel:remove", "open_channel:enter", "open_channel:exit",
+        "open_channel:message_send", "open_channel:message_update", "open_channel:message_delete",
+        "user:block", "user:unblock", "message:reaction_updated", "alert:user_message_rate_limit_exceeded",
+    ]
+
+    static func categoryLabel(_ category: String) -> String {
+        knownCategories.contains(category) ? category : "other"
+    }
+
+    /// An APNs reason as a label value: Apple's documented ones as they are, any other `other`.
+    static func reasonLabel(_ reason: APNsReason) -> String {
+        if case .unknown = reason { return "other" }
+        return reason.rawValue
+    }
+
     static func webhookEvent(category: String, result: String) {
         Counter(label: "pushrelay_webhook_events_total", dimensions: [("category", category), ("result", result)]).increment()
     }

@@ -1,10 +1,12 @@
+import LogRedaction
 import Foundation
 import Logging
 
 /// One line per event: `level message key=value …`. Under journald (`JOURNAL_STREAM` set) the
 /// line starts with a syslog priority (`<6>`) so the journal records the level, and carries no
 /// timestamp (journald adds its own); elsewhere it starts with an ISO 8601 timestamp.
-/// Metadata values that are secrets or device tokens are redacted to their first 8 characters.
+/// Metadata values that are secrets or device tokens are redacted (`Redaction`), and every
+/// control character in the message and values is escaped (`LogText`): one event, one line.
 public struct JournalLogHandler: LogHandler {
     public var logLevel: Logger.Level
     public var metadata: Logger.Metadata = [:]
@@ -40,13 +42,13 @@ public struct JournalLogHandler: LogHandler {
     /// The line for one event, newline included.
     func format(level: Logger.Level, message: String, metadata: Logger.Metadata) -> String {
         var line = underJournald ? "<\(Self.syslogPriority(level))>" : Self.timestamp() + " "
-        line += "\(level.rawValue) \(Self.escape(Self.redactTokens(in: message)))"
+        line += "\(level.rawValue) \(LogText.escape(Self.redactTokens(in: message)))"
         for key in metadata.keys.sorted() {
             let raw = "\(metadata[key]!)"
             let value = Self.isSecretKey(key) ? Redaction.redact(raw) : Self.redactTokens(in: raw)
-            line += " \(key)=\(Self.quote(value))"
+            line += " \(LogText.escape(key))=\(Self.quote(LogText.escape(value)))"
         }
-        return line.replacingOccurrences(of: "\n", with: "\\n") + "\n"
+        return line + "\n"
     }
 
     static func syslogPriority(_ level: Logger.Level) -> Int {
@@ -67,7 +69,7 @@ public struct JournalLogHandler: LogHandler {
         return ["token", "password", "secret", "authorization"].contains { lower.hasSuffix($0) }
     }
 
-    /// Long runs of hex digits (APNs device tokens are 64) keep only their first 8 characters.
+    /// Long runs of hex digits (APNs device tokens are 64) are redacted.
     static func redactTokens(in text: String) -> String {
         guard text.utf8.count >= 32 else { return text }
         var output = ""
@@ -83,10 +85,8 @@ public struct JournalLogHandler: LogHandler {
         return output
     }
 
-    private static func escape(_ text: String) -> String { text.replacingOccurrences(of: "\n", with: "\\n") }
-
     private static func quote(_ value: String) -> String {
-        let needsQuotes = value.isEmpty || value.contains { $0 == " " || $0 == "\"" || $0 == "=" || $0 == "\n" }
+        let needsQuotes = value.isEmpty || value.contains { $0 == " " || $0 == "\"" || $0 == "=" }
         guard needsQuotes else { return value }
         return "\"" + value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
     }

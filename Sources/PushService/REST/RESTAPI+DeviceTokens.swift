@@ -1,3 +1,4 @@
+import LogRedaction
 import Hummingbird
 import PushStore
 
