@@ -7,15 +7,16 @@ import Prometheus
 
 /// `GET /health` (liveness), `GET /ready` (database writable; each app's APNs pool) and
 /// `GET /metrics` (Prometheus text, optionally behind a bearer token). Unauthenticated by
-/// `Api-Token`: they are for the operator's probes, not for apps.
+/// `Api-Token`: they are for the operator's probes, not for apps, so none of them opens a
+/// database connection or takes a lock others need (`/ready` answers from `DatabaseReadiness`).
 public struct ObservabilityRoutes: Sendable {
-    public let database: DatabaseProbe
+    public let database: DatabaseReadiness
     public let runtime: RelayRuntime?
     public let registry: PrometheusCollectorRegistry
     public let metricsToken: Secret?
 
     public init(database: DatabaseProbe, runtime: RelayRuntime?, registry: PrometheusCollectorRegistry, metricsToken: Secret?) {
-        self.database = database
+        self.database = DatabaseReadiness(probe: database)
         self.runtime = runtime
         self.registry = registry
         self.metricsToken = metricsToken
@@ -61,10 +62,10 @@ public struct ObservabilityRoutes: Sendable {
         }
     }
 
-    /// The database must take a write lock; APNs pools are reported but do not gate readiness,
-    /// since connections open lazily on the first push.
+    /// The database must take a write lock (checked at most once a second); APNs pools are
+    /// reported but do not gate readiness, since connections open lazily on the first push.
     func readiness() async -> Readiness {
-        let failure = await database.check()
+        let failure = await database.current()
         let formatter = ISO8601DateFormatter()
         let apps = (runtime?.snapshot ?? []).map { app -> AppState in
             guard let target = app.target else { return AppState(app_id: app.app.appID, apns: "not configured") }

@@ -1,0 +1,58 @@
+import Synchronization
+
+/// The database's writability as `GET /ready` reports it: the result of the last `DatabaseProbe`
+/// check, at most `maximumAge` old. A request never runs a check of its own: a stale result
+/// starts one refresh in the background (one at a time) and is answered as it is, so a flood of
+/// unauthenticated probes costs the database at most one check per `maximumAge`, not a
+/// connection and a write lock each. Only the very first requests wait, for the first check.
+public final class DatabaseReadiness: Sendable {
+    public static let defaultMaximumAge: Duration = .seconds(1)
+
+    private struct State {
+        var result: String??
+        var checkedAt: ContinuousClock.Instant?
+        var refresh: Task<String?, Never>?
+    }
+
+    private let check: @Sendable () async -> String?
+    private let maximumAge: Duration
+    private let state = Mutex(State())
+
+    public convenience init(probe: DatabaseProbe, maximumAge: Duration = DatabaseReadiness.defaultMaximumAge) {
+        self.init(maximumAge: maximumAge, check: { await probe.check() })
+    }
+
+    /// - Parameter check: nil when writable, else what went wrong.
+    init(maximumAge: Duration, check: @escaping @Sendable () async -> String?) {
+        self.check = check
+        self.maximumAge = maximumAge
+    }
+
+    /// nil when writable, else what went wrong (as `DatabaseProbe.check`).
+    public func current() async -> String? {
+        let now = ContinuousClock.now
+        let (cached, pending): (String??, Task<String?, Never>?) = state.withLock { state in
+            let stale = state.checkedAt.map { now - $0 >= maximumAge } ?? true
+            if stale, state.refresh == nil {
+                let check = self.check
+                state.refresh = Task { [weak self] in
+                    let result = await check()
+                    self?.finish(result)
+                    return result
+                }
+            }
+            return (state.result, state.refresh)
+        }
+        if let cached { return cached }
+        // No result yet: wait for the first check rather than guess.
+        return await pending?.value ?? nil
+    }
+
+    private func finish(_ result: String?) {
+        state.withLock { state in
+            state.result = .some(result)
+            state.checkedAt = .now
+            state.refresh = nil
+        }
+    }
+}

@@ -1,0 +1,40 @@
+import Synchronization
+import Testing
+@testable import PushService
+
+@Suite struct DatabaseReadinessTests {
+    final class CountingCheck: Sendable {
+        let calls = Mutex(0)
+        let answer = Mutex<String?>(nil)
+        func run() async -> String? {
+            calls.withLock { $0 += 1 }
+            return answer.withLock { $0 }
+        }
+    }
+
+    @Test func aFloodOfRequestsRunsOneCheck() async {
+        let counting = CountingCheck()
+        let readiness = DatabaseReadiness(maximumAge: .seconds(3600), check: { await counting.run() })
+        await withTaskGroup(of: String?.self) { group in
+            for _ in 0..<500 { group.addTask { await readiness.current() } }
+            for await result in group { #expect(result == nil) }
+        }
+        #expect(counting.calls.withLock { $0 } == 1)
+    }
+
+    @Test func aStaleResultIsAnsweredWhileOneRefreshRuns() async throws {
+        let counting = CountingCheck()
+        let readiness = DatabaseReadiness(maximumAge: .zero, check: { await counting.run() })
+        #expect(await readiness.current() == nil)
+        counting.answer.withLock { $0 = "disk full" }
+        // Every later request may start a refresh, but never more than one at a time and never
+        // waits for it: the state converges to the new answer.
+        let deadline = ContinuousClock.now + .seconds(30)
+        var seen: String?
+        while seen == nil, ContinuousClock.now < deadline {
+            seen = await readiness.current()
+            await Task.yield()
+        }
+        #expect(seen == "disk full")
+    }
+}
