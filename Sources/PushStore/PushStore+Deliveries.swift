@@ -2,16 +2,44 @@ import GRDB
 
 extension PushStore {
     /// Marks up to `limit` pending deliveries due at `nowMs` as in flight and returns them,
-    /// oldest due first.
+    /// oldest due first within each app (see the full form for how apps share the limit).
     public func claimDue(nowMs: Int64, limit: Int) async throws -> [DeliveryRecord] {
+        try await claimDue(nowMs: nowMs, limit: limit, roomByApp: [:], defaultRoom: limit, rotation: 0)
+    }
+
+    /// Claims due deliveries app by app: each app gets at most `roomByApp(app)` (an app absent
+    /// from it: `defaultRoom`), `limit` in all. Apps are served in turn, starting `rotation`
+    /// places into the list of apps with pending deliveries, so when the limit runs out it is a
+    /// different app's turn to be cut short each time. Costs one index probe per app with
+    /// pending deliveries plus the rows claimed, whatever the backlog.
+    public func claimDue(nowMs: Int64, limit: Int, roomByApp: [String: Int], defaultRoom: Int,
+                         rotation: Int) async throws -> [DeliveryRecord] {
         guard limit > 0 else { return [] }
         return try await pool.write { db in
+            // The distinct app ids of pending deliveries, one index probe each (a loose index scan).
+            let apps = try String.fetchAll(db.cachedStatement(sql: """
+                WITH RECURSIVE pending_apps(app) AS (
+                    SELECT MIN(app_id) FROM deliveries WHERE state = 'pending'
+                    UNION ALL
+                    SELECT (SELECT MIN(app_id) FROM deliveries WHERE state = 'pending' AND app_id > app)
+                    FROM pending_apps WHERE app IS NOT NULL
+                )
+                SELECT app FROM pending_apps WHERE app IS NOT NULL
+                """))
+            guard !apps.isEmpty else { return [] }
             let due = try db.cachedStatement(sql: """
                 SELECT d.*, p.payload FROM deliveries d LEFT JOIN delivery_payloads p ON p.delivery_id = d.id
-                WHERE d.state = 'pending' AND d.next_attempt_at_ms <= ?
+                WHERE d.state = 'pending' AND d.app_id = ? AND d.next_attempt_at_ms <= ?
                 ORDER BY d.next_attempt_at_ms, d.id LIMIT ?
                 """)
-            let claimed = try Row.fetchAll(due, arguments: [nowMs, limit]).map(DeliveryRecord.init(row:))
+            var claimed: [DeliveryRecord] = []
+            let start = rotation % apps.count
+            for offset in apps.indices where claimed.count < limit {
+                let app = apps[(start + offset) % apps.count]
+                let room = min(roomByApp[app] ?? defaultRoom, limit - claimed.count)
+                guard room > 0 else { continue }
+                claimed += try Row.fetchAll(due, arguments: [app, nowMs, room]).map(DeliveryRecord.init(row:))
+            }
             guard !claimed.isEmpty else { return [] }
             let mark = try db.cachedStatement(sql: """
                 UPDATE deliveries SET state = 'in_flight', updated_at_ms = ? WHERE id IN (SELECT value FROM json_each(?))

@@ -60,19 +60,27 @@ extension PushStore {
     }
 
     /// Reads, changes and writes a user's preference for one channel in one transaction,
-    /// creating the user. A preference equal to the defaults is stored as no row.
+    /// creating the user. A preference equal to the defaults is stored as no row. A new row
+    /// beyond `maximumPerUser` rows for the user throws `PushStoreError.limitReached`.
     @discardableResult
     public func updateChannelPreference(
         app: String,
         user: String,
         channel: String,
+        maximumPerUser: Int = .max,
         _ change: @escaping @Sendable (inout ChannelPushPreference) throws -> Void
     ) async throws -> ChannelPushPreference {
         let now = clock()
         return try await registryWrite { db in
-            try Self.ensureUser(db, app: app, user: user, now: now)
             var preference = try Self.channelPreference(db, app: app, user: user, channel: channel)
+            let existed = preference != .defaults
             try change(&preference)
+            if !existed, preference != .defaults {
+                let held = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM channel_push_preferences WHERE app_id = ? AND user_id = ?",
+                                            arguments: [app, user]) ?? 0
+                if held >= maximumPerUser { throw PushStoreError.limitReached(what: "channel push preferences", limit: maximumPerUser) }
+            }
+            try Self.ensureUser(db, app: app, user: user, now: now)
             if preference == .defaults {
                 _ = try ChannelPreferenceRecord.deleteOne(db, key: ["app_id": app, "user_id": user, "channel_url": channel])
             } else {

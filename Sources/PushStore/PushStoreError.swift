@@ -5,6 +5,8 @@ public enum PushStoreError: Error, Sendable, Hashable, CustomStringConvertible {
     case cannotOpen(path: String, reason: String)
     /// A stored value could not be read back (written by a newer version, or edited by hand).
     case corruptValue(table: String, column: String, value: String)
+    /// A write would make a user hold more rows of `what` than `limit`; nothing was written.
+    case limitReached(what: String, limit: Int)
 
     public var description: String {
         switch self {
@@ -12,6 +14,8 @@ public enum PushStoreError: Error, Sendable, Hashable, CustomStringConvertible {
             "cannot open the database at \(path): \(reason)"
         case .corruptValue(let table, let column, let value):
             "unreadable value in \(table).\(column): \(value)"
+        case .limitReached(let what, let limit):
+            "a user may hold at most \(limit) \(what)"
         }
     }
 }

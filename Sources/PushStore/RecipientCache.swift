@@ -19,12 +19,30 @@ final class RecipientCache: Sendable {
     struct UserEntry: Sendable {
         var state: RecipientPushState?
         var channelPreferences: [String: ChannelPushPreference]
+
+        /// About what the entry holds in memory, in bytes: strings by their UTF-8 length plus a
+        /// fixed overhead per value. An estimate, but one that grows with everything a tenant
+        /// controls (tokens, channel preferences and their sounds, the user id).
+        var approximateBytes: Int {
+            var bytes = 256
+            if let state {
+                bytes += state.userID.utf8.count + state.preferences.approximateBytes
+                bytes += state.tokens.reduce(0) { $0 + 64 + $1.token.utf8.count }
+                bytes += 64 + (state.channelPreference.pushSound?.utf8.count ?? 0)
+            }
+            for (channel, preference) in channelPreferences {
+                bytes += 96 + channel.utf8.count + (preference.pushSound?.utf8.count ?? 0)
+            }
+            return bytes
+        }
     }
 
     private struct Contents {
         var version: UInt64 = 0
         var users: [UserKey: UserEntry] = [:]
         var templates: [String: [PushTemplateName: PushMessageTemplate]] = [:]
+        /// `approximateBytes` of the users held.
+        var bytes = 0
     }
 
     private struct UserKey: Hashable {
@@ -34,11 +52,15 @@ final class RecipientCache: Sendable {
 
     private let contents = Mutex(Contents())
     private let versionCounter = Atomic<UInt64>(0)
-    /// Bounds memory: beyond this many users the cache starts over.
+    /// Bounds memory: beyond this many users, or this many bytes, the cache starts over.
     private let capacity: Int
+    private let byteCapacity: Int
 
-    init(capacity: Int = 100_000) {
+    /// 64 MB by default: a tenant whose users hold thousands of channel preferences each fills
+    /// it sooner, but cannot make it grow past it.
+    init(capacity: Int = 100_000, byteCapacity: Int = 64 << 20) {
         self.capacity = capacity
+        self.byteCapacity = byteCapacity
     }
 
     /// The current registry version; take it before reading SQLite.
@@ -70,9 +92,27 @@ final class RecipientCache: Sendable {
                 guard version > contents.version else { return }
                 contents = Contents(version: version)
             }
-            if contents.users.count + users.count > capacity { contents.users.removeAll(keepingCapacity: true) }
-            for (user, entry) in users { contents.users[UserKey(app: app, user: user)] = entry }
+            let adding = users.values.reduce(0) { $0 + $1.approximateBytes }
+            if contents.users.count + users.count > capacity || contents.bytes + adding > byteCapacity {
+                contents.users.removeAll(keepingCapacity: true)
+                contents.bytes = 0
+            }
+            // A batch larger than the whole budget is not kept at all.
+            guard adding <= byteCapacity else { return }
+            for (user, entry) in users {
+                let key = UserKey(app: app, user: user)
+                if let old = contents.users.updateValue(entry, forKey: key) { contents.bytes -= old.approximateBytes }
+                contents.bytes += entry.approximateBytes
+            }
             if let templates { contents.templates[app] = templates }
         }
+    }
+}
+
+extension UserPushPreferences {
+    /// See `RecipientCache.UserEntry.approximateBytes`.
+    fileprivate var approximateBytes: Int {
+        256 + timezone.utf8.count + pushSound.utf8.count + dndSchedules.count * 64
+            + pushBlockedBotIDs.reduce(0) { $0 + 32 + $1.utf8.count }
     }
 }

@@ -12,16 +12,19 @@ public struct AppConfiguration: Sendable, Hashable, CustomStringConvertible {
     /// templates by channel custom type. A template changed through the REST API wins over its
     /// configured texts; Sendbird's texts stand in for everything not configured.
     public var templates: PushTemplateSet
+    /// What one request of this app may cost (members per event, stored preferences).
+    public var limits: AppLimits
 
     /// Shortest accepted API token; Sendbird's are 40 hex characters.
     public static let minimumAPITokenLength = 16
 
     public init(appID: String, apiToken: Secret, apns: APNsAppConfiguration? = nil,
-                templates: PushTemplateSet = .sendbirdDefaults) {
+                templates: PushTemplateSet = .sendbirdDefaults, limits: AppLimits = AppLimits()) {
         self.appID = appID
         self.apiToken = apiToken
         self.apns = apns
         self.templates = templates
+        self.limits = limits
     }
 
     public var description: String { "app \(appID) (api_token \(apiToken))" }

@@ -85,9 +85,9 @@ extension RelayConfiguration {
         var apps: [AppConfiguration] = []
         for (index, node) in appNodes.enumerated() {
             let app = try ConfigMapping(node, path: "apps[\(index)]")
-            try app.allowOnly(["app_id", "api_token", "apns", "templates"])
+            try app.allowOnly(["app_id", "api_token", "apns", "templates", "limits"])
             guard let appID = try app.string("app_id") else { throw .missingKey(app.name("app_id")) }
-            guard !appID.isEmpty else { throw .invalidValue(key: app.name("app_id"), reason: "must not be empty") }
+            if let problem = IdentifierRules.problem(with: appID) { throw .invalidValue(key: app.name("app_id"), reason: "must be \(problem)") }
             guard let secret = try app.secret("api_token", environment: environment)?.0 else { throw .missingKey(app.name("api_token")) }
             let token = secret.value
             guard token.count >= AppConfiguration.minimumAPITokenLength else {
@@ -104,7 +104,20 @@ extension RelayConfiguration {
             if let apnsMap = try app.mapping("apns") { apns = try Self.parseAPNs(apnsMap, environment: environment) }
             var templates = PushTemplateSet.sendbirdDefaults
             if let templatesMap = try app.mapping("templates") { templates = try Self.parseTemplates(templatesMap) }
-            apps.append(AppConfiguration(appID: appID, apiToken: Secret(token), apns: apns, templates: templates))
+            var limits = AppLimits()
+            if let limitsMap = try app.mapping("limits") {
+                try limitsMap.allowOnly(["max_members_per_event", "max_channel_preferences_per_user"])
+                func limit(_ key: String) throws(ConfigurationError) -> Int? {
+                    guard let value = try limitsMap.int(key) else { return nil }
+                    guard AppLimits.allowed.contains(value) else {
+                        throw .invalidValue(key: limitsMap.name(key), reason: "must be \(AppLimits.allowed.lowerBound)...\(AppLimits.allowed.upperBound)")
+                    }
+                    return value
+                }
+                if let value = try limit("max_members_per_event") { limits.maxMembersPerEvent = value }
+                if let value = try limit("max_channel_preferences_per_user") { limits.maxChannelPreferencesPerUser = value }
+            }
+            apps.append(AppConfiguration(appID: appID, apiToken: Secret(token), apns: apns, templates: templates, limits: limits))
         }
 
         return RelayConfiguration(

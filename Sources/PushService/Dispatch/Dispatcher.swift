@@ -1,3 +1,4 @@
+import LogRedaction
 import APNs
 import Foundation
 import Logging
@@ -142,8 +143,9 @@ public final class Dispatcher: Service, Sendable {
 
     /// What a child task of the loop reports.
     private enum Finished {
-        /// A send finished (`handedOff`: it came through the hand-off and held a reservation).
-        case sent(DeliveryOutcome, handedOff: Bool)
+        /// A send finished (`handedOff`: it came through the hand-off and held a reservation;
+        /// otherwise it was claimed and counts against its app's claim room).
+        case sent(DeliveryOutcome, app: String, handedOff: Bool)
         /// The waker: a hand-off, a `wake()`, or its timeout.
         case woken
         /// The shutdown grace is over.
@@ -153,6 +155,11 @@ public final class Dispatcher: Service, Sendable {
     private func loop() async {
         await withTaskGroup(of: Finished.self) { group in
             var inFlight = 0
+            // Claimed (not handed-off) sends in flight, in all and per app: an app's claims stop
+            // at `appWindow`, so a slow app never takes the whole window from the others.
+            var claimedInFlight = 0
+            var claimedByApp: [String: Int] = [:]
+            var rotation = 0
             var outcomes: [DeliveryOutcome] = []
             var deadlineArmed = false
             var wakerActive = false
@@ -181,7 +188,11 @@ public final class Dispatcher: Service, Sendable {
                     return
                 }
                 inFlight += 1
-                group.addTask { .sent(await self.send(delivery, through: target), handedOff: handedOff) }
+                if !handedOff {
+                    claimedInFlight += 1
+                    claimedByApp[delivery.appID, default: 0] += 1
+                }
+                group.addTask { .sent(await self.send(delivery, through: target), app: delivery.appID, handedOff: handedOff) }
             }
 
             while true {
@@ -204,14 +215,20 @@ public final class Dispatcher: Service, Sendable {
                         return .deadline
                     }
                 }
-                let room = configuration.window - inFlight
+                // Hand-offs hold reservations of their own (`reserve`), so the claim room counts
+                // claimed sends only: memory stays within twice the window.
+                let room = configuration.window - claimedInFlight
                 let now = clock()
                 if !stop, room >= min(configuration.claimBatch, configuration.window),
                    drainedAt == nil || claimRequested.exchange(false, ordering: .relaxed) || now - drainedAt! >= 50 {
                     let limit = min(configuration.claimBatch, room)
                     let claimed: [DeliveryRecord]
                     do {
-                        claimed = try await store.claimDue(nowMs: now, limit: limit)
+                        claimed = try await store.claimDue(
+                            nowMs: now, limit: limit,
+                            roomByApp: claimedByApp.mapValues { configuration.appWindow - $0 },
+                            defaultRoom: configuration.appWindow, rotation: rotation)
+                        rotation &+= 1
                     } catch {
                         logger.error("claiming deliveries failed", metadata: ["error": "\(error)"])
                         claimed = []
@@ -239,10 +256,16 @@ public final class Dispatcher: Service, Sendable {
 
                 guard let finished = await group.next() else { continue }
                 switch finished {
-                case .sent(let outcome, let handedOff):
+                case .sent(let outcome, let app, let handedOff):
                     inFlight -= 1
                     outcomes.append(outcome)
-                    if handedOff { release(1) }
+                    if handedOff {
+                        release(1)
+                    } else {
+                        claimedInFlight -= 1
+                        claimedByApp[app, default: 1] -= 1
+                        if claimedByApp[app] == 0 { claimedByApp[app] = nil }
+                    }
                 case .woken:
                     wakerActive = false
                     if inFlight == 0 { drainedAt = nil }
@@ -336,7 +359,7 @@ public final class Dispatcher: Service, Sendable {
             logger.debug("push sent", metadata: logMetadata(delivery, status: response.status))
             return DeliveryOutcome(deliveryID: delivery.id, state: .sent, atMs: now, attempt: attempt)
         case .tokenInvalid(let reason, let unregisteredAt):
-            DeliveryMetrics.push(app: delivery.appID, status: "token_invalid", reason: reason.rawValue)
+            DeliveryMetrics.push(app: delivery.appID, status: "token_invalid", reason: DeliveryMetrics.reasonLabel(reason))
             DeliveryMetrics.tokenRemoved(app: delivery.appID, reason: reason.rawValue)
             logger.notice("device token removed", metadata: logMetadata(delivery, status: response.status, reason: reason.rawValue))
             // 410 without a timestamp: "now" — any registration the relay holds predates it.
@@ -345,7 +368,7 @@ public final class Dispatcher: Service, Sendable {
                 : .always
             return DeliveryOutcome(deliveryID: delivery.id, state: .tokenInvalid, atMs: now, attempt: attempt, tokenRemoval: rule)
         case .permanentFailure(let reason):
-            DeliveryMetrics.push(app: delivery.appID, status: "failed", reason: reason?.rawValue ?? String(response.status))
+            DeliveryMetrics.push(app: delivery.appID, status: "failed", reason: reason.map(DeliveryMetrics.reasonLabel) ?? String(response.status))
             logger.warning("push rejected by APNs", metadata: logMetadata(delivery, status: response.status, reason: reason?.rawValue))
             return DeliveryOutcome(deliveryID: delivery.id, state: .failed, atMs: now, attempt: attempt)
         case .retryable(let reason, let after):

@@ -6,6 +6,10 @@ public struct DispatcherConfiguration: Sendable, Hashable {
     public var window: Int
     /// Most deliveries claimed per query.
     public var claimBatch: Int
+    /// Most claimed deliveries one app holds at once. The default leaves a claim batch of the
+    /// window to the other apps: an app whose APNs is slow (or whose backlog is a million
+    /// pushes) cannot delay another app's pushes beyond one claim.
+    public var appWindow: Int
     /// Outcomes recorded per transaction (recorded sooner when the pipeline runs dry).
     public var recordBatch: Int
     /// First retry delay; doubled per attempt, with ±50 % jitter.
@@ -22,9 +26,10 @@ public struct DispatcherConfiguration: Sendable, Hashable {
     public init(window: Int = 2000, claimBatch: Int = 500, recordBatch: Int = 500,
                 initialBackoff: Duration = .seconds(1), maximumBackoff: Duration = .seconds(300),
                 idlePoll: Duration = .seconds(1), shutdownGrace: Duration = .seconds(10),
-                requestTimeout: Duration? = nil) {
+                requestTimeout: Duration? = nil, appWindow: Int? = nil) {
         self.window = max(1, window)
         self.claimBatch = max(1, claimBatch)
+        self.appWindow = max(1, appWindow ?? max(window / 2, window - claimBatch))
         self.recordBatch = max(1, recordBatch)
         self.initialBackoff = initialBackoff
         self.maximumBackoff = maximumBackoff

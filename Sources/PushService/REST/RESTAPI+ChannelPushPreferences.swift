@@ -1,4 +1,5 @@
 import Hummingbird
+import PushCore
 import PushStore
 
 /// `/v3/users/{user_id}/push_preference/{channel_url}`; the channel URL is percent-decoded.
@@ -19,8 +20,16 @@ extension RESTAPI {
             let user = try PathParameter.decoded("user_id", from: context)
             let channel = try PathParameter.decoded("channel_url", from: context)
             let update = try ChannelPushPreferenceUpdate(try await request.jsonObject(limit: bodyLimit))
-            let stored = try await store.updateChannelPreference(app: app.appID, user: user, channel: channel) { preference in
-                update.apply(to: &preference)
+            let stored: ChannelPushPreference
+            do {
+                stored = try await store.updateChannelPreference(
+                    app: app.appID, user: user, channel: channel, maximumPerUser: app.limits.maxChannelPreferencesPerUser
+                ) { preference in
+                    update.apply(to: &preference)
+                }
+            } catch PushStoreError.limitReached(let what, let limit) {
+                throw APIError(code: .invalidLength, message: "Invalid value: the user already holds \(limit) \(what), "
+                               + "the most this app allows (apps[].limits.max_channel_preferences_per_user).")
             }
             return JSONResponse.make(ChannelPushPreferenceBody(stored))
         }
