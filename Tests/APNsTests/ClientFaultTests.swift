@@ -10,8 +10,10 @@ struct ClientFaultTests {
     @Test func maxStreamsLoweredToOneMidRunLosesNothing() async throws {
         try await withMock { mock in
             let events = EventLog()
+            // A generous deadline: a request may wait its turn behind 1,000 others on a loaded
+            // machine, and these tests are about nothing being lost, not about deadlines.
             let client = try APNsClient(configuration: Fixtures.clientConfiguration(
-                port: mock.port, authentication: .token(try Fixtures.tokenCache()), events: events))
+                port: mock.port, authentication: .token(try Fixtures.tokenCache()), requestTimeout: .seconds(120), events: events))
             #expect(try await client.send(request()).status == 200)
             async let statuses = sendConcurrently(client, count: 1000)
             _ = try await mock.waitForNotifications(count: 200, timeout: .seconds(20))
@@ -31,8 +33,10 @@ struct ClientFaultTests {
     @Test func goAwayMidRunResendsOnlyUnprocessedStreams() async throws {
         try await withMock { mock in
             let events = EventLog()
+            // A generous deadline: a request may wait its turn behind 1,000 others on a loaded
+            // machine, and these tests are about nothing being lost, not about deadlines.
             let client = try APNsClient(configuration: Fixtures.clientConfiguration(
-                port: mock.port, authentication: .token(try Fixtures.tokenCache()), events: events))
+                port: mock.port, authentication: .token(try Fixtures.tokenCache()), requestTimeout: .seconds(120), events: events))
             #expect(try await client.send(request()).status == 200)
             mock.addFault(.goAway(afterStreams: 300, reason: "Shutdown"))
             let results = try await sendConcurrently(client, count: 1000)

@@ -79,7 +79,7 @@ def event_body(message_id: int, rng: random.Random) -> bytes:
 class Cluster:
     """apns-mock plus a restartable relay on one database."""
 
-    def __init__(self, workdir: Path, extra_config: str = "", app_config: str = ""):
+    def __init__(self, workdir: Path, extra_config: str = "", app_config: str = "", log_level: str = "warning"):
         self.workdir = workdir
         self.record = workdir / "pushes.jsonl"
         self.database = workdir / "relay.sqlite"
@@ -94,7 +94,7 @@ class Cluster:
         self.config.write_text(
             "listen: {host: 127.0.0.1, port: 0}\n"
             f"database: {{path: {self.database}}}\n"
-            "log_level: warning\n"
+            f"log_level: {log_level}\n"
             f"{extra_config}"
             "apps:\n"
             f"  - app_id: {APP_ID}\n"
