@@ -139,6 +139,20 @@ extension PushStore {
         }
     }
 
+    /// Unsent deliveries (pending or in flight) per app: read once at start, after which the
+    /// dispatcher counts them in memory (`BacklogLedger`).
+    public func unsentCountsByApp() async throws -> [String: Int] {
+        try await pool.read { db in
+            var counts: [String: Int] = [:]
+            for row in try Row.fetchAll(db, sql: """
+                SELECT app_id, COUNT(*) AS n FROM deliveries WHERE state IN ('pending', 'in_flight') GROUP BY app_id
+                """) {
+                counts[row["app_id"]] = row["n"]
+            }
+            return counts
+        }
+    }
+
     /// Deliveries waiting to be sent (pending or in flight).
     public func pendingCount() async throws -> Int {
         try await pool.read { db in

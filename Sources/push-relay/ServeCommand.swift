@@ -70,7 +70,8 @@ struct ServeCommand: AsyncParsableCommand {
         let store = daemon.service.store
         let dispatcher = Dispatcher(
             store: store, targets: daemon.runtime,
-            configuration: DispatcherConfiguration(shutdownGrace: configuration.delivery.shutdownGrace),
+            configuration: DispatcherConfiguration(shutdownGrace: configuration.delivery.shutdownGrace,
+                                                   maxBacklog: configuration.delivery.maxBacklog),
             logger: Logger(label: "push-relay.dispatcher", factory: { _ in logger.handler }))
         let webhook = daemon.service.makeWebhookIntake(targets: daemon.runtime, dispatcher: dispatcher)
         // Prune at least four times per retention period (hourly for the default week), so a

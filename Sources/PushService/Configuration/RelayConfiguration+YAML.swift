@@ -51,9 +51,10 @@ extension RelayConfiguration {
 
         var delivery = DeliveryConfiguration()
         if let deliveryMap = try top.mapping("delivery") {
-            try deliveryMap.allowOnly(["prune_after", "shutdown_grace"])
+            try deliveryMap.allowOnly(["prune_after", "shutdown_grace", "max_backlog"])
             if let value = try deliveryMap.duration("prune_after") { delivery.pruneAfter = value }
             if let value = try deliveryMap.duration("shutdown_grace") { delivery.shutdownGrace = value }
+            if let value = try deliveryMap.duration("max_backlog") { delivery.maxBacklog = value }
         }
 
         let listenMap = try top.requiredMapping("listen")

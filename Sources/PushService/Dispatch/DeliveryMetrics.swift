@@ -44,6 +44,13 @@ enum DeliveryMetrics {
         Metrics.Timer(label: "pushrelay_apns_latency_seconds").recordNanoseconds(duration.milliseconds * 1_000_000)
     }
 
+    /// From the webhook's commit to APNs' answer: what a user waits for a push (queue and send).
+    static func pushWait(milliseconds: Int64) {
+        Metrics.Timer(label: "pushrelay_push_wait_seconds").recordNanoseconds(max(0, milliseconds) * 1_000_000)
+    }
+
+    /// Every unsent push: waiting in SQLite, handed to the dispatcher, on the wire, or awaiting
+    /// a retry (`BacklogLedger`).
     static func queueDepth(_ depth: Int) {
         Gauge(label: "pushrelay_queue_depth").record(depth)
     }

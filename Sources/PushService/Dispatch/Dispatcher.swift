@@ -29,6 +29,9 @@ public final class Dispatcher: Service, Sendable {
     private let claimRequested = Atomic<Bool>(false)
     private let retry: RetryPolicy
     private let inbox = Mutex(Inbox())
+    /// Every unsent push per app and how fast each app's pushes leave: the webhook's admission
+    /// and the honest queue depth.
+    public let backlog: BacklogLedger
 
     /// Deliveries the webhook hands over right after committing them (stored as in flight), so
     /// the common path never claims from SQLite: no SELECT and no UPDATE per delivery.
@@ -56,6 +59,7 @@ public final class Dispatcher: Service, Sendable {
         self.random = random
         self.logger = logger
         self.retry = RetryPolicy(initial: configuration.initialBackoff, maximum: configuration.maximumBackoff)
+        self.backlog = BacklogLedger(maxBacklog: configuration.maxBacklog)
     }
 
     /// New pending deliveries were committed: claim from the queue now.
@@ -120,6 +124,8 @@ public final class Dispatcher: Service, Sendable {
         if resumed > 0 {
             logger.notice("resumed deliveries left in flight", metadata: ["count": .stringConvertible(resumed)])
         }
+        backlog.seed(try await store.unsentCountsByApp())
+        DeliveryMetrics.queueDepth(backlog.totalUnsent)
         // Open only now: a delivery handed over earlier would be put back to pending above while
         // also held in memory, and sent twice.
         if !isStopping { inbox.withLock { $0.open = true } }
@@ -169,20 +175,26 @@ public final class Dispatcher: Service, Sendable {
             var drainedAt: Int64?
             var lastFlushAt = clock()
 
+            /// Keeps an outcome for the next flush; a final one leaves the backlog.
+            func record(_ outcome: DeliveryOutcome, app: String) {
+                outcomes.append(outcome)
+                if outcome.state != .pending { backlog.finished(app: app, nowMs: outcome.atMs) }
+            }
+
             /// Starts one send, or records at once why it cannot be sent.
             func start(_ delivery: DeliveryRecord, handedOff: Bool, now: Int64) {
                 if delivery.expiresAtMs <= now {
-                    outcomes.append(DeliveryOutcome(deliveryID: delivery.id, state: .expired, atMs: now, attempt: nil))
+                    record(DeliveryOutcome(deliveryID: delivery.id, state: .expired, atMs: now, attempt: nil), app: delivery.appID)
                     DeliveryMetrics.push(app: delivery.appID, status: "expired", reason: "expired")
                     if handedOff { release(1) }
                     return
                 }
                 guard let target = targets.target(forApp: delivery.appID) else {
-                    outcomes.append(DeliveryOutcome(
+                    record(DeliveryOutcome(
                         deliveryID: delivery.id, state: .failed, atMs: now,
                         attempt: DeliveryAttempt(atMs: now, status: nil, reason: nil,
                                                  error: "app \(delivery.appID) has no APNs configuration",
-                                                 apnsID: delivery.apnsID)))
+                                                 apnsID: delivery.apnsID)), app: delivery.appID)
                     DeliveryMetrics.push(app: delivery.appID, status: "failed", reason: "no_target")
                     if handedOff { release(1) }
                     return
@@ -258,7 +270,7 @@ public final class Dispatcher: Service, Sendable {
                 switch finished {
                 case .sent(let outcome, let app, let handedOff):
                     inFlight -= 1
-                    outcomes.append(outcome)
+                    record(outcome, app: app)
                     if handedOff {
                         release(1)
                     } else {
@@ -289,9 +301,8 @@ public final class Dispatcher: Service, Sendable {
     /// How long the idle loop may sleep: until the next retry is due, at most `idlePoll`.
     private func idleTimeout() async -> Duration {
         var timeout = configuration.idlePoll
+        DeliveryMetrics.queueDepth(backlog.totalUnsent)
         do {
-            let pending = try await store.pendingCount()
-            DeliveryMetrics.queueDepth(pending)
             if let due = try await store.nextDueAtMs() {
                 timeout = min(timeout, .milliseconds(max(0, due - clock())))
             }
@@ -306,6 +317,7 @@ public final class Dispatcher: Service, Sendable {
     /// restart (same apns-id).
     private func flush(_ outcomes: inout [DeliveryOutcome]) async {
         guard !outcomes.isEmpty else { return }
+        DeliveryMetrics.queueDepth(backlog.totalUnsent)
         let batch = outcomes
         outcomes.removeAll(keepingCapacity: true)
         let store = self.store
@@ -328,6 +340,7 @@ public final class Dispatcher: Service, Sendable {
         do {
             let response = try await target.client.send(request, timeout: configuration.requestTimeout)
             DeliveryMetrics.apnsLatency(ContinuousClock.now - started)
+            DeliveryMetrics.pushWait(milliseconds: clock() - delivery.createdAtMs)
             return outcome(of: delivery, response: response)
         } catch is CancellationError {
             return putBack(delivery)

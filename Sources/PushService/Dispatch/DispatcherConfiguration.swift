@@ -22,11 +22,15 @@ public struct DispatcherConfiguration: Sendable, Hashable {
     public var shutdownGrace: Duration
     /// Per-request deadline passed to the APNs client; nil uses the client's own.
     public var requestTimeout: Duration?
+    /// The longest an accepted push should wait, in measured sending time of its app: the
+    /// webhook refuses (503, Retry-After) an event that would make the app's unsent pushes take
+    /// longer than this to send. Zero accepts everything.
+    public var maxBacklog: Duration
 
     public init(window: Int = 2000, claimBatch: Int = 500, recordBatch: Int = 500,
                 initialBackoff: Duration = .seconds(1), maximumBackoff: Duration = .seconds(300),
                 idlePoll: Duration = .seconds(1), shutdownGrace: Duration = .seconds(10),
-                requestTimeout: Duration? = nil, appWindow: Int? = nil) {
+                requestTimeout: Duration? = nil, appWindow: Int? = nil, maxBacklog: Duration = .zero) {
         self.window = max(1, window)
         self.claimBatch = max(1, claimBatch)
         self.appWindow = max(1, appWindow ?? max(window / 2, window - claimBatch))
@@ -36,5 +40,6 @@ public struct DispatcherConfiguration: Sendable, Hashable {
         self.idlePoll = idlePoll
         self.shutdownGrace = shutdownGrace
         self.requestTimeout = requestTimeout
+        self.maxBacklog = maxBacklog
     }
 }

@@ -7,11 +7,15 @@ public struct APIError: Error, Sendable, Hashable, CustomStringConvertible {
     public var status: HTTPResponse.Status
     public var code: SendbirdErrorCode
     public var message: String
+    /// `Retry-After` for a 503 that asks the caller to come back (Sendbird retries webhooks).
+    public var retryAfterSeconds: Int?
 
-    public init(status: HTTPResponse.Status = .badRequest, code: SendbirdErrorCode, message: String) {
+    public init(status: HTTPResponse.Status = .badRequest, code: SendbirdErrorCode, message: String,
+                retryAfterSeconds: Int? = nil) {
         self.status = status
         self.code = code
         self.message = message
+        self.retryAfterSeconds = retryAfterSeconds
     }
 
     public var description: String { "\(status.code) \(code): \(message)" }

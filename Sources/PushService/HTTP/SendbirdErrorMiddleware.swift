@@ -51,7 +51,9 @@ struct SendbirdErrorMiddleware: RouterMiddleware {
 extension APIError {
     /// The Sendbird error body.
     func response() -> Response {
-        JSONResponse.make(status: status, ErrorBody(message: message, code: code.rawValue, error: true))
+        var response = JSONResponse.make(status: status, ErrorBody(message: message, code: code.rawValue, error: true))
+        if let retryAfterSeconds { response.headers[.retryAfter] = String(retryAfterSeconds) }
+        return response
     }
 
     private struct ErrorBody: Encodable {

@@ -136,6 +136,14 @@ public struct WebhookIntake: Sendable {
         }
         var accepted = try await plan(event, target: target)
         let count = accepted.deliveries.count
+        if let backlog = dispatcher?.backlog,
+           case .refuse(let retryAfter) = backlog.admit(app: app.appID, count: count, nowMs: clock()) {
+            refused(result: "backlog_full", appID: app.appID, category: envelope.category)
+            throw APIError(status: .serviceUnavailable, code: .unexpected,
+                           message: "The relay has \(backlog.unsent(app: app.appID)) pushes of this app waiting, more than it "
+                           + "can send within delivery.max_backlog; retry after \(retryAfter) s.",
+                           retryAfterSeconds: retryAfter)
+        }
         accepted.handedOff = count > 0 && dispatcher?.reserve(count) == true
         let ids: [Int64]?
         do {
@@ -145,6 +153,7 @@ public struct WebhookIntake: Sendable {
             throw error
         }
         let isNew = ids != nil
+        if isNew, count > 0 { dispatcher?.backlog.accepted(app: app.appID, count: count) }
         DeliveryMetrics.webhookEvent(category: WebhookEvent.offlineMessageCategory, result: isNew ? "accepted" : "duplicate")
         logger.info(isNew ? "event accepted" : "duplicate event, not pushed again", metadata: [
             "app": .string(app.appID), "message_id": .stringConvertible(event.message.messageID),

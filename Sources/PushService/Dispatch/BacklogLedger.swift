@@ -1,0 +1,112 @@
+import Synchronization
+
+/// Every unsent push, per app — waiting in SQLite, handed to the dispatcher, on the wire, or
+/// waiting for a retry — and how fast each app's pushes have been leaving, so the webhook can
+/// keep a promise: an accepted push waits at most `maxBacklog` of measured sending capacity.
+/// Past that the webhook answers 503 with Retry-After (Sendbird retries) instead of accepting
+/// more than it can send in time.
+///
+/// The decisions are the value type `State`, tested without I/O; the ledger only guards it.
+public final class BacklogLedger: Sendable {
+    /// What the webhook should do with an event of `count` pushes.
+    public enum Admission: Sendable, Equatable {
+        case admit
+        /// Over the promise: try again after this many seconds.
+        case refuse(retryAfterSeconds: Int)
+    }
+
+    public struct State: Sendable {
+        /// Capacity is the most pushes an app finished in one second over this many seconds:
+        /// while a backlog exists that is what the app's APNs takes; while idle it is the last
+        /// burst's figure, not the idle rate.
+        static let windowSeconds = 10
+        /// Assumed capacity (pushes/s) before anything was measured, or when less was: a fresh
+        /// relay, or one whose APNs just came back, may queue this much times `maxBacklog`.
+        let floorPerSecond: Int
+        let maxBacklogMs: Int64
+
+        struct AppState: Sendable {
+            var unsent = 0
+            /// Pushes finished per second: `finished[second % windowSeconds]`, for `second`s
+            /// recorded in `seconds`.
+            var finished = [Int](repeating: 0, count: State.windowSeconds)
+            var seconds = [Int64](repeating: -1, count: State.windowSeconds)
+        }
+
+        var apps: [String: AppState] = [:]
+
+        init(floorPerSecond: Int, maxBacklogMs: Int64) {
+            self.floorPerSecond = max(1, floorPerSecond)
+            self.maxBacklogMs = maxBacklogMs
+        }
+
+        var totalUnsent: Int { apps.values.reduce(0) { $0 + $1.unsent } }
+
+        func unsent(app: String) -> Int { apps[app]?.unsent ?? 0 }
+
+        mutating func seed(_ counts: [String: Int]) {
+            for (app, count) in counts { apps[app, default: AppState()].unsent = count }
+        }
+
+        mutating func accepted(app: String, count: Int) {
+            apps[app, default: AppState()].unsent += count
+        }
+
+        mutating func finished(app: String, nowMs: Int64) {
+            var state = apps[app, default: AppState()]
+            state.unsent = max(0, state.unsent - 1)
+            let second = nowMs / 1000
+            let slot = Int(second % Int64(Self.windowSeconds))
+            if state.seconds[slot] != second {
+                state.seconds[slot] = second
+                state.finished[slot] = 0
+            }
+            state.finished[slot] += 1
+            apps[app] = state
+        }
+
+        /// Pushes per second the app's pushes have been leaving at (see `windowSeconds`).
+        func capacity(app: String, nowMs: Int64) -> Int {
+            guard let state = apps[app] else { return floorPerSecond }
+            let now = nowMs / 1000
+            var best = 0
+            for slot in 0..<Self.windowSeconds where state.seconds[slot] > now - Int64(Self.windowSeconds) {
+                best = max(best, state.finished[slot])
+            }
+            return max(best, floorPerSecond)
+        }
+
+        func admit(app: String, count: Int, nowMs: Int64) -> Admission {
+            guard maxBacklogMs > 0, count > 0 else { return .admit }
+            let capacity = capacity(app: app, nowMs: nowMs)
+            let allowed = Int(Int64(capacity) * maxBacklogMs / 1000)
+            let after = unsent(app: app) + count
+            guard after > allowed else { return .admit }
+            // Seconds until enough has left to take this event.
+            let excess = after - allowed
+            return .refuse(retryAfterSeconds: max(1, (excess + capacity - 1) / capacity))
+        }
+    }
+
+    private let state: Mutex<State>
+
+    /// - Parameters:
+    ///   - maxBacklog: the promise; zero turns admission off (everything is accepted).
+    ///   - floorPerSecond: capacity assumed before any is measured.
+    public init(maxBacklog: Duration, floorPerSecond: Int = 1_000) {
+        state = Mutex(State(floorPerSecond: floorPerSecond, maxBacklogMs: maxBacklog.milliseconds))
+    }
+
+    public var totalUnsent: Int { state.withLock { $0.totalUnsent } }
+    public func unsent(app: String) -> Int { state.withLock { $0.unsent(app: app) } }
+
+    /// The unsent pushes found in the store at start.
+    public func seed(_ counts: [String: Int]) { state.withLock { $0.seed(counts) } }
+    /// An event's pushes were committed.
+    public func accepted(app: String, count: Int) { state.withLock { $0.accepted(app: app, count: count) } }
+    /// One push reached a final state (sent, failed, expired, token invalid).
+    public func finished(app: String, nowMs: Int64) { state.withLock { $0.finished(app: app, nowMs: nowMs) } }
+    public func admit(app: String, count: Int, nowMs: Int64) -> Admission {
+        state.withLock { $0.admit(app: app, count: count, nowMs: nowMs) }
+    }
+}

@@ -1,0 +1,41 @@
+import Testing
+@testable import PushService
+
+@Suite struct BacklogLedgerTests {
+    typealias State = BacklogLedger.State
+
+    @Test func admitsWithinThePromiseAndRefusesBeyondIt() {
+        // No measurement yet: the floor (100/s) × 2 s = 200 pushes may wait.
+        var state = State(floorPerSecond: 100, maxBacklogMs: 2_000)
+        #expect(state.admit(app: "a", count: 200, nowMs: 0) == .admit)
+        state.accepted(app: "a", count: 150)
+        #expect(state.admit(app: "a", count: 50, nowMs: 0) == .admit)
+        // 150 + 120 = 270: 70 over, at 100/s → 1 s.
+        #expect(state.admit(app: "a", count: 120, nowMs: 0) == .refuse(retryAfterSeconds: 1))
+        #expect(state.admit(app: "a", count: 500, nowMs: 0) == .refuse(retryAfterSeconds: 5))
+        // Another app has its own backlog.
+        #expect(state.admit(app: "b", count: 200, nowMs: 0) == .admit)
+    }
+
+    @Test func capacityIsTheBestSecondOfTheLastTen() {
+        var state = State(floorPerSecond: 10, maxBacklogMs: 1_000)
+        state.accepted(app: "a", count: 1_000)
+        for n in 0..<400 { state.finished(app: "a", nowMs: 5_000 + Int64(n)) }   // 400 in second 5
+        for n in 0..<100 { state.finished(app: "a", nowMs: 6_000 + Int64(n)) }   // 100 in second 6
+        #expect(state.capacity(app: "a", nowMs: 6_500) == 400)
+        #expect(state.unsent(app: "a") == 500)
+        // 500 waiting, 400/s → 1.25 s of backlog: over a 1 s promise.
+        #expect(state.admit(app: "a", count: 1, nowMs: 6_500) == .refuse(retryAfterSeconds: 1))
+        // Ten seconds later the burst is forgotten: back to the floor.
+        #expect(state.capacity(app: "a", nowMs: 16_000) == 10)
+    }
+
+    @Test func zeroTurnsAdmissionOffAndSeedingCountsWhatWasLeft() {
+        var state = State(floorPerSecond: 1, maxBacklogMs: 0)
+        state.seed(["a": 1_000_000])
+        #expect(state.admit(app: "a", count: 1_000, nowMs: 0) == .admit)
+        #expect(state.totalUnsent == 1_000_000)
+        state.finished(app: "a", nowMs: 0)
+        #expect(state.totalUnsent == 999_999)
+    }
+}

@@ -1,0 +1,33 @@
+import APNsMock
+import Foundation
+import Testing
+@testable import PushService
+
+/// The webhook keeps the backlog promise end to end: while an app's pushes cannot leave, an
+/// event beyond `maxBacklog` is 503 with Retry-After and a Sendbird body and stores nothing;
+/// once they leave, events are accepted again.
+@Suite struct BacklogAdmissionTests {
+    @Test func anEventBeyondTheBacklogIs503UntilPushesLeave() async throws {
+        // Floor 1,000 pushes/s × 1 ms: one push may wait.
+        var configuration = PipelineFixtures.dispatcherConfiguration
+        configuration.maxBacklog = .milliseconds(1)
+        try await PipelineRelay.withMockAndDirectory { mock, directory in
+            try await PipelineRelay.run(mock: mock, directory: directory, dispatcherConfiguration: configuration) { relay in
+                try await relay.register("bob", token: apnsToken(1))
+                mock.addFault(.delay(milliseconds: 1_500))
+                #expect(try await relay.postWebhook(messageEvent(messageID: 40, offline: ["bob"])).status == .ok)
+                let refused = try await relay.postWebhook(messageEvent(messageID: 41, offline: ["bob"]))
+                #expect(refused.status == .serviceUnavailable)
+                #expect(refused.code == 500901)
+                #expect(refused.headers[.retryAfter] == "1")
+                #expect(try await relay.store.eventExists(app: TestApps.a.appID, messageID: 41) == false)
+                // The first push leaves (after the mock's delay); the retried event is accepted.
+                _ = try await mock.waitForNotifications(count: 1, timeout: .seconds(30))
+                try await relay.eventually(timeout: .seconds(30), "the retried event to be accepted") {
+                    try await relay.postWebhook(messageEvent(messageID: 41, offline: ["bob"])).status == .ok
+                }
+                _ = try await mock.waitForNotifications(count: 2, timeout: .seconds(30))
+            }
+        }
+    }
+}
