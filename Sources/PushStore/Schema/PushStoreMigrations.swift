@@ -9,6 +9,7 @@ enum PushStoreMigrations {
         migrator.registerMigration("v1_users_tokens_preferences_templates", migrate: createRegistry)
         migrator.registerMigration("v2_events_deliveries", migrate: DeliveryQueueSchema.create)
         migrator.registerMigration("v3_delivery_payloads", migrate: DeliveryQueueSchemaV3.migrate)
+        migrator.registerMigration("v4_credentials", migrate: CredentialsSchema.create)
         return migrator
     }
 
