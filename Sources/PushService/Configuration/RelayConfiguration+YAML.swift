@@ -85,7 +85,7 @@ extension RelayConfiguration {
         var apps: [AppConfiguration] = []
         for (index, node) in appNodes.enumerated() {
             let app = try ConfigMapping(node, path: "apps[\(index)]")
-            try app.allowOnly(["app_id", "api_token", "apns", "templates"])
+            try app.allowOnly(["app_id", "api_token", "webhook_secret", "apns", "templates"])
             guard let appID = try app.string("app_id") else { throw .missingKey(app.name("app_id")) }
             guard !appID.isEmpty else { throw .invalidValue(key: app.name("app_id"), reason: "must not be empty") }
             guard let secret = try app.secret("api_token", environment: environment)?.0 else { throw .missingKey(app.name("api_token")) }
@@ -100,11 +100,15 @@ extension RelayConfiguration {
             if apps.contains(where: { $0.apiToken.value == token }) {
                 throw .invalidValue(key: app.name("api_token"), reason: "is the same as another app's token")
             }
+            let webhookSecret = try app.secret("webhook_secret", environment: environment)?.0
+            if let webhookSecret, webhookSecret.value.count < AppConfiguration.minimumAPITokenLength {
+                throw .invalidValue(key: app.name("webhook_secret"), reason: "must be at least \(AppConfiguration.minimumAPITokenLength) characters")
+            }
             var apns: APNsAppConfiguration?
             if let apnsMap = try app.mapping("apns") { apns = try Self.parseAPNs(apnsMap, environment: environment) }
             var templates = PushTemplateSet.sendbirdDefaults
             if let templatesMap = try app.mapping("templates") { templates = try Self.parseTemplates(templatesMap) }
-            apps.append(AppConfiguration(appID: appID, apiToken: Secret(token), apns: apns, templates: templates))
+            apps.append(AppConfiguration(appID: appID, apiToken: Secret(token), webhookSecret: webhookSecret, apns: apns, templates: templates))
         }
 
         return RelayConfiguration(

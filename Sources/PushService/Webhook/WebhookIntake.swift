@@ -72,7 +72,7 @@ public struct WebhookIntake: Sendable {
             refused(category: envelope.category, result: "unknown_app", appID: envelope.appID, verified: false)
             throw APIError(status: .notFound, code: .notFound, message: "Application \"\(envelope.appID)\" is not configured on this relay.")
         }
-        guard WebhookSignature.isValid(request.headers[.sendbirdSignature], body: body, apiToken: app.apiToken.value) else {
+        guard WebhookSignature.isValid(request.headers[.sendbirdSignature], body: body, apiToken: app.webhookSecret.value) else {
             refused(category: envelope.category, result: "bad_signature", appID: envelope.appID, verified: false)
             throw APIError(status: .unauthorized, code: .invalidAPIToken,
                            message: "Invalid value: \"x-sendbird-signature\" is missing or does not match the body.")
