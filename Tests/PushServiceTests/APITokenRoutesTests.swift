@@ -133,3 +133,11 @@ final class Locked<Value: Sendable>: Sendable {
     func set(_ newValue: Value) { value.withLock { $0 = newValue } }
     func get() -> Value { value.withLock { $0 } }
 }
+
+@Suite struct LoggablePathTests {
+    @Test func aSecondaryTokenInThePathIsCutToItsListedForm() {
+        let token = String(repeating: "3f9a", count: 16)
+        #expect(LoggablePath.of("/v3/applications/api_tokens/\(token)") == "/v3/applications/api_tokens/3f9a…")
+        #expect(LoggablePath.of("/v3/users/alice/push/apns") == "/v3/users/alice/push/apns")
+    }
+}
