@@ -134,6 +134,23 @@ final class Locked<Value: Sendable>: Sendable {
     func get() -> Value { value.withLock { $0 } }
 }
 
+/// The new paths answer other methods with 405 and `Allow`, read from the OpenAPI document.
+@Suite struct CredentialPathMethodsTests {
+    @Test(arguments: [
+        ("/v3/users/alice/token", HTTPRequest.Method.put, "DELETE, POST"),
+        ("/v3/applications/api_tokens", .delete, "GET, POST"),
+        ("/v3/applications/api_tokens/abcd", .get, "DELETE"),
+    ])
+    func otherMethodsAre405(path: String, method: HTTPRequest.Method, allow: String) async throws {
+        try await LiveRelay.run { relay async throws in
+            let r = try await relay.request(method, path, body: "{}")
+            #expect(r.status == .methodNotAllowed, "\(r.text)")
+            #expect(r.headers[.allow] == allow)
+            #expect(r.code == 400111)
+        }
+    }
+}
+
 @Suite struct LoggablePathTests {
     @Test func aSecondaryTokenInThePathIsCutToItsListedForm() {
         let token = String(repeating: "3f9a", count: 16)
