@@ -63,9 +63,11 @@ cat <<EOT
 
 PushRelay is running against apns-mock. Try it from another terminal:
 
-  # 1. register Bob's device token
+  # 1. the app's server (which holds the API token) gets a session token for Bob ...
+  SESSION=\$(curl -sS -X POST $RELAY/v3/users/bob/token -H 'Api-Token: $API_TOKEN' | sed 's/.*"token":"\\([0-9a-f]*\\)".*/\\1/')
+  #    ... and Bob's device registers its token with it (devices never hold the API token)
   curl -sS -X POST $RELAY/v3/users/bob/push/apns \\
-    -H 'Api-Token: $API_TOKEN' -H 'Content-Type: application/json' \\
+    -H "Session-Token: \$SESSION" -H 'Content-Type: application/json' \\
     -d '{"apns_device_token": "$DEVICE_TOKEN"}'
 
   # 2. post the signed sample event (Alice writes to Bob, who is offline)
@@ -83,8 +85,9 @@ Logs: $STATE/push-relay.log, $STATE/apns-mock.log. Ctrl-C stops both.
 EOT
 
 if [[ "${1:-}" == "--demo" ]]; then
-  echo "==> demo: registering a token and posting the sample event"
-  curl -sS -f -X POST "$RELAY/v3/users/bob/push/apns" -H "Api-Token: $API_TOKEN" \
+  echo "==> demo: a session token for Bob, his device token registered with it, the sample event posted"
+  session=$(curl -sS -f -X POST "$RELAY/v3/users/bob/token" -H "Api-Token: $API_TOKEN" | sed 's/.*"token":"\([0-9a-f]*\)".*/\1/')
+  curl -sS -f -X POST "$RELAY/v3/users/bob/push/apns" -H "Session-Token: $session" \
     -H 'Content-Type: application/json' -d "{\"apns_device_token\": \"$DEVICE_TOKEN\"}"
   echo
   curl -sS -f -X POST "$RELAY/webhooks/sendbird" -H "x-sendbird-signature: $(sign scripts/sample-event.json)" \

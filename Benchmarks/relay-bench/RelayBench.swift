@@ -35,7 +35,7 @@ struct RelayBench: AsyncParsableCommand {
             apps: [AppConfiguration(appID: Self.appID, apiToken: Secret(Self.apiToken))])
         let store = try PushStore(path: database, configuration: PushStoreConfiguration(
             durability: StoreDurability(rawValue: durability) ?? .full))
-        let service = RelayService(configuration: configuration, store: store, logger: logger)
+        let service = try RelayService(configuration: configuration, store: store, logger: logger)
         for n in 0..<users {
             _ = try await store.registerToken(app: Self.appID, user: "u\(n)", token: String(format: "%064x", n + 1), isUnique: false)
         }

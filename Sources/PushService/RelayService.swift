@@ -22,24 +22,33 @@ public struct RelayService: Sendable {
     /// The apps' configured templates as they are now: SIGHUP replaces them (`RelayDaemon.reload`),
     /// while `configuration.apps[].templates` keeps those read at start. Read templates here.
     public let templates: ConfiguredTemplates
+    /// The apps' secondary API tokens (digests), read from the store here and kept current by
+    /// the `/v3/applications/api_tokens` routes.
+    public let secondaryAPITokens: SecondaryAPITokens
     public let logger: Logger
+    /// Unix milliseconds; session token expiry.
+    let clock: @Sendable () -> Int64
 
-    public init(configuration: RelayConfiguration, store: PushStore, logger: Logger) {
+    /// - Throws: when the store cannot be read (the secondary API tokens are loaded here).
+    public init(configuration: RelayConfiguration, store: PushStore, logger: Logger,
+                clock: @escaping @Sendable () -> Int64 = PushStore.systemClockMilliseconds) throws {
         self.configuration = configuration
         self.store = store
         self.apps = AppRegistry(apps: configuration.apps)
         self.templates = ConfiguredTemplates(apps: configuration.apps)
+        self.secondaryAPITokens = SecondaryAPITokens(try store.allAPITokens())
         self.logger = logger
+        self.clock = clock
     }
 
     /// Opens the database named by the configuration (creating and migrating it).
     public static func open(configuration: RelayConfiguration, logger: Logger) throws -> RelayService {
         let store = try PushStore(path: configuration.database.path)
-        return RelayService(configuration: configuration, store: store, logger: logger)
+        return try RelayService(configuration: configuration, store: store, logger: logger)
     }
 
     /// A router with Sendbird-style error bodies for everything routed through it, the REST API
-    /// under `/v3` (authenticated by `Api-Token`), `GET /openapi.yaml` and the operator's
+    /// under `/v3` (authenticated by `Api-Token` or `Session-Token`), `GET /openapi.yaml` and the operator's
     /// `GET /health`, `/ready`, `/metrics` (public; `/metrics` optionally behind a token).
     /// Routes added to it afterwards also get the error middleware, not the authentication.
     /// - Parameters:
@@ -61,8 +70,10 @@ public struct RelayService: Sendable {
         (observability ?? ObservabilityRoutes(
             database: DatabaseProbe(path: store.path), runtime: nil, registry: PrometheusCollectorRegistry(),
             metricsToken: configuration.metrics.token)).register(on: router)
-        let v3 = router.group("v3").add(middleware: APITokenMiddleware(apps: apps))
-        RESTAPI(store: store, templates: templates, bodyLimit: configuration.http.maxBodyBytes).register(on: v3)
+        let v3 = router.group("v3").add(middleware: AuthenticationMiddleware(
+            apps: apps, secondaryAPITokens: secondaryAPITokens, store: store, clock: clock))
+        RESTAPI(store: store, templates: templates, secondaryAPITokens: secondaryAPITokens, bodyLimit: configuration.http.maxBodyBytes,
+                clock: clock).register(on: v3)
         DeliveryLogAPI(store: store).register(on: v3)
         webhook?.register(on: router)
         return router

@@ -99,3 +99,30 @@ import Testing
         #expect(printed.contains("aaaa…") && !printed.contains("aaaaa…"))
     }
 }
+
+/// `apps[].webhook_secret`.
+@Suite struct WebhookSecretConfigurationTests {
+    @Test func defaultsToTheAPITokenAndTakesEverySecretForm() throws {
+        let config = try RelayConfiguration.parse(yaml: """
+            listen: {}
+            database: {path: p}
+            apps:
+              - {app_id: A, api_token: aaaaaaaaaaaaaaaaaaaa}
+              - {app_id: B, api_token: bbbbbbbbbbbbbbbbbbbb, webhook_secret: webhook-secret-0123456789}
+              - {app_id: C, api_token: cccccccccccccccccccc, webhook_secret: {env: HOOK}}
+            """, environment: ConfigurationEnvironment(variables: ["HOOK": "env-hook-secret-0123456789"]))
+        #expect(config.apps.map(\.webhookSecret.value) == ["aaaaaaaaaaaaaaaaaaaa", "webhook-secret-0123456789", "env-hook-secret-0123456789"])
+        // Printed redacted, like the API token.
+        #expect(!"\(config.apps[1].webhookSecret)".contains("webhook-secret-0123456789"))
+    }
+
+    @Test func aShortSecretIsRefusedByName() {
+        #expect(throws: ConfigurationError.invalidValue(key: "apps[0].webhook_secret", reason: "must be at least 16 characters")) {
+            try RelayConfiguration.parse(yaml: """
+                listen: {}
+                database: {path: p}
+                apps: [{app_id: A, api_token: aaaaaaaaaaaaaaaaaaaa, webhook_secret: short}]
+                """)
+        }
+    }
+}

@@ -54,14 +54,17 @@ struct LiveRelay {
     let store: PushStore
     let service: RelayService
 
+    /// - Parameter databasePath: an existing database to serve (a restart); by default a new one
+    ///   in a temporary directory removed afterwards.
     static func run(maxBodyBytes: Int = HTTPConfiguration.defaultMaxBodyBytes, apps: [AppConfiguration] = [TestApps.a, TestApps.b],
+                    databasePath: String? = nil,
                     _ test: @Sendable (LiveRelay) async throws -> Void) async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("PushServiceTests-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let configuration = RelayConfiguration(
             listen: ListenConfiguration(host: "127.0.0.1", port: 0),
-            database: DatabaseConfiguration(path: directory.appendingPathComponent("relay.sqlite").path),
+            database: DatabaseConfiguration(path: databasePath ?? directory.appendingPathComponent("relay.sqlite").path),
             http: HTTPConfiguration(maxBodyBytes: maxBodyBytes),
             apps: apps
         )
@@ -89,4 +92,37 @@ struct LiveRelay {
         let response = try await client.execute(uri: uri, method: method, headers: headers, body: body.map { ByteBuffer(string: $0) })
         return HTTPResult(status: response.status, headers: response.headers, text: String(buffer: response.body))
     }
+
+    /// One request as a user's device: `Session-Token` and no `Api-Token`.
+    @discardableResult
+    func request(_ method: HTTPRequest.Method, _ uri: String, body: String? = nil, sessionToken: String) async throws -> HTTPResult {
+        var headers: HTTPFields = [HTTPField.Name("Session-Token")!: sessionToken]
+        if body != nil { headers[.contentType] = "application/json" }
+        let response = try await client.execute(uri: uri, method: method, headers: headers, body: body.map { ByteBuffer(string: $0) })
+        return HTTPResult(status: response.status, headers: response.headers, text: String(buffer: response.body))
+    }
+
+    /// A session token for `user` of app A (or `app`), issued through the API with the master token.
+    func issueSessionToken(for user: String, app: AppConfiguration = TestApps.a, body: String? = nil) async throws -> String {
+        let r = try await request(.post, "/v3/users/\(user)/token", body: body, app: app)
+        guard r.status == .ok, case .string(let token)? = r.body["token"] else {
+            throw TestFailure("issuing a session token failed: \(r.status) \(r.text)")
+        }
+        return token
+    }
+
+    /// Every byte of the SQLite database and its WAL, to show a secret is not in them.
+    func databaseBytes() throws -> Data {
+        var bytes = Data()
+        for suffix in ["", "-wal"] {
+            if let data = FileManager.default.contents(atPath: store.path + suffix) { bytes.append(data) }
+        }
+        return bytes
+    }
+}
+
+/// A test step that could not go on.
+struct TestFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
 }

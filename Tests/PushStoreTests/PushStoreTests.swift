@@ -9,7 +9,8 @@ import Testing
         let db = try TemporaryDatabase()
         let store = try db.open()
         #expect(try await store.appliedMigrations() == [
-            "v1_users_tokens_preferences_templates", "v2_events_deliveries", "v3_delivery_payloads", "v4_due_by_app",
+            "v1_users_tokens_preferences_templates", "v2_events_deliveries", "v3_delivery_payloads", "v4_credentials",
+            "v5_due_by_app",
         ])
         let (journal, foreignKeys) = try await store.pool.read { db in
             (try String.fetchOne(db, sql: "PRAGMA journal_mode"), try Bool.fetchOne(db, sql: "PRAGMA foreign_keys"))
@@ -26,7 +27,7 @@ import Testing
         }
         let reopened = try db.open()
         #expect(try await reopened.tokens(app: "A", user: "u")?.map(\.token) == [hexToken(1)])
-        #expect(try await reopened.appliedMigrations().count == 4)
+        #expect(try await reopened.appliedMigrations().count == 5)
     }
 
     /// A database written by the previous version (payloads inside `deliveries`) keeps every

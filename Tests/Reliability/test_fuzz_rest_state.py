@@ -1,6 +1,6 @@
 """A rejected REST request changes nothing: hypothesis sends malformed and wrongly typed bodies to
 the endpoints that write (preferences, channel preferences, tokens, template choice, app
-templates) and, whenever the relay answers 4xx, reads the state back and compares it with
+templates, secondary API tokens) and, whenever the relay answers 4xx, reads the state back and compares it with
 before. Knob: FUZZ_EXAMPLES (default 300 per property)."""
 
 import json
@@ -35,6 +35,7 @@ WRITES = [
     ("POST", "/v3/users/state-user/push/apns", "/v3/users/state-user/push/apns"),
     ("PUT", "/v3/users/state-user/push/template", "/v3/users/state-user/push/template"),
     ("PUT", "/v3/applications/push/message_templates/default", "/v3/applications/push/message_templates/default"),
+    ("POST", "/v3/applications/api_tokens", "/v3/applications/api_tokens"),
 ]
 
 

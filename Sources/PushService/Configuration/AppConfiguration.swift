@@ -4,8 +4,11 @@ import PushCore
 public struct AppConfiguration: Sendable, Hashable, CustomStringConvertible {
     /// Sendbird application id; webhooks name it in `app_id`.
     public var appID: String
-    /// The master API token: authenticates REST calls (`Api-Token`) and signs webhooks.
+    /// The master API token: authenticates REST calls (`Api-Token`) and manages secondary tokens.
     public var apiToken: Secret
+    /// The key of the webhook signature (`x-sendbird-signature`): `webhook_secret` when
+    /// configured, else the master API token, as Sendbird signs with it.
+    public var webhookSecret: Secret
     /// APNs delivery settings; an app without them can register tokens but gets no pushes.
     public var apns: APNsAppConfiguration?
     /// The app's push templates: `default` and `alternative` (users choose between them) and
@@ -15,13 +18,14 @@ public struct AppConfiguration: Sendable, Hashable, CustomStringConvertible {
     /// What one request of this app may cost (members per event, stored preferences).
     public var limits: AppLimits
 
-    /// Shortest accepted API token; Sendbird's are 40 hex characters.
+    /// Shortest accepted API token or webhook secret; Sendbird's tokens are 40 hex characters.
     public static let minimumAPITokenLength = 16
 
-    public init(appID: String, apiToken: Secret, apns: APNsAppConfiguration? = nil,
+    public init(appID: String, apiToken: Secret, webhookSecret: Secret? = nil, apns: APNsAppConfiguration? = nil,
                 templates: PushTemplateSet = .sendbirdDefaults, limits: AppLimits = AppLimits()) {
         self.appID = appID
         self.apiToken = apiToken
+        self.webhookSecret = webhookSecret ?? apiToken
         self.apns = apns
         self.templates = templates
         self.limits = limits

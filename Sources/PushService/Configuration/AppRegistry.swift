@@ -18,8 +18,13 @@ public struct AppRegistry: Sendable {
 
     public var apps: [AppConfiguration] { entries.map(\.app) }
 
+    /// The app whose master API token this is.
     public func app(forAPIToken token: String) -> AppConfiguration? {
-        let presented = Self.digest(token)
+        app(forDigest: Self.digest(token))
+    }
+
+    /// The app whose master API token has this SHA-256 digest.
+    func app(forDigest presented: [UInt8]) -> AppConfiguration? {
         var found: AppConfiguration?
         for entry in entries where Self.constantTimeEqual(entry.digest, presented) {
             found = entry.app
@@ -32,7 +37,7 @@ public struct AppRegistry: Sendable {
         entries.first { $0.app.appID == appID }?.app
     }
 
-    private static func digest(_ token: String) -> [UInt8] {
+    static func digest(_ token: String) -> [UInt8] {
         Array(SHA256.hash(data: Data(token.utf8)))
     }
 

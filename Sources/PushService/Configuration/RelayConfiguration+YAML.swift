@@ -86,7 +86,7 @@ extension RelayConfiguration {
         var apps: [AppConfiguration] = []
         for (index, node) in appNodes.enumerated() {
             let app = try ConfigMapping(node, path: "apps[\(index)]")
-            try app.allowOnly(["app_id", "api_token", "apns", "templates", "limits"])
+            try app.allowOnly(["app_id", "api_token", "webhook_secret", "apns", "templates", "limits"])
             guard let appID = try app.string("app_id") else { throw .missingKey(app.name("app_id")) }
             if let problem = IdentifierRules.problem(with: appID) { throw .invalidValue(key: app.name("app_id"), reason: "must be \(problem)") }
             guard let secret = try app.secret("api_token", environment: environment)?.0 else { throw .missingKey(app.name("api_token")) }
@@ -100,6 +100,10 @@ extension RelayConfiguration {
             // Two apps sharing a token could not be told apart by the Api-Token header.
             if apps.contains(where: { $0.apiToken.value == token }) {
                 throw .invalidValue(key: app.name("api_token"), reason: "is the same as another app's token")
+            }
+            let webhookSecret = try app.secret("webhook_secret", environment: environment)?.0
+            if let webhookSecret, webhookSecret.value.count < AppConfiguration.minimumAPITokenLength {
+                throw .invalidValue(key: app.name("webhook_secret"), reason: "must be at least \(AppConfiguration.minimumAPITokenLength) characters")
             }
             var apns: APNsAppConfiguration?
             if let apnsMap = try app.mapping("apns") { apns = try Self.parseAPNs(apnsMap, environment: environment) }
@@ -118,7 +122,8 @@ extension RelayConfiguration {
                 if let value = try limit("max_members_per_event") { limits.maxMembersPerEvent = value }
                 if let value = try limit("max_channel_preferences_per_user") { limits.maxChannelPreferencesPerUser = value }
             }
-            apps.append(AppConfiguration(appID: appID, apiToken: Secret(token), apns: apns, templates: templates, limits: limits))
+            apps.append(AppConfiguration(appID: appID, apiToken: Secret(token), webhookSecret: webhookSecret, apns: apns,
+                                         templates: templates, limits: limits))
         }
 
         return RelayConfiguration(

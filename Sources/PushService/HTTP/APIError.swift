@@ -62,6 +62,16 @@ public struct APIError: Error, Sendable, Hashable, CustomStringConvertible {
     static let invalidAPIToken = APIError(
         status: .unauthorized, code: .invalidAPIToken, message: "Invalid value: \"Api-Token\".")
 
+    static let invalidSessionToken = APIError(
+        status: .unauthorized, code: .invalidSessionToken, message: "Invalid value: \"Session-Token\".")
+
+    static let sessionTokenExpired = APIError(
+        status: .unauthorized, code: .sessionTokenExpired, message: "\"Session-Token\" has expired; ask the app's server for a new one.")
+
+    static func notAccessible(_ reason: String) -> APIError {
+        APIError(status: .forbidden, code: .notAccessible, message: "Not accessible: \(reason).")
+    }
+
     static func bodyTooLarge(limit: Int) -> APIError {
         APIError(status: .contentTooLarge, code: .invalidLength, message: "Request body is larger than \(limit) bytes.")
     }

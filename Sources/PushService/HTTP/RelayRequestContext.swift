@@ -1,20 +1,17 @@
 import Hummingbird
 
-/// The request context of every route: Hummingbird's core storage plus the app the `Api-Token`
-/// header authenticated (set by `APITokenMiddleware`; `nil` on unauthenticated routes).
+/// The request context of every route: Hummingbird's core storage plus who the request comes
+/// from (set by `AuthenticationMiddleware`; `nil` on unauthenticated routes).
 public struct RelayRequestContext: RequestContext {
     public var coreContext: CoreRequestContextStorage
-    /// The authenticated app.
-    public var app: AppConfiguration?
+    /// The authenticated caller: an app's server or one of its users.
+    public var caller: Caller?
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = CoreRequestContextStorage(source: source)
-        app = nil
+        caller = nil
     }
 
-    /// The authenticated app; routes behind `APITokenMiddleware` always have one.
-    func requireApp() throws(APIError) -> AppConfiguration {
-        guard let app else { throw APIError.invalidAPIToken }
-        return app
-    }
+    /// The authenticated app, whoever the caller is.
+    public var app: AppConfiguration? { caller?.app }
 }

@@ -1,6 +1,6 @@
 /// The `code` of a Sendbird error body. Values from Sendbird's server error code list (seed 000,
-/// "Server error codes") and, for 400401 and 400403, the constants of Sendbird's own SDKs
-/// (`ErrorCode.invalidApiToken`, `ErrorCode.invalidJsonBody`).
+/// "Server error codes") and, for 400309, 400401 and 400403, the constants of Sendbird's own SDKs
+/// (`sessionKeyExpired`, `ErrorCode.invalidApiToken`, `ErrorCode.invalidJsonBody`).
 public struct SendbirdErrorCode: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
     public let rawValue: Int
     public init(rawValue: Int) { self.rawValue = rawValue }
@@ -19,6 +19,10 @@ public struct SendbirdErrorCode: RawRepresentable, Sendable, Hashable, CustomStr
     public static let requiredFieldMissing = SendbirdErrorCode(rawValue: 400105)
     /// 400106 "Value must be a positive number".
     public static let positiveNumberRequired = SendbirdErrorCode(rawValue: 400106)
+    /// 400108 "User doesn't have an access to channels or messages": the credential is valid
+    /// but may not do this (a session token outside its own user, a secondary API token
+    /// managing API tokens). HTTP 403.
+    public static let notAccessible = SendbirdErrorCode(rawValue: 400108)
     /// 400110 "Length of value is not valid" (also a request body over the size limit).
     public static let invalidLength = SendbirdErrorCode(rawValue: 400110)
     /// 400111 "Parameter Error": a value of the right type that is not allowed (out of range,
@@ -28,6 +32,12 @@ public struct SendbirdErrorCode: RawRepresentable, Sendable, Hashable, CustomStr
     public static let notAllowedCharacters = SendbirdErrorCode(rawValue: 400151)
     /// 400201 "Object not found": an unknown user, template or path.
     public static let notFound = SendbirdErrorCode(rawValue: 400201)
+    /// 400302 "Invalid access token": the `Session-Token` is malformed, unknown or revoked
+    /// (HTTP 401). Sendbird's SDKs call it `accessTokenNotValid`.
+    public static let invalidSessionToken = SendbirdErrorCode(rawValue: 400302)
+    /// 400309 the `Session-Token` has expired (HTTP 401): Sendbird's SDKs' `sessionKeyExpired`,
+    /// on which they ask the app for a new token.
+    public static let sessionTokenExpired = SendbirdErrorCode(rawValue: 400309)
     /// 400401 the `Api-Token` header is missing or wrong (HTTP 401).
     public static let invalidAPIToken = SendbirdErrorCode(rawValue: 400401)
     /// 400403 the body is not valid JSON, or not a JSON object.

@@ -15,7 +15,7 @@ struct SendbirdErrorMiddleware: RouterMiddleware {
             return try await next(request, context)
         } catch let error as APIError {
             if error.status.code >= 500 {
-                context.logger.error("request failed", metadata: ["path": .string(request.uri.path), "error": .string(error.message)])
+                context.logger.error("request failed", metadata: ["path": .string(LoggablePath.of(request.uri.path)), "error": .string(error.message)])
             }
             return error.response()
         } catch let error as HTTPError {
@@ -29,7 +29,7 @@ struct SendbirdErrorMiddleware: RouterMiddleware {
             return Self.apiError(for: error, request: request, bodyLimit: bodyLimit).response()
         } catch {
             // Our own failure (database, bug): log the detail, answer generically.
-            context.logger.error("request failed", metadata: ["path": .string(request.uri.path), "error": .string(String(describing: error))])
+            context.logger.error("request failed", metadata: ["path": .string(LoggablePath.of(request.uri.path)), "error": .string(String(describing: error))])
             return APIError.unexpected.response()
         }
     }

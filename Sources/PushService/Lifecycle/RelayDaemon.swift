@@ -132,7 +132,7 @@ public final class RelayDaemon: Sendable {
     /// SIGHUP: re-reads the configuration file, swaps in new APNs clients and the apps'
     /// templates. An unreadable or invalid file, or a credential that fails to load, keeps the
     /// running configuration. Accepted work is in SQLite and is not touched.
-    /// Listen address, database and API tokens are read at start only.
+    /// Listen address, database, API tokens and webhook secrets are read at start only.
     /// - Returns: whether the new configuration was applied.
     @discardableResult
     public func reload() async -> Bool {
@@ -155,8 +155,9 @@ public final class RelayDaemon: Sendable {
         service.templates.replace(with: fresh.apps)
         let running = service.configuration
         if fresh.listen != running.listen || fresh.database != running.database
-            || fresh.apps.map(\.appID) != running.apps.map(\.appID) || fresh.apps.map(\.apiToken) != running.apps.map(\.apiToken) {
-            logger.warning("listen, database, the app list and api tokens change only on restart")
+            || fresh.apps.map(\.appID) != running.apps.map(\.appID) || fresh.apps.map(\.apiToken) != running.apps.map(\.apiToken)
+            || fresh.apps.map(\.webhookSecret) != running.apps.map(\.webhookSecret) {
+            logger.warning("listen, database, the app list, api tokens and webhook secrets change only on restart")
         }
         logger.info("configuration reloaded", metadata: ["apps": .string(fresh.apps.map(\.appID).joined(separator: ","))])
         return true

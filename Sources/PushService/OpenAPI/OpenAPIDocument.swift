@@ -10,12 +10,23 @@ info:
   version: 1.0.0
   description: |
     A Sendbird-Platform-API-compatible subset for push notifications: APNs device tokens,
-    push preferences, the user's template choice and the app's push templates.
+    push preferences, the user's template choice, the app's push templates, session tokens
+    and secondary API tokens.
     Paths and bodies are Sendbird's, so Sendbird clients and the official Sendbird Platform SDK
     work unchanged; point them at the relay's URL instead of `https://api-{app_id}.sendbird.com`.
 
-    Every `/v3` call needs the app's master API token in the `Api-Token` header; it selects the
-    app, and all data is scoped to that app.
+    Credentials, and where each belongs:
+
+    - **Servers** (the app's backend) send `Api-Token`: the app's master API token (from the
+      relay's configuration) or a secondary token (`POST /v3/applications/api_tokens`). Either
+      reaches every `/v3` operation of its app, except that only the master token manages API
+      tokens. It selects the app; all data is scoped to that app. Never ship one in a client.
+    - **Devices** send `Session-Token`: a token the app's server got for that user from
+      `POST /v3/users/{user_id}/token` and handed to the device. It reaches only the
+      operations marked with the `sessionToken` scheme (the user's own device tokens, push
+      preferences and template choice), and only for its own `{user_id}`; anything else is 403.
+
+    When both headers are present, `Api-Token` decides.
 
     Errors are Sendbird's body `{"message", "code", "error": true}`:
 
@@ -35,7 +46,10 @@ info:
     | 400 | 400403 | the body is not JSON, or not a JSON object |
     | 400 | 400601 | the token to register is not a valid APNs token |
     | 400 | 400602 | the token to remove is not a valid APNs token |
-    | 401 | 400401 | `Api-Token` missing or wrong |
+    | 401 | 400302 | `Session-Token` malformed, unknown or revoked |
+    | 401 | 400309 | `Session-Token` expired (Sendbird's SDKs then ask the app for a new one) |
+    | 401 | 400401 | `Api-Token` missing or wrong (and no `Session-Token`) |
+    | 403 | 400108 | the credential may not do this: a session token outside its own user's push settings, a secondary API token managing API tokens |
     | 404 | 400201 | no such path |
     | 405 | 400111 | the path exists but not with this method (`Allow` lists its methods) |
     | 413 | 400110 | request body larger than the configured limit (64 KiB by default) |
@@ -122,6 +136,9 @@ paths:
       - $ref: '#/components/parameters/TokenType'
     post:
       operationId: addDeviceToken
+      security:
+        - apiToken: []
+        - sessionToken: []
       summary: Register a device token for a user.
       description: |
         Creates the user if needed. A token held by another user of the app moves to this user.
@@ -145,10 +162,15 @@ paths:
           $ref: '#/components/responses/BadRequest'
         '401':
           $ref: '#/components/responses/Unauthorized'
+        '403':
+          $ref: '#/components/responses/Forbidden'
         '413':
           $ref: '#/components/responses/TooLarge'
     get:
       operationId: listDeviceTokens
+      security:
+        - apiToken: []
+        - sessionToken: []
       summary: List a user's device tokens, oldest registration first.
       responses:
         '200':
@@ -161,6 +183,8 @@ paths:
           $ref: '#/components/responses/BadRequest'
         '401':
           $ref: '#/components/responses/Unauthorized'
+        '403':
+          $ref: '#/components/responses/Forbidden'
   /v3/users/{user_id}/push/{token_type}/{token}:
     parameters:
       - $ref: '#/components/parameters/UserID'
@@ -168,6 +192,9 @@ paths:
       - $ref: '#/components/parameters/Token'
     delete:
       operationId: removeDeviceToken
+      security:
+        - apiToken: []
+        - sessionToken: []
       summary: Remove one of a user's tokens.
       description: Succeeds also when the user does not hold the token (idempotent).
       responses:
@@ -181,11 +208,16 @@ paths:
           $ref: '#/components/responses/BadRequest'
         '401':
           $ref: '#/components/responses/Unauthorized'
+        '403':
+          $ref: '#/components/responses/Forbidden'
   /v3/users/{user_id}/push:
     parameters:
       - $ref: '#/components/parameters/UserID'
     delete:
       operationId: removeAllDeviceTokens
+      security:
+        - apiToken: []
+        - sessionToken: []
       summary: Remove all of a user's tokens.
       responses:
         '200':
@@ -198,6 +230,8 @@ paths:
           $ref: '#/components/responses/BadRequest'
         '401':
           $ref: '#/components/responses/Unauthorized'
+        '403':
+          $ref: '#/components/responses/Forbidden'
   /v3/push/device_tokens/{token_type}/{token}:
     parameters:
       - $ref: '#/components/parameters/TokenType'
@@ -218,6 +252,8 @@ paths:
           $ref: '#/components/responses/BadRequest'
         '401':
           $ref: '#/components/responses/Unauthorized'
+        '403':
+          $ref: '#/components/responses/Forbidden'
     delete:
       operationId: removeDeviceTokenFromOwner
       summary: Remove a token from whoever holds it.
@@ -232,11 +268,16 @@ paths:
           $ref: '#/components/responses/BadRequest'
         '401':
           $ref: '#/components/responses/Unauthorized'
+        '403':
+          $ref: '#/components/responses/Forbidden'
   /v3/users/{user_id}/push_preference:
     parameters:
       - $ref: '#/components/parameters/UserID'
     get:
       operationId: getPushPreferences
+      security:
+        - apiToken: []
+        - sessionToken: []
       summary: A user's push preferences.
       responses:
         '200':
@@ -249,8 +290,13 @@ paths:
           $ref: '#/components/responses/BadRequest'
         '401':
           $ref: '#/components/responses/Unauthorized'
+        '403':
+          $ref: '#/components/responses/Forbidden'
     put:
       operationId: updatePushPreferences
+      security:
+        - apiToken: []
+        - sessionToken: []
       summary: Change the given fields of a user's push preferences.
       description: |
         Only the fields in the body change; the user is created if needed. Non-empty
@@ -276,10 +322,15 @@ paths:
           $ref: '#/components/responses/BadRequest'
         '401':
           $ref: '#/components/responses/Unauthorized'
+        '403':
+          $ref: '#/components/responses/Forbidden'
         '413':
           $ref: '#/components/responses/TooLarge'
     delete:
       operationId: resetPushPreferences
+      security:
+        - apiToken: []
+        - sessionToken: []
       summary: Reset a user's push preferences to the defaults.
       description: |
         Defaults: trigger option `all`, time zone `UTC`, sound `default`, every switch off, every
@@ -297,6 +348,8 @@ paths:
           $ref: '#/components/responses/BadRequest'
         '401':
           $ref: '#/components/responses/Unauthorized'
+        '403':
+          $ref: '#/components/responses/Forbidden'
   /v3/users/{user_id}/push_preference/{channel_url}:
     parameters:
       - $ref: '#/components/parameters/UserID'
@@ -308,6 +361,9 @@ paths:
           type: string
     get:
       operationId: getChannelPushPreference
+      security:
+        - apiToken: []
+        - sessionToken: []
       summary: A user's push preference for one channel.
       responses:
         '200':
@@ -320,8 +376,13 @@ paths:
           $ref: '#/components/responses/BadRequest'
         '401':
           $ref: '#/components/responses/Unauthorized'
+        '403':
+          $ref: '#/components/responses/Forbidden'
     put:
       operationId: updateChannelPushPreference
+      security:
+        - apiToken: []
+        - sessionToken: []
       summary: Set a user's push preference for one channel.
       requestBody:
         required: true
@@ -340,6 +401,8 @@ paths:
           $ref: '#/components/responses/BadRequest'
         '401':
           $ref: '#/components/responses/Unauthorized'
+        '403':
+          $ref: '#/components/responses/Forbidden'
         '413':
           $ref: '#/components/responses/TooLarge'
   /v3/users/{user_id}/push/template:
@@ -347,6 +410,9 @@ paths:
       - $ref: '#/components/parameters/UserID'
     get:
       operationId: getPushTemplateChoice
+      security:
+        - apiToken: []
+        - sessionToken: []
       summary: The template a user receives.
       responses:
         '200':
@@ -359,8 +425,13 @@ paths:
           $ref: '#/components/responses/BadRequest'
         '401':
           $ref: '#/components/responses/Unauthorized'
+        '403':
+          $ref: '#/components/responses/Forbidden'
     put:
       operationId: choosePushTemplate
+      security:
+        - apiToken: []
+        - sessionToken: []
       summary: Choose the template a user receives.
       requestBody:
         required: true
@@ -379,6 +450,8 @@ paths:
           $ref: '#/components/responses/BadRequest'
         '401':
           $ref: '#/components/responses/Unauthorized'
+        '403':
+          $ref: '#/components/responses/Forbidden'
         '413':
           $ref: '#/components/responses/TooLarge'
   /v3/applications/push/message_templates:
@@ -396,6 +469,8 @@ paths:
                 $ref: '#/components/schemas/MessageTemplates'
         '401':
           $ref: '#/components/responses/Unauthorized'
+        '403':
+          $ref: '#/components/responses/Forbidden'
   /v3/applications/push/message_templates/{template_name}:
     parameters:
       - name: template_name
@@ -419,6 +494,8 @@ paths:
           $ref: '#/components/responses/BadRequest'
         '401':
           $ref: '#/components/responses/Unauthorized'
+        '403':
+          $ref: '#/components/responses/Forbidden'
     put:
       operationId: updateMessageTemplate
       summary: Change texts of one of the app's templates.
@@ -441,6 +518,8 @@ paths:
           $ref: '#/components/responses/BadRequest'
         '401':
           $ref: '#/components/responses/Unauthorized'
+        '403':
+          $ref: '#/components/responses/Forbidden'
         '413':
           $ref: '#/components/responses/TooLarge'
   /webhooks/sendbird:
@@ -574,6 +653,8 @@ paths:
           $ref: '#/components/responses/BadRequest'
         '401':
           $ref: '#/components/responses/Unauthorized'
+        '403':
+          $ref: '#/components/responses/Forbidden'
   /v3/users/{user_id}/push/deliveries:
     parameters:
       - $ref: '#/components/parameters/UserID'
@@ -606,12 +687,142 @@ paths:
           $ref: '#/components/responses/BadRequest'
         '401':
           $ref: '#/components/responses/Unauthorized'
+        '403':
+          $ref: '#/components/responses/Forbidden'
+  /v3/users/{user_id}/token:
+    parameters:
+      - $ref: '#/components/parameters/UserID'
+    post:
+      operationId: issueSessionToken
+      summary: Issue a session token for a user (server credentials only).
+      description: |
+        The app's server calls this for a user who signed in, and hands the token to that user's
+        device, which then sends it as `Session-Token`. The token is 64 hex characters
+        (256 random bits); the relay stores only its SHA-256 digest, so the answer is the only
+        place it appears. Without `expires_at` it expires after 7 days. The user need not be
+        known to the relay yet. A user keeps at most 100 live tokens (the oldest go first);
+        issuing one also drops the user's expired ones.
+      requestBody:
+        required: false
+        content:
+          application/json:
+            schema:
+              $ref: '#/components/schemas/SessionTokenRequest'
+      responses:
+        '200':
+          description: The new token.
+          content:
+            application/json:
+              schema:
+                $ref: '#/components/schemas/SessionToken'
+        '400':
+          $ref: '#/components/responses/BadRequest'
+        '401':
+          $ref: '#/components/responses/Unauthorized'
+        '403':
+          $ref: '#/components/responses/Forbidden'
+        '413':
+          $ref: '#/components/responses/TooLarge'
+    delete:
+      operationId: revokeSessionTokens
+      summary: Revoke every session token of a user (server credentials only).
+      description: Takes effect on the next request; succeeds also when the user has none.
+      responses:
+        '200':
+          description: Done.
+          content:
+            application/json:
+              schema:
+                $ref: '#/components/schemas/Empty'
+        '400':
+          $ref: '#/components/responses/BadRequest'
+        '401':
+          $ref: '#/components/responses/Unauthorized'
+        '403':
+          $ref: '#/components/responses/Forbidden'
+  /v3/applications/api_tokens:
+    post:
+      operationId: createSecondaryAPIToken
+      summary: Create a secondary API token (master API token only).
+      description: |
+        A secondary token authenticates every other `/v3` operation like the master token, so
+        each server can have its own and lose it alone. It is 64 hex characters; the relay
+        stores only its SHA-256 digest, so this answer is the only place the full token appears
+        (Sendbird lists tokens in full; the relay cannot, and would not). At most 20 per app.
+      requestBody:
+        required: false
+        content:
+          application/json:
+            schema:
+              type: object
+      responses:
+        '200':
+          description: The new token, in full.
+          content:
+            application/json:
+              schema:
+                $ref: '#/components/schemas/APIToken'
+        '400':
+          $ref: '#/components/responses/BadRequest'
+        '401':
+          $ref: '#/components/responses/Unauthorized'
+        '403':
+          $ref: '#/components/responses/Forbidden'
+        '413':
+          $ref: '#/components/responses/TooLarge'
+    get:
+      operationId: listSecondaryAPITokens
+      summary: List the secondary API tokens (master API token only), oldest first, redacted.
+      responses:
+        '200':
+          description: The tokens, each as its first 4 characters and "…".
+          content:
+            application/json:
+              schema:
+                $ref: '#/components/schemas/APITokenList'
+        '401':
+          $ref: '#/components/responses/Unauthorized'
+        '403':
+          $ref: '#/components/responses/Forbidden'
+  /v3/applications/api_tokens/{api_token}:
+    parameters:
+      - name: api_token
+        in: path
+        required: true
+        description: |
+          The full token, or its listed form (4 characters and "…", percent-encoded) when that
+          names exactly one token.
+        schema:
+          type: string
+    delete:
+      operationId: revokeSecondaryAPIToken
+      summary: Revoke a secondary API token (master API token only).
+      description: Takes effect on the next request. Unknown token 400201; a listed form matching several 400111.
+      responses:
+        '200':
+          description: The revoked token, redacted.
+          content:
+            application/json:
+              schema:
+                $ref: '#/components/schemas/APIToken'
+        '400':
+          $ref: '#/components/responses/BadRequest'
+        '401':
+          $ref: '#/components/responses/Unauthorized'
+        '403':
+          $ref: '#/components/responses/Forbidden'
 components:
   securitySchemes:
     apiToken:
       type: apiKey
       in: header
       name: Api-Token
+      description: A server's credential, the app's master or a secondary API token.
+    sessionToken:
+      type: apiKey
+      in: header
+      name: Session-Token
+      description: A device's credential for one user, from `POST /v3/users/{user_id}/token`.
   parameters:
     UserID:
       name: user_id
@@ -643,7 +854,17 @@ components:
           schema:
             $ref: '#/components/schemas/Error'
     Unauthorized:
-      description: '`Api-Token` missing or wrong (code 400401).'
+      description: |
+        `Api-Token` missing or wrong (code 400401); `Session-Token` malformed, unknown or
+        revoked (400302) or expired (400309).
+      content:
+        application/json:
+          schema:
+            $ref: '#/components/schemas/Error'
+    Forbidden:
+      description: |
+        The credential is valid but may not do this (code 400108): a session token outside its
+        own user's push settings, or a secondary API token managing API tokens.
       content:
         application/json:
           schema:
@@ -779,6 +1000,47 @@ components:
         error:
           type: boolean
           enum: [true]
+    SessionTokenRequest:
+      type: object
+      properties:
+        expires_at:
+          type: integer
+          format: int64
+          description: Unix milliseconds, in the future; 7 days from now when absent.
+    SessionToken:
+      type: object
+      required: [user_id, token, expires_at]
+      properties:
+        user_id:
+          type: string
+        token:
+          type: string
+          pattern: '^[0-9a-f]{64}$'
+        expires_at:
+          type: integer
+          format: int64
+    Empty:
+      type: object
+      description: '`{}`'
+    APIToken:
+      type: object
+      required: [token, created_at]
+      properties:
+        token:
+          type: string
+          description: In full when just created; otherwise the first 4 characters and "…".
+        created_at:
+          type: integer
+          format: int64
+          description: Unix milliseconds.
+    APITokenList:
+      type: object
+      required: [api_tokens]
+      properties:
+        api_tokens:
+          type: array
+          items:
+            $ref: '#/components/schemas/APIToken'
     APNsToken:
       type: string
       description: |

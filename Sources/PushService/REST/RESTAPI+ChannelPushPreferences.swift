@@ -6,8 +6,7 @@ import PushStore
 extension RESTAPI {
     func registerChannelPushPreferenceRoutes(on v3: RouterGroup<RelayRequestContext>) {
         v3.get("users/:user_id/push_preference/:channel_url") { _, context in
-            let app = try context.requireApp()
-            let user = try PathParameter.decoded("user_id", from: context)
+            let (app, user) = try context.requireUser()
             let channel = try PathParameter.decoded("channel_url", from: context)
             guard let preference = try await store.channelPreference(app: app.appID, user: user, channel: channel) else {
                 throw APIError.notFound("User")
@@ -16,8 +15,7 @@ extension RESTAPI {
         }
 
         v3.put("users/:user_id/push_preference/:channel_url") { request, context in
-            let app = try context.requireApp()
-            let user = try PathParameter.decoded("user_id", from: context)
+            let (app, user) = try context.requireUser()
             let channel = try PathParameter.decoded("channel_url", from: context)
             let update = try ChannelPushPreferenceUpdate(try await request.jsonObject(limit: bodyLimit))
             let stored: ChannelPushPreference

@@ -6,8 +6,7 @@ import PushStore
 extension RESTAPI {
     func registerDeviceTokenRoutes(on v3: RouterGroup<RelayRequestContext>) {
         v3.post("users/:user_id/push/:token_type") { request, context in
-            let app = try context.requireApp()
-            let user = try PathParameter.decoded("user_id", from: context)
+            let (app, user) = try context.requireUser()
             try Self.requireAPNs(context)
             let body = try await request.jsonObject(limit: bodyLimit)
             guard let raw = try body.string("apns_device_token") else { throw APIError.missing("apns_device_token") }
@@ -31,8 +30,7 @@ extension RESTAPI {
         }
 
         v3.get("users/:user_id/push/:token_type") { _, context in
-            let app = try context.requireApp()
-            let user = try PathParameter.decoded("user_id", from: context)
+            let (app, user) = try context.requireUser()
             try Self.requireAPNs(context)
             guard let tokens = try await store.tokens(app: app.appID, user: user) else { throw APIError.notFound("User") }
             let list = tokens.map(\.token)
@@ -40,8 +38,7 @@ extension RESTAPI {
         }
 
         v3.delete("users/:user_id/push/:token_type/:token") { _, context in
-            let app = try context.requireApp()
-            let user = try PathParameter.decoded("user_id", from: context)
+            let (app, user) = try context.requireUser()
             try Self.requireAPNs(context)
             let token = try Self.pathToken(context)
             guard try await store.userExists(app: app.appID, user: user) else { throw APIError.notFound("User") }
@@ -52,8 +49,7 @@ extension RESTAPI {
         }
 
         v3.delete("users/:user_id/push") { _, context in
-            let app = try context.requireApp()
-            let user = try PathParameter.decoded("user_id", from: context)
+            let (app, user) = try context.requireUser()
             guard try await store.userExists(app: app.appID, user: user) else { throw APIError.notFound("User") }
             let removed = try await store.removeAllTokens(app: app.appID, user: user)
             return JSONResponse.make(TokensRemoved(token: removed, user: SendbirdUser(user)))

@@ -5,16 +5,14 @@ import PushStore
 extension RESTAPI {
     func registerPushPreferenceRoutes(on v3: RouterGroup<RelayRequestContext>) {
         v3.get("users/:user_id/push_preference") { _, context in
-            let app = try context.requireApp()
-            let user = try PathParameter.decoded("user_id", from: context)
+            let (app, user) = try context.requireUser()
             guard let preferences = try await store.preferences(app: app.appID, user: user) else { throw APIError.notFound("User") }
             return JSONResponse.make(PushPreferencesBody(preferences))
         }
 
         // Changes only the fields given; creates the user.
         v3.put("users/:user_id/push_preference") { request, context in
-            let app = try context.requireApp()
-            let user = try PathParameter.decoded("user_id", from: context)
+            let (app, user) = try context.requireUser()
             let update = try PushPreferencesUpdate(try await request.jsonObject(limit: bodyLimit))
             let stored = try await store.updatePreferences(app: app.appID, user: user) { preferences in
                 try update.apply(to: &preferences)
@@ -26,8 +24,7 @@ extension RESTAPI {
         // models return the whole object, and its SDK requires a JSON object: the relay answers
         // with the reset preferences, which satisfies all three.
         v3.delete("users/:user_id/push_preference") { _, context in
-            let app = try context.requireApp()
-            let user = try PathParameter.decoded("user_id", from: context)
+            let (app, user) = try context.requireUser()
             guard let preferences = try await store.resetPreferences(app: app.appID, user: user) else { throw APIError.notFound("User") }
             return JSONResponse.make(PushPreferencesBody(preferences))
         }

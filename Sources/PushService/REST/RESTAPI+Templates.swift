@@ -8,15 +8,13 @@ import PushStore
 extension RESTAPI {
     func registerPushTemplateRoutes(on v3: RouterGroup<RelayRequestContext>) {
         v3.get("users/:user_id/push/template") { _, context in
-            let app = try context.requireApp()
-            let user = try PathParameter.decoded("user_id", from: context)
+            let (app, user) = try context.requireUser()
             guard let name = try await store.pushTemplateName(app: app.appID, user: user) else { throw APIError.notFound("User") }
             return JSONResponse.make(["name": name.rawValue])
         }
 
         v3.put("users/:user_id/push/template") { request, context in
-            let app = try context.requireApp()
-            let user = try PathParameter.decoded("user_id", from: context)
+            let (app, user) = try context.requireUser()
             let body = try await request.jsonObject(limit: bodyLimit)
             guard let name = try body.choice("name", { PushTemplateName(rawValue: $0) }, allowed: PushTemplateName.allCases.map(\.rawValue))
             else { throw APIError.missing("name") }

@@ -1,14 +1,20 @@
 import Hummingbird
 import PushStore
 
-/// The Sendbird-compatible REST API: device tokens, push preferences, template choice and app
-/// templates. Routes are registered on a group that `APITokenMiddleware` already authenticates.
+/// The Sendbird-compatible REST API: device tokens, push preferences, template choice, app
+/// templates, session tokens and secondary API tokens. Routes are registered on a group that
+/// `AuthenticationMiddleware` already authenticates; each route says who may call it with one
+/// of `RelayRequestContext`'s `require…` methods.
 struct RESTAPI: Sendable {
     let store: PushStore
     /// Each app's configured templates, under the ones changed through the API.
     let templates: ConfiguredTemplates
+    /// What `Api-Token` is checked against besides the master tokens.
+    let secondaryAPITokens: SecondaryAPITokens
     /// Largest request body accepted.
     let bodyLimit: Int
+    /// Unix milliseconds; session token expiry.
+    let clock: @Sendable () -> Int64
 
     func register(on v3: RouterGroup<RelayRequestContext>) {
         registerDeviceTokenRoutes(on: v3)
@@ -16,5 +22,7 @@ struct RESTAPI: Sendable {
         registerChannelPushPreferenceRoutes(on: v3)
         registerPushTemplateRoutes(on: v3)
         registerMessageTemplateRoutes(on: v3)
+        registerSessionTokenRoutes(on: v3)
+        registerAPITokenRoutes(on: v3)
     }
 }

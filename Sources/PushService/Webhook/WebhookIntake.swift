@@ -86,7 +86,7 @@ public struct WebhookIntake: Sendable {
         // Every candidate's key is tried, without stopping at a match: the time taken does not
         // tell which app's key it was.
         var signer: AppConfiguration?
-        for candidate in candidates where WebhookSignature.matches(digest, body: body, key: candidate.apiToken.value) {
+        for candidate in candidates where WebhookSignature.matches(digest, body: body, key: candidate.webhookSecret.value) {
             signer = candidate
         }
         guard let app = signer else {

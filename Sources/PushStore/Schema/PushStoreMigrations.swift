@@ -9,7 +9,8 @@ enum PushStoreMigrations {
         migrator.registerMigration("v1_users_tokens_preferences_templates", migrate: createRegistry)
         migrator.registerMigration("v2_events_deliveries", migrate: DeliveryQueueSchema.create)
         migrator.registerMigration("v3_delivery_payloads", migrate: DeliveryQueueSchemaV3.migrate)
-        migrator.registerMigration("v4_due_by_app", migrate: DeliveryQueueSchemaV4.migrate)
+        migrator.registerMigration("v4_credentials", migrate: CredentialsSchema.create)
+        migrator.registerMigration("v5_due_by_app", migrate: DueByAppSchema.migrate)
         return migrator
     }
 

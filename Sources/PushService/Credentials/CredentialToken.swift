@@ -1,0 +1,36 @@
+import Crypto
+import Foundation
+
+/// The tokens the relay issues itself, session tokens and secondary API tokens: 32 random bytes
+/// (256 bits, from the system's CSPRNG via swift-crypto) as 64 lowercase hex characters. Only
+/// their SHA-256 digests are stored or kept in memory; the token is shown once, to whoever
+/// created it.
+enum CredentialToken {
+    /// Hex characters of a token.
+    static let length = 64
+    /// How many leading characters a listing shows (`abcd…`); 16 of the 256 bits.
+    static let visiblePrefixLength = 4
+
+    static func generate() -> String {
+        SymmetricKey(size: .bits256).withUnsafeBytes { bytes in
+            String(decoding: bytes.flatMap { [hexDigits[Int($0 >> 4)], hexDigits[Int($0 & 0x0f)]] }, as: UTF8.self)
+        }
+    }
+
+    static func digest(_ token: String) -> Data {
+        Data(SHA256.hash(data: Data(token.utf8)))
+    }
+
+    /// Whether `text` could be a token the relay issued. Checked before any lookup, so junk in
+    /// a header never reaches the database.
+    static func isWellFormed(_ text: String) -> Bool {
+        text.utf8.count == length && text.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
+    }
+
+    /// The form a listing shows: the first characters and an ellipsis.
+    static func redacted(prefix: String) -> String { prefix + "…" }
+
+    static func prefix(of token: String) -> String { String(token.prefix(visiblePrefixLength)) }
+
+    private static let hexDigits = Array("0123456789abcdef".utf8)
+}

@@ -1,0 +1,54 @@
+import Hummingbird
+import PushStore
+
+/// `/v3/users/{user_id}/token`: session tokens, which an app's server issues for one user and
+/// hands to that user's device, so the device never holds an API token. Server credentials only.
+extension RESTAPI {
+    /// Lifetime of a session token issued without `expires_at`: a week, so a device that is
+    /// never told to refresh is locked out within days, not never.
+    static let defaultSessionTokenLifetimeMs: Int64 = 7 * 24 * 60 * 60 * 1000
+
+    func registerSessionTokenRoutes(on v3: RouterGroup<RelayRequestContext>) {
+        // Issues a token. The user need not be known yet (the relay learns users on their first
+        // write, typically the device registering its APNs token with this very token).
+        v3.post("users/:user_id/token") { request, context in
+            let app = try context.requireApp()
+            let user = try PathParameter.decoded("user_id", from: context)
+            let body = try await request.jsonObject(limit: bodyLimit)
+            let now = clock()
+            let expiresAt = try Self.sessionTokenExpiry(body, now: now)
+            let token = CredentialToken.generate()
+            try await store.addSessionToken(digest: CredentialToken.digest(token), app: app.appID, user: user, expiresAtMs: expiresAt)
+            context.logger.info("session token issued", metadata: ["user": .string(user), "expires_at": .stringConvertible(expiresAt)])
+            return JSONResponse.make(SessionTokenIssued(userID: user, token: token, expiresAt: expiresAt))
+        }
+
+        // Revokes every session token of the user; succeeds when there was none.
+        v3.delete("users/:user_id/token") { _, context in
+            let app = try context.requireApp()
+            let user = try PathParameter.decoded("user_id", from: context)
+            let count = try await store.revokeSessionTokens(app: app.appID, user: user)
+            context.logger.info("session tokens revoked", metadata: ["user": .string(user), "count": .stringConvertible(count)])
+            return JSONResponse.make(EmptyAnswer())
+        }
+    }
+
+    /// `expires_at` (Unix ms, an integer in the future), or a week from now.
+    static func sessionTokenExpiry(_ body: JSONObject, now: Int64) throws(APIError) -> Int64 {
+        guard let expiresAt = try body.integer("expires_at") else { return now + defaultSessionTokenLifetimeMs }
+        guard expiresAt >= 0 else { throw .negative("expires_at") }
+        guard expiresAt > now else { throw .invalidValue("expires_at", "must be in the future (Unix milliseconds)") }
+        return expiresAt
+    }
+}
+
+/// `POST …/token`, as Sendbird answers it.
+private struct SessionTokenIssued: Encodable {
+    var userID: String
+    var token: String
+    var expiresAt: Int64
+    enum CodingKeys: String, CodingKey { case userID = "user_id", token, expiresAt = "expires_at" }
+}
+
+/// `{}`, Sendbird's answer to a revocation.
+struct EmptyAnswer: Encodable {}

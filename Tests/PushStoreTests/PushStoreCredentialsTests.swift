@@ -1,0 +1,88 @@
+import Foundation
+import GRDB
+import Testing
+@testable import PushStore
+
+/// Session tokens and secondary API tokens in a real SQLite file. The store is handed digests
+/// only; these tests use arbitrary bytes for them.
+@Suite struct PushStoreCredentialsTests {
+    static func digest(_ n: UInt8) -> Data { Data(repeating: n, count: 32) }
+
+    @Test func aSessionTokenIsFoundByItsDigestWithItsAppUserAndExpiry() async throws {
+        let db = try TemporaryDatabase()
+        let clock = ManualClock()
+        let store = try db.open(clock: clock)
+        let stored = try await store.addSessionToken(digest: Self.digest(1), app: "A", user: "alice", expiresAtMs: clock.milliseconds + 1000)
+        #expect(stored == StoredSessionToken(app: "A", user: "alice", createdAtMs: clock.milliseconds, expiresAtMs: clock.milliseconds + 1000))
+        #expect(try await store.sessionToken(digest: Self.digest(1)) == stored)
+        #expect(try await store.sessionToken(digest: Self.digest(2)) == nil)
+        // What is stored: the digest and who it speaks for, nothing else.
+        let columns = try await store.pool.read { db in try db.columns(in: "session_tokens").map(\.name) }
+        #expect(columns == ["token_digest", "app_id", "user_id", "created_at", "expires_at"])
+        #expect(stored.isExpired(atMs: clock.milliseconds + 999) == false)
+        #expect(stored.isExpired(atMs: clock.milliseconds + 1000))
+    }
+
+    @Test func issuingDropsTheUsersExpiredTokensAndKeepsTheNewestHundred() async throws {
+        let db = try TemporaryDatabase()
+        let clock = ManualClock()
+        let store = try db.open(clock: clock)
+        try await store.addSessionToken(digest: Self.digest(1), app: "A", user: "alice", expiresAtMs: clock.milliseconds + 10)
+        try await store.addSessionToken(digest: Self.digest(2), app: "A", user: "bob", expiresAtMs: clock.milliseconds + 10)
+        clock.advance(by: 10)
+        try await store.addSessionToken(digest: Self.digest(3), app: "A", user: "alice", expiresAtMs: clock.milliseconds + 10)
+        #expect(try await store.sessionToken(digest: Self.digest(1)) == nil)
+        // Another user's expired token waits for that user's next issue (it is refused anyway).
+        #expect(try await store.sessionToken(digest: Self.digest(2)) != nil)
+
+        for n in 0..<PushStore.maximumSessionTokensPerUser {
+            clock.advance(by: 1)
+            try await store.addSessionToken(digest: Data(repeating: UInt8(n), count: 31) + [0xff], app: "A", user: "carol",
+                                            expiresAtMs: clock.milliseconds + 1_000_000)
+        }
+        clock.advance(by: 1)
+        try await store.addSessionToken(digest: Self.digest(200), app: "A", user: "carol", expiresAtMs: clock.milliseconds + 1_000_000)
+        let count = try await store.pool.read { db in
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM session_tokens WHERE user_id = 'carol'")
+        }
+        #expect(count == PushStore.maximumSessionTokensPerUser)
+        #expect(try await store.sessionToken(digest: Data(repeating: 0, count: 31) + [0xff]) == nil, "the oldest went")
+        #expect(try await store.sessionToken(digest: Self.digest(200)) != nil)
+    }
+
+    @Test func revokingRemovesAllOfOneUsersTokensInOneApp() async throws {
+        let db = try TemporaryDatabase()
+        let store = try db.open()
+        for (n, (app, user)) in [("A", "alice"), ("A", "alice"), ("A", "bob"), ("B", "alice")].enumerated() {
+            try await store.addSessionToken(digest: Self.digest(UInt8(n)), app: app, user: user, expiresAtMs: .max)
+        }
+        #expect(try await store.revokeSessionTokens(app: "A", user: "alice") == 2)
+        #expect(try await store.revokeSessionTokens(app: "A", user: "alice") == 0)
+        #expect(try await store.sessionToken(digest: Self.digest(0)) == nil)
+        #expect(try await store.sessionToken(digest: Self.digest(1)) == nil)
+        #expect(try await store.sessionToken(digest: Self.digest(2))?.user == "bob")
+        #expect(try await store.sessionToken(digest: Self.digest(3))?.app == "B")
+    }
+
+    @Test func apiTokensAreBoundedListedRemovedAndReadBackAfterReopening() async throws {
+        let db = try TemporaryDatabase()
+        let clock = ManualClock()
+        do {
+            let store = try db.open(clock: clock)
+            let first = try #require(try await store.addAPIToken(app: "A", digest: Self.digest(1), prefix: "ab12", limit: 2))
+            clock.advance(by: 1)
+            let second = try #require(try await store.addAPIToken(app: "A", digest: Self.digest(2), prefix: "ab12", limit: 2))
+            #expect(try await store.addAPIToken(app: "A", digest: Self.digest(3), prefix: "cd34", limit: 2) == nil)
+            #expect(try await store.addAPIToken(app: "B", digest: Self.digest(4), prefix: "ef56", limit: 2) != nil)
+            #expect(try await store.apiTokens(app: "A") == [first, second])
+
+            #expect(try await store.removeAPIToken(app: "A", .prefix("ab12")) == .ambiguous(2))
+            #expect(try await store.removeAPIToken(app: "A", .prefix("zzzz")) == .notFound)
+            #expect(try await store.removeAPIToken(app: "B", .digest(Self.digest(1))) == .notFound)
+            #expect(try await store.removeAPIToken(app: "A", .digest(Self.digest(1))) == .removed(first))
+            #expect(try await store.removeAPIToken(app: "A", .prefix("ab12")) == .removed(second))
+        }
+        let reopened = try db.open(clock: clock)
+        #expect(try reopened.allAPITokens().map(\.app) == ["B"])
+    }
+}
