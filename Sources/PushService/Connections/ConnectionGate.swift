@@ -21,6 +21,7 @@ final class ConnectionGate: Sendable {
     /// Sockets allowed on top of `maximum`: accepted but not yet admitted, or being closed.
     static let inTransit = 64
 
+    let maximum: Int
     private let limiter: Mutex<ConnectionLimiter<any Channel>>
     private let logger: Logger
     private let logThrottle = LogThrottle(interval: .seconds(10))
@@ -30,29 +31,30 @@ final class ConnectionGate: Sendable {
     private let refusedCounter = Counter(label: "pushrelay_http_connections_limited_total", dimensions: [("action", "refused")])
 
     init(maximum: Int, logger: Logger, clock: @escaping @Sendable () -> Int64 = PushStore.systemClockMilliseconds) {
+        self.maximum = maximum
         limiter = Mutex(ConnectionLimiter(maximum: maximum))
         self.logger = logger
         self.clock = clock
     }
-
-    var maximum: Int { limiter.withLock { $0.maximum } }
 
     /// For the listener (Hummingbird's `availableConnectionsDelegate`): counts every accepted
     /// socket until it closes, and pauses accepting at `maximum + inTransit`.
     var acceptLimit: MaximumAvailableConnections {
         MaximumAvailableConnections(maximum + Self.inTransit, logger: logger)
     }
+
     var openCount: Int { limiter.withLock { $0.openCount } }
     var idleCount: Int { limiter.withLock { $0.idleCount } }
 
     /// Admits `channel` (its id) or refuses it (nil: the caller closes it). At the limit the
     /// connection idle the longest is closed to make room.
     func admit(_ channel: any Channel) -> ID? {
-        let (admission, open) = limiter.withLock { limiter in
+        // The gauge is set under the lock so that concurrent updates cannot leave a stale count.
+        let admission = limiter.withLock { limiter in
             let admission = limiter.open(channel)
-            return (admission, limiter.openCount)
+            openGauge.record(limiter.openCount)
+            return admission
         }
-        openGauge.record(open)
         switch admission {
         case .admitted(let id):
             return id
@@ -78,18 +80,17 @@ final class ConnectionGate: Sendable {
     }
 
     func closed(_ id: ID) {
-        let open = limiter.withLock { limiter in
+        limiter.withLock { limiter in
             limiter.closed(id)
-            return limiter.openCount
+            openGauge.record(limiter.openCount)
         }
-        openGauge.record(open)
     }
 
     /// At the limit this happens once per new connection: one line per interval, with the
     /// count of those held back, keeps a flood of clients from flooding the journal.
     private func log(_ level: Logger.Level, _ key: String, _ message: Logger.Message) {
         guard let heldBack = logThrottle.admit(key, nowMs: clock()) else { return }
-        var metadata: Logger.Metadata = ["max_connections": .stringConvertible(limiter.withLock { $0.maximum })]
+        var metadata: Logger.Metadata = ["max_connections": .stringConvertible(maximum)]
         if heldBack > 0 { metadata["more_not_logged"] = .stringConvertible(heldBack) }
         logger.log(level: level, message, metadata: metadata)
     }
