@@ -92,9 +92,13 @@ public struct RelayService: Sendable {
     /// stalled connection must not hold a descriptor forever), and headers are bounded well
     /// below NIO's defaults (Sendbird's webhook and the REST API send a handful of short ones);
     /// beyond them the parser answers 431/400 and closes the connection.
-    static let http1 = HTTP1Channel.Configuration(
-        idleTimeout: .seconds(60),
-        httpDecoderConfiguration: .init(maxHeaderFieldSize: 16 * 1024, maxHeaderListSize: 64 * 1024, maxHeaderFieldCount: 100))
+    /// Open connections are capped by `gate` (`http.max_connections`; see `ConnectionLimiter`).
+    static func http1(connections gate: ConnectionGate) -> HTTP1Channel.Configuration {
+        HTTP1Channel.Configuration(
+            additionalChannelHandlers: [ConnectionLimitHandler(gate: gate)],
+            idleTimeout: .seconds(60),
+            httpDecoderConfiguration: .init(maxHeaderFieldSize: 16 * 1024, maxHeaderListSize: 64 * 1024, maxHeaderFieldCount: 100))
+    }
 
     /// The HTTP application on `configuration.listen`, running `services` (e.g. the dispatcher)
     /// alongside the server. `onListening` gets the bound port once the server accepts
@@ -105,12 +109,14 @@ public struct RelayService: Sendable {
         onListening: @escaping @Sendable (Int) async -> Void = { _ in }
     ) -> Application<RouterResponder<RelayRequestContext>> {
         let logger = self.logger
+        let connections = ConnectionGate(maximum: configuration.http.maxConnections, logger: logger)
         return Application(
             router: router ?? makeRouter(),
-            server: .http1(configuration: Self.http1),
+            server: .http1(configuration: Self.http1(connections: connections)),
             configuration: ApplicationConfiguration(
                 address: .hostname(configuration.listen.host, port: configuration.listen.port),
-                serverName: "push-relay"
+                serverName: "push-relay",
+                availableConnectionsDelegate: connections.acceptLimit
             ),
             services: services,
             onServerRunning: { channel in

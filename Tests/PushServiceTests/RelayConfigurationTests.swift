@@ -11,6 +11,7 @@ import Testing
           path: /tmp/relay.sqlite
         http:
           max_body_bytes: 2048
+          max_connections: 100
         apps:
           - app_id: A
             api_token: aaaaaaaaaaaaaaaaaaaaaaaa
@@ -23,6 +24,7 @@ import Testing
         #expect(config.listen == ListenConfiguration(host: "0.0.0.0", port: 9090))
         #expect(config.database.path == "/tmp/relay.sqlite")
         #expect(config.http.maxBodyBytes == 2048)
+        #expect(config.http.maxConnections == 100)
         #expect(config.apps.map(\.appID) == ["A", "12345"])
         #expect(config.apps[0].apiToken.value == "aaaaaaaaaaaaaaaaaaaaaaaa")
     }
@@ -34,6 +36,7 @@ import Testing
         #expect(config.listen.port == 8080)
         #expect(config.apps.count == 1)
         #expect(config.http.maxBodyBytes == HTTPConfiguration.defaultMaxBodyBytes)
+        #expect(config.http.maxConnections == HTTPConfiguration.defaultMaxConnections)
     }
 
     @Test func optionalKeysHaveDefaults() throws {
@@ -64,6 +67,8 @@ import Testing
         ("listen: {}\ndatabase: {path: p}\napps: [{app_id: A, api_token: aaaaaaaaaaaaaaaaaaaa}, {app_id: A, api_token: bbbbbbbbbbbbbbbbbbbb}]", .invalidValue(key: "apps[1].app_id", reason: "\"A\" is listed twice")),
         ("listen: {}\ndatabase: {path: p}\napps: [{app_id: A, api_token: aaaaaaaaaaaaaaaaaaaa}, {app_id: B, api_token: aaaaaaaaaaaaaaaaaaaa}]", .invalidValue(key: "apps[1].api_token", reason: "is the same as another app's token")),
         ("listen: {}\ndatabase: {path: p}\nhttp: {max_body_bytes: 10}\napps: [{app_id: A, api_token: aaaaaaaaaaaaaaaaaaaa}]", .invalidValue(key: "http.max_body_bytes", reason: "must be 1024...16777216")),
+        ("listen: {}\ndatabase: {path: p}\nhttp: {max_connections: 0}\napps: [{app_id: A, api_token: aaaaaaaaaaaaaaaaaaaa}]", .invalidValue(key: "http.max_connections", reason: "must be 16...1000000")),
+        ("listen: {}\ndatabase: {path: p}\nhttp: {max_connections: many}\napps: [{app_id: A, api_token: aaaaaaaaaaaaaaaaaaaa}]", .invalidValue(key: "http.max_connections", reason: "must be an integer")),
         ("listen: 8080\ndatabase: {path: p}\napps: [{app_id: A, api_token: aaaaaaaaaaaaaaaaaaaa}]", .invalidValue(key: "listen", reason: "must be a mapping of keys to values")),
         ("- just\n- a list", .invalidValue(key: "(top level)", reason: "must be a mapping of keys to values")),
     ])

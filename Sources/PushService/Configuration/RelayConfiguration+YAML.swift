@@ -71,13 +71,20 @@ extension RelayConfiguration {
 
         var http = HTTPConfiguration()
         if let httpMap = try top.mapping("http") {
-            try httpMap.allowOnly(["max_body_bytes"])
+            try httpMap.allowOnly(["max_body_bytes", "max_connections"])
             if let limit = try httpMap.int("max_body_bytes") {
                 let allowed = HTTPConfiguration.allowedMaxBodyBytes
                 guard allowed.contains(limit) else {
                     throw .invalidValue(key: httpMap.name("max_body_bytes"), reason: "must be \(allowed.lowerBound)...\(allowed.upperBound)")
                 }
                 http.maxBodyBytes = limit
+            }
+            if let limit = try httpMap.int("max_connections") {
+                let allowed = HTTPConfiguration.allowedMaxConnections
+                guard allowed.contains(limit) else {
+                    throw .invalidValue(key: httpMap.name("max_connections"), reason: "must be \(allowed.lowerBound)...\(allowed.upperBound)")
+                }
+                http.maxConnections = limit
             }
         }
 

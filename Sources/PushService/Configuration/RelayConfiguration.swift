@@ -5,7 +5,7 @@ import Logging
 /// ```yaml
 /// listen: {host: 127.0.0.1, port: 8080}
 /// database: {path: /var/lib/push-relay/relay.sqlite}
-/// http: {max_body_bytes: 65536}        # optional
+/// http: {max_body_bytes: 65536, max_connections: 4096}   # optional
 /// apps:
 ///   - app_id: 9DA1B1F4-0D9B-4F3C-A2B3-6C0C1E9A7F00
 ///     api_token: 0123456789abcdef0123456789abcdef01234567

@@ -42,6 +42,8 @@ public final class RelayDaemon: Sendable {
     public static func start(configurationPath: String?, configuration: RelayConfiguration, logger: Logger,
                              registry: PrometheusCollectorRegistry, notifier: SystemdNotifier = SystemdNotifier(),
                              environment: ConfigurationEnvironment = .process) async throws -> RelayDaemon {
+        // Before anything opens descriptors: HTTP connections, APNs and SQLite share the table.
+        DescriptorBudget(configuration: configuration).apply(logger: logger)
         notifier.status("opening the database")
         let service = try RelayService.open(configuration: configuration, logger: logger)
         notifier.status("loading APNs credentials")
