@@ -24,7 +24,7 @@ import Testing
 }
 
 /// Waits (bounded) until something accepts TCP connections on the port.
-func waitUntilListening(port: Int, timeout: Duration = .seconds(10)) async throws {
+func waitUntilListening(port: Int, timeout: Duration = .seconds(60)) async throws {
     let deadline = ContinuousClock.now + timeout
     while ContinuousClock.now < deadline {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)

@@ -48,7 +48,9 @@ enum Fixtures {
     }
 
     static func clientConfiguration(port: Int, authentication: APNsAuthentication, connections: Int = 1,
-                                    requestTimeout: Duration = .seconds(10),
+                                    // Generous: hundreds of concurrent sends on a loaded machine three times
+                                    // slower must not hit it; tests of deadlines pass their own.
+                                    requestTimeout: Duration = .seconds(60),
                                     events: EventLog? = nil) -> APNsClientConfiguration {
         var handler: (@Sendable (APNsClientEvent) -> Void)?
         if let events { handler = { events.append($0) } }
