@@ -39,9 +39,9 @@ info:
     | 400 | 400104 | a field that must be a boolean is not |
     | 400 | 400105 | a required field is missing |
     | 400 | 400106 | a timestamp is negative |
-    | 400 | 400110 | a value is too long (or a list too long) |
+    | 400 | 400110 | a value is too long (or a list too long), or a per-app limit is reached (`apps[].limits`: channel preferences per user) |
     | 400 | 400111 | a value is not allowed: out of range, unknown enum value, unknown time zone, token type other than `apns` |
-    | 400 | 400151 | a path segment contains control characters |
+    | 400 | 400151 | a path segment contains control characters, or a string in the body contains NUL |
     | 400 | 400201 | the user, or template, does not exist |
     | 400 | 400403 | the body is not JSON, or not a JSON object |
     | 400 | 400601 | the token to register is not a valid APNs token |
@@ -537,40 +537,22 @@ paths:
         more members than `apps[].limits.max_members_per_event` is 400 (400110).
       security: []
       parameters:
-        - name: x-sendbird-signature
-          in: header
-          required: true
-          schema:
-            type: string
+        - $ref: '#/components/parameters/SendbirdSignature'
       requestBody:
-        required: true
-        content:
-          application/json:
-            schema:
-              type: object
+        $ref: '#/components/requestBodies/SendbirdWebhook'
       responses:
         '200':
-          description: Accepted, duplicate or ignored.
-          content:
-            application/json:
-              schema:
-                type: object
-                properties:
-                  result:
-                    type: string
-                    enum: [accepted, duplicate, ignored]
-                  deliveries:
-                    type: integer
+          $ref: '#/components/responses/WebhookAnswer'
         '400':
           $ref: '#/components/responses/BadRequest'
         '401':
           $ref: '#/components/responses/Unauthorized'
         '404':
-          description: The `app_id` is not configured on this relay.
+          $ref: '#/components/responses/WebhookUnknownApp'
         '413':
           $ref: '#/components/responses/TooLarge'
         '503':
-          description: The app has no APNs configuration; the event was not accepted.
+          $ref: '#/components/responses/WebhookNotAccepted'
   /webhooks/sendbird/{app_id}:
     post:
       operationId: receiveSendbirdWebhookForApp
@@ -591,40 +573,22 @@ paths:
           required: true
           schema:
             type: string
-        - name: x-sendbird-signature
-          in: header
-          required: true
-          schema:
-            type: string
+        - $ref: '#/components/parameters/SendbirdSignature'
       requestBody:
-        required: true
-        content:
-          application/json:
-            schema:
-              type: object
+        $ref: '#/components/requestBodies/SendbirdWebhook'
       responses:
         '200':
-          description: Accepted, duplicate or ignored.
-          content:
-            application/json:
-              schema:
-                type: object
-                properties:
-                  result:
-                    type: string
-                    enum: [accepted, duplicate, ignored]
-                  deliveries:
-                    type: integer
+          $ref: '#/components/responses/WebhookAnswer'
         '400':
           $ref: '#/components/responses/BadRequest'
         '401':
           $ref: '#/components/responses/Unauthorized'
         '404':
-          description: The `app_id` is not configured on this relay.
+          $ref: '#/components/responses/WebhookUnknownApp'
         '413':
           $ref: '#/components/responses/TooLarge'
         '503':
-          description: The app has no APNs configuration; the event was not accepted.
+          $ref: '#/components/responses/WebhookNotAccepted'
   /v3/push/deliveries:
     get:
       operationId: getMessageDeliveryLog
@@ -824,6 +788,13 @@ components:
       name: Session-Token
       description: A device's credential for one user, from `POST /v3/users/{user_id}/token`.
   parameters:
+    SendbirdSignature:
+      name: x-sendbird-signature
+      in: header
+      required: true
+      description: Lowercase hex HMAC-SHA256 of the raw body, keyed by the app's webhook secret.
+      schema:
+        type: string
     UserID:
       name: user_id
       in: path
@@ -846,7 +817,37 @@ components:
       description: APNs device token, hex.
       schema:
         $ref: '#/components/schemas/APNsToken'
+  requestBodies:
+    SendbirdWebhook:
+      required: true
+      content:
+        application/json:
+          schema:
+            type: object
   responses:
+    WebhookAnswer:
+      description: Accepted, duplicate or ignored.
+      content:
+        application/json:
+          schema:
+            type: object
+            properties:
+              result:
+                type: string
+                enum: [accepted, duplicate, ignored]
+              deliveries:
+                type: integer
+    WebhookUnknownApp:
+      description: The `app_id` is not configured on this relay.
+    WebhookNotAccepted:
+      description: |
+        Not accepted, nothing stored: the app has no APNs configuration, or its unsent pushes
+        already take longer than `delivery.max_backlog` to send (Sendbird retries after
+        `Retry-After`).
+      headers:
+        Retry-After:
+          schema:
+            type: integer
     BadRequest:
       description: A client mistake; `code` says which (see the table above).
       content:
@@ -938,7 +939,7 @@ components:
           type: string
         device_token:
           type: string
-          description: First 8 characters and "…".
+          description: At most the first 4 characters and "…" (the relay's one redaction rule).
         state:
           type: string
           enum: [pending, in_flight, sent, failed, expired, token_invalid]
