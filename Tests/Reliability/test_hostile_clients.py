@@ -17,8 +17,8 @@ that is less (a debug build on a loaded 2-core machine serves about 1,000 reques
 flood at that rate would measure the machine, not the relay). The README gives the release
 build's figure at the full rate.
 
-Knobs: HOSTILE_FLOOD_RPS (2000), HOSTILE_FLOOD_SHARE (0.25), HOSTILE_SECONDS (6, per phase of the
-flood test).
+Knobs: HOSTILE_FLOOD_RPS (2000), HOSTILE_FLOOD_SHARE (0.25), HOSTILE_SECONDS (3, per window of the
+flood test), HOSTILE_WINDOWS (4 quiet and 4 flooded windows, alternating).
 """
 
 import json
@@ -35,7 +35,8 @@ import requests
 from cluster import API_TOKEN, APP_ID, MOCK_BIN, RELAY_BIN, Cluster, payload, signed, token_for
 
 FLOOD_RPS = int(os.environ.get("HOSTILE_FLOOD_RPS", "2000"))
-PHASE_SECONDS = float(os.environ.get("HOSTILE_SECONDS", "6"))
+PHASE_SECONDS = float(os.environ.get("HOSTILE_SECONDS", "3"))
+WINDOWS = int(os.environ.get("HOSTILE_WINDOWS", "4"))
 FLOOD_SHARE = float(os.environ.get("HOSTILE_FLOOD_SHARE", "0.25"))
 
 pytestmark = pytest.mark.skipif(not RELAY_BIN.exists() or not MOCK_BIN.exists(), reason="build first (scripts/test does)")
@@ -196,7 +197,7 @@ def p99(values):
 def test_a_flood_of_unauthenticated_requests_leaves_webhooks_alone(cluster, tmp_path):
     # Steady webhook load well below capacity, so what the flood costs is what is measured.
     capacity = cluster.measure_capacity(__import__("random").Random(5), first_message_id=9_100_000, seconds=2)
-    rate = max(10.0, min(60.0, capacity * 0.25))
+    rate = max(10.0, min(60.0, capacity * 0.3))
 
     uris = tmp_path / "uris.txt"
     paths = ["/health", "/ready", "/metrics", "/openapi.yaml"] * 4 + ["/ready"] * 4
@@ -208,43 +209,53 @@ def test_a_flood_of_unauthenticated_requests_leaves_webhooks_alone(cluster, tmp_
     flood_rps = min(FLOOD_RPS, FLOOD_SHARE * capacity_rps)
     clients = 20
 
+    junk = tmp_path / "junk.json"
+    junk.write_bytes(b'{"category":"group_channel:message_send","app_id":"x"}' + b" " * 2000)
+
     def flooded(first_id):
-        flood = subprocess.Popen(
-            ["h2load", "--h1", "-c", str(clients), "--rps", str(max(1, round(flood_rps / clients))),
-             "-D", str(int(PHASE_SECONDS + 2)), "-i", str(uris)],
-            stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-        # Rejected webhooks too: unsigned, from another thread.
-        stop = threading.Event()
-
-        def junk():
-            http = requests.Session()
-            while not stop.is_set():
-                http.post(f"{cluster.url}/webhooks/sendbird", data=b'{"app_id":"x"}', timeout=10)
-
-        junk_thread = threading.Thread(target=junk)
-        junk_thread.start()
+        # Two independent generators (no Python in the flood, so it takes no time from the
+        # client that measures): GETs of the probes, and unsigned webhook POSTs (a fifth).
+        duration = str(int(PHASE_SECONDS + 1))
+        floods = [
+            subprocess.Popen(["h2load", "--h1", "-c", str(clients), "--rps", str(max(1, round(0.8 * flood_rps / clients))),
+                              "-D", duration, "-i", str(uris)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT),
+            subprocess.Popen(["h2load", "--h1", "-c", "4", "--rps", str(max(1, round(0.2 * flood_rps / 4))),
+                              "-D", duration, "-d", str(junk), "-H", "content-type: application/json",
+                              "-H", "x-sendbird-signature: " + "0" * 64, f"{cluster.url}/webhooks/sendbird"],
+                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT),
+        ]
         try:
-            time.sleep(1)  # let the flood reach its rate before measuring
+            time.sleep(0.5)  # let the flood reach its rate before measuring
             return webhook_latencies(cluster, PHASE_SECONDS, first_id, rate)
         finally:
-            stop.set()
-            junk_thread.join(timeout=30)
-            out = flood.communicate(timeout=120)[0].decode(errors="replace")
-            failed = next((l for l in out.splitlines() if l.startswith("requests:")), "")
-            assert " 0 failed" in failed or flood_rps < 1, failed
+            for flood in floods:
+                out = flood.communicate(timeout=120)[0].decode(errors="replace")
+                done = next((l for l in out.splitlines() if l.startswith("requests:")), "")
+                # Probes answer 2xx, the unsigned webhooks 401: none may fail to be answered.
+                assert " 0 errored" in done and " 0 timeout" in done, done
 
-    # Rounds of quiet then flooded, the same length: the flood's cost is what separates them.
-    # A flood that took the write lock or a connection per request would lose every round; a
-    # round lost to this machine's other work (a p99 of 50 samples is its worst one) is run again.
-    rounds = []
-    for round_ in range(3):
-        quiet, bad_quiet = webhook_latencies(cluster, PHASE_SECONDS, 9_200_000 + round_ * 100_000, rate)
-        loud, bad_loud = flooded(9_250_000 + round_ * 100_000)
-        assert not bad_quiet and not bad_loud, (bad_quiet + bad_loud)[:3]
-        rounds.append((p99(quiet), p99(loud)))
-        print(f"\nhostile flood round {round_ + 1}: {flood_rps:.0f} requests/s of /health, /ready, /metrics, "
-              f"/openapi.yaml (this build serves {capacity_rps:.0f}/s) and unsigned webhooks; webhook p99 "
-              f"{p99(quiet) * 1000:.1f} ms quiet, {p99(loud) * 1000:.1f} ms flooded ({rate:.0f} events/s)")
+    # Quiet and flooded windows alternate, and each side's samples are pooled, so this machine's
+    # other work falls on both alike; what separates them is the flood's cost. A flood that took
+    # the write lock or a connection per request would lose every attempt; an attempt lost to
+    # noise (a p99 over a few hundred samples is still its few worst) is made once more.
+    attempts = []
+    for attempt in range(2):
+        quiet, loud = [], []
+        for window in range(WINDOWS):
+            first = 9_200_000 + attempt * 1_000_000 + window * 10_000
+            latencies, bad = webhook_latencies(cluster, PHASE_SECONDS, first, rate)
+            assert not bad, bad[:3]
+            quiet += latencies
+            latencies, bad = flooded(first + 5_000)
+            assert not bad, bad[:3]
+            loud += latencies
+        quiet.sort()
+        loud.sort()
+        attempts.append((p99(quiet), p99(loud)))
+        print(f"\nhostile flood: {flood_rps:.0f} requests/s of /health, /ready, /metrics, /openapi.yaml (this build "
+              f"serves {capacity_rps:.0f}/s) and unsigned webhooks, in {WINDOWS} windows of {PHASE_SECONDS:.0f} s; webhook p99 "
+              f"{p99(quiet) * 1000:.1f} ms quiet, {p99(loud) * 1000:.1f} ms flooded ({len(quiet)} + {len(loud)} events at "
+              f"{rate:.0f}/s)")
         if p99(loud) <= 2 * p99(quiet):
             break
-    assert any(loud <= 2 * quiet for quiet, loud in rounds), rounds
+    assert any(loud <= 2 * quiet for quiet, loud in attempts), attempts
