@@ -34,6 +34,9 @@ final class ConnectionLoop {
     private var remoteMaxStreams = 0
     private var receivedSettings = false
     private var goAwayLastStreamID: Int32?
+    /// Set when this connection takes no new streams of its own accord (a stream could not be
+    /// opened); like after GOAWAY it finishes what is in flight and closes.
+    private var retiredBecause: String?
     private var lastFrameReceived = ContinuousClock.now
     private var pingSentAt: ContinuousClock.Instant?
     private var nextDeadlineScan = ContinuousClock.now
@@ -188,11 +191,11 @@ final class ConnectionLoop {
                 try expireDeadlines(now: now)
                 nextDeadlineScan = now + .milliseconds(20)
             }
-            try submitWaiting()
+            submitWaiting()
             try flush()
             // Checked after the scan, which drops streams whose callers gave up: checked before
             // it, a shutdown whose last streams were cancelled slept out the idle interval.
-            if goAwayLastStreamID != nil || shutdownDeadline != nil, streams.isEmpty { return }
+            if goAwayLastStreamID != nil || shutdownDeadline != nil || retiredBecause != nil, streams.isEmpty { return }
             if let shutdownDeadline, now >= shutdownDeadline { return }
             if nghttp2_session_want_read(session) == 0, nghttp2_session_want_write(session) == 0, outboxIsEmpty {
                 throw .connectionLost("HTTP/2 session ended")
@@ -258,17 +261,18 @@ final class ConnectionLoop {
         waiting.append(contentsOf: new)
     }
 
-    private func submitWaiting() throws(APNsError) {
+    private func submitWaiting() {
         guard goAwayLastStreamID == nil, shutdownDeadline == nil else { return }
         let limit = min(remoteMaxStreams, configuration.maxConcurrentStreamsPerConnection)
-        while waitingHead < waiting.count, streams.count < limit {
+        // `submit` may retire the connection, which hands `waiting` to the pool.
+        while retiredBecause == nil, waitingHead < waiting.count, streams.count < limit {
             let pending = waiting[waitingHead]
             waitingHead += 1
             if pending.isCompleted {
                 handle.load.subtract(1, ordering: .relaxed)
                 continue
             }
-            try submit(pending)
+            submit(pending)
         }
         if waitingHead == waiting.count, waitingHead > 0 {
             waiting.removeAll(keepingCapacity: true)
@@ -276,7 +280,7 @@ final class ConnectionLoop {
         }
     }
 
-    private func submit(_ pending: PendingRequest) throws(APNsError) {
+    private func submit(_ pending: PendingRequest) {
         let r = pending.request
         var generation: UInt64?
         var headers: [(String, String, Bool)] = [
@@ -302,9 +306,19 @@ final class ConnectionLoop {
             }
         }
         let stream = StreamState(pending: pending, tokenGeneration: generation)
-        let streamID = submitRequest(headers: headers, authority: authority)
+        let streamID = configuration.testHooks?.failSubmit?(r) == true
+            ? NGHTTP2_ERR_STREAM_ID_NOT_AVAILABLE.rawValue
+            : submitRequest(headers: headers, authority: authority)
         guard streamID > 0 else {
-            throw .connectionLost("nghttp2_submit_request: \(String(cString: nghttp2_strerror(streamID)))")
+            // Nothing reached the server, so the request fails at once and may be retried
+            // anywhere. The connection itself is suspect (stream IDs used up, out of memory):
+            // it takes no more work, finishes its streams and closes; the pool replaces it.
+            let why = "cannot open an HTTP/2 stream: \(String(cString: nghttp2_strerror(streamID)))"
+            finishRequest(pending, .failure(.connectFailed(why)))
+            logger.notice("connection retired", metadata: ["error": "\(why)"])
+            retiredBecause = why
+            stopTakingWork(reason: why)
+            return
         }
         streams[streamID] = stream
         handle.streamsInFlight.store(streams.count, ordering: .relaxed)
@@ -505,17 +519,21 @@ final class ConnectionLoop {
             ])
             configuration.eventHandler?(.goAway(connection: handle.id, lastStreamID: goaway.last_stream_id,
                                                 errorCode: goaway.error_code, reason: reason))
-            // Nothing new goes here; queued work moves to another connection at once.
-            var unsent = handle.stopAccepting()
-            unsent.append(contentsOf: waiting[waitingHead...])
-            waiting.removeAll()
-            waitingHead = 0
-            if !unsent.isEmpty {
-                handle.load.subtract(unsent.count, ordering: .relaxed)
-                delegate.resend(unsent, from: handle, reason: "GOAWAY")
-            }
+            stopTakingWork(reason: "GOAWAY")
         default:
             break
+        }
+    }
+
+    /// Nothing new comes here any more; queued work moves to another connection at once.
+    private func stopTakingWork(reason: String) {
+        var unsent = handle.stopAccepting()
+        unsent.append(contentsOf: waiting[waitingHead...])
+        waiting.removeAll()
+        waitingHead = 0
+        if !unsent.isEmpty {
+            handle.load.subtract(unsent.count, ordering: .relaxed)
+            delegate.resend(unsent, from: handle, reason: reason)
         }
     }
 

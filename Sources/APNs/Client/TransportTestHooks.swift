@@ -1,0 +1,13 @@
+/// Seams through which tests provoke failures that a real peer cannot, and reach a server by a
+/// name DNS does not know. Internal: only `@testable import APNs` sees it, and a production
+/// configuration never carries one (`APNsClientConfiguration.testHooks` is nil).
+struct TransportTestHooks: Sendable {
+    /// Asked before each request is submitted to nghttp2; `true` makes the submit fail the way
+    /// nghttp2 does when a connection has used up its stream IDs
+    /// (`NGHTTP2_ERR_STREAM_ID_NOT_AVAILABLE`).
+    var failSubmit: (@Sendable (APNsRequest) -> Bool)?
+
+    init(failSubmit: (@Sendable (APNsRequest) -> Bool)? = nil) {
+        self.failSubmit = failSubmit
+    }
+}
