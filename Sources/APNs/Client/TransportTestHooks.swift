@@ -6,8 +6,12 @@ struct TransportTestHooks: Sendable {
     /// nghttp2 does when a connection has used up its stream IDs
     /// (`NGHTTP2_ERR_STREAM_ID_NOT_AVAILABLE`).
     var failSubmit: (@Sendable (APNsRequest) -> Bool)?
+    /// Connect the TCP socket to this address instead of resolving the endpoint's host (like
+    /// `curl --resolve`). The server certificate is still checked against the endpoint's host.
+    var connectAddress: String?
 
-    init(failSubmit: (@Sendable (APNsRequest) -> Bool)? = nil) {
+    init(failSubmit: (@Sendable (APNsRequest) -> Bool)? = nil, connectAddress: String? = nil) {
         self.failSubmit = failSubmit
+        self.connectAddress = connectAddress
     }
 }

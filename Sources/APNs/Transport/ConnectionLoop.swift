@@ -96,21 +96,18 @@ final class ConnectionLoop {
     private func connect() throws(APNsError) {
         let endpoint = configuration.endpoint
         let deadline = ContinuousClock.now + configuration.connectTimeout
-        fd = try Socket.connect(host: endpoint.host, port: endpoint.port, timeout: configuration.connectTimeout,
+        fd = try Socket.connect(host: configuration.testHooks?.connectAddress ?? endpoint.host, port: endpoint.port,
+                                timeout: configuration.connectTimeout,
                                 interrupt: handle.wakeFD, isShutdown: { [handle] in handle.isShutdownRequested })
+        OpenSSLError.clearQueue()
         guard let ssl = SSL_new(tls.context) else {
             throw .connectFailed("SSL_new: \(OpenSSLError.drainQueue())")
         }
         self.ssl = ssl
-        SSL_set_fd(ssl, fd)
-        // Host name (or IP) the server certificate must match, and SNI for names.
-        let param = SSL_get0_param(ssl)
-        if isIPAddress(endpoint.host) {
-            X509_VERIFY_PARAM_set1_ip_asc(param, endpoint.host)
-        } else {
-            _ = pr_SSL_set_tlsext_host_name(ssl, endpoint.host)
-            X509_VERIFY_PARAM_set1_host(param, endpoint.host, 0)
+        guard SSL_set_fd(ssl, fd) == 1 else {
+            throw .connectFailed("SSL_set_fd: \(OpenSSLError.drainQueue())")
         }
+        try ServerIdentityCheck.configure(ssl, host: endpoint.host)
         SSL_set_connect_state(ssl)
         while true {
             ERR_clear_error()
@@ -137,6 +134,11 @@ final class ConnectionLoop {
             case .timedOut: throw .connectFailed("TLS handshake with \(endpoint): timed out")
             case .interrupted: throw .shutdown
             }
+        }
+        // SSL_VERIFY_PEER already fails a handshake whose chain or name does not verify; this
+        // guards against a handshake that verified nothing at all.
+        guard SSL_get0_peer_certificate(ssl) != nil, SSL_get_verify_result(ssl) == X509_V_OK else {
+            throw .connectFailed("TLS handshake with \(endpoint): server certificate missing or not verified")
         }
         var alpn: UnsafePointer<UInt8>?
         var alpnLength: UInt32 = 0
@@ -582,12 +584,6 @@ final class ConnectionLoop {
         }
         configuration.eventHandler?(.closed(connection: handle.id, error: error?.description))
         delegate.connectionDidClose(handle, error: error, unsent: unsent)
-    }
-
-    private func isIPAddress(_ host: String) -> Bool {
-        var v4 = in_addr()
-        var v6 = in6_addr()
-        return inet_pton(AF_INET, host, &v4) == 1 || inet_pton(AF_INET6, host, &v6) == 1
     }
 }
 
