@@ -149,7 +149,9 @@ final class ConnectionLoop {
 
     private func establishSession() throws(APNsError) {
         var callbacks: OpaquePointer?
-        nghttp2_session_callbacks_new(&callbacks)
+        guard nghttp2_session_callbacks_new(&callbacks) == 0 else {
+            throw .connectFailed("cannot create HTTP/2 session callbacks")
+        }
         defer { nghttp2_session_callbacks_del(callbacks) }
         nghttp2_session_callbacks_set_on_header_callback(callbacks, onHeader)
         nghttp2_session_callbacks_set_on_data_chunk_recv_callback(callbacks, onDataChunk)
@@ -163,7 +165,10 @@ final class ConnectionLoop {
             nghttp2_settings_entry(settings_id: Int32(NGHTTP2_SETTINGS_ENABLE_PUSH.rawValue), value: 0),
             nghttp2_settings_entry(settings_id: Int32(NGHTTP2_SETTINGS_INITIAL_WINDOW_SIZE.rawValue), value: 1 << 20),
         ]
-        nghttp2_submit_settings(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), &settings, settings.count)
+        let rv = nghttp2_submit_settings(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), &settings, settings.count)
+        guard rv == 0 else {
+            throw .connectFailed("cannot send HTTP/2 SETTINGS: \(String(cString: nghttp2_strerror(rv)))")
+        }
         // Requests wait until the server's SETTINGS say how many streams it allows; with token
         // auth APNs allows one until the first authenticated request succeeds.
         let deadline = ContinuousClock.now + configuration.connectTimeout
@@ -241,14 +246,17 @@ final class ConnectionLoop {
                 throw .connectionLost("no PING answer within \(configuration.pingTimeout)")
             }
         } else if now - lastFrameReceived >= configuration.idlePingInterval {
-            sendPing()
+            try sendPing()
         }
     }
 
-    private func sendPing() {
+    private func sendPing() throws(APNsError) {
         guard pingSentAt == nil else { return }
+        // A PING that cannot be sent would never be answered: better to close now than to let
+        // the PING timeout report a silent server.
+        let rv = nghttp2_submit_ping(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), nil)
+        guard rv == 0 else { throw .connectionLost("cannot send PING: \(String(cString: nghttp2_strerror(rv)))") }
         pingSentAt = ContinuousClock.now
-        nghttp2_submit_ping(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), nil)
     }
 
     // MARK: - Requests
@@ -386,7 +394,7 @@ final class ConnectionLoop {
             i += 1
         }
         // A silent stream may mean a half-dead connection: find out with a PING.
-        if expired { sendPing() }
+        if expired { try sendPing() }
     }
 
     private func finishRequest(_ pending: PendingRequest, _ result: RequestResult) {

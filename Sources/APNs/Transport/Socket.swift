@@ -38,7 +38,9 @@ enum Socket {
             case .ready:
                 var soError: Int32 = 0
                 var len = socklen_t(MemoryLayout<Int32>.size)
-                getsockopt(fd, SOL_SOCKET, SO_ERROR, &soError, &len)
+                // A failed getsockopt leaves soError 0: take its errno rather than a socket
+                // that may not be connected.
+                if getsockopt(fd, SOL_SOCKET, SO_ERROR, &soError, &len) != 0 { soError = errno }
                 if soError == 0 { return fd }
                 lastError = "connect to \(host):\(port): \(String(cString: strerror(soError)))"
             case .timedOut:
