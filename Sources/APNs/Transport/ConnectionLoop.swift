@@ -98,7 +98,7 @@ final class ConnectionLoop {
         let deadline = ContinuousClock.now + configuration.connectTimeout
         fd = try Socket.connect(host: configuration.testHooks?.connectAddress ?? endpoint.host, port: endpoint.port,
                                 timeout: configuration.connectTimeout,
-                                interrupt: handle.wakeFD, isShutdown: { [handle] in handle.isShutdownRequested })
+                                interrupt: handle.wakeFD, checkIn: checkInWhileConnecting)
         OpenSSLError.clearQueue()
         guard let ssl = SSL_new(tls.context) else {
             throw .connectFailed("SSL_new: \(OpenSSLError.drainQueue())")
@@ -129,7 +129,7 @@ final class ConnectionLoop {
                 throw .connectFailed("TLS handshake with \(endpoint): \(detail)")
             }
             switch Socket.wait(fd: fd, events: events, until: deadline, interrupt: handle.wakeFD,
-                               isShutdown: { [handle] in handle.isShutdownRequested }) {
+                               checkIn: checkInWhileConnecting) {
             case .ready: continue
             case .timedOut: throw .connectFailed("TLS handshake with \(endpoint): timed out")
             case .interrupted: throw .shutdown
@@ -145,6 +145,13 @@ final class ConnectionLoop {
         SSL_get0_alpn_selected(ssl, &alpn, &alpnLength)
         let selected = alpn.map { String(decoding: UnsafeBufferPointer(start: $0, count: Int(alpnLength)), as: UTF8.self) }
         guard selected == "h2" else { throw .alpnNotNegotiated(selected) }
+    }
+
+    /// Runs while the connection is not up yet: requests queued here must still fail at their
+    /// own deadline, not at the end of a slow (or black-holed) connect. True means shut down.
+    private func checkInWhileConnecting() -> Bool {
+        handle.expireQueued(now: ContinuousClock.now)
+        return handle.isShutdownRequested
     }
 
     private func establishSession() throws(APNsError) {
@@ -177,8 +184,9 @@ final class ConnectionLoop {
             if ContinuousClock.now >= deadline {
                 throw .connectFailed("no HTTP/2 SETTINGS from \(configuration.endpoint) within the connect timeout")
             }
-            try pollOnce(timeout: deadline - ContinuousClock.now)
-            if handle.isShutdownRequested { throw .shutdown }
+            // At most 100 ms per poll: queued requests' deadlines are checked in between.
+            try pollOnce(timeout: min(.milliseconds(100), deadline - ContinuousClock.now))
+            if checkInWhileConnecting() { throw .shutdown }
         }
         logger.debug("connected", metadata: ["max_streams": "\(remoteMaxStreams)"])
         delegate.connectionDidConnect(handle)
