@@ -30,6 +30,8 @@ public struct APNsClientConfiguration: Sendable {
     /// Receives connection-level events (connects, GOAWAY, settings changes) for logs and metrics.
     public var eventHandler: (@Sendable (APNsClientEvent) -> Void)?
     public var logger: Logger
+    /// Fault injection for tests; always nil outside them.
+    var testHooks: TransportTestHooks?
 
     public init(
         endpoint: APNsEndpoint,

@@ -7,7 +7,8 @@ public enum APNsError: Error, Sendable, Hashable, CustomStringConvertible {
     case timedOut
     /// The connection died with the request in flight.
     case connectionLost(String)
-    /// Could not establish a connection (DNS, TCP, TLS handshake).
+    /// Could not establish a connection (DNS, TCP, TLS handshake), or could not start the
+    /// request on one (no HTTP/2 stream, no provider token). Either way it never reached APNs.
     case connectFailed(String)
     /// The server did not agree to HTTP/2 via ALPN; APNs always does, so this is a wrong endpoint.
     case alpnNotNegotiated(String?)

@@ -34,6 +34,9 @@ final class ConnectionLoop {
     private var remoteMaxStreams = 0
     private var receivedSettings = false
     private var goAwayLastStreamID: Int32?
+    /// Set when this connection takes no new streams of its own accord (a stream could not be
+    /// opened); like after GOAWAY it finishes what is in flight and closes.
+    private var retiredBecause: String?
     private var lastFrameReceived = ContinuousClock.now
     private var pingSentAt: ContinuousClock.Instant?
     private var nextDeadlineScan = ContinuousClock.now
@@ -93,21 +96,18 @@ final class ConnectionLoop {
     private func connect() throws(APNsError) {
         let endpoint = configuration.endpoint
         let deadline = ContinuousClock.now + configuration.connectTimeout
-        fd = try Socket.connect(host: endpoint.host, port: endpoint.port, timeout: configuration.connectTimeout,
-                                interrupt: handle.wakeFD, isShutdown: { [handle] in handle.isShutdownRequested })
+        fd = try Socket.connect(host: configuration.testHooks?.connectAddress ?? endpoint.host, port: endpoint.port,
+                                timeout: configuration.connectTimeout,
+                                interrupt: handle.wakeFD, checkIn: checkInWhileConnecting)
+        OpenSSLError.clearQueue()
         guard let ssl = SSL_new(tls.context) else {
             throw .connectFailed("SSL_new: \(OpenSSLError.drainQueue())")
         }
         self.ssl = ssl
-        SSL_set_fd(ssl, fd)
-        // Host name (or IP) the server certificate must match, and SNI for names.
-        let param = SSL_get0_param(ssl)
-        if isIPAddress(endpoint.host) {
-            X509_VERIFY_PARAM_set1_ip_asc(param, endpoint.host)
-        } else {
-            _ = pr_SSL_set_tlsext_host_name(ssl, endpoint.host)
-            X509_VERIFY_PARAM_set1_host(param, endpoint.host, 0)
+        guard SSL_set_fd(ssl, fd) == 1 else {
+            throw .connectFailed("SSL_set_fd: \(OpenSSLError.drainQueue())")
         }
+        try ServerIdentityCheck.configure(ssl, host: endpoint.host)
         SSL_set_connect_state(ssl)
         while true {
             ERR_clear_error()
@@ -129,11 +129,16 @@ final class ConnectionLoop {
                 throw .connectFailed("TLS handshake with \(endpoint): \(detail)")
             }
             switch Socket.wait(fd: fd, events: events, until: deadline, interrupt: handle.wakeFD,
-                               isShutdown: { [handle] in handle.isShutdownRequested }) {
+                               checkIn: checkInWhileConnecting) {
             case .ready: continue
             case .timedOut: throw .connectFailed("TLS handshake with \(endpoint): timed out")
             case .interrupted: throw .shutdown
             }
+        }
+        // SSL_VERIFY_PEER already fails a handshake whose chain or name does not verify; this
+        // guards against a handshake that verified nothing at all.
+        guard SSL_get0_peer_certificate(ssl) != nil, SSL_get_verify_result(ssl) == X509_V_OK else {
+            throw .connectFailed("TLS handshake with \(endpoint): server certificate missing or not verified")
         }
         var alpn: UnsafePointer<UInt8>?
         var alpnLength: UInt32 = 0
@@ -142,9 +147,18 @@ final class ConnectionLoop {
         guard selected == "h2" else { throw .alpnNotNegotiated(selected) }
     }
 
+    /// Runs while the connection is not up yet: requests queued here must still fail at their
+    /// own deadline, not at the end of a slow (or black-holed) connect. True means shut down.
+    private func checkInWhileConnecting() -> Bool {
+        handle.expireQueued(now: ContinuousClock.now)
+        return handle.isShutdownRequested
+    }
+
     private func establishSession() throws(APNsError) {
         var callbacks: OpaquePointer?
-        nghttp2_session_callbacks_new(&callbacks)
+        guard nghttp2_session_callbacks_new(&callbacks) == 0 else {
+            throw .connectFailed("cannot create HTTP/2 session callbacks")
+        }
         defer { nghttp2_session_callbacks_del(callbacks) }
         nghttp2_session_callbacks_set_on_header_callback(callbacks, onHeader)
         nghttp2_session_callbacks_set_on_data_chunk_recv_callback(callbacks, onDataChunk)
@@ -158,7 +172,10 @@ final class ConnectionLoop {
             nghttp2_settings_entry(settings_id: Int32(NGHTTP2_SETTINGS_ENABLE_PUSH.rawValue), value: 0),
             nghttp2_settings_entry(settings_id: Int32(NGHTTP2_SETTINGS_INITIAL_WINDOW_SIZE.rawValue), value: 1 << 20),
         ]
-        nghttp2_submit_settings(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), &settings, settings.count)
+        let rv = nghttp2_submit_settings(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), &settings, settings.count)
+        guard rv == 0 else {
+            throw .connectFailed("cannot send HTTP/2 SETTINGS: \(String(cString: nghttp2_strerror(rv)))")
+        }
         // Requests wait until the server's SETTINGS say how many streams it allows; with token
         // auth APNs allows one until the first authenticated request succeeds.
         let deadline = ContinuousClock.now + configuration.connectTimeout
@@ -167,8 +184,9 @@ final class ConnectionLoop {
             if ContinuousClock.now >= deadline {
                 throw .connectFailed("no HTTP/2 SETTINGS from \(configuration.endpoint) within the connect timeout")
             }
-            try pollOnce(timeout: deadline - ContinuousClock.now)
-            if handle.isShutdownRequested { throw .shutdown }
+            // At most 100 ms per poll: queued requests' deadlines are checked in between.
+            try pollOnce(timeout: min(.milliseconds(100), deadline - ContinuousClock.now))
+            if checkInWhileConnecting() { throw .shutdown }
         }
         logger.debug("connected", metadata: ["max_streams": "\(remoteMaxStreams)"])
         delegate.connectionDidConnect(handle)
@@ -188,11 +206,11 @@ final class ConnectionLoop {
                 try expireDeadlines(now: now)
                 nextDeadlineScan = now + .milliseconds(20)
             }
-            try submitWaiting()
+            submitWaiting()
             try flush()
             // Checked after the scan, which drops streams whose callers gave up: checked before
             // it, a shutdown whose last streams were cancelled slept out the idle interval.
-            if goAwayLastStreamID != nil || shutdownDeadline != nil, streams.isEmpty { return }
+            if goAwayLastStreamID != nil || shutdownDeadline != nil || retiredBecause != nil, streams.isEmpty { return }
             if let shutdownDeadline, now >= shutdownDeadline { return }
             if nghttp2_session_want_read(session) == 0, nghttp2_session_want_write(session) == 0, outboxIsEmpty {
                 throw .connectionLost("HTTP/2 session ended")
@@ -236,14 +254,17 @@ final class ConnectionLoop {
                 throw .connectionLost("no PING answer within \(configuration.pingTimeout)")
             }
         } else if now - lastFrameReceived >= configuration.idlePingInterval {
-            sendPing()
+            try sendPing()
         }
     }
 
-    private func sendPing() {
+    private func sendPing() throws(APNsError) {
         guard pingSentAt == nil else { return }
+        // A PING that cannot be sent would never be answered: better to close now than to let
+        // the PING timeout report a silent server.
+        let rv = nghttp2_submit_ping(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), nil)
+        guard rv == 0 else { throw .connectionLost("cannot send PING: \(String(cString: nghttp2_strerror(rv)))") }
         pingSentAt = ContinuousClock.now
-        nghttp2_submit_ping(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), nil)
     }
 
     // MARK: - Requests
@@ -258,17 +279,18 @@ final class ConnectionLoop {
         waiting.append(contentsOf: new)
     }
 
-    private func submitWaiting() throws(APNsError) {
+    private func submitWaiting() {
         guard goAwayLastStreamID == nil, shutdownDeadline == nil else { return }
         let limit = min(remoteMaxStreams, configuration.maxConcurrentStreamsPerConnection)
-        while waitingHead < waiting.count, streams.count < limit {
+        // `submit` may retire the connection, which hands `waiting` to the pool.
+        while retiredBecause == nil, waitingHead < waiting.count, streams.count < limit {
             let pending = waiting[waitingHead]
             waitingHead += 1
             if pending.isCompleted {
                 handle.load.subtract(1, ordering: .relaxed)
                 continue
             }
-            try submit(pending)
+            submit(pending)
         }
         if waitingHead == waiting.count, waitingHead > 0 {
             waiting.removeAll(keepingCapacity: true)
@@ -276,7 +298,7 @@ final class ConnectionLoop {
         }
     }
 
-    private func submit(_ pending: PendingRequest) throws(APNsError) {
+    private func submit(_ pending: PendingRequest) {
         let r = pending.request
         var generation: UInt64?
         var headers: [(String, String, Bool)] = [
@@ -302,9 +324,19 @@ final class ConnectionLoop {
             }
         }
         let stream = StreamState(pending: pending, tokenGeneration: generation)
-        let streamID = submitRequest(headers: headers, authority: authority)
+        let streamID = configuration.testHooks?.failSubmit?(r) == true
+            ? NGHTTP2_ERR_STREAM_ID_NOT_AVAILABLE.rawValue
+            : submitRequest(headers: headers, authority: authority)
         guard streamID > 0 else {
-            throw .connectionLost("nghttp2_submit_request: \(String(cString: nghttp2_strerror(streamID)))")
+            // Nothing reached the server, so the request fails at once and may be retried
+            // anywhere. The connection itself is suspect (stream IDs used up, out of memory):
+            // it takes no more work, finishes its streams and closes; the pool replaces it.
+            let why = "cannot open an HTTP/2 stream: \(String(cString: nghttp2_strerror(streamID)))"
+            finishRequest(pending, .failure(.connectFailed(why)))
+            logger.notice("connection retired", metadata: ["error": "\(why)"])
+            retiredBecause = why
+            stopTakingWork(reason: why)
+            return
         }
         streams[streamID] = stream
         handle.streamsInFlight.store(streams.count, ordering: .relaxed)
@@ -370,7 +402,7 @@ final class ConnectionLoop {
             i += 1
         }
         // A silent stream may mean a half-dead connection: find out with a PING.
-        if expired { sendPing() }
+        if expired { try sendPing() }
     }
 
     private func finishRequest(_ pending: PendingRequest, _ result: RequestResult) {
@@ -505,17 +537,21 @@ final class ConnectionLoop {
             ])
             configuration.eventHandler?(.goAway(connection: handle.id, lastStreamID: goaway.last_stream_id,
                                                 errorCode: goaway.error_code, reason: reason))
-            // Nothing new goes here; queued work moves to another connection at once.
-            var unsent = handle.stopAccepting()
-            unsent.append(contentsOf: waiting[waitingHead...])
-            waiting.removeAll()
-            waitingHead = 0
-            if !unsent.isEmpty {
-                handle.load.subtract(unsent.count, ordering: .relaxed)
-                delegate.resend(unsent, from: handle, reason: "GOAWAY")
-            }
+            stopTakingWork(reason: "GOAWAY")
         default:
             break
+        }
+    }
+
+    /// Nothing new comes here any more; queued work moves to another connection at once.
+    private func stopTakingWork(reason: String) {
+        var unsent = handle.stopAccepting()
+        unsent.append(contentsOf: waiting[waitingHead...])
+        waiting.removeAll()
+        waitingHead = 0
+        if !unsent.isEmpty {
+            handle.load.subtract(unsent.count, ordering: .relaxed)
+            delegate.resend(unsent, from: handle, reason: reason)
         }
     }
 
@@ -564,12 +600,6 @@ final class ConnectionLoop {
         }
         configuration.eventHandler?(.closed(connection: handle.id, error: error?.description))
         delegate.connectionDidClose(handle, error: error, unsent: unsent)
-    }
-
-    private func isIPAddress(_ host: String) -> Bool {
-        var v4 = in_addr()
-        var v6 = in6_addr()
-        return inet_pton(AF_INET, host, &v4) == 1 || inet_pton(AF_INET6, host, &v6) == 1
     }
 }
 

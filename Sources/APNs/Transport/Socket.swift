@@ -8,7 +8,7 @@ enum Socket {
     /// Resolves `host` afresh (Apple asks for an uncached lookup per connection) and connects to
     /// the first address that answers within `timeout`. Returns a non-blocking socket.
     static func connect(host: String, port: Int, timeout: Duration, interrupt: Int32,
-                        isShutdown: () -> Bool) throws(APNsError) -> Int32 {
+                        checkIn: () -> Bool) throws(APNsError) -> Int32 {
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
@@ -34,11 +34,13 @@ enum Socket {
                 close(fd)
                 continue
             }
-            switch wait(fd: fd, events: Int16(POLLOUT), until: deadline, interrupt: interrupt, isShutdown: isShutdown) {
+            switch wait(fd: fd, events: Int16(POLLOUT), until: deadline, interrupt: interrupt, checkIn: checkIn) {
             case .ready:
                 var soError: Int32 = 0
                 var len = socklen_t(MemoryLayout<Int32>.size)
-                getsockopt(fd, SOL_SOCKET, SO_ERROR, &soError, &len)
+                // A failed getsockopt leaves soError 0: take its errno rather than a socket
+                // that may not be connected.
+                if getsockopt(fd, SOL_SOCKET, SO_ERROR, &soError, &len) != 0 { soError = errno }
                 if soError == 0 { return fd }
                 lastError = "connect to \(host):\(port): \(String(cString: strerror(soError)))"
             case .timedOut:
@@ -54,23 +56,24 @@ enum Socket {
 
     enum WaitResult { case ready, timedOut, interrupted }
 
-    /// Waits for `events` on `fd` until `deadline`. Wake-ups on the interrupt eventfd (new work
-    /// arriving) are consumed; only a requested shutdown ends the wait early.
+    /// Waits for `events` on `fd` until `deadline`. Wake-ups on the interrupt pipe (new work
+    /// arriving) are consumed. `checkIn` runs after every wake-up and at least every 100 ms, so
+    /// the caller can expire requests waiting for this connection; it returns true to end the
+    /// wait early (shutdown).
     static func wait(fd: Int32, events: Int16, until deadline: ContinuousClock.Instant, interrupt: Int32,
-                     isShutdown: () -> Bool) -> WaitResult {
+                     checkIn: () -> Bool) -> WaitResult {
         while true {
             let remaining = deadline - ContinuousClock.now
             if remaining <= .zero { return .timedOut }
             var fds = [pollfd(fd: fd, events: events, revents: 0), pollfd(fd: interrupt, events: Int16(POLLIN), revents: 0)]
-            let rc = poll(&fds, 2, Int32(clamping: remaining.milliseconds + 1))
+            let rc = poll(&fds, 2, Int32(clamping: min(100, remaining.milliseconds + 1)))
             if rc < 0 && errno == EINTR { continue }
             if fds[1].revents != 0 {
                 var buffer = (UInt64(0), UInt64(0), UInt64(0), UInt64(0))
                 while withUnsafeMutableBytes(of: &buffer, { read(interrupt, $0.baseAddress, $0.count) }) > 0 {}
-                if isShutdown() { return .interrupted }
             }
+            if checkIn() { return .interrupted }
             if fds[0].revents != 0 { return .ready }
-            continue
         }
     }
 

@@ -11,15 +11,23 @@ final class TLSContext: @unchecked Sendable {
 
     init(configuration: APNsClientConfiguration) throws(APNsError) {
         OpenSSLLibrary.initialize()
+        OpenSSLError.clearQueue()
         guard let ctx = SSL_CTX_new(TLS_client_method()) else {
             throw .connectFailed("cannot create TLS context: \(OpenSSLError.drainQueue())")
         }
         context = ctx
-        _ = pr_SSL_CTX_set_min_proto_version(ctx, pr_TLS1_2_VERSION())
+        // Every call below that can fail is checked: a context that silently lacks one of these
+        // settings would still connect, only with weaker guarantees.
+        guard pr_SSL_CTX_set_min_proto_version(ctx, pr_TLS1_2_VERSION()) == 1 else {
+            throw .connectFailed("cannot require TLS 1.2 or later: \(OpenSSLError.drainQueue())")
+        }
+        // Returns the new mode bit mask, not a status.
         _ = pr_SSL_CTX_set_mode(ctx, pr_SSL_MODE_ENABLE_PARTIAL_WRITE() | pr_SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER())
         SSL_CTX_set_verify(ctx, SSL_VERIFY_PEER, nil)
         if configuration.trustSystemRoots {
-            SSL_CTX_set_default_verify_paths(ctx)
+            guard SSL_CTX_set_default_verify_paths(ctx) == 1 else {
+                throw .connectFailed("cannot use the system CA store: \(OpenSSLError.drainQueue())")
+            }
         }
         if let caFile = configuration.extraCAFile {
             guard FileManager.default.isReadableFile(atPath: caFile) else {
