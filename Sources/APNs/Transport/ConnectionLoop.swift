@@ -41,7 +41,6 @@ final class ConnectionLoop {
     private var pingSentAt: ContinuousClock.Instant?
     private var nextDeadlineScan = ContinuousClock.now
     private var shutdownDeadline: ContinuousClock.Instant?
-    private let pathPrefix = Array("/3/device/".utf8)
     private let authority: [UInt8]
 
     init(handle: APNsConnection, configuration: APNsClientConfiguration, tls: TLSContext,

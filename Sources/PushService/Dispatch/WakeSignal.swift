@@ -22,14 +22,6 @@ final class WakeSignal: Sendable {
         waiter?.resume()
     }
 
-    /// Takes a pending signal without waiting; whether there was one.
-    func consume() -> Bool {
-        state.withLock { state in
-            defer { state.signalled = false }
-            return state.signalled
-        }
-    }
-
     /// Returns on a signal or after `timeout`, whichever comes first.
     func wait(timeout: Duration) async {
         await withTaskGroup(of: Void.self) { group in

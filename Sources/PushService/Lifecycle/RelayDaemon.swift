@@ -1,3 +1,4 @@
+import PushStore
 import Foundation
 import Hummingbird
 import Logging

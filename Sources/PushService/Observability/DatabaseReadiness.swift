@@ -1,3 +1,4 @@
+import PushStore
 import Synchronization
 
 /// The database's writability as `GET /ready` reports it: the result of the last `DatabaseProbe`

@@ -1,3 +1,4 @@
+import PushStore
 import Crypto
 import Foundation
 import HTTPTypes

@@ -1,3 +1,4 @@
+import PushStore
 import Foundation
 import HTTPTypes
 import Hummingbird
