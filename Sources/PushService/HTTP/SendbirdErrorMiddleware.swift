@@ -14,7 +14,9 @@ struct SendbirdErrorMiddleware: RouterMiddleware {
         do {
             return try await next(request, context)
         } catch let error as APIError {
-            if error.status.code >= 500 {
+            // A 503 is a decision its handler already logged (throttled): backlog full, no APNs
+            // configuration. Logging each here would let a retrying sender flood the journal.
+            if error.status.code >= 500, error.status != .serviceUnavailable {
                 context.logger.error("request failed", metadata: ["path": .string(LoggablePath.of(request.uri.path)), "error": .string(error.message)])
             }
             return error.response()
