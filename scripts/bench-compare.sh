@@ -1,0 +1,166 @@
+#!/usr/bin/env bash
+# One run, three measurements against the same HTTP/2 + TLS sink (nghttpd on loopback), and the
+# ratios between them — the figures the README quotes, because these machines vary about 3x in
+# speed from day to day and only ratios taken in one run compare:
+#
+#   1. h2load, 1 connection x 100 streams          — the ceiling of the sink and of HTTP/2 itself
+#   2. the project's APNs client (apns-bench), 1 connection, and a pool of POOL connections
+#   3. the whole relay: the real `push-relay serve` (its default log level, synchronous=FULL,
+#      every event committed before its 200), loaded by wrk with pre-signed webhook events of
+#      10-member channels (sender, 1 online, 8 offline with a token each)
+#
+#   scripts/bench-compare.sh                    # N=200000 pushes for 1-2, DURATION=20 s for 3
+#   DURATION=30 CONNS=32 scripts/bench-compare.sh
+#
+# Needs: h2load (nghttp2-client), nghttpd (nghttp2-server), wrk, sqlite3, python3; release builds.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+N=${N:-200000}
+POOL=${POOL:-2}
+INFLIGHT=${INFLIGHT:-1000}
+DURATION=${DURATION:-20}
+CONNS=${CONNS:-64}
+THREADS=${THREADS:-2}
+USERS=${USERS:-10000}
+EVENTS=${EVENTS:-200000}
+SINK_PORT=${SINK_PORT:-$((20000 + RANDOM % 10000))}
+RELAY_PORT=${RELAY_PORT:-$((30000 + RANDOM % 10000))}
+work=$(mktemp -d)
+cleanup() {
+  for pid in ${relay_pid:-} ${sink_pid:-}; do kill "$pid" 2>/dev/null || true; done
+  wait 2>/dev/null || true
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+for tool in h2load nghttpd wrk sqlite3 python3; do
+  command -v "$tool" >/dev/null || { echo "needs $tool (apt-get install nghttp2-client nghttp2-server wrk sqlite3)" >&2; exit 2; }
+done
+swift build -c release --product apns-bench >/dev/null
+swift build -c release --product push-relay >/dev/null
+
+# Tokens of the relay's users: token_for(u) = hex of u+1, 64 digits. The sink answers 200 for
+# every path it has a file for, so each token gets one.
+python3 - "$work" "$USERS" "$EVENTS" <<'PY'
+import hashlib, hmac, json, os, random, sys
+work, users, n = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+os.makedirs(f"{work}/htdocs/3/device")
+for u in range(users):
+    open(f"{work}/htdocs/3/device/{u + 1:064x}", "w").write("ok\n")
+head = '{"aps":{"alert":"Jane: hello","badge":1,"sound":"default"},"sendbird":{"message":"'
+tail = '"}}'
+open(f"{work}/payload.json", "w").write(head + "x" * (700 - len(head) - len(tail)) + tail)
+key = b"bench-token-0123456789abcdef0123456789abcdef"
+random.seed(7)
+with open(f"{work}/events.txt", "w") as out:
+    for i in range(n):
+        ids = random.sample(range(users), 10)
+        members = [{"user_id": f"u{ids[0]}", "nickname": "sender", "is_online": True, "state": "joined"},
+                   {"user_id": f"u{ids[1]}", "nickname": "online", "is_online": True, "state": "joined"}]
+        members += [{"user_id": f"u{u}", "nickname": f"n{u}", "is_online": False, "state": "joined",
+                     "total_unread_message_count": 2} for u in ids[2:]]
+        event = {"category": "group_channel:message_send", "app_id": "bench-app", "type": "MESG",
+                 "sender": {"user_id": f"u{ids[0]}", "nickname": "Jane"}, "members": members,
+                 "payload": {"message_id": 1_000_000 + i, "created_at": 1700000000000,
+                             "message": "hello from the benchmark, message %d" % i},
+                 "channel": {"channel_url": f"channel-{ids[0]}", "name": "Bench"}}
+        body = json.dumps(event, separators=(",", ":"))
+        out.write(hmac.new(key, body.encode(), hashlib.sha256).hexdigest() + " " + body + "\n")
+PY
+
+nghttpd -d "$work/htdocs" "$SINK_PORT" certs/dev/server.key certs/dev/server.pem >/dev/null 2>&1 &
+sink_pid=$!
+for _ in $(seq 100); do (exec 3<>/dev/tcp/127.0.0.1/"$SINK_PORT") 2>/dev/null && break; sleep 0.1; done
+# apns-bench's token.
+TOKEN=$(printf 'ab%.0s' $(seq 32))
+echo ok > "$work/htdocs/3/device/$TOKEN"
+
+echo "== sink nghttpd on :$SINK_PORT; $(date -u +%F); $(nproc) cores"
+echo "-- 1. h2load, 1 connection x 100 streams, $N requests of $(wc -c < "$work/payload.json") bytes"
+h2=$(h2load -n "$N" -c 1 -m 100 -d "$work/payload.json" -H 'apns-topic: com.example.pushrelay' \
+  -H 'apns-push-type: alert' "https://127.0.0.1:$SINK_PORT/3/device/$TOKEN" | grep "finished in")
+echo "$h2"
+h2rate=$(echo "$h2" | sed -E 's/.* ([0-9.]+) req\/s.*/\1/')
+
+echo "-- 2. APNs client, 1 connection and a pool of $POOL"
+one=$(.build/release/apns-bench --port "$SINK_PORT" --count "$N" --concurrency "$INFLIGHT" --connections 1 | tee /dev/stderr | grep -Eo '[0-9.]+ notifications/s' | head -1 | cut -d' ' -f1)
+pool=$(.build/release/apns-bench --port "$SINK_PORT" --count "$N" --concurrency "$INFLIGHT" --connections "$POOL" | tee /dev/stderr | grep -Eo '[0-9.]+ notifications/s' | head -1 | cut -d' ' -f1)
+
+echo "-- 3. push-relay serve (default log level, synchronous=FULL), wrk $THREADS threads x $CONNS connections, ${DURATION}s"
+cat > "$work/relay.yaml" <<YAML
+listen: {host: 127.0.0.1, port: $RELAY_PORT}
+database: {path: $work/relay.sqlite}
+apps:
+  - app_id: bench-app
+    api_token: bench-token-0123456789abcdef0123456789abcdef
+    apns:
+      topic: com.example.pushrelay
+      environment: {url: "https://127.0.0.1:$SINK_PORT", ca_file: $PWD/certs/dev/ca.pem}
+      auth: {token: {key_file: $PWD/certs/dev/AuthKey_DEVKEY1234.p8, key_id: DEVKEY1234, team_id: DEVTEAM123}}
+YAML
+.build/release/push-relay serve --config "$work/relay.yaml" > "$work/relay.out" 2> "$work/relay.log" &
+relay_pid=$!
+for _ in $(seq 600); do grep -q "listening" "$work/relay.out" "$work/relay.log" 2>/dev/null && break; sleep 0.1; done
+# Register every user's token through the REST API, as an app server would.
+python3 - "$RELAY_PORT" "$USERS" <<'PY'
+import concurrent.futures, sys, requests
+port, users = sys.argv[1], int(sys.argv[2])
+session = requests.Session()
+def register(u):
+    r = session.post(f"http://127.0.0.1:{port}/v3/users/u{u}/push/apns", timeout=30,
+                     headers={"Api-Token": "bench-token-0123456789abcdef0123456789abcdef"},
+                     json={"apns_device_token": f"{u + 1:064x}"})
+    r.raise_for_status()
+with concurrent.futures.ThreadPoolExecutor(8) as pool:
+    list(pool.map(register, range(users)))
+PY
+cat > "$work/post.lua" <<'LUA'
+local counter = 0
+function setup(thread) thread:set("tid", counter); counter = counter + 1 end
+function init(args)
+  sigs, bodies, i = {}, {}, 0
+  local n, nthreads = 0, tonumber(os.getenv("BENCH_THREADS"))
+  for line in io.lines(os.getenv("BENCH_EVENTS")) do
+    if n % nthreads == tid then
+      local sig, body = line:match("^(%x+) (.*)$")
+      table.insert(sigs, sig); table.insert(bodies, body)
+    end
+    n = n + 1
+  end
+end
+function request()
+  i = i % #bodies + 1
+  return wrk.format("POST", "/webhooks/sendbird/bench-app",
+    {["Content-Type"] = "application/json", ["x-sendbird-signature"] = sigs[i]}, bodies[i])
+end
+function done(summary, latency, requests) io.write(string.format("non-2xx: %d\n", summary.errors.status)) end
+LUA
+q() { sqlite3 "file:$work/relay.sqlite?mode=ro" "$1" 2>/dev/null || echo 0; }
+sent_before=$(q "SELECT COUNT(*) FROM deliveries WHERE state = 'sent'")
+BENCH_EVENTS="$work/events.txt" BENCH_THREADS="$THREADS" \
+  wrk -t "$THREADS" -c "$CONNS" -d "${DURATION}s" --latency -s "$work/post.lua" "http://127.0.0.1:$RELAY_PORT" > "$work/wrk.txt"
+sent_during=$(( $(q "SELECT COUNT(*) FROM deliveries WHERE state = 'sent'") - sent_before ))
+load_end=$(date +%s.%N)
+while [ "$(q "SELECT COUNT(*) FROM deliveries WHERE state IN ('pending','in_flight')")" != "0" ]; do sleep 0.2; done
+drained=$(python3 -c "import time; print(f'{time.time() - $load_end:.1f}')")
+grep -E "Requests/sec|99%|50%|non-2xx" "$work/wrk.txt"
+rss=$(awk '/VmHWM/ {print $2 / 1024}' /proc/$relay_pid/status)
+
+python3 - "$h2rate" "$one" "$pool" "$sent_during" "$DURATION" "$work/wrk.txt" "$drained" "$rss" <<'PY'
+import re, sys
+h2, one, pool = (float(x) for x in sys.argv[1:4])
+sent, duration = int(sys.argv[4]), float(sys.argv[5])
+wrk = open(sys.argv[6]).read()
+requests = int(re.search(r"([0-9]+) requests in", wrk).group(1))
+refused = int(re.search(r"non-2xx: ([0-9]+)", wrk).group(1))
+events = (requests - refused) / duration
+relay = sent / duration
+print(f"== results")
+print(f"h2load                      {h2:10,.0f} req/s")
+print(f"APNs client, 1 connection   {one:10,.0f} /s   = {one / h2:.2f} x h2load        (goal >= 0.6)")
+print(f"APNs client, pool           {pool:10,.0f} /s")
+print(f"whole relay                 {relay:10,.0f} pushes/s sent during the load ({events:,.0f} events/s answered 200, {refused:,} answered 503 past "
+      f"delivery.max_backlog; "
+      f"queue empty {sys.argv[7]} s after; peak RSS {float(sys.argv[8]):.0f} MB)")
+print(f"                            = {relay / pool:.2f} x the pooled client               (goal >= 0.6)")
+PY
