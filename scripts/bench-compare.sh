@@ -39,33 +39,18 @@ done
 swift build -c release --product apns-bench >/dev/null
 swift build -c release --product push-relay >/dev/null
 
+python3 scripts/bench_events.py "$work/events.txt" "$EVENTS" "$USERS"
 # Tokens of the relay's users: token_for(u) = hex of u+1, 64 digits. The sink answers 200 for
 # every path it has a file for, so each token gets one.
-python3 - "$work" "$USERS" "$EVENTS" <<'PY'
-import hashlib, hmac, json, os, random, sys
-work, users, n = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+python3 - "$work" "$USERS" <<'PY'
+import os, sys
+work, users = sys.argv[1], int(sys.argv[2])
 os.makedirs(f"{work}/htdocs/3/device")
 for u in range(users):
     open(f"{work}/htdocs/3/device/{u + 1:064x}", "w").write("ok\n")
 head = '{"aps":{"alert":"Jane: hello","badge":1,"sound":"default"},"sendbird":{"message":"'
 tail = '"}}'
 open(f"{work}/payload.json", "w").write(head + "x" * (700 - len(head) - len(tail)) + tail)
-key = b"bench-token-0123456789abcdef0123456789abcdef"
-random.seed(7)
-with open(f"{work}/events.txt", "w") as out:
-    for i in range(n):
-        ids = random.sample(range(users), 10)
-        members = [{"user_id": f"u{ids[0]}", "nickname": "sender", "is_online": True, "state": "joined"},
-                   {"user_id": f"u{ids[1]}", "nickname": "online", "is_online": True, "state": "joined"}]
-        members += [{"user_id": f"u{u}", "nickname": f"n{u}", "is_online": False, "state": "joined",
-                     "total_unread_message_count": 2} for u in ids[2:]]
-        event = {"category": "group_channel:message_send", "app_id": "bench-app", "type": "MESG",
-                 "sender": {"user_id": f"u{ids[0]}", "nickname": "Jane"}, "members": members,
-                 "payload": {"message_id": 1_000_000 + i, "created_at": 1700000000000,
-                             "message": "hello from the benchmark, message %d" % i},
-                 "channel": {"channel_url": f"channel-{ids[0]}", "name": "Bench"}}
-        body = json.dumps(event, separators=(",", ":"))
-        out.write(hmac.new(key, body.encode(), hashlib.sha256).hexdigest() + " " + body + "\n")
 PY
 
 nghttpd -d "$work/htdocs" "$SINK_PORT" certs/dev/server.key certs/dev/server.pem >/dev/null 2>&1 &
@@ -114,31 +99,10 @@ def register(u):
 with concurrent.futures.ThreadPoolExecutor(8) as pool:
     list(pool.map(register, range(users)))
 PY
-cat > "$work/post.lua" <<'LUA'
-local counter = 0
-function setup(thread) thread:set("tid", counter); counter = counter + 1 end
-function init(args)
-  sigs, bodies, i = {}, {}, 0
-  local n, nthreads = 0, tonumber(os.getenv("BENCH_THREADS"))
-  for line in io.lines(os.getenv("BENCH_EVENTS")) do
-    if n % nthreads == tid then
-      local sig, body = line:match("^(%x+) (.*)$")
-      table.insert(sigs, sig); table.insert(bodies, body)
-    end
-    n = n + 1
-  end
-end
-function request()
-  i = i % #bodies + 1
-  return wrk.format("POST", "/webhooks/sendbird/bench-app",
-    {["Content-Type"] = "application/json", ["x-sendbird-signature"] = sigs[i]}, bodies[i])
-end
-function done(summary, latency, requests) io.write(string.format("non-2xx: %d\n", summary.errors.status)) end
-LUA
 q() { sqlite3 "file:$work/relay.sqlite?mode=ro" "$1" 2>/dev/null || echo 0; }
 sent_before=$(q "SELECT COUNT(*) FROM deliveries WHERE state = 'sent'")
-BENCH_EVENTS="$work/events.txt" BENCH_THREADS="$THREADS" \
-  wrk -t "$THREADS" -c "$CONNS" -d "${DURATION}s" --latency -s "$work/post.lua" "http://127.0.0.1:$RELAY_PORT" > "$work/wrk.txt"
+BENCH_EVENTS="$work/events.txt" BENCH_THREADS="$THREADS" BENCH_PATH=/webhooks/sendbird/bench-app \
+  wrk -t "$THREADS" -c "$CONNS" -d "${DURATION}s" --latency -s scripts/bench-post.lua "http://127.0.0.1:$RELAY_PORT" > "$work/wrk.txt"
 sent_during=$(( $(q "SELECT COUNT(*) FROM deliveries WHERE state = 'sent'") - sent_before ))
 load_end=$(date +%s.%N)
 while [ "$(q "SELECT COUNT(*) FROM deliveries WHERE state IN ('pending','in_flight')")" != "0" ]; do sleep 0.2; done

@@ -34,57 +34,7 @@ trap cleanup EXIT
 swift build -c "$CONFIG" --product relay-bench >/dev/null
 swift build -c "$CONFIG" --product apns-mock >/dev/null
 
-python3 - "$work" "$EVENTS" "$USERS" <<'PY'
-import hashlib, hmac, json, random, sys
-work, n, users = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
-key = b"bench-token-0123456789abcdef0123456789abcdef"
-random.seed(7)
-with open(f"{work}/events.txt", "w") as out:
-    for i in range(n):
-        ids = random.sample(range(users), 10)
-        members = [{"user_id": f"u{ids[0]}", "nickname": "sender", "is_online": True, "state": "joined"},
-                   {"user_id": f"u{ids[1]}", "nickname": "online", "is_online": True, "state": "joined"}]
-        members += [{"user_id": f"u{u}", "nickname": f"n{u}", "is_online": False, "state": "joined",
-                     "total_unread_message_count": 2} for u in ids[2:]]
-        event = {"category": "group_channel:message_send", "app_id": "bench-app", "type": "MESG",
-                 "sender": {"user_id": f"u{ids[0]}", "nickname": "Jane"}, "members": members,
-                 "payload": {"message_id": 1_000_000 + i, "created_at": 1700000000000,
-                             "message": "hello from the benchmark, message %d" % i},
-                 "channel": {"channel_url": f"channel-{ids[0]}", "name": "Bench"}}
-        body = json.dumps(event, separators=(",", ":"))
-        sig = hmac.new(key, body.encode(), hashlib.sha256).hexdigest()
-        out.write(sig + " " + body + "\n")
-PY
-
-cat > "$work/post.lua" <<'LUA'
-local counter = 0
-local threads = {}
-function setup(thread)
-  thread:set("tid", counter)
-  table.insert(threads, thread)
-  counter = counter + 1
-end
-function init(args)
-  sigs, bodies, i = {}, {}, 0
-  local n = 0
-  local nthreads = tonumber(os.getenv("BENCH_THREADS"))
-  for line in io.lines(os.getenv("BENCH_EVENTS")) do
-    if n % nthreads == tid then
-      local sig, body = line:match("^(%x+) (.*)$")
-      table.insert(sigs, sig); table.insert(bodies, body)
-    end
-    n = n + 1
-  end
-end
-function request()
-  i = i % #bodies + 1
-  return wrk.format("POST", "/webhooks/sendbird",
-    {["Content-Type"] = "application/json", ["x-sendbird-signature"] = sigs[i]}, bodies[i])
-end
-function done(summary, latency, requests)
-  io.write(string.format("non-2xx: %d\n", summary.errors.status))
-end
-LUA
+python3 scripts/bench_events.py "$work/events.txt" "$EVENTS" "$USERS"
 
 .build/"$CONFIG"/apns-mock --mode sink --port "$SINK_PORT" > "$work/sink.log" 2>&1 &
 sink_pid=$!
@@ -98,7 +48,7 @@ echo "== relay-bench (durability=$DURABILITY, log level $LOG_LEVEL) on :$RELAY_P
 echo "-- wrk: $THREADS threads, $CONNS connections, ${DURATION}s"
 start=$(date +%s.%N)
 BENCH_EVENTS="$work/events.txt" BENCH_THREADS="$THREADS" \
-  wrk -t "$THREADS" -c "$CONNS" -d "${DURATION}s" --latency -s "$work/post.lua" "http://127.0.0.1:$RELAY_PORT" | tee "$work/wrk.txt"
+  wrk -t "$THREADS" -c "$CONNS" -d "${DURATION}s" --latency -s scripts/bench-post.lua "http://127.0.0.1:$RELAY_PORT" | tee "$work/wrk.txt"
 load_end=$(date +%s.%N)
 q() { sqlite3 "file:$work/relay.sqlite?mode=ro" "$1" 2>/dev/null || echo 0; }
 sent_at_load_end=$(q "SELECT COUNT(*) FROM deliveries WHERE state = 'sent'")

@@ -98,8 +98,10 @@ paths:
       operationId: getReadiness
       summary: Readiness probe.
       description: |
-        Ready when the database takes a write lock. Each app's APNs pool is reported (connections
-        open lazily, on the first push, so an idle pool does not make the relay unready).
+        Ready when the database takes a write lock, checked in the background at most once a
+        second (a request never opens a connection or takes the lock itself). Each app's APNs pool
+        is reported (connections open lazily, on the first push, so an idle pool does not make
+        the relay unready).
       security: []
       responses:
         '200':

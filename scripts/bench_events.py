@@ -1,0 +1,35 @@
+"""Pre-signed webhook events for the benchmarks (bench-relay.sh, bench-compare.sh): channels of
+10 members (the sender, 1 online, 8 offline), unique message ids, users u0…u(USERS-1), signed with
+the benchmark app's token. One line per event: `<hex signature> <body>`.
+
+    python3 scripts/bench_events.py OUT.txt EVENTS USERS
+"""
+import hashlib
+import hmac
+import json
+import random
+import sys
+
+KEY = b"bench-token-0123456789abcdef0123456789abcdef"
+
+
+def main(out_path, n, users):
+    random.seed(7)
+    with open(out_path, "w") as out:
+        for i in range(n):
+            ids = random.sample(range(users), 10)
+            members = [{"user_id": f"u{ids[0]}", "nickname": "sender", "is_online": True, "state": "joined"},
+                       {"user_id": f"u{ids[1]}", "nickname": "online", "is_online": True, "state": "joined"}]
+            members += [{"user_id": f"u{u}", "nickname": f"n{u}", "is_online": False, "state": "joined",
+                         "total_unread_message_count": 2} for u in ids[2:]]
+            event = {"category": "group_channel:message_send", "app_id": "bench-app", "type": "MESG",
+                     "sender": {"user_id": f"u{ids[0]}", "nickname": "Jane"}, "members": members,
+                     "payload": {"message_id": 1_000_000 + i, "created_at": 1700000000000,
+                                 "message": "hello from the benchmark, message %d" % i},
+                     "channel": {"channel_url": f"channel-{ids[0]}", "name": "Bench"}}
+            body = json.dumps(event, separators=(",", ":"))
+            out.write(hmac.new(KEY, body.encode(), hashlib.sha256).hexdigest() + " " + body + "\n")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1], int(sys.argv[2]), int(sys.argv[3]))
