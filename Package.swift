@@ -141,7 +141,10 @@ let package = Package(
             dependencies: ["APNs", "PushCore", "PushService", "PushStore"],
             path: "Benchmarks/pipeline-bench"
         ),
-        .testTarget(name: "APNsTests", dependencies: ["APNs", "APNsMock"]),
+        // What several test targets need: child processes without Foundation's `Process`, and
+        // waiting off Swift's cooperative pool.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "APNsTests", dependencies: ["APNs", "APNsMock", "TestSupport"]),
         .testTarget(
             name: "APNsMockTests",
             dependencies: [
@@ -167,6 +170,7 @@ let package = Package(
                 "PushService",
                 "PushStore",
                 "PushCore",
+                "TestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

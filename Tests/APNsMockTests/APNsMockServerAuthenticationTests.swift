@@ -181,7 +181,7 @@ struct APNsMockServerAuthenticationTests {
             } catch {
                 // The handshake failed at connect.
             }
-            let stats = try await server.waitForStats(timeout: .seconds(5)) { $0.tlsHandshakesFailed == 1 }
+            let stats = try await server.waitForStats(timeout: .seconds(60)) { $0.tlsHandshakesFailed == 1 }
             #expect(stats.responsesByStatus.isEmpty)
         }
     }
@@ -216,7 +216,7 @@ struct APNsMockServerAuthenticationTests {
             } catch {
                 // The handshake failed at connect.
             }
-            let stats = try await server.waitForStats(timeout: .seconds(5)) { $0.tlsHandshakesFailed == 1 }
+            let stats = try await server.waitForStats(timeout: .seconds(60)) { $0.tlsHandshakesFailed == 1 }
             #expect(stats.responsesByStatus.isEmpty)
 
             let withCertificate = try await H2TestClient.connect(port: server.port, clientCertificate: .dev)

@@ -100,12 +100,12 @@ struct APNsMockServerFaultTests {
             let client = try await H2TestClient.connect(port: server.port)
             defer { Task { await client.close() } }
             let held = try await client.start(Self.sinkRequests(1))[0]
-            _ = try await server.waitForStats(timeout: .seconds(5)) { $0.streamsOpen == 1 }
+            _ = try await server.waitForStats(timeout: .seconds(60)) { $0.streamsOpen == 1 }
             #expect(try await client.send(Self.sinkRequests(1)[0]).status == 200)
             #expect(server.stats.streamsOpen == 1)
             try await client.cancel(streamID: 1)
             #expect(try await held.get().outcome == .reset(.cancel))
-            _ = try await server.waitForStats(timeout: .seconds(5)) { $0.streamsOpen == 0 }
+            _ = try await server.waitForStats(timeout: .seconds(60)) { $0.streamsOpen == 0 }
         }
     }
 
@@ -118,7 +118,7 @@ struct APNsMockServerFaultTests {
             let dropped = try await client.send(Self.sinkRequests(1)[0])
             #expect(dropped.outcome == .unanswered)
             try await client.closed()
-            let stats = try await server.waitForStats(timeout: .seconds(5)) { $0.connectionsOpen == 0 }
+            let stats = try await server.waitForStats(timeout: .seconds(60)) { $0.connectionsOpen == 0 }
             #expect(stats.connectionsDropped == 1)
             #expect(stats.goAwaysSent == 0)
             #expect(stats.streamsOpen == 0)

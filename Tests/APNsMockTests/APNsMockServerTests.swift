@@ -23,7 +23,7 @@ struct APNsMockServerTests {
             #expect(response.header("apns-id") == apnsID)
             #expect(response.body.isEmpty)
 
-            let recorded = try await server.waitForNotifications(count: 1, timeout: .seconds(5))
+            let recorded = try await server.waitForNotifications(count: 1, timeout: .seconds(60))
             let notification = try #require(recorded.first)
             #expect(notification.deviceToken == MockFixture.token)
             #expect(notification.streamID == 1)
@@ -58,7 +58,7 @@ struct APNsMockServerTests {
             await #expect(throws: APNsMockError.self) {
                 _ = try await server.waitForNotifications(count: 1, timeout: .milliseconds(50))
             }
-            async let waited = server.waitForNotifications(count: 2, timeout: .seconds(10))
+            async let waited = server.waitForNotifications(count: 2, timeout: .seconds(60))
             let client = try await H2TestClient.connect(port: server.port)
             defer { Task { await client.close() } }
             let jwt = MockFixture.freshJWT
@@ -89,7 +89,7 @@ struct APNsMockServerTests {
             let client = try await H2TestClient.connect(port: server.port)
             defer { Task { await client.close() } }
             _ = try await client.send(.apns(jwt: nil, payload: "not json"))
-            let recorded = try await server.waitForNotifications(count: 1, timeout: .seconds(5))
+            let recorded = try await server.waitForNotifications(count: 1, timeout: .seconds(60))
             #expect(recorded.first?.payloadString == "not json")
             #expect(recorded.first?.deviceToken == MockFixture.token)
         }
@@ -166,7 +166,7 @@ struct APNsMockServerTests {
             #expect(server.stats.connectionsOpen == 2)
             await first.close()
             await second.close()
-            let stats = try await server.waitForStats(timeout: .seconds(5)) { $0.connectionsOpen == 0 }
+            let stats = try await server.waitForStats(timeout: .seconds(60)) { $0.connectionsOpen == 0 }
             #expect(stats.connectionsAccepted == 2)
             #expect(stats.tlsHandshakesFailed == 0)
         }

@@ -1,5 +1,6 @@
 import APNs
 import Foundation
+import TestSupport
 import Testing
 
 @Suite struct ALPNTests {
@@ -7,14 +8,9 @@ import Testing
     /// instead of sending HTTP/2 into the void.
     @Test func serverWithoutH2IsRefused() async throws {
         let port = Int.random(in: 30000...60000)
-        let server = Process()
-        server.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
-        server.arguments = ["s_server", "-accept", "127.0.0.1:\(port)", "-cert", Fixtures.cert("server.pem"),
-                            "-key", Fixtures.cert("server.key"), "-quiet", "-naccept", "5"]
-        server.standardOutput = FileHandle.nullDevice
-        server.standardError = FileHandle.nullDevice
-        try server.run()
-        defer { server.terminate() }
+        let server = try ChildProcess("/usr/bin/openssl", ["s_server", "-accept", "127.0.0.1:\(port)", "-cert", Fixtures.cert("server.pem"),
+                                                          "-key", Fixtures.cert("server.key"), "-quiet", "-naccept", "5"])
+        defer { server.signal(SIGTERM) }
         try await waitUntilListening(port: port)
         let client = try APNsClient(configuration: Fixtures.clientConfiguration(
             port: port, authentication: .token(try Fixtures.tokenCache()), requestTimeout: .seconds(5)))

@@ -14,7 +14,7 @@ struct ConnectDeadlineTests {
         defer { server.close() }
         var config = Fixtures.clientConfiguration(port: server.port, authentication: .token(try Fixtures.tokenCache()),
                                                   requestTimeout: .seconds(1))
-        config.connectTimeout = .seconds(120)
+        config.connectTimeout = .seconds(600)
         let client = try APNsClient(configuration: config)
         let start = ContinuousClock.now
         let outcome = await sendBounded(client, request())
@@ -24,7 +24,8 @@ struct ConnectDeadlineTests {
             return
         }
         #expect(error as? APNsError == .timedOut, "\(error)")
-        #expect(waited >= .seconds(1) && waited < .seconds(15), "took \(waited)")
+        // The deadline is 1 s, the connect timeout 600 s: a bound between leaves room for a slow machine.
+        #expect(waited >= .seconds(1) && waited < .seconds(120), "took \(waited)")
         // The connection thread is still in the handshake; shutdown must end it promptly too.
         await client.shutdown()
     }

@@ -1,6 +1,7 @@
 import APNs
 import APNsMock
 import Foundation
+import TestSupport
 import Testing
 
 /// `push-relay send`, the real binary, against the mock.
@@ -8,7 +9,7 @@ import Testing
     @Test func deliversAndPrintsStatusAndApnsID() async throws {
         try await withMock { mock in
             let id = "0b6e1c52-6b0e-4b6a-9a57-6c1f6e2f6e11"
-            let result = try run(tokenArgs(mock) + ["--device-token", Fixtures.deviceToken, "--alert", "Hello", "--apns-id", id])
+            let result = try await run(tokenArgs(mock) + ["--device-token", Fixtures.deviceToken, "--alert", "Hello", "--apns-id", id])
             #expect(result.status == 0, "\(result.stderr)")
             #expect(result.stdout.contains("status 200 apns-id \(id)"))
             #expect(result.stdout.contains("outcome delivered"))
@@ -22,7 +23,7 @@ import Testing
         try await withMock { mock in
             let gone = String(repeating: "0d", count: 32)
             mock.markUnregistered(token: gone, at: Date(timeIntervalSince1970: 1_700_000_000))
-            let result = try run(tokenArgs(mock) + ["--device-token", gone, "--alert", "Hi"])
+            let result = try await run(tokenArgs(mock) + ["--device-token", gone, "--alert", "Hi"])
             #expect(result.status == 1)
             #expect(result.stdout.contains("status 410"))
             #expect(result.stdout.contains("reason Unregistered timestamp 1700000000000"))
@@ -32,7 +33,7 @@ import Testing
 
     @Test func certificateAuthWithP12() async throws {
         try await withMock(Fixtures.mockConfiguration(clientCertificates: true)) { mock in
-            let result = try run(
+            let result = try await run(
                 ["send", "--environment", "https://127.0.0.1:\(mock.port)", "--ca-file", Fixtures.cert("ca.pem"),
                  "--topic", Fixtures.topic, "--p12", Fixtures.cert("client.p12"), "--p12-password-env", "TEST_P12_PW",
                  "--device-token", Fixtures.deviceToken, "--alert", "Hi"],
@@ -42,16 +43,16 @@ import Testing
         }
     }
 
-    @Test func badCredentialFileExitsTwoNamingTheFile() throws {
+    @Test func badCredentialFileExitsTwoNamingTheFile() async throws {
         let missing = "/nonexistent/AuthKey_X.p8"
-        let result = try run(["send", "--p8", missing, "--key-id", Fixtures.keyID, "--team-id", Fixtures.teamID,
+        let result = try await run(["send", "--p8", missing, "--key-id", Fixtures.keyID, "--team-id", Fixtures.teamID,
                               "--topic", Fixtures.topic, "--device-token", Fixtures.deviceToken, "--alert", "Hi"])
         #expect(result.status == 2)
         #expect(result.stderr.contains(missing))
     }
 
-    @Test func unreachableEndpointExitsThree() throws {
-        let result = try run(["send", "--p8", Fixtures.cert("AuthKey_DEVKEY1234.p8"), "--key-id", Fixtures.keyID,
+    @Test func unreachableEndpointExitsThree() async throws {
+        let result = try await run(["send", "--p8", Fixtures.cert("AuthKey_DEVKEY1234.p8"), "--key-id", Fixtures.keyID,
                               "--team-id", Fixtures.teamID, "--environment", "https://127.0.0.1:1", "--timeout", "5",
                               "--topic", Fixtures.topic, "--device-token", Fixtures.deviceToken, "--alert", "Hi"])
         #expect(result.status == 3)
@@ -71,24 +72,13 @@ struct ProcessResult {
 }
 
 /// Runs the built `push-relay` (next to the test bundle) and collects its output.
-func run(_ arguments: [String], environment: [String: String] = [:]) throws -> ProcessResult {
+func run(_ arguments: [String], environment: [String: String] = [:]) async throws -> ProcessResult {
     let binDir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-    var binary = binDir.appendingPathComponent("push-relay")
-    if !FileManager.default.isExecutableFile(atPath: binary.path) {
-        binary = URL(fileURLWithPath: Fixtures.repoRoot + "/.build/debug/push-relay")
+    var binary = binDir.appendingPathComponent("push-relay").path
+    if !FileManager.default.isExecutableFile(atPath: binary) {
+        binary = Fixtures.repoRoot + "/.build/debug/push-relay"
     }
-    let process = Process()
-    process.executableURL = binary
-    process.arguments = arguments
-    process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-    let out = Pipe()
-    let err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    try process.run()
-    let stdout = out.fileHandleForReading.readDataToEndOfFile()
-    let stderr = err.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return ProcessResult(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-                         stderr: String(decoding: stderr, as: UTF8.self))
+    let result = try await ChildProcess.run(binary, arguments,
+                                            environment: ProcessInfo.processInfo.environment.merging(environment) { $1 })
+    return ProcessResult(status: result.status, stdout: result.stdout, stderr: result.stderr)
 }

@@ -20,9 +20,9 @@ struct SubmitFailureTests {
             let client = try client(port: mock.port, failing: [doomed])
             #expect(try await client.send(request()).status == 200)
 
-            let start = ContinuousClock.now
+            // "At once" is proven by the error's kind, not a clock: a stranded request could only end
+            // by the request deadline (`.timeout`) or the bound here, never as `.connectFailed`.
             let outcome = await sendBounded(client, request(id: doomed))
-            let waited = ContinuousClock.now - start
             guard case .failure(let error) = outcome, let apnsError = error as? APNsError else {
                 Issue.record("expected an APNsError, got \(outcome)")
                 return
@@ -33,8 +33,6 @@ struct SubmitFailureTests {
                 return
             }
             #expect(message.contains("HTTP/2 stream"), "\(message)")
-            // "At once": far below the 10 s request deadline the old code could not even reach.
-            #expect(waited < .seconds(5), "took \(waited)")
 
             #expect(try await client.send(request()).status == 200)
             let ids = mock.notifications.map { $0.headers["apns-id"]! }

@@ -46,7 +46,7 @@ import Testing
             let request = "PUT /v3/users/alice/push_preference HTTP/1.1\r\nHost: localhost\r\nApi-Token: \(TestApps.a.apiToken.value)\r\n"
                 + "Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
                 + String(chunk.utf8.count, radix: 16) + "\r\n" + chunk + "\r\n0\r\n\r\n"
-            let response = try RawHTTP.exchange(port: port, Array(request.utf8))
+            let response = try await RawHTTP.exchange(port: port, Array(request.utf8))
             #expect(response.hasPrefix("HTTP/1.1 413"), "\(response)")
             #expect(response.contains(#""code":400110"#))
             #expect(try await relay.store.userExists(app: TestApps.a.appID, user: "alice") == false)

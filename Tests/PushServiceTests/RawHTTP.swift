@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -11,7 +12,13 @@ enum RawHTTP {
         let description: String
     }
 
-    static func exchange(port: Int, _ request: [UInt8]) throws -> String {
+    /// Sends `request` and reads until the server closes or a JSON body is complete, on a thread
+    /// of its own (the socket calls block).
+    static func exchange(port: Int, _ request: [UInt8]) async throws -> String {
+        try await offThread { try blockingExchange(port: port, request) }
+    }
+
+    private static func blockingExchange(port: Int, _ request: [UInt8]) throws -> String {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw Failure(description: "socket() failed") }
         defer { close(fd) }

@@ -31,13 +31,18 @@ public struct SystemdNotifier: Sendable {
     public func ready(status: String? = nil) { send(["READY=1"] + (status.map { ["STATUS=\($0)"] } ?? [])) }
     public func stopping(status: String? = nil) { send(["STOPPING=1"] + (status.map { ["STATUS=\($0)"] } ?? [])) }
     public func reloading(status: String? = nil) { send(["RELOADING=1"] + (status.map { ["STATUS=\($0)"] } ?? [])) }
-    public func watchdog() { send(["WATCHDOG=1"]) }
+    /// Never waits: a ping the socket has no room for (systemd behind, or a listener that does not
+    /// read) is dropped, where a blocking send would stall a thread of the relay every interval.
+    /// The next ping follows within half the watchdog interval.
+    public func watchdog() { send(["WATCHDOG=1"], waiting: false) }
     public func status(_ text: String) { send(["STATUS=\(text)"]) }
 
     /// Sends one datagram of `KEY=value` lines. Failures are ignored on purpose: systemd not
     /// listening must never stop the service (sd_notify(3) behaves the same).
+    /// When the socket's queue is full, waits up to a second for room, or with `waiting: false`
+    /// drops the datagram at once.
     @discardableResult
-    public func send(_ assignments: [String]) -> Bool {
+    public func send(_ assignments: [String], waiting: Bool = true) -> Bool {
         guard let socketAddress, !assignments.isEmpty else { return false }
         let message = Array((assignments.joined(separator: "\n") + "\n").utf8)
         var address = sockaddr_un()
@@ -59,9 +64,12 @@ public struct SystemdNotifier: Sendable {
         #endif
         guard fd >= 0 else { return false }
         defer { close(fd) }
+        // A listener that stopped reading holds a waiting send for at most a second, not forever.
+        var timeout = timeval(tv_sec: 1, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         let sent = withUnsafePointer(to: &address) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { socketAddress in
-                message.withUnsafeBytes { sendto(fd, $0.baseAddress, $0.count, 0, socketAddress, length) }
+                message.withUnsafeBytes { sendto(fd, $0.baseAddress, $0.count, waiting ? 0 : Int32(MSG_DONTWAIT), socketAddress, length) }
             }
         }
         return sent == message.count

@@ -34,7 +34,7 @@ enum AdminClient {
         var buffer = channel.allocator.buffer(string: request)
         buffer.writeBytes(bodyBytes)
         try await channel.writeAndFlush(buffer)
-        let raw = String(buffer: try await awaitFuture(received.futureResult, timeout: .seconds(10), what: "admin answer"))
+        let raw = String(buffer: try await awaitFuture(received.futureResult, timeout: .seconds(60), what: "admin answer"))
         guard let headerEnd = raw.range(of: "\r\n\r\n"),
             let status = raw.split(separator: " ", maxSplits: 2).dropFirst().first.flatMap({ Int($0) })
         else {

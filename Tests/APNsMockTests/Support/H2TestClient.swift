@@ -106,7 +106,7 @@ final class H2TestClient: Sendable {
     static func connect(
         port: Int,
         clientCertificate: ClientCertificate? = nil,
-        timeout: Duration = .seconds(10)
+        timeout: Duration = .seconds(60)
     ) async throws -> H2TestClient {
         var tls = TLSConfiguration.makeClientConfiguration()
         tls.trustRoots = .certificates(try NIOSSLCertificate.fromPEMFile(DevCertificates.caPEM))
@@ -149,12 +149,12 @@ final class H2TestClient: Sendable {
     }
 
     /// Sends `request` and waits for how its stream ends.
-    func send(_ request: TestRequest, timeout: Duration = .seconds(10)) async throws -> TestResponse {
+    func send(_ request: TestRequest, timeout: Duration = .seconds(60)) async throws -> TestResponse {
         try await self.sendAll([request], timeout: timeout)[0]
     }
 
     /// Sends `requests` in one flush (so they are pipelined) and waits for all their streams.
-    func sendAll(_ requests: [TestRequest], timeout: Duration = .seconds(10)) async throws -> [TestResponse] {
+    func sendAll(_ requests: [TestRequest], timeout: Duration = .seconds(60)) async throws -> [TestResponse] {
         let futures = try await self.start(requests)
         var responses: [TestResponse] = []
         for future in futures {
@@ -177,7 +177,7 @@ final class H2TestClient: Sendable {
 
     /// Waits for a SETTINGS frame (already received or future) whose parameters satisfy `predicate`.
     func settings(
-        timeout: Duration = .seconds(10),
+        timeout: Duration = .seconds(60),
         where predicate: @escaping @Sendable (HTTP2Settings) -> Bool
     ) async throws -> HTTP2Settings {
         let handler = self.handler
@@ -186,7 +186,7 @@ final class H2TestClient: Sendable {
     }
 
     /// Waits for SETTINGS_MAX_CONCURRENT_STREAMS == `value`.
-    func maxConcurrentStreams(_ value: Int, timeout: Duration = .seconds(10)) async throws {
+    func maxConcurrentStreams(_ value: Int, timeout: Duration = .seconds(60)) async throws {
         _ = try await self.settings(timeout: timeout) { settings in
             settings.contains { $0.parameter == .maxConcurrentStreams && $0.value == value }
         }
@@ -199,14 +199,14 @@ final class H2TestClient: Sendable {
     }
 
     /// Waits for the server's GOAWAY.
-    func goAway(timeout: Duration = .seconds(10)) async throws -> ReceivedGoAway {
+    func goAway(timeout: Duration = .seconds(60)) async throws -> ReceivedGoAway {
         let handler = self.handler
         let future = try await self.channel.eventLoop.submit { handler.value.goAway() }.get()
         return try await awaitFuture(future, timeout: timeout, what: "GOAWAY")
     }
 
     /// Waits until the connection is closed (by either side).
-    func closed(timeout: Duration = .seconds(10)) async throws {
+    func closed(timeout: Duration = .seconds(60)) async throws {
         try await awaitFuture(self.channel.closeFuture, timeout: timeout, what: "the connection to close")
     }
 

@@ -1,5 +1,6 @@
 import COpenSSL
 import Foundation
+import TestSupport
 import Testing
 @testable import APNs
 
@@ -298,15 +299,10 @@ import Testing
 
     /// notBefore/notAfter as the `openssl` command prints them (independent of our parsing).
     static func opensslDates(_ path: String) throws -> (notBefore: Date, notAfter: Date) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["openssl", "x509", "-in", path, "-noout", "-startdate", "-enddate", "-dateopt", "iso_8601"]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        try #require(process.terminationStatus == 0)
+        let result = try ChildProcess.runBlocking(
+            "/usr/bin/env", ["openssl", "x509", "-in", path, "-noout", "-startdate", "-enddate", "-dateopt", "iso_8601"])
+        let text = result.stdout
+        try #require(result.status == 0)
         var dates: [String: Date] = [:]
         for line in text.split(separator: "\n") {
             let parts = line.split(separator: "=", maxSplits: 1).map(String.init)

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Synchronization
 import Testing
 @testable import APNs
@@ -50,16 +51,9 @@ enum CredentialFixtures {
     /// status (0: the ES256 signature verifies with the public key; 1: it does not; 2: bad
     /// input) and what it wrote to stderr.
     static func verifyWithPython(jwt: String, publicKeyPath: String) throws -> (status: Int32, message: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", repositoryRoot.appendingPathComponent("scripts/verify_jwt.py").path,
-                             jwt, publicKeyPath]
-        let errors = Pipe()
-        process.standardError = errors
-        try process.run()
-        let message = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: message, as: UTF8.self))
+        let result = try ChildProcess.runBlocking(
+            "/usr/bin/env", ["python3", repositoryRoot.appendingPathComponent("scripts/verify_jwt.py").path, jwt, publicKeyPath])
+        return (result.status, result.stderr)
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// A throwaway server certificate for the mock, signed by the dev CA (certs/dev/ca.pem, which the
 /// test clients trust) over the dev server key, with exactly the subjectAltName entries given.
@@ -40,17 +41,9 @@ struct TestServerCertificate {
 
     @discardableResult
     static func openssl(_ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["openssl"] + arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let text = String(decoding: data, as: UTF8.self)
-        guard process.terminationStatus == 0 else {
+        let result = try ChildProcess.runBlocking("/usr/bin/env", ["openssl"] + arguments)
+        let text = result.stdout + result.stderr
+        guard result.status == 0 else {
             throw OpenSSLCommandFailed(arguments: arguments, output: text)
         }
         return text

@@ -5,40 +5,40 @@ import Testing
 
 /// `push-relay check-config`: exit codes and messages of the real binary.
 @Suite struct CheckConfigBinaryTests {
-    static func run(_ arguments: [String]) throws -> (status: Int32?, out: String, err: String) {
+    static func run(_ arguments: [String]) async throws -> (status: Int32?, out: String, err: String) {
         let process = try RelayProcess(arguments)
         defer { process.stop() }
-        let status = process.exitStatus()
+        let status = await process.exitStatus()
         return (status, process.stdout, process.stderr)
     }
 
-    @Test func aValidFileWithLoadableCredentialsExitsZero() throws {
+    @Test func aValidFileWithLoadableCredentialsExitsZero() async throws {
         let directory = try TemporaryDirectory()
         let config = try directory.write("relay.yaml", tokenAppYAML(database: directory.path("relay.sqlite")))
-        let result = try Self.run(["check-config", "--config", config])
+        let result = try await Self.run(["check-config", "--config", config])
         #expect(result.status == 0, "stderr: \(result.err)")
         #expect(result.out.contains("ok: app app-A: token (key"))
         #expect(result.out.contains("configuration OK"))
     }
 
-    @Test func anInvalidFileExits78NamingTheKey() throws {
+    @Test func anInvalidFileExits78NamingTheKey() async throws {
         let directory = try TemporaryDirectory()
         let config = try directory.write("relay.yaml", tokenAppYAML(database: directory.path("relay.sqlite")) + "\n      pool_sise: 2")
-        let result = try Self.run(["check-config", "--config", config])
+        let result = try await Self.run(["check-config", "--config", config])
         #expect(result.status == 78)
         #expect(result.err.contains("apps[0].apns.pool_sise"))
     }
 
-    @Test func aMissingKeyFileExits1NamingTheFile() throws {
+    @Test func aMissingKeyFileExits1NamingTheFile() async throws {
         let directory = try TemporaryDirectory()
         let config = try directory.write("relay.yaml", tokenAppYAML(database: directory.path("relay.sqlite"), keyFile: directory.path("AuthKey_NOPE.p8")))
-        let result = try Self.run(["check-config", "--config", config])
+        let result = try await Self.run(["check-config", "--config", config])
         #expect(result.status == 1)
         #expect(result.err.contains("error: app app-A"))
         #expect(result.err.contains(directory.path("AuthKey_NOPE.p8")))
     }
 
-    @Test func aWrongP12PasswordExits1() throws {
+    @Test func aWrongP12PasswordExits1() async throws {
         let directory = try TemporaryDirectory()
         let config = try directory.write("relay.yaml", """
             listen: {}
@@ -48,7 +48,7 @@ import Testing
                 api_token: aaaaaaaaaaaaaaaaaaaa
                 apns: {topic: t, auth: {certificate: {p12_file: \(Repo.devCert("client.p12")), password: nope}}}
             """)
-        let result = try Self.run(["check-config", "--config", config])
+        let result = try await Self.run(["check-config", "--config", config])
         #expect(result.status == 1)
         #expect(result.err.contains("client.p12"))
     }
@@ -63,7 +63,7 @@ import Testing
         try await mock.start()
         let directory = try TemporaryDirectory()
         let config = try directory.write("relay.yaml", tokenAppYAML(database: directory.path("relay.sqlite"), apnsURL: "https://127.0.0.1:\(mock.port)"))
-        let result = try Self.run(["check-config", "--config", config, "--probe"])
+        let result = try await Self.run(["check-config", "--config", config, "--probe"])
         #expect(result.status == 0, "stdout: \(result.out) stderr: \(result.err)")
         #expect(result.out.contains("probe: 127.0.0.1:\(mock.port) accepted"))
         try await mock.shutdown()
@@ -76,7 +76,7 @@ import Testing
         try await mock.start()
         let directory = try TemporaryDirectory()
         let config = try directory.write("relay.yaml", tokenAppYAML(database: directory.path("relay.sqlite"), apnsURL: "https://127.0.0.1:\(mock.port)"))
-        let result = try Self.run(["check-config", "--config", config, "--probe"])
+        let result = try await Self.run(["check-config", "--config", config, "--probe"])
         #expect(result.status == 1)
         #expect(result.err.contains("probe: 127.0.0.1:\(mock.port) rejected the push: status 403"), "\(result.err)")
         try await mock.shutdown()

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import TestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -22,67 +22,28 @@ final class RelayProcess: Sendable {
         throw NotFound()
     }
 
-    /// What the child wrote; shared with the pipes' readability handlers.
-    final class Output: Sendable {
-        let state = Mutex<(out: String, err: String, closed: Int)>(("", "", 0))
-        func withLock<T: Sendable>(_ body: (inout (out: String, err: String, closed: Int)) -> T) -> T { state.withLock { body(&$0) } }
-    }
-
-    let process: Process
-    private let collected = Output()
+    let process: ChildProcess
 
     init(_ arguments: [String], environment: [String: String] = [:], directory: String = Repo.root.path) throws {
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: try Self.binary())
-        process.arguments = arguments
-        process.currentDirectoryURL = URL(fileURLWithPath: directory)
         var env = ProcessInfo.processInfo.environment
         env.removeValue(forKey: "NOTIFY_SOCKET")
         env.removeValue(forKey: "JOURNAL_STREAM")
         env.merge(environment) { _, new in new }
-        process.environment = env
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        let collected = self.collected
-        out.fileHandleForReading.readabilityHandler = { handle in
-            let data = handle.availableData
-            if data.isEmpty { handle.readabilityHandler = nil }
-            collected.withLock { data.isEmpty ? ($0.closed += 1) : ($0.out += String(decoding: data, as: UTF8.self)) }
-        }
-        err.fileHandleForReading.readabilityHandler = { handle in
-            let data = handle.availableData
-            if data.isEmpty { handle.readabilityHandler = nil }
-            collected.withLock { data.isEmpty ? ($0.closed += 1) : ($0.err += String(decoding: data, as: UTF8.self)) }
-        }
-        try process.run()
+        process = try ChildProcess(try Self.binary(), arguments, environment: env, directory: directory)
     }
 
-    var stdout: String { collected.withLock { $0.out } }
-    var stderr: String { collected.withLock { $0.err } }
-
-    /// Polls `condition` until it holds or `seconds` pass.
-    static func wait(within seconds: Double, until condition: () -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if condition() { return true }
-            usleep(20_000)
-        }
-        return condition()
-    }
+    var stdout: String { process.stdout }
+    var stderr: String { process.stderr }
 
     /// The exit status, or nil if still running after `seconds`.
-    func exitStatus(within seconds: Double = 60) -> Int32? {
-        guard Self.wait(within: seconds, until: { !process.isRunning }) else { return nil }
-        // Both pipes reach end-of-file once the handlers have read the last bytes.
-        _ = Self.wait(within: 5) { collected.withLock { $0.closed >= 2 } }
-        return process.terminationStatus
+    func exitStatus(within seconds: Double = 60) async -> Int32? {
+        await process.exitStatus(within: seconds)
     }
 
     /// The port from the "push-relay listening on http://HOST:PORT" line.
-    func listeningPort(within seconds: Double = 60) -> Int? {
+    func listeningPort(within seconds: Double = 60) async -> Int? {
         var port: Int?
-        _ = Self.wait(within: seconds) {
+        _ = await eventually(within: seconds) {
             guard let range = stdout.range(of: "listening on http://127.0.0.1:") else { return !process.isRunning }
             port = Int(stdout[range.upperBound...].prefix { $0.isNumber })
             return port != nil
@@ -90,9 +51,7 @@ final class RelayProcess: Sendable {
         return port
     }
 
-    func signal(_ number: Int32) { kill(process.processIdentifier, number) }
+    func signal(_ number: Int32) { process.signal(number) }
 
-    func stop() {
-        if process.isRunning { signal(SIGKILL) }
-    }
+    func stop() { process.signal(SIGKILL) }
 }

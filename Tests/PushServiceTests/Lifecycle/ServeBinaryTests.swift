@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -7,46 +8,46 @@ import Glibc
 
 /// The real `push-relay serve` binary: sd_notify, SIGHUP reload and a graceful SIGTERM.
 @Suite(.serialized) struct ServeBinaryTests {
-    static func get(_ port: Int, _ path: String) throws -> String {
-        try RawHTTP.exchange(port: port, Array("GET \(path) HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n".utf8))
+    static func get(_ port: Int, _ path: String) async throws -> String {
+        try await RawHTTP.exchange(port: port, Array("GET \(path) HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n".utf8))
     }
 
-    @Test func notifiesReadyReloadsOnSIGHUPAndExitsZeroOnSIGTERM() throws {
+    @Test func notifiesReadyReloadsOnSIGHUPAndExitsZeroOnSIGTERM() async throws {
         let directory = try TemporaryDirectory()
         let config = try directory.write("relay.yaml", tokenAppYAML(database: directory.path("relay.sqlite")))
         let socket = try NotifySocket(path: directory.path("notify"))
         let relay = try RelayProcess(["serve", "--config", config], environment: ["NOTIFY_SOCKET": socket.address, "WATCHDOG_USEC": "400000"])
         defer { relay.stop() }
 
-        let ready = try #require(socket.receive(until: "READY=1"), "no READY=1; stderr: \(relay.stderr)")
+        let ready = try #require(await socket.receive(until: "READY=1"), "no READY=1; stderr: \(relay.stderr)")
         #expect(ready.joined().contains("STATUS="))
-        let port = try #require(relay.listeningPort(), "no listening line: \(relay.stderr)")
-        #expect(try Self.get(port, "/health").contains(#"{"status":"ok"}"#))
+        let port = try #require(await relay.listeningPort(), "no listening line: \(relay.stderr)")
+        #expect(try await Self.get(port, "/health").contains(#"{"status":"ok"}"#))
         // WATCHDOG_USEC=400000: pings every 200 ms.
-        #expect(socket.receive(until: "WATCHDOG=1") != nil)
+        #expect(await socket.receive(until: "WATCHDOG=1") != nil)
 
         // A broken file on SIGHUP: logged, the running configuration stays.
         try "listen: {bogus: 1}".write(toFile: config, atomically: true, encoding: .utf8)
         relay.signal(SIGHUP)
-        #expect(RelayProcess.wait(within: 30) { relay.stderr.contains("reload failed, keeping the running configuration") })
+        #expect(await eventually(within: 30) { relay.stderr.contains("reload failed, keeping the running configuration") })
         #expect(relay.process.isRunning)
-        #expect(try Self.get(port, "/ready").contains("app-A"))
+        #expect(try await Self.get(port, "/ready").contains("app-A"))
 
         // A valid one is applied.
         try tokenAppYAML(database: directory.path("relay.sqlite")).write(toFile: config, atomically: true, encoding: .utf8)
         relay.signal(SIGHUP)
-        #expect(RelayProcess.wait(within: 30) { relay.stderr.contains("configuration reloaded") }, "stderr: \(relay.stderr)")
+        #expect(await eventually(within: 30) { relay.stderr.contains("configuration reloaded") }, "stderr: \(relay.stderr)")
 
         relay.signal(SIGTERM)
-        #expect(socket.receive(until: "STOPPING=1") != nil)
-        #expect(relay.exitStatus() == 0, "stderr: \(relay.stderr)")
+        #expect(await socket.receive(until: "STOPPING=1") != nil)
+        #expect(await relay.exitStatus() == 0, "stderr: \(relay.stderr)")
         #expect(relay.stderr.contains("stopped"))
     }
 
-    @Test func versionIsPrintedAndLoggedAtStart() throws {
+    @Test func versionIsPrintedAndLoggedAtStart() async throws {
         let version = try RelayProcess(["--version"])
         defer { version.stop() }
-        #expect(version.exitStatus() == 0)
+        #expect(await version.exitStatus() == 0)
         let printed = version.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(printed.split(separator: ".").count == 3, "\(printed)")
 
@@ -54,28 +55,28 @@ import Glibc
         let config = try directory.write("relay.yaml", tokenAppYAML(database: directory.path("relay.sqlite")))
         let relay = try RelayProcess(["serve", "--config", config])
         defer { relay.stop() }
-        _ = try #require(relay.listeningPort(), "stderr: \(relay.stderr)")
+        _ = try #require(await relay.listeningPort(), "stderr: \(relay.stderr)")
         #expect(relay.stderr.contains("starting") && relay.stderr.contains("version=\(printed)"), "stderr: \(relay.stderr)")
         relay.signal(SIGTERM)
-        #expect(relay.exitStatus() == 0)
+        #expect(await relay.exitStatus() == 0)
     }
 
-    @Test func SIGINTAlsoStopsGracefully() throws {
+    @Test func SIGINTAlsoStopsGracefully() async throws {
         let directory = try TemporaryDirectory()
         let config = try directory.write("relay.yaml", tokenAppYAML(database: directory.path("relay.sqlite")))
         let relay = try RelayProcess(["serve", "--config", config])
         defer { relay.stop() }
-        _ = try #require(relay.listeningPort(), "stderr: \(relay.stderr)")
+        _ = try #require(await relay.listeningPort(), "stderr: \(relay.stderr)")
         relay.signal(SIGINT)
-        #expect(relay.exitStatus() == 0, "stderr: \(relay.stderr)")
+        #expect(await relay.exitStatus() == 0, "stderr: \(relay.stderr)")
     }
 
-    @Test func aBadCredentialStopsStartUpWithExit78() throws {
+    @Test func aBadCredentialStopsStartUpWithExit78() async throws {
         let directory = try TemporaryDirectory()
         let config = try directory.write("relay.yaml", tokenAppYAML(database: directory.path("relay.sqlite"), keyFile: "/nonexistent/AuthKey.p8"))
         let relay = try RelayProcess(["serve", "--config", config])
         defer { relay.stop() }
-        #expect(relay.exitStatus() == 78)
+        #expect(await relay.exitStatus() == 78)
         #expect(relay.stderr.contains("/nonexistent/AuthKey.p8"))
     }
 }

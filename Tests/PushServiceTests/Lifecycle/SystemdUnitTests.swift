@@ -1,26 +1,19 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `systemd/push-relay.service` checked by systemd-analyze, when the machine has it.
 @Suite struct SystemdUnitTests {
     static let analyze = ["/usr/bin/systemd-analyze", "/bin/systemd-analyze"].first { FileManager.default.isExecutableFile(atPath: $0) }
 
-    static func run(_ arguments: [String]) throws -> (Int32, String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: analyze!)
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    static func run(_ arguments: [String]) async throws -> (Int32, String) {
+        let result = try await ChildProcess.run(analyze!, arguments)
+        return (result.status, result.stdout + result.stderr)
     }
 
     @Test(.enabled(if: analyze != nil, "systemd-analyze is not installed"))
-    func theUnitRatesOKOrBetter() throws {
-        let (status, output) = try Self.run(["security", "--offline=true", "--no-pager", Repo.path("systemd/push-relay.service")])
+    func theUnitRatesOKOrBetter() async throws {
+        let (status, output) = try await Self.run(["security", "--offline=true", "--no-pager", Repo.path("systemd/push-relay.service")])
         #expect(status == 0, "\(output)")
         let verdict = output.split(separator: "\n").last { $0.contains("Overall exposure level") } ?? ""
         let score = Double(verdict.split(separator: ":").last?.split(separator: " ").first ?? "") ?? 10
@@ -28,8 +21,8 @@ import Testing
     }
 
     @Test(.enabled(if: analyze != nil, "systemd-analyze is not installed"))
-    func theUnitVerifiesApartFromTheUninstalledBinary() throws {
-        let (_, output) = try Self.run(["verify", Repo.path("systemd/push-relay.service")])
+    func theUnitVerifiesApartFromTheUninstalledBinary() async throws {
+        let (_, output) = try await Self.run(["verify", Repo.path("systemd/push-relay.service")])
         // The binary is not installed at /usr/local/bin on a build machine; anything else is a finding.
         let findings = output.split(separator: "\n").filter { !$0.contains("/usr/local/bin/push-relay") && !$0.isEmpty }
         #expect(findings.isEmpty, "\(findings)")

@@ -105,7 +105,7 @@ import Testing
             mock.clearFaults()
             try await PipelineRelay.run(mock: mock, directory: directory) { relay in
                 let bob = try await Self.delivery(relay, message: 25, user: "bob", state: .sent)
-                let received = try await mock.waitForNotifications(count: 1, timeout: .seconds(10))
+                let received = try await mock.waitForNotifications(count: 1, timeout: .seconds(60))
                 #expect(received.first?.headers["apns-id"]?.lowercased() == bob.delivery.apnsID.uuidString.lowercased())
             }
         }
@@ -157,7 +157,7 @@ import Testing
                                     configuration: PipelineFixtures.dispatcherConfiguration)
         #expect(!dispatcher.reserve(1), "not running yet")
         let running = Task { try await dispatcher.run() }
-        let deadline = ContinuousClock.now + .seconds(10)
+        let deadline = ContinuousClock.now + .seconds(60)
         while !dispatcher.reserve(1) {
             try #require(ContinuousClock.now < deadline, "the hand-off never opened")
             try await Task.sleep(for: .milliseconds(5))

@@ -141,7 +141,7 @@ struct PipelineRelay {
     }
 
     /// Polls `condition` until it holds or `timeout` passes.
-    func eventually(timeout: Duration = .seconds(10), _ what: String, _ condition: () async throws -> Bool) async throws {
+    func eventually(timeout: Duration = .seconds(60), _ what: String, _ condition: () async throws -> Bool) async throws {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             if try await condition() { return }

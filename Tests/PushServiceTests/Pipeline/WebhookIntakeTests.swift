@@ -15,7 +15,7 @@ import Testing
                 #expect(r.status == .ok, "\(r.text)")
                 #expect(r.body == json(#"{"result": "accepted", "deliveries": 2}"#))
 
-                let received = try await mock.waitForNotifications(count: 2, timeout: .seconds(10))
+                let received = try await mock.waitForNotifications(count: 2, timeout: .seconds(60))
                 #expect(Set(received.map(\.deviceToken)) == [apnsToken(1), apnsToken(2)])
                 for n in received {
                     #expect(n.headers["apns-topic"] == PipelineFixtures.topic)
@@ -67,7 +67,7 @@ import Testing
                 try await relay.register("bob", token: apnsToken(1))
                 func alert(after messageID: Int64, _ body: String) async throws -> String? {
                     #expect(try await relay.postWebhook(body).status == .ok)
-                    let received = try await mock.waitForNotifications(count: Int(messageID), timeout: .seconds(10))
+                    let received = try await mock.waitForNotifications(count: Int(messageID), timeout: .seconds(60))
                     let payload = try JSONSerialization.jsonObject(with: received[Int(messageID) - 1].payload) as? [String: Any]
                     return (payload?["aps"] as? [String: Any])?["alert"] as? String
                 }
@@ -89,7 +89,7 @@ import Testing
                 let again = try await relay.postWebhook(body)
                 #expect(again.status == .ok)
                 #expect(again.body["result"] == .string("duplicate"))
-                _ = try await mock.waitForNotifications(count: 1, timeout: .seconds(10))
+                _ = try await mock.waitForNotifications(count: 1, timeout: .seconds(60))
                 try await relay.eventually("queue drained") { try await relay.store.pendingCount() == 0 }
                 #expect(mock.notifications.count == 1)
                 #expect(try await relay.store.deliveryStateCounts() == [.sent: 1])

@@ -18,7 +18,7 @@ import Testing
 
                 let withSecret = try await relay.postWebhook(messageEvent(messageID: 2, offline: ["bob"]), signingToken: Self.secret)
                 #expect(withSecret.status == .ok, "\(withSecret.text)")
-                let received = try await mock.waitForNotifications(count: 1, timeout: .seconds(10))
+                let received = try await mock.waitForNotifications(count: 1, timeout: .seconds(60))
                 #expect(received.map(\.deviceToken) == [apnsToken(1)])
                 // Only the accepted event is in the log.
                 let refused = try await relay.request(.get, "/v3/push/deliveries?message_id=1&user_id=bob").body["decision"]
