@@ -14,19 +14,22 @@ import Testing
         try await PipelineRelay.withMockAndDirectory { mock, directory in
             try await PipelineRelay.run(mock: mock, directory: directory, dispatcherConfiguration: configuration) { relay in
                 try await relay.register("bob", token: apnsToken(1))
-                mock.addFault(.delay(milliseconds: 1_500))
+                // APNs answers 503 until the fault is cleared: bob's push stays unsent (awaiting its
+                // retry) however slow this machine is.
+                mock.addFault(.status(code: 503, reason: "ServiceUnavailable", count: 1_000_000, retryAfterSeconds: nil))
                 #expect(try await relay.postWebhook(messageEvent(messageID: 40, offline: ["bob"])).status == .ok)
                 let refused = try await relay.postWebhook(messageEvent(messageID: 41, offline: ["bob"]))
                 #expect(refused.status == .serviceUnavailable)
                 #expect(refused.code == 500901)
                 #expect(refused.headers[.retryAfter] == "1")
                 #expect(try await relay.store.eventExists(app: TestApps.a.appID, messageID: 41) == false)
-                // The first push leaves (after the mock's delay); the retried event is accepted.
-                _ = try await mock.waitForNotifications(count: 1, timeout: .seconds(30))
-                try await relay.eventually(timeout: .seconds(30), "the retried event to be accepted") {
+                // APNs recovers, the first push leaves (at its next retry), and the retried event is accepted.
+                mock.clearFaults()
+                _ = try await mock.waitForNotifications(count: 1, timeout: .seconds(60))
+                try await relay.eventually(timeout: .seconds(60), "the retried event to be accepted") {
                     try await relay.postWebhook(messageEvent(messageID: 41, offline: ["bob"])).status == .ok
                 }
-                _ = try await mock.waitForNotifications(count: 2, timeout: .seconds(30))
+                _ = try await mock.waitForNotifications(count: 2, timeout: .seconds(60))
             }
         }
     }
