@@ -4,7 +4,7 @@ extension PushStore {
     /// Marks up to `limit` pending deliveries due at `nowMs` as in flight and returns them,
     /// oldest due first within each app (see the full form for how apps share the limit).
     public func claimDue(nowMs: Int64, limit: Int) async throws -> [DeliveryRecord] {
-        try await claimDue(nowMs: nowMs, limit: limit, roomByApp: [:], defaultRoom: limit, rotation: 0)
+        try await claimDue(nowMs: nowMs, limit: limit, roomByApp: [:], defaultRoom: limit, rotation: 0).records
     }
 
     /// Claims due deliveries app by app: each app gets at most `roomByApp(app)` (an app absent
@@ -13,8 +13,8 @@ extension PushStore {
     /// different app's turn to be cut short each time. Costs one index probe per app with
     /// pending deliveries plus the rows claimed, whatever the backlog.
     public func claimDue(nowMs: Int64, limit: Int, roomByApp: [String: Int], defaultRoom: Int,
-                         rotation: Int) async throws -> [DeliveryRecord] {
-        guard limit > 0 else { return [] }
+                         rotation: Int) async throws -> DueClaim {
+        guard limit > 0 else { return DueClaim(records: [], exhausted: false) }
         return try await pool.write { db in
             // The distinct app ids of pending deliveries, one index probe each (a loose index scan).
             let apps = try String.fetchAll(db.cachedStatement(sql: """
@@ -26,26 +26,31 @@ extension PushStore {
                 )
                 SELECT app FROM pending_apps WHERE app IS NOT NULL
                 """))
-            guard !apps.isEmpty else { return [] }
+            guard !apps.isEmpty else { return DueClaim(records: [], exhausted: true) }
             let due = try db.cachedStatement(sql: """
                 SELECT d.*, p.payload FROM deliveries d LEFT JOIN delivery_payloads p ON p.delivery_id = d.id
                 WHERE d.state = 'pending' AND d.app_id = ? AND d.next_attempt_at_ms <= ?
                 ORDER BY d.next_attempt_at_ms, d.id LIMIT ?
                 """)
             var claimed: [DeliveryRecord] = []
+            // Whether some app may have more due than it got (its room, or the limit, cut it short).
+            var cut = false
             let start = rotation % apps.count
-            for offset in apps.indices where claimed.count < limit {
+            for offset in apps.indices {
                 let app = apps[(start + offset) % apps.count]
                 let room = min(roomByApp[app] ?? defaultRoom, limit - claimed.count)
-                guard room > 0 else { continue }
-                claimed += try Row.fetchAll(due, arguments: [app, nowMs, room]).map(DeliveryRecord.init(row:))
+                guard room > 0 else { cut = true; continue }
+                let rows = try Row.fetchAll(due, arguments: [app, nowMs, room])
+                if rows.count == room { cut = true }
+                claimed += try rows.map(DeliveryRecord.init(row:))
             }
-            guard !claimed.isEmpty else { return [] }
+            guard !claimed.isEmpty else { return DueClaim(records: [], exhausted: !cut) }
             let mark = try db.cachedStatement(sql: """
                 UPDATE deliveries SET state = 'in_flight', updated_at_ms = ? WHERE id IN (SELECT value FROM json_each(?))
                 """)
             try mark.execute(arguments: [nowMs, "[" + claimed.map { String($0.id) }.joined(separator: ",") + "]"])
-            return claimed.map { var record = $0; record.state = .inFlight; record.updatedAtMs = nowMs; return record }
+            return DueClaim(records: claimed.map { var record = $0; record.state = .inFlight; record.updatedAtMs = nowMs; return record },
+                            exhausted: !cut)
         }
     }
 

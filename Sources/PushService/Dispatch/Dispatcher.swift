@@ -29,6 +29,7 @@ public final class Dispatcher: Service, Sendable {
     private let claimRequested = Atomic<Bool>(false)
     private let retry: RetryPolicy
     private let inbox = Mutex(Inbox())
+    private let metrics = DeliveryMetrics.Handles()
     /// Every unsent push per app and how fast each app's pushes leave: the webhook's admission
     /// and the honest queue depth.
     public let backlog: BacklogLedger
@@ -125,7 +126,7 @@ public final class Dispatcher: Service, Sendable {
             logger.notice("resumed deliveries left in flight", metadata: ["count": .stringConvertible(resumed)])
         }
         backlog.seed(try await store.unsentCountsByApp())
-        DeliveryMetrics.queueDepth(backlog.totalUnsent)
+        metrics.queueDepth(backlog.totalUnsent)
         // Open only now: a delivery handed over earlier would be put back to pending above while
         // also held in memory, and sent twice.
         if !isStopping { inbox.withLock { $0.open = true } }
@@ -154,6 +155,8 @@ public final class Dispatcher: Service, Sendable {
         case sent(DeliveryOutcome, app: String, handedOff: Bool)
         /// The waker: a hand-off, a `wake()`, or its timeout.
         case woken
+        /// A batch of outcomes was recorded (written beside the loop, which keeps sending).
+        case flushed
         /// The shutdown grace is over.
         case deadline
     }
@@ -169,11 +172,30 @@ public final class Dispatcher: Service, Sendable {
             var outcomes: [DeliveryOutcome] = []
             var deadlineArmed = false
             var wakerActive = false
-            // After a claim that found less than it asked for, the queue is drained: claim again
-            // only after `wake()`, when the waker times out, or after a short while (retries
-            // falling due).
+            // After a claim that found every app's due deliveries exhausted, the queue is drained:
+            // claim again only after `wake()`, when the waker times out, or after a short while
+            // (retries falling due).
             var drainedAt: Int64?
+            // After a claim cut short by apps' rooms (not the queue), claim again once a quarter
+            // batch of claimed sends has finished: room is back, and no claim runs in vain.
+            var cappedFinishes: Int?
+            let claimStep = max(1, min(configuration.claimBatch, configuration.window) / 4)
             var lastFlushAt = clock()
+            // One recording transaction at a time runs beside the loop; sends go on meanwhile.
+            var flushing = false
+
+            func flushInBackground() {
+                guard !flushing, !outcomes.isEmpty else { return }
+                flushing = true
+                metrics.queueDepth(backlog.totalUnsent)
+                let batch = outcomes
+                outcomes.removeAll(keepingCapacity: true)
+                lastFlushAt = clock()
+                group.addTask {
+                    await self.record(batch)
+                    return .flushed
+                }
+            }
 
             /// Keeps an outcome for the next flush; a final one leaves the backlog.
             func record(_ outcome: DeliveryOutcome, app: String) {
@@ -185,7 +207,7 @@ public final class Dispatcher: Service, Sendable {
             func start(_ delivery: DeliveryRecord, handedOff: Bool, now: Int64) {
                 if delivery.expiresAtMs <= now {
                     record(DeliveryOutcome(deliveryID: delivery.id, state: .expired, atMs: now, attempt: nil), app: delivery.appID)
-                    DeliveryMetrics.push(app: delivery.appID, status: "expired", reason: "expired")
+                    metrics.push(app: delivery.appID, status: "expired", reason: "expired")
                     if handedOff { release(1) }
                     return
                 }
@@ -195,7 +217,7 @@ public final class Dispatcher: Service, Sendable {
                         attempt: DeliveryAttempt(atMs: now, status: nil, reason: nil,
                                                  error: "app \(delivery.appID) has no APNs configuration",
                                                  apnsID: delivery.apnsID)), app: delivery.appID)
-                    DeliveryMetrics.push(app: delivery.appID, status: "failed", reason: "no_target")
+                    metrics.push(app: delivery.appID, status: "failed", reason: "no_target")
                     if handedOff { release(1) }
                     return
                 }
@@ -228,29 +250,31 @@ public final class Dispatcher: Service, Sendable {
                     }
                 }
                 // Hand-offs hold reservations of their own (`reserve`), so the claim room counts
-                // claimed sends only: memory stays within twice the window.
+                // claimed sends only: memory stays within twice the window. Claims come in steps
+                // of a quarter batch, so the APNs connections never wait for a whole batch's room.
                 let room = configuration.window - claimedInFlight
                 let now = clock()
-                if !stop, room >= min(configuration.claimBatch, configuration.window),
-                   drainedAt == nil || claimRequested.exchange(false, ordering: .relaxed) || now - drainedAt! >= 50 {
+                let requested = claimRequested.exchange(false, ordering: .relaxed)
+                let mayClaim = requested || (drainedAt.map { now - $0 >= 50 } ?? true) && (cappedFinishes.map { $0 >= claimStep } ?? true)
+                if !stop, room >= claimStep, mayClaim {
                     let limit = min(configuration.claimBatch, room)
-                    let claimed: [DeliveryRecord]
+                    var claim = DueClaim(records: [], exhausted: true)
                     do {
-                        claimed = try await store.claimDue(
+                        claim = try await store.claimDue(
                             nowMs: now, limit: limit,
                             roomByApp: claimedByApp.mapValues { configuration.appWindow - $0 },
                             defaultRoom: configuration.appWindow, rotation: rotation)
                         rotation &+= 1
                     } catch {
                         logger.error("claiming deliveries failed", metadata: ["error": "\(error)"])
-                        claimed = []
                     }
-                    drainedAt = claimed.count < limit ? now : nil
-                    for delivery in claimed { start(delivery, handedOff: false, now: now) }
-                    if !claimed.isEmpty, drainedAt == nil { continue }
+                    drainedAt = claim.exhausted ? now : nil
+                    cappedFinishes = claim.exhausted || claim.records.count == limit ? nil : 0
+                    for delivery in claim.records { start(delivery, handedOff: false, now: now) }
+                    if claim.records.count == limit { continue }
                 }
 
-                if inFlight == 0 {
+                if inFlight == 0, !flushing {
                     await flush(&outcomes)
                     lastFlushAt = clock()
                     if stop { break }
@@ -274,13 +298,17 @@ public final class Dispatcher: Service, Sendable {
                     if handedOff {
                         release(1)
                     } else {
+                        cappedFinishes? += 1
                         claimedInFlight -= 1
                         claimedByApp[app, default: 1] -= 1
                         if claimedByApp[app] == 0 { claimedByApp[app] = nil }
                     }
                 case .woken:
                     wakerActive = false
+                    cappedFinishes = nil
                     if inFlight == 0 { drainedAt = nil }
+                case .flushed:
+                    flushing = false
                 case .deadline:
                     if inFlight > 0 {
                         // Cancelled sends come back as "put back to pending".
@@ -290,8 +318,7 @@ public final class Dispatcher: Service, Sendable {
                     }
                 }
                 if outcomes.count >= configuration.recordBatch || clock() - lastFlushAt >= 100 {
-                    await flush(&outcomes)
-                    lastFlushAt = clock()
+                    flushInBackground()
                 }
             }
             group.cancelAll()
@@ -301,7 +328,7 @@ public final class Dispatcher: Service, Sendable {
     /// How long the idle loop may sleep: until the next retry is due, at most `idlePoll`.
     private func idleTimeout() async -> Duration {
         var timeout = configuration.idlePoll
-        DeliveryMetrics.queueDepth(backlog.totalUnsent)
+        metrics.queueDepth(backlog.totalUnsent)
         do {
             if let due = try await store.nextDueAtMs() {
                 timeout = min(timeout, .milliseconds(max(0, due - clock())))
@@ -317,9 +344,13 @@ public final class Dispatcher: Service, Sendable {
     /// restart (same apns-id).
     private func flush(_ outcomes: inout [DeliveryOutcome]) async {
         guard !outcomes.isEmpty else { return }
-        DeliveryMetrics.queueDepth(backlog.totalUnsent)
+        metrics.queueDepth(backlog.totalUnsent)
         let batch = outcomes
         outcomes.removeAll(keepingCapacity: true)
+        await record(batch)
+    }
+
+    private func record(_ batch: [DeliveryOutcome]) async {
         let store = self.store
         let result = await Task { try await store.recordOutcomes(batch) }.result
         if case .failure(let error) = result {
@@ -339,8 +370,8 @@ public final class Dispatcher: Service, Sendable {
         let started = ContinuousClock.now
         do {
             let response = try await target.client.send(request, timeout: configuration.requestTimeout)
-            DeliveryMetrics.apnsLatency(ContinuousClock.now - started)
-            DeliveryMetrics.pushWait(milliseconds: clock() - delivery.createdAtMs)
+            metrics.apnsLatency(ContinuousClock.now - started)
+            metrics.pushWait(milliseconds: clock() - delivery.createdAtMs)
             return outcome(of: delivery, response: response)
         } catch is CancellationError {
             return putBack(delivery)
@@ -349,12 +380,12 @@ public final class Dispatcher: Service, Sendable {
             let now = clock()
             let attempt = DeliveryAttempt(atMs: now, status: nil, reason: nil, error: error.description, apnsID: delivery.apnsID)
             if error.isRetryable { return retryOutcome(delivery, attempt: attempt, suggested: .zero, reason: "transport") }
-            DeliveryMetrics.push(app: delivery.appID, status: "failed", reason: "transport")
+            metrics.push(app: delivery.appID, status: "failed", reason: "transport")
             logger.warning("push failed", metadata: logMetadata(delivery, reason: error.description))
             return DeliveryOutcome(deliveryID: delivery.id, state: .failed, atMs: now, attempt: attempt)
         } catch {
             let now = clock()
-            DeliveryMetrics.push(app: delivery.appID, status: "failed", reason: "error")
+            metrics.push(app: delivery.appID, status: "failed", reason: "error")
             logger.warning("push failed", metadata: logMetadata(delivery, reason: "\(error)"))
             return DeliveryOutcome(
                 deliveryID: delivery.id, state: .failed, atMs: now,
@@ -368,12 +399,12 @@ public final class Dispatcher: Service, Sendable {
                                       apnsID: delivery.apnsID)
         switch response.outcome {
         case .delivered:
-            DeliveryMetrics.push(app: delivery.appID, status: "sent", reason: "")
+            metrics.push(app: delivery.appID, status: "sent", reason: "")
             logger.debug("push sent", metadata: logMetadata(delivery, status: response.status))
             return DeliveryOutcome(deliveryID: delivery.id, state: .sent, atMs: now, attempt: attempt)
         case .tokenInvalid(let reason, let unregisteredAt):
-            DeliveryMetrics.push(app: delivery.appID, status: "token_invalid", reason: DeliveryMetrics.reasonLabel(reason))
-            DeliveryMetrics.tokenRemoved(app: delivery.appID, reason: reason.rawValue)
+            metrics.push(app: delivery.appID, status: "token_invalid", reason: DeliveryMetrics.reasonLabel(reason))
+            metrics.tokenRemoved(app: delivery.appID, reason: reason.rawValue)
             logger.notice("device token removed", metadata: logMetadata(delivery, status: response.status, reason: reason.rawValue))
             // 410 without a timestamp: "now" — any registration the relay holds predates it.
             let rule: TokenRemovalRule = response.status == 410
@@ -381,7 +412,7 @@ public final class Dispatcher: Service, Sendable {
                 : .always
             return DeliveryOutcome(deliveryID: delivery.id, state: .tokenInvalid, atMs: now, attempt: attempt, tokenRemoval: rule)
         case .permanentFailure(let reason):
-            DeliveryMetrics.push(app: delivery.appID, status: "failed", reason: reason.map(DeliveryMetrics.reasonLabel) ?? String(response.status))
+            metrics.push(app: delivery.appID, status: "failed", reason: reason.map(DeliveryMetrics.reasonLabel) ?? String(response.status))
             logger.warning("push rejected by APNs", metadata: logMetadata(delivery, status: response.status, reason: reason?.rawValue))
             return DeliveryOutcome(deliveryID: delivery.id, state: .failed, atMs: now, attempt: attempt)
         case .retryable(let reason, let after):
@@ -395,11 +426,11 @@ public final class Dispatcher: Service, Sendable {
         let delay = retry.delay(attempts: attempts, suggested: suggested, random: random())
         let next = attempt.atMs + delay.milliseconds
         if next >= delivery.expiresAtMs {
-            DeliveryMetrics.push(app: delivery.appID, status: "expired", reason: reason)
+            metrics.push(app: delivery.appID, status: "expired", reason: reason)
             logger.warning("push expired before APNs accepted it", metadata: logMetadata(delivery, status: attempt.status, reason: reason))
             return DeliveryOutcome(deliveryID: delivery.id, state: .expired, atMs: attempt.atMs, attempt: attempt)
         }
-        DeliveryMetrics.retry(app: delivery.appID)
+        metrics.retry(app: delivery.appID)
         logger.debug("push will be retried", metadata: logMetadata(delivery, status: attempt.status, reason: reason).merging(
             ["retry_in_ms": .stringConvertible(delay.milliseconds)]) { $1 })
         return DeliveryOutcome(deliveryID: delivery.id, state: .pending, atMs: attempt.atMs, attempt: attempt, nextAttemptAtMs: next)

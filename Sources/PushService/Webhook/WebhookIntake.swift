@@ -29,6 +29,7 @@ public struct WebhookIntake: Sendable {
     let logger: Logger
     /// One "event not accepted" line per result and second at most.
     let refusalLog = LogThrottle(interval: .seconds(1))
+    let metrics = DeliveryMetrics.Handles()
 
     /// - Parameters:
     ///   - onCommit: called after an event with pending deliveries commits (`dispatcher.wake`).
@@ -111,7 +112,7 @@ public struct WebhookIntake: Sendable {
             throw Self.badSignature
         }
         guard envelope.isOfflineMessageEvent else {
-            DeliveryMetrics.webhookEvent(category: DeliveryMetrics.categoryLabel(envelope.category), result: "ignored")
+            metrics.webhookEvent(category: DeliveryMetrics.categoryLabel(envelope.category), result: "ignored")
             logger.debug("event ignored: not an offline message event", metadata: [
                 "app": .string(app.appID), "category": .string(LogText.cut(envelope.category)),
             ])
@@ -154,7 +155,7 @@ public struct WebhookIntake: Sendable {
         }
         let isNew = ids != nil
         if isNew, count > 0 { dispatcher?.backlog.accepted(app: app.appID, count: count) }
-        DeliveryMetrics.webhookEvent(category: WebhookEvent.offlineMessageCategory, result: isNew ? "accepted" : "duplicate")
+        metrics.webhookEvent(category: WebhookEvent.offlineMessageCategory, result: isNew ? "accepted" : "duplicate")
         logger.info(isNew ? "event accepted" : "duplicate event, not pushed again", metadata: [
             "app": .string(app.appID), "message_id": .stringConvertible(event.message.messageID),
             "channel": .string(event.channel.channelURL), "members": .stringConvertible(accepted.decisions.count),
@@ -163,7 +164,7 @@ public struct WebhookIntake: Sendable {
         if let ids {
             var counts: [String: Int] = [:]
             for decision in accepted.decisions { counts[decision.decision, default: 0] += 1 }
-            DeliveryMetrics.decisions(counts)
+            metrics.decisions(counts)
             if accepted.handedOff {
                 if dispatcher?.handOff(accepted.deliveryRecords(ids: ids)) != true {
                     await requeue(ids)
@@ -185,7 +186,7 @@ public struct WebhookIntake: Sendable {
     /// time series per made-up category would grow without bound). Lines are throttled per
     /// result (the metric counts every one); the log handler escapes and cuts the values.
     private func refused(result: String, appID: String?, category: String? = nil) {
-        DeliveryMetrics.webhookEvent(category: category.map(DeliveryMetrics.categoryLabel) ?? "other", result: result)
+        metrics.webhookEvent(category: category.map(DeliveryMetrics.categoryLabel) ?? "other", result: result)
         guard let heldBack = refusalLog.admit(result, nowMs: clock()) else { return }
         var metadata: Logger.Metadata = ["result": .string(result), "app": .string(LogText.cut(appID ?? "?"))]
         if let category { metadata["category"] = .string(LogText.cut(category)) }
