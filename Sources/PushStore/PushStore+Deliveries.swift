@@ -158,6 +158,20 @@ extension PushStore {
         }
     }
 
+    /// Unsent deliveries (pending or in flight) by the second they were created: seeds the age of
+    /// the oldest unsent push at start (one scan of the unsent rows).
+    public func unsentCountsBySecond() async throws -> [Int64: Int] {
+        try await pool.read { db in
+            var counts: [Int64: Int] = [:]
+            for row in try Row.fetchAll(db, sql: """
+                SELECT created_at_ms / 1000 AS s, COUNT(*) AS n FROM deliveries WHERE state IN ('pending', 'in_flight') GROUP BY s
+                """) {
+                counts[row["s"]] = row["n"]
+            }
+            return counts
+        }
+    }
+
     /// Deliveries waiting to be sent (pending or in flight).
     public func pendingCount() async throws -> Int {
         try await pool.read { db in

@@ -86,7 +86,9 @@ def test_sighup_with_pushes_in_flight_swaps_credentials_and_templates_and_loses_
         assert samples.get('pushrelay_decisions_total{reason="push"}', 0) >= len(expected)
         assert samples.get("pushrelay_apns_latency_seconds_count", 0) >= len(expected)
         # (Retries, token removals and certificate expiry appear once there is one: none here.)
-        for family in ("pushrelay_queue_depth", "pushrelay_apns_connections", "pushrelay_apns_ready_connections",
+        # Everything was sent: nothing waits, so the oldest unsent push is 0 s old.
+        assert samples.get("pushrelay_oldest_unsent_push_age_seconds") == 0
+        for family in ("pushrelay_queue_depth", "pushrelay_oldest_unsent_push_age_seconds", "pushrelay_apns_connections", "pushrelay_apns_ready_connections",
                        "pushrelay_apns_streams_in_flight", "pushrelay_apns_queued_requests"):
             assert f"# TYPE {family} " in metrics, family
     finally:

@@ -34,6 +34,10 @@ public final class BacklogLedger: Sendable {
         }
 
         var apps: [String: AppState] = [:]
+        /// Unsent pushes by the second they were accepted (all apps), and those seconds in
+        /// ascending order: the oldest unsent push is the first second still counted.
+        var unsentBySecond: [Int64: Int] = [:]
+        var seconds: [Int64] = []
 
         init(floorPerSecond: Int, maxBacklogMs: Int64) {
             self.floorPerSecond = max(1, floorPerSecond)
@@ -44,15 +48,51 @@ public final class BacklogLedger: Sendable {
 
         func unsent(app: String) -> Int { apps[app]?.unsent ?? 0 }
 
-        mutating func seed(_ counts: [String: Int]) {
+        mutating func seed(_ counts: [String: Int], bySecond: [Int64: Int] = [:]) {
             for (app, count) in counts { apps[app, default: AppState()].unsent = count }
+            for (second, count) in bySecond { add(count, atSecond: second) }
         }
 
-        mutating func accepted(app: String, count: Int) {
+        mutating func accepted(app: String, count: Int, atMs: Int64) {
             apps[app, default: AppState()].unsent += count
+            add(count, atSecond: atMs / 1000)
         }
 
-        mutating func finished(app: String, nowMs: Int64) {
+        private mutating func add(_ count: Int, atSecond second: Int64) {
+            guard count > 0 else { return }
+            if unsentBySecond[second] == nil {
+                // Almost always the newest second; an earlier one (a clock step) goes in order.
+                if let last = seconds.last, last > second {
+                    var low = 0, high = seconds.count
+                    while low < high {
+                        let middle = (low + high) / 2
+                        if seconds[middle] < second { low = middle + 1 } else { high = middle }
+                    }
+                    seconds.insert(second, at: low)
+                } else {
+                    seconds.append(second)
+                }
+            }
+            unsentBySecond[second, default: 0] += count
+        }
+
+        /// When the oldest unsent push was accepted (Unix ms, to the second); nil when none is.
+        mutating func oldestUnsentMs() -> Int64? {
+            // Seconds whose pushes have all left are dropped from the front as they are met.
+            var drop = 0
+            while drop < seconds.count, (unsentBySecond[seconds[drop]] ?? 0) <= 0 { drop += 1 }
+            if drop > 0 { seconds.removeFirst(drop) }
+            return seconds.first.map { $0 * 1000 }
+        }
+
+        /// One push reached a final state at `nowMs`; it was accepted at `acceptedAtMs`.
+        mutating func finished(app: String, nowMs: Int64, acceptedAtMs: Int64? = nil) {
+            if let acceptedAtMs {
+                let second = acceptedAtMs / 1000
+                if let count = unsentBySecond[second] {
+                    if count <= 1 { unsentBySecond[second] = nil } else { unsentBySecond[second] = count - 1 }
+                }
+            }
             var state = apps[app, default: AppState()]
             state.unsent = max(0, state.unsent - 1)
             let second = nowMs / 1000
@@ -100,12 +140,22 @@ public final class BacklogLedger: Sendable {
     public var totalUnsent: Int { state.withLock { $0.totalUnsent } }
     public func unsent(app: String) -> Int { state.withLock { $0.unsent(app: app) } }
 
-    /// The unsent pushes found in the store at start.
-    public func seed(_ counts: [String: Int]) { state.withLock { $0.seed(counts) } }
-    /// An event's pushes were committed.
-    public func accepted(app: String, count: Int) { state.withLock { $0.accepted(app: app, count: count) } }
+    /// The unsent pushes found in the store at start: per app, and by the second they were accepted.
+    public func seed(_ counts: [String: Int], bySecond: [Int64: Int] = [:]) {
+        state.withLock { $0.seed(counts, bySecond: bySecond) }
+    }
+    /// An event's pushes were committed (accepted at `atMs`).
+    public func accepted(app: String, count: Int, atMs: Int64) {
+        state.withLock { $0.accepted(app: app, count: count, atMs: atMs) }
+    }
     /// One push reached a final state (sent, failed, expired, token invalid).
-    public func finished(app: String, nowMs: Int64) { state.withLock { $0.finished(app: app, nowMs: nowMs) } }
+    public func finished(app: String, nowMs: Int64, acceptedAtMs: Int64? = nil) {
+        state.withLock { $0.finished(app: app, nowMs: nowMs, acceptedAtMs: acceptedAtMs) }
+    }
+    /// How long the oldest unsent push has waited at `nowMs`, in ms (0 when nothing waits).
+    public func oldestUnsentAgeMs(nowMs: Int64) -> Int64 {
+        state.withLock { $0.oldestUnsentMs() }.map { max(0, nowMs - $0) } ?? 0
+    }
     public func admit(app: String, count: Int, nowMs: Int64) -> Admission {
         state.withLock { $0.admit(app: app, count: count, nowMs: nowMs) }
     }

@@ -36,6 +36,7 @@ enum DeliveryMetrics {
         private let latency = Metrics.Timer(label: "pushrelay_apns_latency_seconds")
         private let wait = Metrics.Timer(label: "pushrelay_push_wait_seconds")
         private let depth = Gauge(label: "pushrelay_queue_depth")
+        private let oldest = Gauge(label: "pushrelay_oldest_unsent_push_age_seconds")
         private let counters = Mutex<[CounterKey: Counter]>([:])
 
         private struct CounterKey: Hashable {
@@ -82,6 +83,11 @@ enum DeliveryMetrics {
         /// a retry (`BacklogLedger`).
         func queueDepth(_ value: Int) {
             depth.record(value)
+        }
+
+        /// How long the oldest unsent push has waited since the webhook accepted it.
+        func oldestUnsentAge(milliseconds: Int64) {
+            oldest.record(Double(milliseconds) / 1000)
         }
 
         func retry(app: String) {

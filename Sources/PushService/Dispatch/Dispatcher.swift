@@ -125,8 +125,8 @@ public final class Dispatcher: Service, Sendable {
         if resumed > 0 {
             logger.notice("resumed deliveries left in flight", metadata: ["count": .stringConvertible(resumed)])
         }
-        backlog.seed(try await store.unsentCountsByApp())
-        metrics.queueDepth(backlog.totalUnsent)
+        backlog.seed(try await store.unsentCountsByApp(), bySecond: try await store.unsentCountsBySecond())
+        reportBacklog()
         // Open only now: a delivery handed over earlier would be put back to pending above while
         // also held in memory, and sent twice.
         if !isStopping { inbox.withLock { $0.open = true } }
@@ -152,7 +152,7 @@ public final class Dispatcher: Service, Sendable {
     private enum Finished {
         /// A send finished (`handedOff`: it came through the hand-off and held a reservation;
         /// otherwise it was claimed and counts against its app's claim room).
-        case sent(DeliveryOutcome, app: String, handedOff: Bool)
+        case sent(DeliveryOutcome, app: String, acceptedAtMs: Int64, handedOff: Bool)
         /// The waker: a hand-off, a `wake()`, or its timeout.
         case woken
         /// A batch of outcomes was recorded (written beside the loop, which keeps sending).
@@ -187,26 +187,26 @@ public final class Dispatcher: Service, Sendable {
             func flushInBackground() {
                 guard !flushing, !outcomes.isEmpty else { return }
                 flushing = true
-                metrics.queueDepth(backlog.totalUnsent)
+                reportBacklog()
                 let batch = outcomes
                 outcomes.removeAll(keepingCapacity: true)
                 lastFlushAt = clock()
                 group.addTask {
-                    await self.record(batch)
+                    await self.write(batch)
                     return .flushed
                 }
             }
 
             /// Keeps an outcome for the next flush; a final one leaves the backlog.
-            func record(_ outcome: DeliveryOutcome, app: String) {
+            func record(_ outcome: DeliveryOutcome, app: String, acceptedAtMs: Int64) {
                 outcomes.append(outcome)
-                if outcome.state != .pending { backlog.finished(app: app, nowMs: outcome.atMs) }
+                if outcome.state != .pending { backlog.finished(app: app, nowMs: outcome.atMs, acceptedAtMs: acceptedAtMs) }
             }
 
             /// Starts one send, or records at once why it cannot be sent.
             func start(_ delivery: DeliveryRecord, handedOff: Bool, now: Int64) {
                 if delivery.expiresAtMs <= now {
-                    record(DeliveryOutcome(deliveryID: delivery.id, state: .expired, atMs: now, attempt: nil), app: delivery.appID)
+                    record(DeliveryOutcome(deliveryID: delivery.id, state: .expired, atMs: now, attempt: nil), app: delivery.appID, acceptedAtMs: delivery.createdAtMs)
                     metrics.push(app: delivery.appID, status: "expired", reason: "expired")
                     if handedOff { release(1) }
                     return
@@ -216,7 +216,7 @@ public final class Dispatcher: Service, Sendable {
                         deliveryID: delivery.id, state: .failed, atMs: now,
                         attempt: DeliveryAttempt(atMs: now, status: nil, reason: nil,
                                                  error: "app \(delivery.appID) has no APNs configuration",
-                                                 apnsID: delivery.apnsID)), app: delivery.appID)
+                                                 apnsID: delivery.apnsID)), app: delivery.appID, acceptedAtMs: delivery.createdAtMs)
                     metrics.push(app: delivery.appID, status: "failed", reason: "no_target")
                     if handedOff { release(1) }
                     return
@@ -226,7 +226,10 @@ public final class Dispatcher: Service, Sendable {
                     claimedInFlight += 1
                     claimedByApp[delivery.appID, default: 0] += 1
                 }
-                group.addTask { .sent(await self.send(delivery, through: target), app: delivery.appID, handedOff: handedOff) }
+                group.addTask {
+                    .sent(await self.send(delivery, through: target), app: delivery.appID, acceptedAtMs: delivery.createdAtMs,
+                          handedOff: handedOff)
+                }
             }
 
             while true {
@@ -292,9 +295,9 @@ public final class Dispatcher: Service, Sendable {
 
                 guard let finished = await group.next() else { continue }
                 switch finished {
-                case .sent(let outcome, let app, let handedOff):
+                case .sent(let outcome, let app, let acceptedAtMs, let handedOff):
                     inFlight -= 1
-                    record(outcome, app: app)
+                    record(outcome, app: app, acceptedAtMs: acceptedAtMs)
                     if handedOff {
                         release(1)
                     } else {
@@ -325,10 +328,16 @@ public final class Dispatcher: Service, Sendable {
         }
     }
 
+    /// The backlog's gauges: every unsent push, and how long the oldest has waited.
+    private func reportBacklog() {
+        metrics.queueDepth(backlog.totalUnsent)
+        metrics.oldestUnsentAge(milliseconds: backlog.oldestUnsentAgeMs(nowMs: clock()))
+    }
+
     /// How long the idle loop may sleep: until the next retry is due, at most `idlePoll`.
     private func idleTimeout() async -> Duration {
         var timeout = configuration.idlePoll
-        metrics.queueDepth(backlog.totalUnsent)
+        reportBacklog()
         do {
             if let due = try await store.nextDueAtMs() {
                 timeout = min(timeout, .milliseconds(max(0, due - clock())))
@@ -344,13 +353,13 @@ public final class Dispatcher: Service, Sendable {
     /// restart (same apns-id).
     private func flush(_ outcomes: inout [DeliveryOutcome]) async {
         guard !outcomes.isEmpty else { return }
-        metrics.queueDepth(backlog.totalUnsent)
+        reportBacklog()
         let batch = outcomes
         outcomes.removeAll(keepingCapacity: true)
-        await record(batch)
+        await write(batch)
     }
 
-    private func record(_ batch: [DeliveryOutcome]) async {
+    private func write(_ batch: [DeliveryOutcome]) async {
         let store = self.store
         let result = await Task { try await store.recordOutcomes(batch) }.result
         if case .failure(let error) = result {

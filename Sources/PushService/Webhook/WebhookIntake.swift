@@ -154,7 +154,7 @@ public struct WebhookIntake: Sendable {
             throw error
         }
         let isNew = ids != nil
-        if isNew, count > 0 { dispatcher?.backlog.accepted(app: app.appID, count: count) }
+        if isNew, count > 0 { dispatcher?.backlog.accepted(app: app.appID, count: count, atMs: accepted.acceptedAtMs) }
         metrics.webhookEvent(category: WebhookEvent.offlineMessageCategory, result: isNew ? "accepted" : "duplicate")
         logger.info(isNew ? "event accepted" : "duplicate event, not pushed again", metadata: [
             "app": .string(app.appID), "message_id": .stringConvertible(event.message.messageID),

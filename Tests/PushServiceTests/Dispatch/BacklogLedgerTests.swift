@@ -8,7 +8,7 @@ import Testing
         // No measurement yet: the floor (100/s) × 2 s = 200 pushes may wait.
         var state = State(floorPerSecond: 100, maxBacklogMs: 2_000)
         #expect(state.admit(app: "a", count: 200, nowMs: 0) == .admit)
-        state.accepted(app: "a", count: 150)
+        state.accepted(app: "a", count: 150, atMs: 0)
         #expect(state.admit(app: "a", count: 50, nowMs: 0) == .admit)
         // 150 + 120 = 270: 70 over, at 100/s → 1 s.
         #expect(state.admit(app: "a", count: 120, nowMs: 0) == .refuse(retryAfterSeconds: 1))
@@ -19,7 +19,7 @@ import Testing
 
     @Test func capacityIsTheBestSecondOfTheLastTen() {
         var state = State(floorPerSecond: 10, maxBacklogMs: 1_000)
-        state.accepted(app: "a", count: 1_000)
+        state.accepted(app: "a", count: 1_000, atMs: 0)
         for n in 0..<400 { state.finished(app: "a", nowMs: 5_000 + Int64(n)) }   // 400 in second 5
         for n in 0..<100 { state.finished(app: "a", nowMs: 6_000 + Int64(n)) }   // 100 in second 6
         #expect(state.capacity(app: "a", nowMs: 6_500) == 400)
@@ -37,5 +37,31 @@ import Testing
         #expect(state.totalUnsent == 1_000_000)
         state.finished(app: "a", nowMs: 0)
         #expect(state.totalUnsent == 999_999)
+    }
+
+    @Test func theOldestUnsentPushIsTheFirstSecondStillCounted() {
+        var state = State(floorPerSecond: 1, maxBacklogMs: 0)
+        #expect(state.oldestUnsentMs() == nil)
+        state.accepted(app: "a", count: 3, atMs: 1_200)
+        state.accepted(app: "b", count: 2, atMs: 5_500)
+        #expect(state.oldestUnsentMs() == 1_000)
+        // Pushes leave out of order; the age follows the oldest that is still waiting.
+        state.finished(app: "b", nowMs: 6_000, acceptedAtMs: 5_500)
+        for _ in 0..<3 { state.finished(app: "a", nowMs: 6_000, acceptedAtMs: 1_200) }
+        #expect(state.oldestUnsentMs() == 5_000)
+        // A clock stepped back: the earlier second goes in order.
+        state.accepted(app: "a", count: 1, atMs: 3_000)
+        #expect(state.oldestUnsentMs() == 3_000)
+        state.finished(app: "a", nowMs: 7_000, acceptedAtMs: 3_000)
+        state.finished(app: "b", nowMs: 7_000, acceptedAtMs: 5_500)
+        #expect(state.oldestUnsentMs() == nil)
+        #expect(state.totalUnsent == 0)
+    }
+
+    @Test func theAgeIsSeededFromWhatTheStoreStillHolds() {
+        let ledger = BacklogLedger(maxBacklog: .zero)
+        ledger.seed(["a": 5], bySecond: [100: 2, 90: 3])
+        #expect(ledger.oldestUnsentAgeMs(nowMs: 95_000) == 5_000)
+        #expect(BacklogLedger(maxBacklog: .zero).oldestUnsentAgeMs(nowMs: 95_000) == 0)
     }
 }
