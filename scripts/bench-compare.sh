@@ -8,6 +8,9 @@
 #   3. the whole relay: the real `push-relay serve` (its default log level, synchronous=FULL,
 #      every event committed before its 200), loaded by wrk with pre-signed webhook events of
 #      10-member channels (sender, 1 online, 8 offline with a token each)
+#   4. latency under load: an open-loop generator (scripts/bench_openloop.py, latency from each
+#      request's scheduled time) at a tenth and at half of the events/s wrk reached in 3, and the
+#      ratio of the two webhook p99s
 #
 #   scripts/bench-compare.sh                    # N=200000 pushes for 1-2, DURATION=20 s for 3
 #   DURATION=30 CONNS=32 scripts/bench-compare.sh
@@ -110,8 +113,26 @@ drained=$(python3 -c "import time; print(f'{time.time() - $load_end:.1f}')")
 grep -E "Requests/sec|99%|50%|non-2xx" "$work/wrk.txt"
 rss=$(awk '/VmHWM/ {print $2 / 1024}' /proc/$relay_pid/status)
 
-python3 - "$h2rate" "$one" "$pool" "$sent_during" "$DURATION" "$work/wrk.txt" "$drained" "$rss" <<'PY'
-import re, sys
+LAT_DURATION=${LAT_DURATION:-10}
+max_events=$(python3 -c "import re,sys; w=open('$work/wrk.txt').read(); print(int((int(re.search(r'([0-9]+) requests in', w).group(1)) - int(re.search(r'non-2xx: ([0-9]+)', w).group(1))) / $DURATION))")
+tenth=$(( max_events / 10 > 1 ? max_events / 10 : 1 )); half=$(( max_events / 2 > 1 ? max_events / 2 : 1 ))
+echo "-- 4. open-loop latency at a tenth ($tenth/s) and half ($half/s) of $max_events events/s, ${LAT_DURATION}s each"
+python3 scripts/bench_events.py "$work/events-open.txt" $(( (tenth + half) * LAT_DURATION + 10 )) "$USERS" 50000000
+python3 - "$work/events-open.txt" "$tenth" "$LAT_DURATION" <<'PY'
+import sys
+path, skip = sys.argv[1], int(sys.argv[2]) * int(sys.argv[3])
+lines = open(path).readlines()
+open(path + ".tenth", "w").writelines(lines[:skip])
+open(path + ".half", "w").writelines(lines[skip:])
+PY
+lat_tenth=$(python3 scripts/bench_openloop.py --port "$RELAY_PORT" --path /webhooks/sendbird/bench-app \
+  --events "$work/events-open.txt.tenth" --rate "$tenth" --duration "$LAT_DURATION" | tee /dev/stderr)
+while [ "$(q "SELECT COUNT(*) FROM deliveries WHERE state IN ('pending','in_flight')")" != "0" ]; do sleep 0.2; done
+lat_half=$(python3 scripts/bench_openloop.py --port "$RELAY_PORT" --path /webhooks/sendbird/bench-app \
+  --events "$work/events-open.txt.half" --rate "$half" --duration "$LAT_DURATION" | tee /dev/stderr)
+
+python3 - "$h2rate" "$one" "$pool" "$sent_during" "$DURATION" "$work/wrk.txt" "$drained" "$rss" "$lat_tenth" "$lat_half" <<'PY'
+import json, re, sys
 h2, one, pool = (float(x) for x in sys.argv[1:4])
 sent, duration = int(sys.argv[4]), float(sys.argv[5])
 wrk = open(sys.argv[6]).read()
@@ -127,4 +148,8 @@ print(f"whole relay                 {relay:10,.0f} pushes/s sent during the load
       f"delivery.max_backlog; "
       f"queue empty {sys.argv[7]} s after; peak RSS {float(sys.argv[8]):.0f} MB)")
 print(f"                            = {relay / pool:.2f} x the pooled client               (goal >= 0.6)")
+tenth, half = json.loads(sys.argv[9]), json.loads(sys.argv[10])
+print(f"webhook p99, open loop      {tenth['p99_ms']} ms at {tenth['rate']:.0f}/s, {half['p99_ms']} ms at {half['rate']:.0f}/s "
+      f"= {half['p99_ms'] / tenth['p99_ms']:.1f} x   (goal <= 3; non-2xx {tenth['non_2xx']} / {half['non_2xx']}, "
+      f"sender behind {tenth['sender_behind_ms']} / {half['sender_behind_ms']} ms)")
 PY

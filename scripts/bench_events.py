@@ -2,7 +2,7 @@
 10 members (the sender, 1 online, 8 offline), unique message ids, users u0…u(USERS-1), signed with
 the benchmark app's token. One line per event: `<hex signature> <body>`.
 
-    python3 scripts/bench_events.py OUT.txt EVENTS USERS
+    python3 scripts/bench_events.py OUT.txt EVENTS USERS [FIRST_MESSAGE_ID]
 """
 import hashlib
 import hmac
@@ -13,7 +13,7 @@ import sys
 KEY = b"bench-token-0123456789abcdef0123456789abcdef"
 
 
-def main(out_path, n, users):
+def main(out_path, n, users, first_id=1_000_000):
     random.seed(7)
     with open(out_path, "w") as out:
         for i in range(n):
@@ -24,7 +24,7 @@ def main(out_path, n, users):
                          "total_unread_message_count": 2} for u in ids[2:]]
             event = {"category": "group_channel:message_send", "app_id": "bench-app", "type": "MESG",
                      "sender": {"user_id": f"u{ids[0]}", "nickname": "Jane"}, "members": members,
-                     "payload": {"message_id": 1_000_000 + i, "created_at": 1700000000000,
+                     "payload": {"message_id": first_id + i, "created_at": 1700000000000,
                                  "message": "hello from the benchmark, message %d" % i},
                      "channel": {"channel_url": f"channel-{ids[0]}", "name": "Bench"}}
             body = json.dumps(event, separators=(",", ":"))
@@ -32,4 +32,4 @@ def main(out_path, n, users):
 
 
 if __name__ == "__main__":
-    main(sys.argv[1], int(sys.argv[2]), int(sys.argv[3]))
+    main(sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), *(int(a) for a in sys.argv[4:5]))
