@@ -7,13 +7,15 @@
 #   2. the project's APNs client (apns-bench), 1 connection, and a pool of POOL connections
 #   3. the whole relay: the real `push-relay serve` (its default log level, synchronous=FULL,
 #      every event committed before its 200), loaded by wrk with pre-signed webhook events of
-#      10-member channels (sender, 1 online, 8 offline with a token each)
+#      channels of MEMBERS (default 10: sender, 1 online, 8 offline with a token each; 80 % offline)
 #   4. latency under load: an open-loop generator (scripts/bench_openloop.py, latency from each
 #      request's scheduled time) at a tenth and at half of the events/s wrk reached in 3, and the
 #      ratio of the two webhook p99s
 #
 #   scripts/bench-compare.sh                    # N=200000 pushes for 1-2, DURATION=20 s for 3
 #   DURATION=30 CONNS=32 scripts/bench-compare.sh
+#   MEMBERS=100 DURATION=10 scripts/bench-compare.sh   # the burst: 100-member channels, 80 offline;
+#                                                      # "queue empty N s after" is the catch-up
 #
 # Needs: h2load (nghttp2-client), nghttpd (nghttp2-server), wrk, sqlite3, python3; release builds.
 set -euo pipefail
@@ -25,6 +27,7 @@ DURATION=${DURATION:-20}
 CONNS=${CONNS:-64}
 THREADS=${THREADS:-2}
 USERS=${USERS:-10000}
+MEMBERS=${MEMBERS:-10}
 EVENTS=${EVENTS:-200000}
 SINK_PORT=${SINK_PORT:-$((20000 + RANDOM % 10000))}
 RELAY_PORT=${RELAY_PORT:-$((30000 + RANDOM % 10000))}
@@ -42,7 +45,7 @@ done
 swift build -c release --product apns-bench >/dev/null
 swift build -c release --product push-relay >/dev/null
 
-python3 scripts/bench_events.py "$work/events.txt" "$EVENTS" "$USERS"
+python3 scripts/bench_events.py "$work/events.txt" "$EVENTS" "$USERS" 1000000 "$MEMBERS"
 # Tokens of the relay's users: token_for(u) = hex of u+1, 64 digits. The sink answers 200 for
 # every path it has a file for, so each token gets one.
 python3 - "$work" "$USERS" <<'PY'
@@ -117,7 +120,7 @@ LAT_DURATION=${LAT_DURATION:-10}
 max_events=$(python3 -c "import re,sys; w=open('$work/wrk.txt').read(); print(int((int(re.search(r'([0-9]+) requests in', w).group(1)) - int(re.search(r'non-2xx: ([0-9]+)', w).group(1))) / $DURATION))")
 tenth=$(( max_events / 10 > 1 ? max_events / 10 : 1 )); half=$(( max_events / 2 > 1 ? max_events / 2 : 1 ))
 echo "-- 4. open-loop latency at a tenth ($tenth/s) and half ($half/s) of $max_events events/s, ${LAT_DURATION}s each"
-python3 scripts/bench_events.py "$work/events-open.txt" $(( (tenth + half) * LAT_DURATION + 10 )) "$USERS" 50000000
+python3 scripts/bench_events.py "$work/events-open.txt" $(( (tenth + half) * LAT_DURATION + 10 )) "$USERS" 50000000 "$MEMBERS"
 python3 - "$work/events-open.txt" "$tenth" "$LAT_DURATION" <<'PY'
 import sys
 path, skip = sys.argv[1], int(sys.argv[2]) * int(sys.argv[3])
