@@ -12,13 +12,20 @@ public final class EventCommitter: Sendable {
     }
 
     private let store: PushStore
-    /// Most events per transaction, bounding how long one commit (and its callers) takes.
+    /// Most events per transaction.
     private let maximumBatch: Int
+    /// Most rows (events, decisions, deliveries, payloads) per transaction, beyond the first
+    /// event. SQLite has one writer: the dispatcher's claims and outcome records wait for the
+    /// commit in progress, so a commit stays bounded however large the events are (1,024
+    /// 100-member events would be 266,000 rows in one transaction). 16,384 measured better than
+    /// 4,096 for 10- and 100-member events alike (`bench-compare.sh`, 2026-11-23).
+    private let maximumRows: Int
     private let state = Mutex(State())
 
-    public init(store: PushStore, maximumBatch: Int = 1024) {
+    public init(store: PushStore, maximumBatch: Int = 1024, maximumRows: Int = 16384) {
         self.store = store
         self.maximumBatch = max(1, maximumBatch)
+        self.maximumRows = max(1, maximumRows)
     }
 
     /// Commits `event` (possibly with others) and returns whether it was new (false: duplicate).
@@ -49,7 +56,13 @@ public final class EventCommitter: Sendable {
                     state.writing = false
                     return []
                 }
-                let count = min(maximumBatch, state.pending.count)
+                var count = 0, rows = 0
+                for waiter in state.pending.prefix(maximumBatch) {
+                    let eventRows = 1 + waiter.event.decisions.count + 2 * waiter.event.deliveries.count
+                    if count > 0, rows + eventRows > maximumRows { break }
+                    count += 1
+                    rows += eventRows
+                }
                 let batch = Array(state.pending.prefix(count))
                 state.pending.removeFirst(count)
                 return batch
