@@ -37,6 +37,20 @@ import Testing
         #expect(try await store.pendingCount() == 50)
     }
 
+    /// A row bound smaller than one event still commits every event (one per transaction).
+    @Test func aRowBoundBelowOneEventStillCommitsEachEvent() async throws {
+        let db = try TemporaryDatabase()
+        let store = try db.open()
+        let committer = EventCommitter(store: store, maximumRows: 1)
+        let results = try await withThrowingTaskGroup(of: [Int64]?.self) { group in
+            for n in 0..<40 { group.addTask { try await committer.commit(Self.event(Int64(n % 20), users: ["a", "b"])) } }
+            return try await group.reduce(into: [[Int64]?]()) { $0.append($1) }
+        }
+        #expect(results.compactMap { $0 }.count == 20)
+        #expect(results.compactMap { $0 }.allSatisfy { $0.count == 2 })
+        #expect(try await store.pendingCount() == 40)
+    }
+
     @Test func claimRecordAndResume() async throws {
         let db = try TemporaryDatabase()
         let store = try db.open()
