@@ -30,8 +30,8 @@ enum DeliveryMetrics {
     // MARK: Recording (through cached handles)
 
     /// The handles, made once and then looked up by label values: asking the metrics factory for
-    /// a handle on every push (its lock, its registry's dictionary, its string keys) was a tenth
-    /// of the relay's CPU under load. Made after `MetricsSystem.bootstrap`, like any handle.
+    /// a handle on every push costs its lock, its registry's dictionary and its string keys each
+    /// time. Made after `MetricsSystem.bootstrap`, like any handle.
     final class Handles: Sendable {
         private let latency = Metrics.Timer(label: "pushrelay_apns_latency_seconds")
         private let wait = Metrics.Timer(label: "pushrelay_push_wait_seconds")
