@@ -318,6 +318,9 @@ public final class Dispatcher: Service, Sendable {
                     wakerActive = false
                     cappedFinishes = nil
                     if inFlight == 0 { drainedAt = nil }
+                    // At least every `idlePoll`: while APNs stalls no outcome arrives to flush, and
+                    // the oldest push's age is what an alert needs to see grow.
+                    reportBacklog()
                 case .flushed:
                     flushing = false
                 case .deadline:
