@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Synchronization
 import Testing
+import PushCore
 @testable import PushService
 @testable import PushStore
 
@@ -20,7 +21,7 @@ import Testing
             let created = try await relay.request(.post, "/v3/applications/api_tokens")
             #expect(created.status == .ok)
             guard case .object(let fields) = created.body, case .string(let token)? = fields["token"],
-                  case .integer(let createdAt)? = fields["created_at"]
+                  case .int(let createdAt)? = fields["created_at"]
             else { Issue.record("unexpected body \(created.text)"); return }
             #expect(Set(fields.keys) == ["token", "created_at"])
             #expect(token.count == 64 && token.allSatisfy { "0123456789abcdef".contains($0) })

@@ -1,5 +1,6 @@
 import HTTPTypes
 import Testing
+import PushCore
 @testable import PushService
 
 @Suite struct DeviceTokenRoutesTests {

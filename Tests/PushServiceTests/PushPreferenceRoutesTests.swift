@@ -62,7 +62,7 @@ import Testing
             #expect(weekly.body["do_not_disturb"] == .bool(false))
             // The cross-midnight window is kept as given.
             #expect(weekly.body["dnd_schedules"] == json(schedules))
-            #expect(weekly.body["start_hour"] == .integer(23))
+            #expect(weekly.body["start_hour"] == .int(23))
 
             let daily = try await relay.request(.put, "/v3/users/alice/push_preference", body: #"{"do_not_disturb": true}"#)
             #expect(daily.body["do_not_disturb"] == .bool(true))
@@ -86,8 +86,8 @@ import Testing
     @Test func timestampsMayArriveAsDecimalStrings() async throws {
         try await LiveRelay.run { relay async throws in
             let r = try await relay.request(.put, "/v3/users/alice/push_preference", body: #"{"snooze_start_ts": "1000", "snooze_end_ts": 2000}"#)
-            #expect(r.body["snooze_start_ts"] == .integer(1000))
-            #expect(r.body["snooze_end_ts"] == .integer(2000))
+            #expect(r.body["snooze_start_ts"] == .int(1000))
+            #expect(r.body["snooze_end_ts"] == .int(2000))
         }
     }
 

@@ -3,6 +3,7 @@ import Foundation
 import GRDB
 import HTTPTypes
 import Testing
+import PushCore
 @testable import PushService
 @testable import PushStore
 
@@ -18,7 +19,7 @@ import Testing
             let r = try await relay.request(.post, "/v3/users/alice/token")
             #expect(r.status == .ok)
             guard case .object(let fields) = r.body, case .string(let token)? = fields["token"],
-                  case .integer(let expiresAt)? = fields["expires_at"]
+                  case .int(let expiresAt)? = fields["expires_at"]
             else { Issue.record("unexpected body \(r.text)"); return }
             #expect(Set(fields.keys) == ["user_id", "token", "expires_at"])
             #expect(fields["user_id"] == .string("alice"))
@@ -29,7 +30,7 @@ import Testing
             // An explicit expiry is kept exactly; two tokens are never the same.
             let later = Self.nowMs() + 60_000
             let custom = try await relay.request(.post, "/v3/users/alice/token", body: #"{"expires_at": \#(later)}"#)
-            #expect(custom.body["expires_at"] == .integer(later))
+            #expect(custom.body["expires_at"] == .int(later))
             #expect(custom.body["token"] != .string(token))
         }
     }

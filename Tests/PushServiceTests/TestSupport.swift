@@ -4,6 +4,7 @@ import Hummingbird
 import HummingbirdTesting
 import Logging
 import NIOCore
+import PushCore
 import PushStore
 @testable import PushService
 
@@ -21,7 +22,7 @@ func apnsToken(_ n: Int) -> String {
 /// Parses JSON text (an expected body in a test) into a `JSONValue`.
 func json(_ text: String) -> JSONValue {
     do {
-        return try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))
+        return try JSONValue.parse(Data(text.utf8))
     } catch {
         preconditionFailure("bad JSON in test: \(text)")
     }
@@ -42,7 +43,7 @@ struct HTTPResult {
     var body: JSONValue { json(text) }
     /// Sendbird's error `code`, if the body is an error.
     var code: Int? {
-        if case .integer(let code)? = body["code"], body["error"] == .bool(true) { return Int(code) }
+        if case .int(let code)? = body["code"], body["error"] == .bool(true) { return Int(code) }
         return nil
     }
 }

@@ -78,3 +78,15 @@ extension JSONValue {
         try JSONParser.parse(data)
     }
 }
+
+extension JSONValue {
+    /// Whether a NUL character stands in any string of this value, keys included.
+    public var containsNUL: Bool {
+        switch self {
+        case .null, .bool, .int, .double: false
+        case .string(let text): text.utf8.contains(0)
+        case .array(let items): items.contains { $0.containsNUL }
+        case .object(let members): members.contains { $0.key.utf8.contains(0) || $0.value.containsNUL }
+        }
+    }
+}

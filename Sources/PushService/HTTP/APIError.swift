@@ -22,7 +22,7 @@ public struct APIError: Error, Sendable, Hashable, CustomStringConvertible {
 
     // MARK: Named cases (one place decides which code each mistake gets)
 
-    static func wrongType(_ field: String, expected: JSONValue.Kind) -> APIError {
+    static func wrongType(_ field: String, expected: JSONObject.Kind) -> APIError {
         let code: SendbirdErrorCode =
             switch expected {
             case .string: .stringRequired

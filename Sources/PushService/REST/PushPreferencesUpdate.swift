@@ -105,7 +105,7 @@ struct PushPreferencesUpdate: Sendable {
             switch item {
             case .string(let id) where !id.isEmpty && id.utf8.count <= PathParameter.maximumBytes: ids.append(id)
             case .string: throw .tooLong("push_blocked_bot_ids[\(index)]", maximumBytes: PathParameter.maximumBytes)
-            case .integer(let number): ids.append(String(number))
+            case .int(let number): ids.append(String(number))
             default: throw .wrongType("push_blocked_bot_ids[\(index)]", expected: .string)
             }
         }

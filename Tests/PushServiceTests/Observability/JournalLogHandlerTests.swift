@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import Synchronization
 import Testing
+import PushCore
 @testable import PushService
 
 @Suite struct JournalLogHandlerTests {

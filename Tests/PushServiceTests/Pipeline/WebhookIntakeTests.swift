@@ -48,7 +48,7 @@ import Testing
                 #expect(first["device_token"] == .string(String(apnsToken(1).prefix(4)) + "…"))
                 let sentID = try #require(received.first { $0.deviceToken == apnsToken(1) }?.headers["apns-id"])
                 #expect(first["apns_id"] == .string(sentID.lowercased()))
-                #expect(first["attempts"] == .integer(1))
+                #expect(first["attempts"] == .int(1))
 
                 let list = try await relay.request(.get, "/v3/users/bob/push/deliveries?limit=5")
                 #expect(list.status == .ok)

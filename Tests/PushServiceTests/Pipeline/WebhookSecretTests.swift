@@ -1,4 +1,5 @@
 import Testing
+import PushCore
 @testable import PushService
 
 /// `apps[].webhook_secret`: the key of `x-sendbird-signature` when configured, instead of the

@@ -1,15 +1,15 @@
 import Foundation
+import PushCore
 
-/// A parsed JSON value that keeps what the client actually sent (a boolean is not a number, an
-/// integer is not a string), so each wrong type gets Sendbird's matching error code.
-enum JSONValue: Sendable, Hashable, Decodable {
-    case null
-    case bool(Bool)
-    case integer(Int64)
-    case number(Double)
-    case string(String)
-    case array([JSONValue])
-    case object([String: JSONValue])
+/// A JSON object read field by field. `null` counts as absent. Each accessor throws the
+/// `APIError` Sendbird would give, naming the field by its full path (`dnd_schedules[0].day_of_week`).
+/// Bodies are parsed with PushCore's `JSONParser` (the webhook's too), which keeps what the
+/// client actually sent (a boolean is not a number, an integer is not a string), so each wrong
+/// type gets Sendbird's matching error code.
+struct JSONObject: Sendable {
+    let fields: [String: JSONValue]
+    /// Where this object sits in the body, "" for the top level.
+    let path: String
 
     /// The kinds a field can be expected to have, for error messages.
     enum Kind: Sendable {
@@ -28,47 +28,20 @@ enum JSONValue: Sendable, Hashable, Decodable {
         }
     }
 
-    init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        if container.decodeNil() {
-            self = .null
-        } else if let value = try? container.decode(Bool.self) {
-            self = .bool(value)
-        } else if let value = try? container.decode(Int64.self) {
-            self = .integer(value)
-        } else if let value = try? container.decode(Double.self) {
-            self = .number(value)
-        } else if let value = try? container.decode(String.self) {
-            self = .string(value)
-        } else if let value = try? container.decode([JSONValue].self) {
-            self = .array(value)
-        } else {
-            self = .object(try container.decode([String: JSONValue].self))
-        }
-    }
-
     /// Parses a request body that must be a JSON object. An empty body is an empty object.
-    static func parseObject(_ data: Data) throws(APIError) -> JSONObject {
+    static func parse(_ data: Data) throws(APIError) -> JSONObject {
         if data.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
             return JSONObject(fields: [:], path: "")
         }
         let value: JSONValue
         do {
-            value = try JSONDecoder().decode(JSONValue.self, from: data)
+            value = try JSONValue.parse(data)
         } catch {
             throw .invalidJSON("not valid JSON")
         }
         guard case .object(let fields) = value else { throw .invalidJSON("the body must be a JSON object") }
         return JSONObject(fields: fields, path: "")
     }
-}
-
-/// A JSON object read field by field. `null` counts as absent. Each accessor throws the
-/// `APIError` Sendbird would give, naming the field by its full path (`dnd_schedules[0].day_of_week`).
-struct JSONObject: Sendable {
-    let fields: [String: JSONValue]
-    /// Where this object sits in the body, "" for the top level.
-    let path: String
 
     func name(_ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
 
@@ -98,7 +71,7 @@ struct JSONObject: Sendable {
     func integer(_ key: String, allowNumericString: Bool = false) throws(APIError) -> Int64? {
         switch fields[key] {
         case nil, .null?: return nil
-        case .integer(let value)?: return value
+        case .int(let value)?: return value
         case .string(let text)? where allowNumericString:
             guard let value = Int64(text) else { throw .wrongType(name(key), expected: .integer) }
             return value
@@ -151,17 +124,5 @@ struct JSONObject: Sendable {
             result.append(JSONObject(fields: fields, path: "\(name(key))[\(index)]"))
         }
         return result
-    }
-}
-
-extension JSONValue {
-    /// Whether a NUL character stands in any string of this value, keys included.
-    var containsNUL: Bool {
-        switch self {
-        case .null, .bool, .integer, .number: false
-        case .string(let text): text.utf8.contains(0)
-        case .array(let items): items.contains { $0.containsNUL }
-        case .object(let members): members.contains { $0.key.utf8.contains(0) || $0.value.containsNUL }
-        }
     }
 }
