@@ -81,7 +81,9 @@ let package = Package(
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
-            ]
+            ],
+            // The one OpenAPI document, compiled in: served at /openapi.yaml.
+            resources: [.embedInCode("OpenAPI/push-relay.yaml")]
         ),
         .target(
             name: "APNsMock",

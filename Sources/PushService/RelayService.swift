@@ -64,7 +64,7 @@ public struct RelayService: Sendable {
             Response(
                 status: .ok,
                 headers: [.contentType: "application/yaml; charset=utf-8"],
-                body: ResponseBody(byteBuffer: ByteBuffer(string: OpenAPIDocument.yaml))
+                body: ResponseBody(byteBuffer: OpenAPIDocument.body)
             )
         }
         (observability ?? ObservabilityRoutes(
@@ -110,8 +110,11 @@ public struct RelayService: Sendable {
     ) -> Application<RouterResponder<RelayRequestContext>> {
         let logger = self.logger
         let connections = ConnectionGate(maximum: configuration.http.maxConnections, logger: logger)
+        let router = router ?? makeRouter()
+        // Last, once every route is in: the 405 table is read from them.
+        MethodNotAllowedMiddleware.add(to: router)
         return Application(
-            router: router ?? makeRouter(),
+            router: router,
             server: .http1(configuration: Self.http1(connections: connections)),
             configuration: ApplicationConfiguration(
                 address: .hostname(configuration.listen.host, port: configuration.listen.port),

@@ -17,7 +17,7 @@ struct DeliveryLogAPI: Sendable {
             guard let rawUser = request.uri.queryParameters["user_id"], !rawUser.isEmpty else { throw APIError.missing("user_id") }
             let user = String(rawUser).removingPercentEncoding ?? String(rawUser)
             let log = try await store.deliveryLog(app: app.appID, messageID: messageID, user: user)
-            return JSONResponse.make(DeliveryLogBody(log))
+            return DeliveryLogBody(log)
         }
 
         v3.get("users/:user_id/push/deliveries") { request, context in
@@ -32,7 +32,7 @@ struct DeliveryLogAPI: Sendable {
                 limit = value
             }
             let deliveries = try await store.recentDeliveries(app: app.appID, user: user, limit: limit)
-            return JSONResponse.make(DeliveryListBody(deliveries: deliveries.map(DeliveryBody.init)))
+            return DeliveryListBody(deliveries: deliveries.map(DeliveryBody.init))
         }
     }
 }

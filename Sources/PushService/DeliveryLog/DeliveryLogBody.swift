@@ -1,8 +1,9 @@
+import Hummingbird
 import LogRedaction
 import PushStore
 
 /// JSON bodies of the delivery log API. Device tokens are redacted (`Redaction`).
-struct DeliveryLogBody: Encodable {
+struct DeliveryLogBody: ResponseEncodable {
     var message_id: Int64
     var user_id: String
     /// `push`, a skip reason code, or nil when the relay has no record of the event.
@@ -19,7 +20,7 @@ struct DeliveryLogBody: Encodable {
     }
 }
 
-struct DeliveryListBody: Encodable {
+struct DeliveryListBody: ResponseEncodable {
     var deliveries: [DeliveryBody]
 }
 

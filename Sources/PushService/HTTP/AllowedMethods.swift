@@ -1,8 +1,8 @@
-import Yams
+import Hummingbird
 
-/// The methods each route answers, read from the OpenAPI document (which `OpenAPIDocumentTests`
-/// keeps equal to the router). The router answers a known path with an unknown method as "not
-/// found"; this lets the error middleware say 405 with `Allow` instead, as HTTP clients expect.
+/// The methods each route answers, taken from the router's own routes once all are added. The
+/// router answers a known path with an unknown method as "not found"; this lets
+/// `MethodNotAllowedMiddleware` say 405 with `Allow` instead, as HTTP clients expect.
 struct AllowedMethods: Sendable {
     private enum Segment: Sendable, Equatable {
         case literal(Substring)
@@ -11,16 +11,12 @@ struct AllowedMethods: Sendable {
 
     private let routes: [(segments: [Segment], methods: [String])]
 
-    static let relay = AllowedMethods(openAPIDocument: OpenAPIDocument.yaml)
-
-    init(openAPIDocument yaml: String) {
-        let document = (try? Yams.load(yaml: yaml)) as? [String: Any]
-        let paths = document?["paths"] as? [String: Any] ?? [:]
-        routes = paths.compactMap { path, item in
-            guard let operations = item as? [String: Any] else { return nil }
-            let methods = operations.keys.filter { ["get", "put", "post", "delete", "patch"].contains($0) }.map { $0.uppercased() }.sorted()
-            let segments = path.split(separator: "/").map { $0.hasPrefix("{") ? Segment.capture : .literal($0) }
-            return (segments, methods)
+    init(_ routes: [Router<RelayRequestContext>.RouteDescription]) {
+        var byPath: [String: Set<String>] = [:]
+        for route in routes { byPath[route.path.description, default: []].insert(route.method.rawValue) }
+        self.routes = byPath.map { path, methods in
+            let segments = path.split(separator: "/").map { $0.hasPrefix(":") || $0.hasPrefix("{") ? Segment.capture : .literal($0) }
+            return (segments, methods.sorted())
         }
     }
 

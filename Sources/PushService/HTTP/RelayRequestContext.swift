@@ -1,3 +1,4 @@
+import Foundation
 import Hummingbird
 
 /// The request context of every route: Hummingbird's core storage plus who the request comes
@@ -14,4 +15,14 @@ public struct RelayRequestContext: RequestContext {
 
     /// The authenticated app, whoever the caller is.
     public var app: AppConfiguration? { caller?.app }
+
+    /// Every JSON answer (handlers return `ResponseEncodable` bodies) goes through this encoder.
+    public var responseEncoder: JSONEncoder { Self.jsonEncoder }
+
+    /// Keys sorted (stable to read in logs and to diff in tests), slashes as they are.
+    static let jsonEncoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }()
 }

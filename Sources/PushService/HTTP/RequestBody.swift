@@ -1,25 +1,30 @@
 import Foundation
 import Hummingbird
 import NIOCore
+import PushCore
 
 extension Request {
-    /// Collects the body (at most `limit` bytes; more is 413) and parses it as a JSON object.
-    /// A string holding NUL anywhere (a key or a value) is refused with 400151: SQLite's C API
-    /// would store it cut at the NUL, and an id cut that way could be another user's.
-    func jsonObject(limit: Int) async throws -> JSONObject {
+    /// The body, at most `limit` bytes: a larger `Content-Length` is refused before reading, and
+    /// a chunked body that grows past the limit is refused once it does (413 either way).
+    func collectBody(limit: Int) async throws -> Data {
         if let length = headers[.contentLength].flatMap(Int.init), length > limit {
             throw APIError.bodyTooLarge(limit: limit)
         }
-        let buffer: ByteBuffer
         do {
-            buffer = try await body.collect(upTo: limit)
+            let buffer = try await body.collect(upTo: limit)
+            return Data(buffer.readableBytesView)
         } catch let error as HTTPError where error.status == .contentTooLarge {
             throw APIError.bodyTooLarge(limit: limit)
         } catch is NIOTooManyBytesError {
-            // A chunked body (no Content-Length) that grows past the limit.
             throw APIError.bodyTooLarge(limit: limit)
         }
-        let object = try JSONValue.parseObject(Data(buffer.readableBytesView))
+    }
+
+    /// Collects the body (`collectBody`) and parses it as a JSON object.
+    /// A string holding NUL anywhere (a key or a value) is refused with 400151: SQLite's C API
+    /// would store it cut at the NUL, and an id cut that way could be another user's.
+    func jsonObject(limit: Int) async throws -> JSONObject {
+        let object = try JSONObject.parse(try await collectBody(limit: limit))
         if JSONValue.object(object.fields).containsNUL {
             throw APIError(code: .notAllowedCharacters, message: "Invalid value: a string in the body contains a NUL character.")
         }

@@ -1,10 +1,10 @@
+import Foundation
 import Hummingbird
 import Logging
 
 /// Turns every error into Sendbird's error body, so a client never sees Hummingbird's default
 /// text or an empty 500: `APIError`s as they are, Hummingbird's own HTTP errors (unknown path,
-/// body too large) mapped to the closest Sendbird code, a known path with a method it does not
-/// answer a 405 with `Allow`, anything else a logged 500 (500901).
+/// body too large) mapped to the closest Sendbird code, anything else a logged 500 (500901).
 struct SendbirdErrorMiddleware: RouterMiddleware {
     typealias Context = RelayRequestContext
 
@@ -21,13 +21,6 @@ struct SendbirdErrorMiddleware: RouterMiddleware {
             }
             return error.response()
         } catch let error as HTTPError {
-            if error.status == .notFound, let allowed = AllowedMethods.relay.methods(forPath: request.uri.path),
-               !allowed.contains(request.method.rawValue) {
-                var response = APIError(status: .methodNotAllowed, code: .invalidValue,
-                                        message: "\"\(request.method)\" is not allowed on \"\(request.uri.path)\"; use \(allowed.joined(separator: ", ")).").response()
-                response.headers[.allow] = allowed.joined(separator: ", ")
-                return response
-            }
             return Self.apiError(for: error, request: request, bodyLimit: bodyLimit).response()
         } catch {
             // Our own failure (database, bug): log the detail, answer generically.
@@ -53,7 +46,12 @@ struct SendbirdErrorMiddleware: RouterMiddleware {
 extension APIError {
     /// The Sendbird error body.
     func response() -> Response {
-        var response = JSONResponse.make(status: status, ErrorBody(message: message, code: code.rawValue, error: true))
+        let body = ErrorBody(message: message, code: code.rawValue, error: true)
+        // Encoding three plain fields cannot fail; if it ever did, say so rather than crash.
+        let data = (try? RelayRequestContext.jsonEncoder.encode(body))
+            ?? Data(#"{"code":500901,"error":true,"message":"response encoding failed"}"#.utf8)
+        var response = Response(status: status, headers: [.contentType: "application/json; charset=utf-8"],
+                                body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
         if let retryAfterSeconds { response.headers[.retryAfter] = String(retryAfterSeconds) }
         return response
     }

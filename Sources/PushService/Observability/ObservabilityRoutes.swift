@@ -45,9 +45,7 @@ public struct ObservabilityRoutes: Sendable {
         }
         router.get("ready") { _, _ in
             let state = await readiness()
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys]
-            let body = (try? encoder.encode(state)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+            let body = (try? RelayRequestContext.jsonEncoder.encode(state)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
             return Self.json(state.status == "ready" ? .ok : .serviceUnavailable, body)
         }
         router.get("metrics") { request, _ in

@@ -1,3 +1,4 @@
+import Hummingbird
 import PushCore
 
 /// A parsed `PUT /v3/users/{user_id}/push_preference/{channel_url}` body.
@@ -43,7 +44,7 @@ struct ChannelPushPreferenceUpdate: Sendable {
 
 /// The wire form of a channel preference. `push_sound` is `""` when the channel has no sound
 /// of its own (Sendbird's SDK model does not allow null there).
-struct ChannelPushPreferenceBody: Encodable {
+struct ChannelPushPreferenceBody: ResponseEncodable {
     var pushTriggerOption: String
     var pushSound: String
     var enable: Bool

@@ -1,8 +1,9 @@
+import Hummingbird
 import PushCore
 
 /// `{"push_message_templates": [{"template_name": …, "template": {"MESG", "FILE", "ADMM"}}]}`,
 /// the answer of every app-template endpoint (one element for a single template).
-struct MessageTemplatesBody: Encodable {
+struct MessageTemplatesBody: ResponseEncodable {
     struct Item: Encodable {
         var templateName: String
         var template: Texts

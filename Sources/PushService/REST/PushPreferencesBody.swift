@@ -1,8 +1,9 @@
+import Hummingbird
 import PushCore
 
 /// The wire form of a user's push preferences (GET, PUT and DELETE answers), with every field
 /// Sendbird's `ViewPushPreferencesResponse` has.
-struct PushPreferencesBody: Encodable {
+struct PushPreferencesBody: ResponseEncodable {
     struct Window: Encodable {
         var startHour: Int, startMin: Int, endHour: Int, endMin: Int
         enum CodingKeys: String, CodingKey {

@@ -30,13 +30,13 @@ extension RESTAPI {
             }
             secondaryAPITokens.add(stored)
             context.logger.info("secondary API token created")
-            return JSONResponse.make(APITokenBody(token: token, createdAt: stored.createdAtMs))
+            return APITokenBody(token: token, createdAt: stored.createdAtMs)
         }
 
         v3.get("applications/api_tokens") { _, context in
             let app = try context.requireMasterToken()
             let tokens = try await store.apiTokens(app: app.appID)
-            return JSONResponse.make(APITokenList(apiTokens: tokens.map(APITokenBody.init(listed:))))
+            return APITokenList(apiTokens: tokens.map(APITokenBody.init(listed:)))
         }
 
         v3.delete("applications/api_tokens/:api_token") { _, context in
@@ -52,7 +52,7 @@ extension RESTAPI {
             case .removed(let stored):
                 secondaryAPITokens.remove(stored)
                 context.logger.info("secondary API token revoked")
-                return JSONResponse.make(APITokenBody(listed: stored))
+                return APITokenBody(listed: stored)
             case .notFound:
                 throw APIError.notFound("API token")
             case .ambiguous(let count):
@@ -63,7 +63,7 @@ extension RESTAPI {
 }
 
 /// One token: in full when just created, else in its listed form.
-private struct APITokenBody: Encodable {
+private struct APITokenBody: ResponseEncodable {
     var token: String
     var createdAt: Int64
     enum CodingKeys: String, CodingKey { case token, createdAt = "created_at" }
@@ -79,7 +79,7 @@ private struct APITokenBody: Encodable {
 }
 
 /// `GET /v3/applications/api_tokens`.
-private struct APITokenList: Encodable {
+private struct APITokenList: ResponseEncodable {
     var apiTokens: [APITokenBody]
     enum CodingKeys: String, CodingKey { case apiTokens = "api_tokens" }
 }

@@ -11,7 +11,7 @@ extension RESTAPI {
             guard let preference = try await store.channelPreference(app: app.appID, user: user, channel: channel) else {
                 throw APIError.notFound("User")
             }
-            return JSONResponse.make(ChannelPushPreferenceBody(preference))
+            return ChannelPushPreferenceBody(preference)
         }
 
         v3.put("users/:user_id/push_preference/:channel_url") { request, context in
@@ -29,7 +29,7 @@ extension RESTAPI {
                 throw APIError(code: .invalidLength, message: "Invalid value: the user already holds \(limit) \(what), "
                                + "the most this app allows (apps[].limits.max_channel_preferences_per_user).")
             }
-            return JSONResponse.make(ChannelPushPreferenceBody(stored))
+            return ChannelPushPreferenceBody(stored)
         }
     }
 }

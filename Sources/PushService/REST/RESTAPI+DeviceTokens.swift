@@ -26,7 +26,7 @@ extension RESTAPI {
                     "token": .string(Redaction.redact(token)), "from": .string(previous), "to": .string(user),
                 ])
             }
-            return JSONResponse.make(TokenAdded(token: token, type: "APNS", user: SendbirdUser(user)))
+            return TokenAdded(token: token, type: "APNS", user: SendbirdUser(user))
         }
 
         v3.get("users/:user_id/push/:token_type") { _, context in
@@ -34,7 +34,7 @@ extension RESTAPI {
             try Self.requireAPNs(context)
             guard let tokens = try await store.tokens(app: app.appID, user: user) else { throw APIError.notFound("User") }
             let list = tokens.map(\.token)
-            return JSONResponse.make(TokenList(tokens: list, type: "APNS", user: SendbirdUser(user), token: list))
+            return TokenList(tokens: list, type: "APNS", user: SendbirdUser(user), token: list)
         }
 
         v3.delete("users/:user_id/push/:token_type/:token") { _, context in
@@ -45,14 +45,14 @@ extension RESTAPI {
             // Idempotent: removing a token the user does not hold succeeds (an app unregisters
             // on every logout, whether or not the registration ever arrived).
             try await store.removeToken(app: app.appID, user: user, token: token)
-            return JSONResponse.make(TokenRemoved(token: token, user: SendbirdUser(user)))
+            return TokenRemoved(token: token, user: SendbirdUser(user))
         }
 
         v3.delete("users/:user_id/push") { _, context in
             let (app, user) = try context.requireUser()
             guard try await store.userExists(app: app.appID, user: user) else { throw APIError.notFound("User") }
             let removed = try await store.removeAllTokens(app: app.appID, user: user)
-            return JSONResponse.make(TokensRemoved(token: removed, user: SendbirdUser(user)))
+            return TokensRemoved(token: removed, user: SendbirdUser(user))
         }
 
         v3.get("push/device_tokens/:token_type/:token") { _, context in
@@ -60,7 +60,7 @@ extension RESTAPI {
             try Self.requireAPNs(context)
             let token = try Self.pathToken(context)
             let owner = try await store.owner(app: app.appID, token: token)
-            return JSONResponse.make(owner.map { [TokenOwner(userID: $0)] } ?? [])
+            return owner.map { [TokenOwner(userID: $0)] } ?? []
         }
 
         v3.delete("push/device_tokens/:token_type/:token") { _, context in
@@ -68,7 +68,7 @@ extension RESTAPI {
             try Self.requireAPNs(context)
             let token = try Self.pathToken(context)
             let owner = try await store.removeTokenFromOwner(app: app.appID, token: token)
-            return JSONResponse.make(owner.map { [TokenOwner(userID: $0)] } ?? [])
+            return owner.map { [TokenOwner(userID: $0)] } ?? []
         }
     }
 
@@ -100,14 +100,14 @@ extension RESTAPI {
 }
 
 /// `POST …/push/apns`: the registered token.
-private struct TokenAdded: Encodable {
+private struct TokenAdded: ResponseEncodable {
     var token: String
     var type: String
     var user: SendbirdUser
 }
 
 /// `GET …/push/apns`; `token` is Sendbird's deprecated copy of `tokens`.
-private struct TokenList: Encodable {
+private struct TokenList: ResponseEncodable {
     var tokens: [String]
     var type: String
     var user: SendbirdUser
@@ -116,20 +116,20 @@ private struct TokenList: Encodable {
 
 /// `DELETE …/push/apns/{token}`. `token` is a string, as Sendbird's doc table and SDK model
 /// type it (one doc example shows a list; the SDK rejects that).
-private struct TokenRemoved: Encodable {
+private struct TokenRemoved: ResponseEncodable {
     var token: String
     var user: SendbirdUser
 }
 
 /// `DELETE …/push`: every removed token.
-private struct TokensRemoved: Encodable {
+private struct TokensRemoved: ResponseEncodable {
     var token: [String]
     var user: SendbirdUser
 }
 
 /// One element of the owner lookup / removal answer, a list as Sendbird's SDK models it
 /// (one doc page shows a bare object; the SDK rejects that).
-private struct TokenOwner: Encodable {
+private struct TokenOwner: ResponseEncodable {
     var userID: String
     enum CodingKeys: String, CodingKey { case userID = "user_id" }
 }

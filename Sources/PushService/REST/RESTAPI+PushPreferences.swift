@@ -7,7 +7,7 @@ extension RESTAPI {
         v3.get("users/:user_id/push_preference") { _, context in
             let (app, user) = try context.requireUser()
             guard let preferences = try await store.preferences(app: app.appID, user: user) else { throw APIError.notFound("User") }
-            return JSONResponse.make(PushPreferencesBody(preferences))
+            return PushPreferencesBody(preferences)
         }
 
         // Changes only the fields given; creates the user.
@@ -17,7 +17,7 @@ extension RESTAPI {
             let stored = try await store.updatePreferences(app: app.appID, user: user) { preferences in
                 try update.apply(to: &preferences)
             }
-            return JSONResponse.make(PushPreferencesBody(stored))
+            return PushPreferencesBody(stored)
         }
 
         // Resets to the defaults. Sendbird's current doc says the answer is empty, its older
@@ -26,7 +26,7 @@ extension RESTAPI {
         v3.delete("users/:user_id/push_preference") { _, context in
             let (app, user) = try context.requireUser()
             guard let preferences = try await store.resetPreferences(app: app.appID, user: user) else { throw APIError.notFound("User") }
-            return JSONResponse.make(PushPreferencesBody(preferences))
+            return PushPreferencesBody(preferences)
         }
     }
 }

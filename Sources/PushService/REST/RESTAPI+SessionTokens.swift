@@ -20,7 +20,7 @@ extension RESTAPI {
             let token = CredentialToken.generate()
             try await store.addSessionToken(digest: CredentialToken.digest(token), app: app.appID, user: user, expiresAtMs: expiresAt)
             context.logger.info("session token issued", metadata: ["user": .string(user), "expires_at": .stringConvertible(expiresAt)])
-            return JSONResponse.make(SessionTokenIssued(userID: user, token: token, expiresAt: expiresAt))
+            return SessionTokenIssued(userID: user, token: token, expiresAt: expiresAt)
         }
 
         // Revokes every session token of the user; succeeds when there was none.
@@ -29,7 +29,7 @@ extension RESTAPI {
             let user = try PathParameter.decoded("user_id", from: context)
             let count = try await store.revokeSessionTokens(app: app.appID, user: user)
             context.logger.info("session tokens revoked", metadata: ["user": .string(user), "count": .stringConvertible(count)])
-            return JSONResponse.make(EmptyAnswer())
+            return EmptyAnswer()
         }
     }
 
@@ -43,7 +43,7 @@ extension RESTAPI {
 }
 
 /// `POST …/token`, as Sendbird answers it.
-private struct SessionTokenIssued: Encodable {
+private struct SessionTokenIssued: ResponseEncodable {
     var userID: String
     var token: String
     var expiresAt: Int64
@@ -51,4 +51,4 @@ private struct SessionTokenIssued: Encodable {
 }
 
 /// `{}`, Sendbird's answer to a revocation.
-struct EmptyAnswer: Encodable {}
+struct EmptyAnswer: ResponseEncodable {}

@@ -10,7 +10,7 @@ extension RESTAPI {
         v3.get("users/:user_id/push/template") { _, context in
             let (app, user) = try context.requireUser()
             guard let name = try await store.pushTemplateName(app: app.appID, user: user) else { throw APIError.notFound("User") }
-            return JSONResponse.make(["name": name.rawValue])
+            return ["name": name.rawValue]
         }
 
         v3.put("users/:user_id/push/template") { request, context in
@@ -19,7 +19,7 @@ extension RESTAPI {
             guard let name = try body.choice("name", { PushTemplateName(rawValue: $0) }, allowed: PushTemplateName.allCases.map(\.rawValue))
             else { throw APIError.missing("name") }
             try await store.setPushTemplateName(app: app.appID, user: user, name)
-            return JSONResponse.make(["name": name.rawValue])
+            return ["name": name.rawValue]
         }
     }
 
@@ -27,7 +27,7 @@ extension RESTAPI {
         v3.get("applications/push/message_templates") { _, context in
             let app = try context.requireApp()
             let effective = templates.templates(forApp: app.appID).replacing(try await store.storedMessageTemplates(app: app.appID))
-            return JSONResponse.make(MessageTemplatesBody(PushTemplateName.allCases.map { ($0, effective.template(named: $0)) }))
+            return MessageTemplatesBody(PushTemplateName.allCases.map { ($0, effective.template(named: $0)) })
         }
 
         v3.get("applications/push/message_templates/:template_name") { _, context in
@@ -35,7 +35,7 @@ extension RESTAPI {
             let name = try Self.templateName(context)
             let template = try await store.storedMessageTemplate(app: app.appID, name: name)
                 ?? templates.templates(forApp: app.appID).template(named: name)
-            return JSONResponse.make(MessageTemplatesBody([(name, template)]))
+            return MessageTemplatesBody([(name, template)])
         }
 
         v3.put("applications/push/message_templates/:template_name") { request, context in
@@ -46,7 +46,7 @@ extension RESTAPI {
             let stored = try await store.updateMessageTemplate(app: app.appID, name: name, startingFrom: configured) { template in
                 update.apply(to: &template)
             }
-            return JSONResponse.make(MessageTemplatesBody([(name, stored)]))
+            return MessageTemplatesBody([(name, stored)])
         }
     }
 

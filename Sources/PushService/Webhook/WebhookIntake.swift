@@ -67,7 +67,7 @@ public struct WebhookIntake: Sendable {
         }
     }
 
-    func handle(_ request: Request, pathAppID: String?) async throws -> Response {
+    func handle(_ request: Request, pathAppID: String?) async throws -> WebhookAnswer {
         // Who may have signed it: the app the path names, else any configured app.
         let candidates: [AppConfiguration]
         if let pathAppID {
@@ -83,7 +83,7 @@ public struct WebhookIntake: Sendable {
             refused(result: "bad_signature", appID: pathAppID)
             throw Self.badSignature
         }
-        let body = try await Self.collect(request, limit: bodyLimit)
+        let body = try await request.collectBody(limit: bodyLimit)
         // Every candidate's key is tried, without stopping at a match: the time taken does not
         // tell which app's key it was.
         var signer: AppConfiguration?
@@ -116,7 +116,7 @@ public struct WebhookIntake: Sendable {
             logger.debug("event ignored: not an offline message event", metadata: [
                 "app": .string(app.appID), "category": .string(LogText.cut(envelope.category)),
             ])
-            return JSONResponse.make(WebhookAnswer(result: "ignored", deliveries: 0))
+            return WebhookAnswer(result: "ignored", deliveries: 0)
         }
         let event: WebhookEvent
         do {
@@ -175,7 +175,7 @@ public struct WebhookIntake: Sendable {
         } else if accepted.handedOff {
             dispatcher?.release(count)
         }
-        return JSONResponse.make(WebhookAnswer(result: isNew ? "accepted" : "duplicate", deliveries: isNew ? accepted.deliveries.count : 0))
+        return WebhookAnswer(result: isNew ? "accepted" : "duplicate", deliveries: isNew ? accepted.deliveries.count : 0)
     }
 
     static let badSignature = APIError(status: .unauthorized, code: .invalidAPIToken,
@@ -228,25 +228,10 @@ public struct WebhookIntake: Sendable {
                             pushType: target.pushType.rawValue, priority: target.priority.rawValue, expiresAtMs: expiresAt)
             })
     }
-
-    static func collect(_ request: Request, limit: Int) async throws -> Data {
-        if let length = request.headers[.contentLength].flatMap(Int.init), length > limit {
-            throw APIError.bodyTooLarge(limit: limit)
-        }
-        do {
-            let buffer = try await request.body.collect(upTo: limit)
-            return Data(buffer.readableBytesView)
-        } catch let error as HTTPError where error.status == .contentTooLarge {
-            throw APIError.bodyTooLarge(limit: limit)
-        } catch is NIOTooManyBytesError {
-            throw APIError.bodyTooLarge(limit: limit)
-        }
-    }
-
 }
 
 /// The webhook's answer: `accepted`, `duplicate` or `ignored`, and how many pushes were queued.
-struct WebhookAnswer: Encodable {
+struct WebhookAnswer: ResponseEncodable {
     var result: String
     var deliveries: Int
 }
