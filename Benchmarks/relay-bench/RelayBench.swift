@@ -35,24 +35,21 @@ struct RelayBench: AsyncParsableCommand {
             apps: [AppConfiguration(appID: Self.appID, apiToken: Secret(Self.apiToken))])
         let store = try PushStore(path: database, configuration: PushStoreConfiguration(
             durability: StoreDurability(rawValue: durability) ?? .full))
-        let service = try RelayService(configuration: configuration, store: store, logger: logger)
-        for n in 0..<users {
-            _ = try await store.registerToken(app: Self.appID, user: "u\(n)", token: String(format: "%064x", n + 1), isUnique: false)
-        }
         let cache = try ProviderTokenCache(key: APNsSigningKey(p8File: repo + "/certs/dev/AuthKey_DEVKEY1234.p8"),
                                            keyID: "DEVKEY1234", teamID: "DEVTEAM123")
         let client = try APNsClient(configuration: APNsClientConfiguration(
             endpoint: APNsEndpoint(host: "127.0.0.1", port: apnsPort), authentication: .token(cache),
             extraCAFile: repo + "/certs/dev/ca.pem", trustSystemRoots: false, connections: connections))
         let targets = StaticDeliveryTargets([Self.appID: DeliveryTarget(client: client, topic: "com.example.pushrelay")])
-        let dispatcher = Dispatcher(store: store, targets: targets,
-                                    configuration: DispatcherConfiguration(window: window, claimBatch: window / 4, recordBatch: 1000),
-                                    logger: logger)
-        let webhook = service.makeWebhookIntake(targets: targets, dispatcher: dispatcher)
-        let app = service.makeApplication(router: service.makeRouter(webhook: webhook), services: [dispatcher]) { port in
-            FileHandle.standardOutput.write(Data("relay-bench listening on \(port)\n".utf8))
+        let relay = try await RelayApplication.build(configuration: configuration, logger: logger, seams: .init(
+            targets: targets, dispatcher: DispatcherConfiguration(window: window, claimBatch: window / 4, recordBatch: 1000),
+            store: store))
+        for n in 0..<users {
+            _ = try await store.registerToken(app: Self.appID, user: "u\(n)", token: String(format: "%064x", n + 1), isUnique: false)
         }
-        try await app.runService()
+        try await relay.makeApplication { port in
+            FileHandle.standardOutput.write(Data("relay-bench listening on \(port)\n".utf8))
+        }.runService()
         await client.shutdown()
     }
 }

@@ -53,9 +53,10 @@ struct ServeCommand: AsyncParsableCommand {
             "database": .string(configuration.database.path),
             "apps": .string(configuration.apps.map(\.appID).joined(separator: ",")),
         ])
-        let daemon: RelayDaemon
+        let relay: RelayApplication
         do {
-            daemon = try await RelayDaemon.start(configurationPath: config, configuration: configuration, logger: logger, registry: registry)
+            relay = try await RelayApplication.build(configuration: configuration, configurationPath: config, logger: logger,
+                                                     registry: registry)
         } catch let error as RuntimeError {
             FileHandle.standardError.write(Data("push-relay: \(error)\n".utf8))
             throw ExitCode(78)
@@ -64,24 +65,9 @@ struct ServeCommand: AsyncParsableCommand {
             throw ExitCode(74)  // EX_IOERR: the database could not be opened.
         }
         let host = configuration.listen.host.contains(":") ? "[\(configuration.listen.host)]" : configuration.listen.host
-        // The webhook intake commits events and wakes the dispatcher; the dispatcher sends
-        // through the runtime's per-app APNs clients, which SIGHUP swaps without losing work
-        // (accepted work lives in SQLite; the dispatcher asks for the target on every send).
-        let store = daemon.service.store
-        let dispatcher = Dispatcher(
-            store: store, targets: daemon.runtime,
-            configuration: DispatcherConfiguration(shutdownGrace: configuration.delivery.shutdownGrace,
-                                                   maxBacklog: configuration.delivery.maxBacklog),
-            logger: Logger(label: "push-relay.dispatcher", factory: { _ in logger.handler }))
-        let webhook = daemon.service.makeWebhookIntake(targets: daemon.runtime, dispatcher: dispatcher)
-        // Prune at least four times per retention period (hourly for the default week), so a
-        // short `prune_after` really bounds the database.
-        let pruneAfter = configuration.delivery.pruneAfter
-        let pruner = DeliveryLogPruner(store: store, maximumAge: pruneAfter,
-                                       interval: max(.seconds(1), min(.seconds(3600), pruneAfter / 4)))
-        try await daemon.run(extraServices: [dispatcher, pruner], addRoutes: { router in webhook.register(on: router) }, onListening: { port in
+        try await relay.run { port in
             // One line on stdout that scripts and tests wait for; the real port when 0 was asked.
             FileHandle.standardOutput.write(Data("push-relay listening on http://\(host):\(port)\n".utf8))
-        })
+        }
     }
 }

@@ -22,15 +22,16 @@ import Yams
     }
 
     /// `METHOD /path/{param}` for every route the router has.
-    static func routedOperations() throws -> Set<String> {
+    static func routedOperations() async throws -> Set<String> {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("OpenAPIDocumentTests-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let configuration = RelayConfiguration(
             listen: ListenConfiguration(), database: DatabaseConfiguration(path: directory.appendingPathComponent("r.sqlite").path),
             apps: [TestApps.a])
-        let service = try RelayService.open(configuration: configuration, logger: Logger(label: "test"))
-        let router = service.makeRouter(webhook: service.makeWebhookIntake(targets: StaticDeliveryTargets([:]), dispatcher: nil))
+        let relay = try await RelayApplication.build(configuration: configuration, logger: Logger(label: "test"),
+                                                     seams: .init(targets: StaticDeliveryTargets([:])))
+        let router = relay.makeRouter()
         return Set(router.routes.map { route in
             let path = route.path.description.split(separator: "/").map { segment in
                 segment.hasPrefix(":") ? "{\(segment.dropFirst())}" : String(segment)
@@ -39,9 +40,9 @@ import Yams
         })
     }
 
-    @Test func everyRouteIsDocumentedAndEveryDocumentedRouteExists() throws {
+    @Test func everyRouteIsDocumentedAndEveryDocumentedRouteExists() async throws {
         let documented = try Self.documentedOperations()
-        let routed = try Self.routedOperations()
+        let routed = try await Self.routedOperations()
         #expect(routed.subtracting(documented).isEmpty, "routes missing from the document: \(routed.subtracting(documented).sorted())")
         #expect(documented.subtracting(routed).isEmpty, "documented operations without a route: \(documented.subtracting(routed).sorted())")
         #expect(routed.count == 29)

@@ -84,7 +84,7 @@ import Testing
             var reloaded = a
             reloaded.templates.defaultTemplate.mesg = "{sender_name} says {message}"
             reloaded.templates.alternativeTemplate.mesg = "ignored"
-            relay.service.templates.replace(with: [reloaded, TestApps.b])
+            relay.api.templates.replace(with: [reloaded, TestApps.b])
             #expect(try await relay.request(.get, alternative).body == changed)
             let byDefault = try await relay.request(.get, "/v3/applications/push/message_templates/default")
             #expect(byDefault.body == json(#"{"push_message_templates": [{"template_name": "default", "template": {"MESG": "{sender_name} says {message}", "FILE": "{filename}", "ADMM": "{message}"}}]}"#))

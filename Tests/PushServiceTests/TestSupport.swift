@@ -53,7 +53,7 @@ struct HTTPResult {
 struct LiveRelay {
     let client: any TestClientProtocol
     let store: PushStore
-    let service: RelayService
+    let api: RelayAPI
 
     /// - Parameter databasePath: an existing database to serve (a restart); by default a new one
     ///   in a temporary directory removed afterwards.
@@ -71,10 +71,10 @@ struct LiveRelay {
         )
         var logger = Logger(label: "PushServiceTests")
         logger.logLevel = .warning
-        let service = try RelayService.open(configuration: configuration, logger: logger)
-        let webhook = service.makeWebhookIntake(targets: StaticDeliveryTargets([:]), dispatcher: nil)
-        try await service.makeApplication(router: service.makeRouter(webhook: webhook)).test(.live) { client in
-            try await test(LiveRelay(client: client, store: service.store, service: service))
+        let relay = try await RelayApplication.build(configuration: configuration, logger: logger,
+                                                     seams: .init(targets: StaticDeliveryTargets([:])))
+        try await relay.makeApplication().test(.live) { client in
+            try await test(LiveRelay(client: client, store: relay.store, api: relay.api))
         }
     }
 

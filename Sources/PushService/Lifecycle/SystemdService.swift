@@ -3,7 +3,7 @@ import ServiceLifecycle
 
 /// Runs beside the HTTP server: pings the systemd watchdog every `WATCHDOG_USEC / 2` and says
 /// `STOPPING=1` as soon as graceful shutdown begins (SIGTERM / SIGINT).
-/// `READY=1` is sent by whoever knows the listener is up (`RelayDaemon`).
+/// `READY=1` is sent by whoever knows the listener is up (`RelayApplication`).
 public struct SystemdService: Service {
     public let notifier: SystemdNotifier
 

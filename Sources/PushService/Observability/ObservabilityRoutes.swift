@@ -12,13 +12,13 @@ import Prometheus
 /// database connection or takes a lock others need (`/ready` answers from `DatabaseReadiness`).
 public struct ObservabilityRoutes: Sendable {
     public let database: DatabaseReadiness
-    public let runtime: RelayRuntime?
+    public let clients: APNsClients?
     public let registry: PrometheusCollectorRegistry
     public let metricsToken: Secret?
 
-    public init(database: DatabaseProbe, runtime: RelayRuntime?, registry: PrometheusCollectorRegistry, metricsToken: Secret?) {
+    public init(database: DatabaseProbe, clients: APNsClients?, registry: PrometheusCollectorRegistry, metricsToken: Secret?) {
         self.database = DatabaseReadiness(probe: database)
-        self.runtime = runtime
+        self.clients = clients
         self.registry = registry
         self.metricsToken = metricsToken
     }
@@ -53,7 +53,7 @@ public struct ObservabilityRoutes: Sendable {
                 return Response(status: .unauthorized, headers: [.wwwAuthenticate: "Bearer", .contentType: "text/plain; charset=utf-8"],
                                 body: ResponseBody(byteBuffer: ByteBuffer(string: "metrics need Authorization: Bearer <metrics.token>\n")))
             }
-            if let runtime { RelayGauges.update(registry, from: runtime) }
+            if let clients { RelayGauges.update(registry, from: clients) }
             var bytes: [UInt8] = []
             registry.emit(into: &bytes)
             return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
@@ -66,7 +66,7 @@ public struct ObservabilityRoutes: Sendable {
     func readiness() async -> Readiness {
         let failure = await database.current()
         let formatter = ISO8601DateFormatter()
-        let apps = (runtime?.snapshot ?? []).map { app -> AppState in
+        let apps = (clients?.snapshot ?? []).map { app -> AppState in
             guard let target = app.target else { return AppState(app_id: app.app.appID, apns: "not configured") }
             let statistics = target.client.statistics
             return AppState(

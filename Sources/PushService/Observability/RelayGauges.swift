@@ -1,7 +1,7 @@
 import Foundation
 import Prometheus
 
-/// The gauges read from the runtime at scrape time: each app's certificate expiry and APNs pool
+/// The gauges read from the APNs clients at scrape time: each app's certificate expiry and APNs pool
 /// state. (Counters and histograms of the pipeline go through swift-metrics.)
 public enum RelayGauges {
     public static let certificateExpiry = "pushrelay_certificate_expiry_seconds"
@@ -14,9 +14,9 @@ public enum RelayGauges {
         MetricNameDescriptor(metricName: name, unitName: "", helpText: help)
     }
 
-    /// Sets every gauge from `runtime` into `registry`.
-    public static func update(_ registry: PrometheusCollectorRegistry, from runtime: RelayRuntime) {
-        for app in runtime.snapshot {
+    /// Sets every gauge from `clients` into `registry`.
+    public static func update(_ registry: PrometheusCollectorRegistry, from clients: APNsClients) {
+        for app in clients.snapshot {
             let labels = [("app", app.app.appID)]
             if let notAfter = app.certificateNotAfter {
                 registry.makeGauge(descriptor: descriptor(certificateExpiry, "When the app's APNs client certificate expires (Unix seconds)"), labels: labels)

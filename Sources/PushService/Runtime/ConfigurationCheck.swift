@@ -54,24 +54,24 @@ public struct ConfigurationCheck: Sendable {
             findings.append(Finding(severity: .warning, subject: subject, message: "no apns settings: tokens can be registered but nothing is pushed"))
             return
         }
-        let runtime: AppRuntime
+        let built: AppClient
         do {
-            runtime = try AppRuntime.build(app: app, logger: logger, now: now)
+            built = try AppClient.build(app: app, logger: logger, now: now)
         } catch {
             findings.append(Finding(severity: .error, subject: subject, message: "\(error)"))
             return
         }
         var summary = "\(apns.auth) loaded; topic \(apns.topic), \(apns.environment)"
-        if let notAfter = runtime.certificateNotAfter {
+        if let notAfter = built.certificateNotAfter {
             summary += "; certificate valid until \(notAfter.ISO8601Format())"
         }
         findings.append(Finding(severity: .ok, subject: subject, message: summary))
-        if let notAfter = runtime.certificateNotAfter, notAfter.timeIntervalSince(now) < Self.expiryWarning {
+        if let notAfter = built.certificateNotAfter, notAfter.timeIntervalSince(now) < Self.expiryWarning {
             let days = Int(notAfter.timeIntervalSince(now) / 86_400)
             findings.append(Finding(severity: .warning, subject: subject,
                                     message: "the APNs certificate expires in \(days) day(s) (\(notAfter.ISO8601Format())): renew it"))
         }
-        guard let target = runtime.target else { return }
+        guard let target = built.target else { return }
         if probe { findings.append(await Self.probe(target, subject: subject)) }
         await target.client.shutdown()
     }

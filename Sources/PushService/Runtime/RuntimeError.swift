@@ -1,6 +1,6 @@
 import APNs
 
-/// Why the runtime (each app's APNs client) could not be built from a configuration.
+/// Why the APNs clients (one per app) could not be built from a configuration.
 public enum RuntimeError: Error, Sendable, CustomStringConvertible {
     /// An app's key or certificate could not be loaded.
     case credential(appID: String, APNsCredentialError)

@@ -20,19 +20,13 @@ import Testing
         var logger = Logger(label: "ObservabilityRoutesTests")
         logger.logLevel = .warning
         let registry = PrometheusCollectorRegistry()
-        let daemon = try await RelayDaemon.start(configurationPath: nil, configuration: configuration, logger: logger,
-                                                 registry: registry, notifier: SystemdNotifier(environment: [:]))
-        let router: Router<RelayRequestContext>
-        if let databaseProbe {
-            router = daemon.service.makeRouter(observability: ObservabilityRoutes(
-                database: databaseProbe, runtime: daemon.runtime, registry: registry, metricsToken: nil))
-        } else {
-            router = daemon.makeRouter()
-        }
-        try await daemon.service.makeApplication(router: router).test(.live) { client in
+        let relay = try await RelayApplication.build(
+            configuration: configuration, logger: logger, registry: registry,
+            seams: .init(databaseProbe: databaseProbe, notifier: SystemdNotifier(environment: [:])))
+        try await relay.makeApplication().test(.live) { client in
             try await test(client, registry)
         }
-        await daemon.runtime.shutdown()
+        await relay.closeClients()
     }
 
     static func get(_ client: any TestClientProtocol, _ uri: String, headers: HTTPFields = [:]) async throws -> (HTTPResponse.Status, String, HTTPFields) {
@@ -108,11 +102,11 @@ import Testing
                 api_token: aaaaaaaaaaaaaaaaaaaa
                 apns: {topic: t, auth: {certificate: {p12_file: \(Repo.devCert("client.p12")), password: secret}}}
             """)
-        let runtime = try await RelayRuntime.build(configuration: config, logger: Logger(label: "test"))
-        RelayGauges.update(registry, from: runtime)
-        let notAfter = try #require(runtime.snapshot.first?.certificateNotAfter)
+        let clients = try await APNsClients.build(configuration: config, logger: Logger(label: "test"))
+        RelayGauges.update(registry, from: clients)
+        let notAfter = try #require(clients.snapshot.first?.certificateNotAfter)
         let text = registry.emitToString()
         #expect(text.contains(#"pushrelay_certificate_expiry_seconds{app="C"} \#(notAfter.timeIntervalSince1970)"#))
-        await runtime.shutdown()
+        await clients.shutdown()
     }
 }

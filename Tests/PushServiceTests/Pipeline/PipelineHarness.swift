@@ -67,18 +67,16 @@ struct PipelineRelay {
             apps: apps)
         var logger = Logger(label: "PipelineTests")
         logger.logLevel = .warning
-        let service = try RelayService.open(configuration: configuration, logger: logger)
         let apns = try PipelineFixtures.client(port: mock.port)
         let targets = StaticDeliveryTargets([
             TestApps.a.appID: DeliveryTarget(client: apns, topic: PipelineFixtures.topic, timeToLive: timeToLive),
         ])
-        let dispatcher = Dispatcher(store: service.store, targets: targets, configuration: dispatcherConfiguration,
-                                    clock: clock, logger: logger)
-        let webhook = service.makeWebhookIntake(targets: targets, dispatcher: dispatcher, clock: clock)
-        let app = service.makeApplication(router: service.makeRouter(webhook: webhook), services: [dispatcher])
+        let relay = try await RelayApplication.build(configuration: configuration, logger: logger, seams: .init(
+            targets: targets, dispatcher: dispatcherConfiguration, clock: clock))
+        let app = relay.makeApplication()
         do {
             try await app.test(.live) { client in
-                try await test(PipelineRelay(client: client, store: service.store, mock: mock))
+                try await test(PipelineRelay(client: client, store: relay.store, mock: mock))
             }
         } catch {
             await apns.shutdown()

@@ -4,34 +4,34 @@ import Prometheus
 import Testing
 @testable import PushService
 
-@Suite struct RelayDaemonTests {
+@Suite struct RelayApplicationTests {
     @Test func reloadAppliesAValidFileAndKeepsTheRunningConfigurationOtherwise() async throws {
         let directory = try TemporaryDirectory()
         let yaml = tokenAppYAML(database: directory.path("relay.sqlite"))
         let path = try directory.write("relay.yaml", yaml)
         let configuration = try RelayConfiguration.load(path: path, environment: ConfigurationEnvironment(variables: [:]))
-        var logger = Logger(label: "RelayDaemonTests")
+        var logger = Logger(label: "RelayApplicationTests")
         logger.logLevel = .critical
-        let daemon = try await RelayDaemon.start(configurationPath: path, configuration: configuration, logger: logger,
-                                                 registry: PrometheusCollectorRegistry(), notifier: SystemdNotifier(environment: [:]),
-                                                 environment: ConfigurationEnvironment(variables: [:]))
+        let relay = try await RelayApplication.build(
+            configuration: configuration, configurationPath: path, logger: logger,
+            seams: .init(notifier: SystemdNotifier(environment: [:]), environment: ConfigurationEnvironment(variables: [:])))
 
         try "apps: [".write(toFile: path, atomically: true, encoding: .utf8)
-        #expect(await daemon.reload() == false)
-        #expect(daemon.runtime.target(forApp: "app-A")?.topic == "com.example.a")
+        #expect(await relay.reload() == false)
+        #expect(relay.targets.target(forApp: "app-A")?.topic == "com.example.a")
 
         try yaml.replacingOccurrences(of: "AuthKey_DEVKEY1234.p8", with: "AuthKey_MISSING.p8").write(toFile: path, atomically: true, encoding: .utf8)
-        #expect(await daemon.reload() == false)
-        #expect(daemon.runtime.target(forApp: "app-A")?.topic == "com.example.a")
+        #expect(await relay.reload() == false)
+        #expect(relay.targets.target(forApp: "app-A")?.topic == "com.example.a")
 
         // Templates are applied with the credentials; a failed reload kept the old ones above.
         let withTemplates = yaml.replacingOccurrences(of: "com.example.a", with: "com.example.b")
             + "\n    templates: {default: {MESG: \"{sender_name} says {message}\"}}"
         try withTemplates.write(toFile: path, atomically: true, encoding: .utf8)
-        #expect(daemon.service.templates.templates(forApp: "app-A") == .sendbirdDefaults)
-        #expect(await daemon.reload() == true)
-        #expect(daemon.runtime.target(forApp: "app-A")?.topic == "com.example.b")
-        #expect(daemon.service.templates.templates(forApp: "app-A").defaultTemplate.mesg == "{sender_name} says {message}")
-        await daemon.runtime.shutdown()
+        #expect(relay.api.templates.templates(forApp: "app-A") == .sendbirdDefaults)
+        #expect(await relay.reload() == true)
+        #expect(relay.targets.target(forApp: "app-A")?.topic == "com.example.b")
+        #expect(relay.api.templates.templates(forApp: "app-A").defaultTemplate.mesg == "{sender_name} says {message}")
+        await relay.closeClients()
     }
 }

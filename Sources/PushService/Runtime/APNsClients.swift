@@ -9,28 +9,28 @@ import Synchronization
 /// sends use the new clients while sends already running on an old client finish on it; the
 /// old clients are shut down afterwards (`APNsClient.shutdown()` lets in-flight requests finish).
 /// Accepted work lives in SQLite, so nothing is dropped by a reload.
-public final class RelayRuntime: DeliveryTargetProvider {
-    private let apps: Mutex<[String: AppRuntime]>
+public final class APNsClients: DeliveryTargetProvider {
+    private let apps: Mutex<[String: AppClient]>
     private let logger: Logger
 
-    public init(apps: [AppRuntime], logger: Logger) {
+    public init(apps: [AppClient], logger: Logger) {
         self.apps = Mutex(Dictionary(apps.map { ($0.app.appID, $0) }, uniquingKeysWith: { first, _ in first }))
         self.logger = logger
     }
 
     /// Builds every app's client from `configuration`; on any failure the clients already
     /// created are shut down and the error names the app and file.
-    public static func build(configuration: RelayConfiguration, logger: Logger, now: Date = Date()) async throws(RuntimeError) -> RelayRuntime {
-        RelayRuntime(apps: try await buildApps(configuration, logger: logger, now: now), logger: logger)
+    public static func build(configuration: RelayConfiguration, logger: Logger, now: Date = Date()) async throws(RuntimeError) -> APNsClients {
+        APNsClients(apps: try await buildApps(configuration, logger: logger, now: now), logger: logger)
     }
 
-    private static func buildApps(_ configuration: RelayConfiguration, logger: Logger, now: Date) async throws(RuntimeError) -> [AppRuntime] {
-        var built: [AppRuntime] = []
+    private static func buildApps(_ configuration: RelayConfiguration, logger: Logger, now: Date) async throws(RuntimeError) -> [AppClient] {
+        var built: [AppClient] = []
         for app in configuration.apps {
             do {
-                built.append(try AppRuntime.build(app: app, logger: logger, now: now))
+                built.append(try AppClient.build(app: app, logger: logger, now: now))
             } catch {
-                for runtime in built { await runtime.target?.client.shutdown() }
+                for app in built { await app.target?.client.shutdown() }
                 throw error
             }
         }
@@ -42,7 +42,7 @@ public final class RelayRuntime: DeliveryTargetProvider {
     }
 
     /// Every app, in no particular order (for readiness and metrics).
-    public var snapshot: [AppRuntime] {
+    public var snapshot: [AppClient] {
         apps.withLock { Array($0.values) }.sorted { $0.app.appID < $1.app.appID }
     }
 
@@ -56,8 +56,8 @@ public final class RelayRuntime: DeliveryTargetProvider {
             return previous
         }
         await withTaskGroup(of: Void.self) { group in
-            for runtime in old.values {
-                if let client = runtime.target?.client { group.addTask { await client.shutdown() } }
+            for app in old.values {
+                if let client = app.target?.client { group.addTask { await client.shutdown() } }
             }
         }
     }

@@ -4,15 +4,15 @@ import Logging
 
 /// One app as the running service sees it: its configuration and, when it has APNs settings,
 /// the delivery target (an open `APNsClient` pool) built from them.
-public struct AppRuntime: Sendable {
+public struct AppClient: Sendable {
     public let app: AppConfiguration
     public let target: DeliveryTarget?
     public let certificateNotAfter: Date?
 
     /// Loads the app's credentials and creates its client (no connection is made until the
     /// first push). Throws naming the app and the file at fault.
-    public static func build(app: AppConfiguration, logger: Logger, now: Date = Date()) throws(RuntimeError) -> AppRuntime {
-        guard let apns = app.apns else { return AppRuntime(app: app, target: nil, certificateNotAfter: nil) }
+    public static func build(app: AppConfiguration, logger: Logger, now: Date = Date()) throws(RuntimeError) -> AppClient {
+        guard let apns = app.apns else { return AppClient(app: app, target: nil, certificateNotAfter: nil) }
         let credentials: AppCredentials
         do {
             credentials = try AppCredentials.load(apns.auth, now: now)
@@ -36,6 +36,6 @@ public struct AppRuntime: Sendable {
         }
         let target = DeliveryTarget(client: client, topic: apns.topic, pushType: apns.pushType, priority: apns.priority,
                                     timeToLive: apns.defaultExpiration, options: apns.options)
-        return AppRuntime(app: app, target: target, certificateNotAfter: credentials.certificateNotAfter)
+        return AppClient(app: app, target: target, certificateNotAfter: credentials.certificateNotAfter)
     }
 }

@@ -4,7 +4,7 @@ import Logging
 import Testing
 @testable import PushService
 
-@Suite struct RelayRuntimeTests {
+@Suite struct APNsClientsTests {
     static let logger = Logger(label: "test")
 
     static func configuration(keyFile: String = Repo.devCert("AuthKey_DEVKEY1234.p8"), topic: String = "com.example.a") throws -> RelayConfiguration {
@@ -13,7 +13,7 @@ import Testing
     }
 
     @Test func buildsATargetPerAppFromTheConfiguration() async throws {
-        let runtime = try await RelayRuntime.build(configuration: Self.configuration(), logger: Self.logger)
+        let runtime = try await APNsClients.build(configuration: Self.configuration(), logger: Self.logger)
         let target = try #require(runtime.target(forApp: "app-A"))
         #expect(target.topic == "com.example.a")
         #expect(target.client.configuration.endpoint == APNsEndpoint(host: "127.0.0.1", port: 2197))
@@ -23,7 +23,7 @@ import Testing
 
     @Test func aMissingKeyFileNamesTheAppAndTheFile() async throws {
         await #expect {
-            _ = try await RelayRuntime.build(configuration: Self.configuration(keyFile: "/nonexistent/AuthKey.p8"), logger: Self.logger)
+            _ = try await APNsClients.build(configuration: Self.configuration(keyFile: "/nonexistent/AuthKey.p8"), logger: Self.logger)
         } throws: { error in
             let text = "\(error)"
             return text.contains("app-A") && text.contains("/nonexistent/AuthKey.p8")
@@ -40,7 +40,7 @@ import Testing
                 apns: {topic: t, auth: {certificate: {p12_file: \(Repo.devCert("client.p12")), password: wrong-password}}}
             """)
         await #expect {
-            _ = try await RelayRuntime.build(configuration: config, logger: Self.logger)
+            _ = try await APNsClients.build(configuration: config, logger: Self.logger)
         } throws: { error in
             guard case RuntimeError.credential(appID: "A", let underlying) = error else { return false }
             return underlying == .wrongPassword(path: Repo.devCert("client.p12"))
@@ -48,7 +48,7 @@ import Testing
     }
 
     @Test func reloadSwapsTargetsAndKeepsTheOldOnesWhenTheNewConfigurationFails() async throws {
-        let runtime = try await RelayRuntime.build(configuration: Self.configuration(), logger: Self.logger)
+        let runtime = try await APNsClients.build(configuration: Self.configuration(), logger: Self.logger)
         let before = try #require(runtime.target(forApp: "app-A"))
 
         try await runtime.reload(configuration: Self.configuration(topic: "com.example.renamed"))

@@ -1,0 +1,72 @@
+import Hummingbird
+import HummingbirdCore
+import Logging
+import NIOCore
+import Prometheus
+import PushStore
+import ServiceLifecycle
+
+/// The HTTP API's shared state: configuration, store, the apps and their templates and
+/// secondary API tokens, and the routes built on them. `RelayApplication` assembles it with the
+/// webhook, dispatcher and APNs clients; nothing else should.
+public struct RelayAPI: Sendable {
+    public let configuration: RelayConfiguration
+    public let store: PushStore
+    public let apps: AppRegistry
+    /// The apps' configured templates as they are now: SIGHUP replaces them (`RelayApplication.reload`),
+    /// while `configuration.apps[].templates` keeps those read at start. Read templates here.
+    public let templates: ConfiguredTemplates
+    /// The apps' secondary API tokens (digests), read from the store here and kept current by
+    /// the `/v3/applications/api_tokens` routes.
+    public let secondaryAPITokens: SecondaryAPITokens
+    public let logger: Logger
+    /// Unix milliseconds; session token expiry.
+    let clock: @Sendable () -> Int64
+
+    /// - Throws: when the store cannot be read (the secondary API tokens are loaded here).
+    public init(configuration: RelayConfiguration, store: PushStore, logger: Logger,
+                clock: @escaping @Sendable () -> Int64 = PushStore.systemClockMilliseconds) throws {
+        self.configuration = configuration
+        self.store = store
+        self.apps = AppRegistry(apps: configuration.apps)
+        self.templates = ConfiguredTemplates(apps: configuration.apps)
+        self.secondaryAPITokens = SecondaryAPITokens(try store.allAPITokens())
+        self.logger = logger
+        self.clock = clock
+    }
+
+    /// A router with Sendbird-style error bodies for everything routed through it, the REST API
+    /// under `/v3` (authenticated by `Api-Token` or `Session-Token`), `GET /openapi.yaml`, the
+    /// operator's `GET /health`, `/ready`, `/metrics` (public; `/metrics` optionally behind a
+    /// token) and, when given, `POST /webhooks/sendbird` (authenticated by its signature).
+    func makeRouter(observability: ObservabilityRoutes, webhook: WebhookIntake?) -> Router<RelayRequestContext> {
+        let router = Router(context: RelayRequestContext.self)
+        router.add(middleware: SendbirdErrorMiddleware(bodyLimit: configuration.http.maxBodyBytes))
+        router.get("openapi.yaml") { _, _ in
+            Response(
+                status: .ok,
+                headers: [.contentType: "application/yaml; charset=utf-8"],
+                body: ResponseBody(byteBuffer: OpenAPIDocument.body)
+            )
+        }
+        observability.register(on: router)
+        let v3 = router.group("v3").add(middleware: AuthenticationMiddleware(
+            apps: apps, secondaryAPITokens: secondaryAPITokens, store: store, clock: clock))
+        RESTAPI(store: store, templates: templates, secondaryAPITokens: secondaryAPITokens, bodyLimit: configuration.http.maxBodyBytes,
+                clock: clock).register(on: v3)
+        DeliveryLogAPI(store: store).register(on: v3)
+        webhook?.register(on: router)
+        // Last, once every route is in: the 405 table is read from them.
+        MethodNotAllowedMiddleware.add(to: router)
+        return router
+    }
+
+    /// The webhook intake for this service's apps, waking `dispatcher` after each commit.
+    func makeWebhookIntake(targets: any DeliveryTargetProvider, dispatcher: Dispatcher?,
+                                  clock: @escaping @Sendable () -> Int64 = PushStore.systemClockMilliseconds) -> WebhookIntake {
+        WebhookIntake(store: store, apps: apps, targets: targets, templates: templates,
+                      onCommit: { dispatcher?.wake() }, dispatcher: dispatcher,
+                      bodyLimit: max(configuration.http.maxBodyBytes, 1024 * 1024), clock: clock,
+                      logger: logger)
+    }
+}

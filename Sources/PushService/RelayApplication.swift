@@ -1,0 +1,275 @@
+import Foundation
+import Hummingbird
+import HummingbirdCore
+import Logging
+import Prometheus
+import PushStore
+import ServiceLifecycle
+import Synchronization
+
+/// The whole relay, assembled in this one place: the database, each app's APNs clients, the
+/// webhook intake, the dispatcher, the delivery-log pruner, and the HTTP server with the REST
+/// API, the webhook and the health and metrics routes. `push-relay serve`, `relay-bench` and the
+/// tests all build it here, so the tests run the production wiring; what they replace is in
+/// `Seams`.
+///
+/// ```swift
+/// let relay = try await RelayApplication.build(configuration: config, configurationPath: path,
+///                                              logger: logger, registry: registry)
+/// try await relay.run { port in print("listening on \(port)") }   // until SIGTERM / SIGINT
+/// ```
+public final class RelayApplication: Sendable {
+    /// What tests and benchmarks replace. Production passes none of them.
+    public struct Seams: Sendable {
+        /// Where pushes go, instead of APNs clients built from the configuration (a mock, a sink).
+        public var targets: (any DeliveryTargetProvider)?
+        /// The dispatcher's tuning, instead of the one derived from `delivery` in the configuration.
+        public var dispatcher: DispatcherConfiguration?
+        /// An opened store, instead of opening `database.path` (e.g. with another durability).
+        public var store: PushStore?
+        /// Unix milliseconds, for the webhook, the dispatcher and session tokens.
+        public var clock: @Sendable () -> Int64
+        /// The database check behind `/ready`.
+        public var databaseProbe: DatabaseProbe?
+        public var notifier: SystemdNotifier
+        public var environment: ConfigurationEnvironment
+
+        public init(targets: (any DeliveryTargetProvider)? = nil, dispatcher: DispatcherConfiguration? = nil,
+                    store: PushStore? = nil, clock: @escaping @Sendable () -> Int64 = PushStore.systemClockMilliseconds,
+                    databaseProbe: DatabaseProbe? = nil, notifier: SystemdNotifier = SystemdNotifier(),
+                    environment: ConfigurationEnvironment = .process) {
+            self.targets = targets
+            self.dispatcher = dispatcher
+            self.store = store
+            self.clock = clock
+            self.databaseProbe = databaseProbe
+            self.notifier = notifier
+            self.environment = environment
+        }
+    }
+
+    public let configurationPath: String?
+    public let api: RelayAPI
+    /// Each app's APNs clients, built from the configuration and swapped in place on reload;
+    /// nil when `Seams.targets` replaced them.
+    public let clients: APNsClients?
+    /// Where the dispatcher sends: `clients`, or the seam.
+    public let targets: any DeliveryTargetProvider
+    public let dispatcher: Dispatcher
+    public let webhook: WebhookIntake
+    public let pruner: DeliveryLogPruner
+    public let registry: PrometheusCollectorRegistry
+    public let notifier: SystemdNotifier
+    public let logger: Logger
+    private let databaseProbe: DatabaseProbe
+    private let environment: ConfigurationEnvironment
+
+    public var store: PushStore { api.store }
+    public var configuration: RelayConfiguration { api.configuration }
+
+    private init(configurationPath: String?, api: RelayAPI, clients: APNsClients?, seams: Seams,
+                 registry: PrometheusCollectorRegistry, logger: Logger) {
+        let configuration = api.configuration
+        self.configurationPath = configurationPath
+        self.api = api
+        self.clients = clients
+        let targets: any DeliveryTargetProvider = seams.targets ?? clients ?? StaticDeliveryTargets([:])
+        self.targets = targets
+        dispatcher = Dispatcher(
+            store: api.store, targets: targets,
+            configuration: seams.dispatcher ?? DispatcherConfiguration(shutdownGrace: configuration.delivery.shutdownGrace,
+                                                                       maxBacklog: configuration.delivery.maxBacklog),
+            clock: seams.clock,
+            logger: Logger(label: "push-relay.dispatcher", factory: { _ in logger.handler }))
+        webhook = api.makeWebhookIntake(targets: targets, dispatcher: dispatcher, clock: seams.clock)
+        // Prune at least four times per retention period (hourly for the default week), so a
+        // short `prune_after` really bounds the database.
+        let pruneAfter = configuration.delivery.pruneAfter
+        pruner = DeliveryLogPruner(store: api.store, maximumAge: pruneAfter,
+                                   interval: max(.seconds(1), min(.seconds(3600), pruneAfter / 4)))
+        self.registry = registry
+        self.notifier = seams.notifier
+        self.logger = logger
+        self.databaseProbe = seams.databaseProbe ?? DatabaseProbe(path: api.store.path)
+        self.environment = seams.environment
+    }
+
+    /// Opens the database and builds every app's APNs client (unless `seams` replace them).
+    /// Throws `RuntimeError` for a bad credential, or the store's error when the database cannot
+    /// be opened.
+    public static func build(configuration: RelayConfiguration, configurationPath: String? = nil, logger: Logger,
+                             registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry(),
+                             seams: Seams = Seams()) async throws -> RelayApplication {
+        // Before anything opens descriptors: HTTP connections, APNs and SQLite share the table.
+        if seams.store == nil { DescriptorBudget(configuration: configuration).apply(logger: logger) }
+        seams.notifier.status("opening the database")
+        let store = try seams.store ?? PushStore(path: configuration.database.path)
+        let api = try RelayAPI(configuration: configuration, store: store, logger: logger, clock: seams.clock)
+        var clients: APNsClients?
+        if seams.targets == nil {
+            seams.notifier.status("loading APNs credentials")
+            let built = try await APNsClients.build(configuration: configuration, logger: logger)
+            for app in built.snapshot {
+                if app.target == nil { logger.warning("app has no apns settings: its pushes are not sent", metadata: ["app": .string(app.app.appID)]) }
+                if let notAfter = app.certificateNotAfter, notAfter.timeIntervalSinceNow < 30 * 86_400 {
+                    logger.warning("APNs certificate expires soon", metadata: ["app": .string(app.app.appID), "not_after": .string("\(notAfter)")])
+                }
+            }
+            clients = built
+        }
+        return RelayApplication(configurationPath: configurationPath, api: api, clients: clients, seams: seams,
+                                registry: registry, logger: logger)
+    }
+
+    /// Every route: REST, webhook, OpenAPI, health, readiness and metrics.
+    public func makeRouter() -> Router<RelayRequestContext> {
+        api.makeRouter(
+            observability: ObservabilityRoutes(database: databaseProbe, clients: clients, registry: registry,
+                                               metricsToken: configuration.metrics.token),
+            webhook: webhook)
+    }
+
+    /// The HTTP server on `listen`, running the dispatcher, the pruner and `extraServices` beside
+    /// it. `onListening` gets the bound port once the server accepts connections (the real one
+    /// when the configured port is 0). `run()` runs it with signals and reload; tests run it
+    /// with HummingbirdTesting.
+    public func makeApplication(extraServices: [any Service] = [],
+                                onListening: @escaping @Sendable (Int) async -> Void = { _ in })
+        -> Application<RouterResponder<RelayRequestContext>>
+    {
+        let logger = self.logger
+        let connections = ConnectionGate(maximum: configuration.http.maxConnections, logger: logger)
+        return Application(
+            router: makeRouter(),
+            server: .http1(configuration: Self.http1(connections: connections)),
+            configuration: ApplicationConfiguration(
+                address: .hostname(configuration.listen.host, port: configuration.listen.port),
+                serverName: "push-relay",
+                availableConnectionsDelegate: connections.acceptLimit
+            ),
+            services: [dispatcher, pruner] + extraServices,
+            onServerRunning: { channel in
+                let port = channel.localAddress?.port ?? 0
+                logger.info("listening", metadata: ["host": .string(channel.localAddress?.ipAddress ?? "?"), "port": .stringConvertible(port)])
+                await onListening(port)
+            },
+            logger: logger
+        )
+    }
+
+    /// HTTP/1.1 limits: a client that sends nothing for a minute is disconnected (an idle or
+    /// stalled connection must not hold a descriptor forever), and headers are bounded well
+    /// below NIO's defaults (Sendbird's webhook and the REST API send a handful of short ones);
+    /// beyond them the parser answers 431/400 and closes the connection.
+    /// Open connections are capped by `gate` (`http.max_connections`; see `ConnectionLimiter`).
+    static func http1(connections gate: ConnectionGate) -> HTTP1Channel.Configuration {
+        HTTP1Channel.Configuration(
+            additionalChannelHandlers: [ConnectionLimitHandler(gate: gate)],
+            idleTimeout: .seconds(60),
+            httpDecoderConfiguration: .init(maxHeaderFieldSize: 16 * 1024, maxHeaderListSize: 64 * 1024, maxHeaderFieldCount: 100))
+    }
+
+    /// Runs until SIGTERM / SIGINT, then stops gracefully: the server stops accepting, the
+    /// dispatcher finishes, and the APNs clients close after their in-flight requests. SIGHUP
+    /// reloads (`reload()`); systemd hears READY=1 once the listener is up, and watchdog pings.
+    public func run(onListening: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
+        let notifier = self.notifier
+        let apps = configuration.apps.count
+        let reloader = await ReloadService { [self] in _ = await self.reload() }
+        let application = makeApplication(extraServices: [SystemdService(notifier: notifier), reloader], onListening: { port in
+            // The database is open (build) and the listener is up: systemd may send traffic.
+            notifier.ready(status: "serving \(apps) app(s) on port \(port)")
+            await onListening(port)
+        })
+        var group = ServiceGroupConfiguration(services: [application], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        // A safety net: the dispatcher honours delivery.shutdown_grace itself; a service still
+        // running well past it is cancelled rather than holding the stop until systemd kills it.
+        group.maximumGracefulShutdownDuration = configuration.delivery.shutdownGrace + .seconds(10)
+        do {
+            try await ServiceGroup(configuration: group).run()
+        } catch {
+            await closeClients()
+            throw error
+        }
+        await closeClients()
+        logger.info("stopped")
+    }
+
+    /// Closes the APNs clients, waiting at most `clientCloseLimit`. Each pool bounds its own drain
+    /// (5 s), so this is a safety net: whatever happens on the APNs side, the stop stays within
+    /// systemd's TimeoutStopSec. Everything accepted is in SQLite by now, and unfinished sends are
+    /// resumed at the next start.
+    public func closeClients() async {
+        guard let clients else { return }
+        let closed = await firstFinished(Task { await clients.shutdown() }, orAfter: Self.clientCloseLimit)
+        if !closed {
+            logger.warning("APNs connections did not close in time; exiting anyway",
+                           metadata: ["limit": "\(Self.clientCloseLimit)"])
+        }
+    }
+
+    static let clientCloseLimit: Duration = .seconds(6)
+
+    /// True when `task` finishes before `limit`; false otherwise, leaving it to run (it is not awaited).
+    private func firstFinished(_ task: Task<Void, Never>, orAfter limit: Duration) async -> Bool {
+        let first = FirstResume()
+        return await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+            first.set(continuation)
+            Task {
+                await task.value
+                first.resume(returning: true)
+            }
+            Task {
+                try? await Task.sleep(for: limit)
+                first.resume(returning: false)
+            }
+        }
+    }
+
+    /// SIGHUP: re-reads the configuration file, swaps in new APNs clients and the apps'
+    /// templates. An unreadable or invalid file, or a credential that fails to load, keeps the
+    /// running configuration. Accepted work is in SQLite and is not touched.
+    /// Listen address, database, API tokens and webhook secrets are read at start only.
+    /// - Returns: whether the new configuration was applied.
+    @discardableResult
+    public func reload() async -> Bool {
+        guard let configurationPath else { return false }
+        notifier.reloading(status: "reloading \(configurationPath)")
+        defer { notifier.ready(status: "serving") }
+        let fresh: RelayConfiguration
+        do {
+            fresh = try RelayConfiguration.load(path: configurationPath, environment: environment)
+        } catch {
+            logger.error("reload failed, keeping the running configuration", metadata: ["error": .string("\(error)")])
+            return false
+        }
+        do {
+            try await clients?.reload(configuration: fresh)
+        } catch {
+            logger.error("reload failed, keeping the running configuration", metadata: ["error": .string("\(error)")])
+            return false
+        }
+        api.templates.replace(with: fresh.apps)
+        let running = configuration
+        if fresh.listen != running.listen || fresh.database != running.database
+            || fresh.apps.map(\.appID) != running.apps.map(\.appID) || fresh.apps.map(\.apiToken) != running.apps.map(\.apiToken)
+            || fresh.apps.map(\.webhookSecret) != running.apps.map(\.webhookSecret) {
+            logger.warning("listen, database, the app list, api tokens and webhook secrets change only on restart")
+        }
+        logger.info("configuration reloaded", metadata: ["apps": .string(fresh.apps.map(\.appID).joined(separator: ","))])
+        return true
+    }
+}
+
+/// A continuation resumed by whichever of several racers comes first.
+private final class FirstResume: Sendable {
+    private let continuation = Mutex<CheckedContinuation<Bool, Never>?>(nil)
+
+    func set(_ continuation: CheckedContinuation<Bool, Never>) {
+        self.continuation.withLock { $0 = continuation }
+    }
+
+    func resume(returning value: Bool) {
+        continuation.withLock { $0.take() }?.resume(returning: value)
+    }
+}
