@@ -143,7 +143,7 @@ let package = Package(
             dependencies: ["APNs", "PushCore", "PushService", "PushStore"],
             path: "Benchmarks/pipeline-bench"
         ),
-        // What several test targets need: child processes without Foundation's `Process`, and
+        // What several test targets need: the repository's paths, child processes without Foundation's `Process`, and
         // waiting off Swift's cooperative pool.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "APNsTests", dependencies: ["APNs", "APNsMock", "TestSupport"]),
@@ -151,6 +151,7 @@ let package = Package(
             name: "APNsMockTests",
             dependencies: [
                 "APNsMock",
+                "TestSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

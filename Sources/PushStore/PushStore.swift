@@ -8,7 +8,7 @@ import GRDB
 /// so a slow write never blocks a token lookup. Every method is `async` and runs on GRDB's own
 /// serial writer / reader pool, never on the caller's executor.
 public final class PushStore: Sendable {
-    /// The open database. Internal so sibling files of this module (and later the delivery queue)
+    /// The open database. Internal so sibling files of this module (tokens, preferences, the delivery queue, the log)
     /// share it; other modules go through the typed methods.
     let pool: DatabasePool
     public let configuration: PushStoreConfiguration

@@ -1,3 +1,4 @@
+import TestSupport
 import APNs
 import Foundation
 import Logging
@@ -152,7 +153,7 @@ import Testing
     }
 
     @Test func theQuickstartConfigurationIsValid() throws {
-        let config = try RelayConfiguration.load(path: Repo.path("Config/quickstart.yaml"))
+        let config = try RelayConfiguration.load(path: Repository.path("Config/quickstart.yaml"))
         #expect(config.apps.first?.apns?.environment.caFile == "certs/dev/ca.pem")
     }
 }

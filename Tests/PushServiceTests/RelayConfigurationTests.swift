@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 @testable import PushService
 
@@ -30,8 +31,7 @@ import Testing
     }
 
     @Test func theExampleFileInTheRepositoryIsValid() throws {
-        let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Config/push-relay.yaml").path
+        let path = Repository.path("Config/push-relay.yaml")
         let config = try RelayConfiguration.load(path: path)
         #expect(config.listen.port == 8080)
         #expect(config.apps.count == 1)

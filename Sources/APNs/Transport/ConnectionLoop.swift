@@ -342,7 +342,7 @@ final class ConnectionLoop {
     }
 
     /// Builds the nghttp2 header block and submits it. `:path`, `authorization` and the
-    /// per-request apns-* values are sent as never-indexed literals, as Apple asks (B1).
+    /// per-request apns-* values are sent as never-indexed literals, as Apple's HPACK rules for APNs ask.
     private func submitRequest(headers: [(String, String, Bool)], authority: [UInt8]) -> Int32 {
         var storage: [UInt8] = []
         storage.reserveCapacity(1024)

@@ -1,5 +1,5 @@
-/// The `code` of a Sendbird error body. Values from Sendbird's server error code list (seed 000,
-/// "Server error codes") and, for 400309, 400401 and 400403, the constants of Sendbird's own SDKs
+/// The `code` of a Sendbird error body. Values from the "Server error codes" table of Sendbird's iOS SDK v3
+/// guide and, for 400309, 400401 and 400403, the constants of Sendbird's own SDKs
 /// (`sessionKeyExpired`, `ErrorCode.invalidApiToken`, `ErrorCode.invalidJsonBody`).
 public struct SendbirdErrorCode: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
     public let rawValue: Int

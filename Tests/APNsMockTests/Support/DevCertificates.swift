@@ -1,16 +1,10 @@
 import Foundation
+import TestSupport
 
-/// Paths of the development TLS material and keys in `certs/dev/`, found from this file's path.
+/// Paths of the development TLS material and keys in `certs/dev/`, found by `Repository`.
 enum DevCertificates {
-    static let repositoryRoot: URL = {
-        var url = URL(fileURLWithPath: #filePath)
-        // Tests/APNsMockTests/Support/DevCertificates.swift → repository root
-        for _ in 0..<4 { url.deleteLastPathComponent() }
-        return url
-    }()
-
     static func path(_ name: String) -> String {
-        repositoryRoot.appendingPathComponent("certs/dev/\(name)").path
+        Repository.devCert(name)
     }
 
     static var caPEM: String { path("ca.pem") }

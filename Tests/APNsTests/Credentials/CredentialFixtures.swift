@@ -7,11 +7,7 @@ import Testing
 /// Paths of the development credentials in certs/dev (made by scripts/gen-dev-certs.py) and
 /// small helpers shared by the credential tests.
 enum CredentialFixtures {
-    static let repositoryRoot: URL = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent()  // Credentials
-        .deletingLastPathComponent()  // APNsTests
-        .deletingLastPathComponent()  // Tests
-        .deletingLastPathComponent()
+    static let repositoryRoot = Repository.root
 
     static func dev(_ name: String) -> String {
         repositoryRoot.appendingPathComponent("certs/dev/\(name)").path

@@ -1,17 +1,11 @@
+import TestSupport
 import APNs
 import APNsMock
 import Foundation
 
 /// Paths of the development key material (certs/dev, made by scripts/gen-dev-certs.py).
 enum Fixtures {
-    static let repoRoot: String = {
-        var url = URL(fileURLWithPath: #filePath)
-        while url.path != "/" {
-            url.deleteLastPathComponent()
-            if FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path) { return url.path }
-        }
-        fatalError("Package.swift not found above \(#filePath)")
-    }()
+    static let repoRoot = Repository.root.path
 
     static func cert(_ name: String) -> String { repoRoot + "/certs/dev/" + name }
 

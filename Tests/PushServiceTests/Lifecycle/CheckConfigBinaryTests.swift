@@ -1,3 +1,4 @@
+import TestSupport
 import APNsMock
 import Foundation
 import Testing
@@ -46,7 +47,7 @@ import Testing
             apps:
               - app_id: C
                 api_token: aaaaaaaaaaaaaaaaaaaa
-                apns: {topic: t, auth: {certificate: {p12_file: \(Repo.devCert("client.p12")), password: nope}}}
+                apns: {topic: t, auth: {certificate: {p12_file: \(Repository.devCert("client.p12")), password: nope}}}
             """)
         let result = try await Self.run(["check-config", "--config", config])
         #expect(result.status == 1)
@@ -54,8 +55,8 @@ import Testing
     }
 
     static func mockConfiguration() -> APNsMockConfiguration {
-        APNsMockConfiguration(tlsCertificatePath: Repo.devCert("server.pem"), tlsKeyPath: Repo.devCert("server.key"),
-                              jwtKeys: ["DEVKEY1234": Repo.devCert("AuthKey_DEVKEY1234.pub.pem")], teamID: "DEVTEAM123")
+        APNsMockConfiguration(tlsCertificatePath: Repository.devCert("server.pem"), tlsKeyPath: Repository.devCert("server.key"),
+                              jwtKeys: ["DEVKEY1234": Repository.devCert("AuthKey_DEVKEY1234.pub.pem")], teamID: "DEVTEAM123")
     }
 
     @Test func theProbeIsAcceptedByAnAPNsThatKnowsTheKey() async throws {

@@ -13,7 +13,7 @@ final class RelayProcess: Sendable {
     /// `push-relay` beside the test bundle (swift build puts every product in one directory).
     static func binary() throws -> String {
         var candidates = [URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(), Bundle.main.bundleURL,
-                          Bundle.main.bundleURL.deletingLastPathComponent(), Repo.root.appendingPathComponent(".build/debug")]
+                          Bundle.main.bundleURL.deletingLastPathComponent(), Repository.root.appendingPathComponent(".build/debug")]
         candidates += candidates.map { $0.deletingLastPathComponent() }
         for directory in candidates {
             let path = directory.appendingPathComponent("push-relay").path
@@ -24,7 +24,7 @@ final class RelayProcess: Sendable {
 
     let process: ChildProcess
 
-    init(_ arguments: [String], environment: [String: String] = [:], directory: String = Repo.root.path) throws {
+    init(_ arguments: [String], environment: [String: String] = [:], directory: String = Repository.root.path) throws {
         var env = ProcessInfo.processInfo.environment
         env.removeValue(forKey: "NOTIFY_SOCKET")
         env.removeValue(forKey: "JOURNAL_STREAM")

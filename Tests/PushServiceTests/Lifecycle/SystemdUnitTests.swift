@@ -13,7 +13,7 @@ import Testing
 
     @Test(.enabled(if: analyze != nil, "systemd-analyze is not installed"))
     func theUnitRatesOKOrBetter() async throws {
-        let (status, output) = try await Self.run(["security", "--offline=true", "--no-pager", Repo.path("systemd/push-relay.service")])
+        let (status, output) = try await Self.run(["security", "--offline=true", "--no-pager", Repository.path("systemd/push-relay.service")])
         #expect(status == 0, "\(output)")
         let verdict = output.split(separator: "\n").last { $0.contains("Overall exposure level") } ?? ""
         let score = Double(verdict.split(separator: ":").last?.split(separator: " ").first ?? "") ?? 10
@@ -22,7 +22,7 @@ import Testing
 
     @Test(.enabled(if: analyze != nil, "systemd-analyze is not installed"))
     func theUnitVerifiesApartFromTheUninstalledBinary() async throws {
-        let (_, output) = try await Self.run(["verify", Repo.path("systemd/push-relay.service")])
+        let (_, output) = try await Self.run(["verify", Repository.path("systemd/push-relay.service")])
         // The binary is not installed at /usr/local/bin on a build machine; anything else is a finding.
         let findings = output.split(separator: "\n").filter { !$0.contains("/usr/local/bin/push-relay") && !$0.isEmpty }
         #expect(findings.isEmpty, "\(findings)")

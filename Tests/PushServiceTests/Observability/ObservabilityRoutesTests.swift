@@ -1,3 +1,4 @@
+import TestSupport
 import PushStore
 import Foundation
 import HTTPTypes
@@ -100,7 +101,7 @@ import Testing
             apps:
               - app_id: C
                 api_token: aaaaaaaaaaaaaaaaaaaa
-                apns: {topic: t, auth: {certificate: {p12_file: \(Repo.devCert("client.p12")), password: secret}}}
+                apns: {topic: t, auth: {certificate: {p12_file: \(Repository.devCert("client.p12")), password: secret}}}
             """)
         let clients = try await APNsClients.build(configuration: config, logger: Logger(label: "test"))
         RelayGauges.update(registry, from: clients)

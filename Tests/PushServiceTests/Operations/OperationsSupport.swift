@@ -1,13 +1,6 @@
 import Foundation
+import TestSupport
 @testable import PushService
-
-/// Paths and temporary directories shared by the operations tests.
-enum Repo {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent()
-    static func path(_ relative: String) -> String { root.appendingPathComponent(relative).path }
-    static func devCert(_ name: String) -> String { path("certs/dev/\(name)") }
-}
 
 /// A fresh directory removed when the test ends.
 final class TemporaryDirectory: Sendable {
@@ -31,7 +24,7 @@ final class TemporaryDirectory: Sendable {
 
 /// Configuration YAML for one app with APNs token auth using the dev key.
 func tokenAppYAML(database: String, port: Int = 0, apnsURL: String = "https://127.0.0.1:2197",
-                  keyFile: String = Repo.devCert("AuthKey_DEVKEY1234.p8"), extra: String = "") -> String {
+                  keyFile: String = Repository.devCert("AuthKey_DEVKEY1234.p8"), extra: String = "") -> String {
     """
     listen: {host: 127.0.0.1, port: \(port)}
     database: {path: \(database)}
@@ -42,7 +35,7 @@ func tokenAppYAML(database: String, port: Int = 0, apnsURL: String = "https://12
         api_token: token-A-0123456789abcdef
         apns:
           topic: com.example.a
-          environment: {url: "\(apnsURL)", ca_file: \(Repo.devCert("ca.pem"))}
+          environment: {url: "\(apnsURL)", ca_file: \(Repository.devCert("ca.pem"))}
           auth: {token: {key_file: \(keyFile), key_id: DEVKEY1234, team_id: DEVTEAM123}}
     """
 }

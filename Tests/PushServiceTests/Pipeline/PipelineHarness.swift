@@ -1,3 +1,4 @@
+import TestSupport
 import APNs
 import APNsMock
 import Crypto
@@ -12,16 +13,7 @@ import PushStore
 
 /// Dev key material (certs/dev) for the mock APNs and the client.
 enum PipelineFixtures {
-    static let repoRoot: String = {
-        var url = URL(fileURLWithPath: #filePath)
-        while url.path != "/" {
-            url.deleteLastPathComponent()
-            if FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path) { return url.path }
-        }
-        fatalError("Package.swift not found above \(#filePath)")
-    }()
-
-    static func cert(_ name: String) -> String { repoRoot + "/certs/dev/" + name }
+    static func cert(_ name: String) -> String { Repository.devCert(name) }
     static let topic = "com.example.pushrelay"
 
     static func mockConfiguration() -> APNsMockConfiguration {

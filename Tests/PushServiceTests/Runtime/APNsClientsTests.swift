@@ -1,3 +1,4 @@
+import TestSupport
 import APNs
 import Foundation
 import Logging
@@ -7,7 +8,7 @@ import Testing
 @Suite struct APNsClientsTests {
     static let logger = Logger(label: "test")
 
-    static func configuration(keyFile: String = Repo.devCert("AuthKey_DEVKEY1234.p8"), topic: String = "com.example.a") throws -> RelayConfiguration {
+    static func configuration(keyFile: String = Repository.devCert("AuthKey_DEVKEY1234.p8"), topic: String = "com.example.a") throws -> RelayConfiguration {
         try RelayConfiguration.parse(yaml: tokenAppYAML(database: "/tmp/unused.sqlite", keyFile: keyFile)
             .replacingOccurrences(of: "com.example.a", with: topic), environment: ConfigurationEnvironment(variables: [:]))
     }
@@ -37,13 +38,13 @@ import Testing
             apps:
               - app_id: A
                 api_token: aaaaaaaaaaaaaaaaaaaa
-                apns: {topic: t, auth: {certificate: {p12_file: \(Repo.devCert("client.p12")), password: wrong-password}}}
+                apns: {topic: t, auth: {certificate: {p12_file: \(Repository.devCert("client.p12")), password: wrong-password}}}
             """)
         await #expect {
             _ = try await APNsClients.build(configuration: config, logger: Self.logger)
         } throws: { error in
             guard case RuntimeError.credential(appID: "A", let underlying) = error else { return false }
-            return underlying == .wrongPassword(path: Repo.devCert("client.p12"))
+            return underlying == .wrongPassword(path: Repository.devCert("client.p12"))
         }
     }
 

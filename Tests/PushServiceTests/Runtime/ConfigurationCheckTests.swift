@@ -1,3 +1,4 @@
+import TestSupport
 import APNs
 import Foundation
 import Testing
@@ -11,7 +12,7 @@ import Testing
             apps:
               - app_id: C
                 api_token: aaaaaaaaaaaaaaaaaaaa
-                apns: {topic: t, auth: {certificate: {p12_file: \(Repo.devCert("client.p12")), password: secret}}}
+                apns: {topic: t, auth: {certificate: {p12_file: \(Repository.devCert("client.p12")), password: secret}}}
               - app_id: N
                 api_token: bbbbbbbbbbbbbbbbbbbb
             """)
@@ -19,7 +20,7 @@ import Testing
 
     @Test func aCertificateExpiringWithin30DaysIsAWarningNotAnError() async throws {
         let directory = try TemporaryDirectory()
-        let notAfter = try APNsClientIdentity.p12(path: Repo.devCert("client.p12"), password: "secret").notAfter
+        let notAfter = try APNsClientIdentity.p12(path: Repository.devCert("client.p12"), password: "secret").notAfter
         let check = await ConfigurationCheck.run(path: try Self.p12Config(directory), probe: false,
                                                  environment: ConfigurationEnvironment(variables: [:]),
                                                  now: notAfter.addingTimeInterval(-10 * 86_400 - 60))
@@ -31,7 +32,7 @@ import Testing
 
     @Test func anExpiredCertificateIsAnError() async throws {
         let directory = try TemporaryDirectory()
-        let notAfter = try APNsClientIdentity.p12(path: Repo.devCert("client.p12"), password: "secret").notAfter
+        let notAfter = try APNsClientIdentity.p12(path: Repository.devCert("client.p12"), password: "secret").notAfter
         let check = await ConfigurationCheck.run(path: try Self.p12Config(directory), probe: false,
                                                  environment: ConfigurationEnvironment(variables: [:]),
                                                  now: notAfter.addingTimeInterval(86_400))
