@@ -90,7 +90,7 @@ struct PipelineBench {
         await measure("to rows (apns-id, etc.)") {
             accepted = plans.map { plan in
                 AcceptedEvent(appID: plan.appID, messageID: plan.messageID, channelURL: plan.channelURL, acceptedAtMs: 1,
-                              decisions: plan.recipients.map { RecipientDecisionRecord(userID: $0.userID, decision: $0.decision.skipReason?.rawValue ?? "push") },
+                              decisions: plan.recipients.map { RecipientDecisionRecord(userID: $0.userID, decision: $0.decision) },
                               deliveries: plan.deliveries.map { NewDelivery(userID: $0.userID, deviceToken: $0.deviceToken.token, payload: $0.payload,
                                                                             apnsID: APNsID.random(), pushType: "alert", priority: 10, expiresAtMs: Int64.max / 2) })
             }

@@ -5,7 +5,7 @@ public struct AcceptedEvent: Sendable, Hashable {
     public var channelURL: String
     /// Unix ms when the relay accepted it.
     public var acceptedAtMs: Int64
-    /// Every member's decision: `push` or a `SkipReason` code, keyed by user id.
+    /// Every member's decision: push, or why not.
     public var decisions: [RecipientDecisionRecord]
     public var deliveries: [NewDelivery]
     /// Store the deliveries as already in flight, because the caller hands them straight to the

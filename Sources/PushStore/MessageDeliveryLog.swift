@@ -1,15 +1,17 @@
+import PushCore
+
 /// What happened to one message for one user: the decision and every delivery with its attempts.
 public struct MessageDeliveryLog: Sendable, Hashable {
     public var appID: String
     public var messageID: Int64
     public var userID: String
-    /// `push` or a skip reason code; nil when the event never reached the relay (or was pruned).
-    public var decision: String?
+    /// Nil when the event never reached the relay (or was pruned).
+    public var decision: PushDecision?
     /// When the event was accepted (Unix ms).
     public var acceptedAtMs: Int64?
     public var deliveries: [LoggedDelivery]
 
-    public init(appID: String, messageID: Int64, userID: String, decision: String?, acceptedAtMs: Int64?,
+    public init(appID: String, messageID: Int64, userID: String, decision: PushDecision?, acceptedAtMs: Int64?,
                 deliveries: [LoggedDelivery]) {
         self.appID = appID
         self.messageID = messageID

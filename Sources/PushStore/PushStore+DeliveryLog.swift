@@ -1,3 +1,4 @@
+import PushCore
 import Foundation
 import GRDB
 
@@ -15,7 +16,7 @@ extension PushStore {
             ).map(DeliveryRecord.init(row:))
             return MessageDeliveryLog(
                 appID: app, messageID: messageID, userID: user,
-                decision: decision?["decision"], acceptedAtMs: decision?["created_at_ms"],
+                decision: (decision?["decision"] as String?).map(PushDecision.init(code:)), acceptedAtMs: decision?["created_at_ms"],
                 deliveries: try deliveries.map { LoggedDelivery(delivery: $0, attempts: try Self.attempts(db, deliveryID: $0.id)) })
         }
     }

@@ -41,7 +41,7 @@ extension PushStore {
             insert.bind(1, event.appID)
             insert.bind(2, event.messageID)
             insert.bind(3, record.userID)
-            insert.bind(4, record.decision)
+            insert.bind(4, record.decision.code)
             insert.bind(5, event.acceptedAtMs)
             try insert.run()
         }

@@ -1,13 +1,11 @@
-/// The recorded decision for one member of one message.
+import PushCore
+
+/// One member's decision for one accepted event, as the delivery log keeps it.
 public struct RecipientDecisionRecord: Sendable, Hashable {
     public var userID: String
-    /// `push`, or the `SkipReason` code of a skip.
-    public var decision: String
+    public var decision: PushDecision
 
-    /// The code stored for members that are pushed.
-    public static let push = "push"
-
-    public init(userID: String, decision: String) {
+    public init(userID: String, decision: PushDecision) {
         self.userID = userID
         self.decision = decision
     }

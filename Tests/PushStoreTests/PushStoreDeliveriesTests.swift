@@ -6,7 +6,7 @@ import Testing
     static func event(_ messageID: Int64, users: [String] = ["bob"], at: Int64 = 1_700_000_000_000, expiresAt: Int64 = 1_800_000_000_000) -> AcceptedEvent {
         AcceptedEvent(
             appID: "app", messageID: messageID, channelURL: "c1", acceptedAtMs: at,
-            decisions: users.map { RecipientDecisionRecord(userID: $0, decision: "push") } + [RecipientDecisionRecord(userID: "zed", decision: "online")],
+            decisions: users.map { RecipientDecisionRecord(userID: $0, decision: .push) } + [RecipientDecisionRecord(userID: "zed", decision: .skip(.online))],
             deliveries: users.enumerated().map { n, user in
                 NewDelivery(userID: user, deviceToken: hexToken(n + 1), payload: Data(#"{"aps":{}}"#.utf8), apnsID: UUID(),
                             pushType: "alert", priority: 10, expiresAtMs: expiresAt)
@@ -20,7 +20,7 @@ import Testing
         #expect(try await store.acceptEvent(Self.event(1, users: ["bob", "carol"])) == false)
         #expect(try await store.pendingCount() == 2)
         let log = try await store.deliveryLog(app: "app", messageID: 1, user: "zed")
-        #expect(log.decision == "online")
+        #expect(log.decision == .skip(.online))
         #expect(log.deliveries.isEmpty)
         #expect(try await store.appliedMigrations().contains("v2_events_deliveries"))
     }

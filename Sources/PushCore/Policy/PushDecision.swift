@@ -9,11 +9,18 @@ public enum PushDecision: Sendable, Hashable, CustomStringConvertible {
         if case .skip(let reason) = self { reason } else { nil }
     }
 
-    /// `push`, or the skip reason's code.
-    public var description: String {
+    /// `push`, or the skip reason's code: what the delivery log stores and shows.
+    public var code: String {
         switch self {
         case .push: "push"
         case .skip(let reason): reason.rawValue
         }
     }
+
+    /// The decision a stored `code` stands for.
+    public init(code: String) {
+        self = code == "push" ? .push : .skip(SkipReason(rawValue: code))
+    }
+
+    public var description: String { code }
 }

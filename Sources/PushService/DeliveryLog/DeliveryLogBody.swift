@@ -14,7 +14,7 @@ struct DeliveryLogBody: ResponseEncodable {
     init(_ log: MessageDeliveryLog) {
         message_id = log.messageID
         user_id = log.userID
-        decision = log.decision
+        decision = log.decision?.code
         accepted_at = log.acceptedAtMs
         deliveries = log.deliveries.map(DeliveryBody.init)
     }

@@ -1,5 +1,6 @@
 import APNs
 import Metrics
+import PushCore
 import Synchronization
 
 /// The dispatcher's and webhook's metric names in one place (the Prometheus backend is
@@ -60,9 +61,9 @@ enum DeliveryMetrics {
             counter("pushrelay_webhook_events_total", ["category", "result"], [category, result]).increment()
         }
 
-        func decisions(_ counts: [String: Int]) {
-            for (reason, count) in counts {
-                counter("pushrelay_decisions_total", ["reason"], [reason]).increment(by: count)
+        func decisions(_ counts: [PushDecision: Int]) {
+            for (decision, count) in counts {
+                counter("pushrelay_decisions_total", ["reason"], [decision.code]).increment(by: count)
             }
         }
 

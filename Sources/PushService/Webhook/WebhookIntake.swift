@@ -162,7 +162,7 @@ public struct WebhookIntake: Sendable {
             "deliveries": .stringConvertible(isNew ? count : 0),
         ])
         if let ids {
-            var counts: [String: Int] = [:]
+            var counts: [PushDecision: Int] = [:]
             for decision in accepted.decisions { counts[decision.decision, default: 0] += 1 }
             metrics.decisions(counts)
             if accepted.handedOff {
@@ -221,7 +221,7 @@ public struct WebhookIntake: Sendable {
         return AcceptedEvent(
             appID: event.appID, messageID: event.message.messageID, channelURL: event.channel.channelURL, acceptedAtMs: nowMs,
             decisions: plan.recipients.map {
-                RecipientDecisionRecord(userID: $0.userID, decision: $0.decision.skipReason?.rawValue ?? RecipientDecisionRecord.push)
+                RecipientDecisionRecord(userID: $0.userID, decision: $0.decision)
             },
             deliveries: plan.deliveries.map {
                 NewDelivery(userID: $0.userID, deviceToken: $0.deviceToken.token, payload: $0.payload, apnsID: APNsID.random(),

@@ -8,7 +8,7 @@ import Testing
         try await LiveRelay.run { relay async throws in
             let event = AcceptedEvent(
                 appID: TestApps.a.appID, messageID: 5, channelURL: "c1", acceptedAtMs: 1_700_000_000_000,
-                decisions: [RecipientDecisionRecord(userID: "bob", decision: "do_not_disturb")], deliveries: [])
+                decisions: [RecipientDecisionRecord(userID: "bob", decision: .skip(.doNotDisturb))], deliveries: [])
             #expect(try await relay.store.acceptEvent(event))
 
             let mine = try await relay.request(.get, "/v3/push/deliveries?message_id=5&user_id=bob")
@@ -29,7 +29,7 @@ import Testing
     @Test func thePrunerDeletesEntriesOlderThanItsAge() async throws {
         try await LiveRelay.run { relay async throws in
             let old = AcceptedEvent(appID: TestApps.a.appID, messageID: 1, channelURL: "c1", acceptedAtMs: 1_000,
-                                    decisions: [RecipientDecisionRecord(userID: "bob", decision: "online")], deliveries: [])
+                                    decisions: [RecipientDecisionRecord(userID: "bob", decision: .skip(.online))], deliveries: [])
             #expect(try await relay.store.acceptEvent(old))
             let pruner = DeliveryLogPruner(store: relay.store, maximumAge: .seconds(60), clock: { 1_000 + 59_000 })
             try await pruner.pruneOnce()
