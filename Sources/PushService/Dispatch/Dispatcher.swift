@@ -28,22 +28,11 @@ public final class Dispatcher: Service, Sendable {
     private let stopping = Atomic<Bool>(false)
     private let claimRequested = Atomic<Bool>(false)
     private let retry: RetryPolicy
-    private let inbox = Mutex(Inbox())
+    private let inbox: DispatchInbox
     private let metrics = DeliveryMetrics.Handles()
     /// Every unsent push per app and how fast each app's pushes leave: the webhook's admission
     /// and the honest queue depth.
     public let backlog: BacklogLedger
-
-    /// Deliveries the webhook hands over right after committing them (stored as in flight), so
-    /// the common path never claims from SQLite: no SELECT and no UPDATE per delivery.
-    private struct Inbox {
-        /// Reserved by `reserve` and not yet finished sending: bounds the memory of this path.
-        var reserved = 0
-        /// Handed over, not yet started.
-        var ready: [DeliveryRecord] = []
-        /// Only between `resumeInFlight()` at start and shutdown.
-        var open = false
-    }
 
     /// - Parameters:
     ///   - clock: Unix milliseconds (the same clock the webhook stamps expirations with).
@@ -61,6 +50,7 @@ public final class Dispatcher: Service, Sendable {
         self.logger = logger
         self.retry = RetryPolicy(initial: configuration.initialBackoff, maximum: configuration.maximumBackoff)
         self.backlog = BacklogLedger(maxBacklog: configuration.maxBacklog)
+        self.inbox = DispatchInbox(window: configuration.window)
     }
 
     /// New pending deliveries were committed: claim from the queue now.
@@ -72,52 +62,19 @@ public final class Dispatcher: Service, Sendable {
     // MARK: Hand-off from the webhook
 
     /// Reserves room for `count` deliveries the caller is about to commit *as in flight* and then
-    /// give to `handOff`. False when the dispatcher is not running or the hand-off path is full
+    /// give to `handOff`. Nil when the dispatcher is not running or the hand-off path is full
     /// (a backlog): then commit them as pending and let the dispatcher claim them.
-    public func reserve(_ count: Int) -> Bool {
-        inbox.withLock { inbox in
-            guard inbox.open, count > 0, inbox.reserved + count <= configuration.window else { return false }
-            inbox.reserved += count
-            return true
-        }
+    public func reserve(_ count: Int) -> DispatchReservation? {
+        inbox.reserve(count)
     }
 
-    /// Gives back a reservation whose deliveries were not committed (duplicate event, error).
-    public func release(_ count: Int) {
-        inbox.withLock { $0.reserved -= count }
-    }
-
-    /// Takes deliveries committed as in flight under a reservation. False when the dispatcher
+    /// Takes deliveries committed as in flight under `reservation`. False when the dispatcher
     /// has stopped meanwhile: the caller puts them back to pending (`PushStore.requeue`); if it
     /// cannot, `resumeInFlight()` at the next start does.
-    public func handOff(_ deliveries: [DeliveryRecord]) -> Bool {
-        let taken = inbox.withLock { inbox in
-            guard inbox.open else {
-                inbox.reserved -= deliveries.count
-                return false
-            }
-            inbox.ready.append(contentsOf: deliveries)
-            return true
-        }
+    public func handOff(_ reservation: consuming DispatchReservation, _ deliveries: [DeliveryRecord]) -> Bool {
+        let taken = inbox.handOff(reservation, deliveries)
         if taken { wakeSignal.signal() }
         return taken
-    }
-
-    private func takeHandedOff() -> [DeliveryRecord] {
-        inbox.withLock { inbox in
-            defer { inbox.ready.removeAll(keepingCapacity: true) }
-            return inbox.ready
-        }
-    }
-
-    /// Closes the hand-off path and returns what was handed over but not started.
-    private func closeInbox() -> [DeliveryRecord] {
-        inbox.withLock { inbox in
-            inbox.open = false
-            inbox.reserved -= inbox.ready.count
-            defer { inbox.ready = [] }
-            return inbox.ready
-        }
     }
 
     public func run() async throws {
@@ -129,7 +86,7 @@ public final class Dispatcher: Service, Sendable {
         reportBacklog()
         // Open only now: a delivery handed over earlier would be put back to pending above while
         // also held in memory, and sent twice.
-        if !isStopping { inbox.withLock { $0.open = true } }
+        if !isStopping { inbox.open() }
         // The loop and its sends run at high priority: under a webhook flood the executor's queue
         // fills with request handlers, and at their priority every send waited behind them
         // (100-member events: 712 pushes/s sent during the load, 11,000/s once it stopped).
@@ -158,7 +115,7 @@ public final class Dispatcher: Service, Sendable {
 
     /// What a child task of the loop reports.
     private enum Finished {
-        /// A send finished (`handedOff`: it came through the hand-off and held a reservation;
+        /// A send finished (`handedOff`: it came through the hand-off and holds inbox room;
         /// otherwise it was claimed and counts against its app's claim room).
         case sent(DeliveryOutcome, app: String, acceptedAtMs: Int64, handedOff: Bool)
         /// The waker: a hand-off, a `wake()`, or its timeout.
@@ -216,7 +173,7 @@ public final class Dispatcher: Service, Sendable {
                 if delivery.expiresAtMs <= now {
                     record(DeliveryOutcome(deliveryID: delivery.id, state: .expired, atMs: now, attempt: nil), app: delivery.appID, acceptedAtMs: delivery.createdAtMs)
                     metrics.push(app: delivery.appID, status: "expired", reason: "expired")
-                    if handedOff { release(1) }
+                    if handedOff { inbox.giveBack(1) }
                     return
                 }
                 guard let target = targets.target(forApp: delivery.appID) else {
@@ -226,7 +183,7 @@ public final class Dispatcher: Service, Sendable {
                                                  error: "app \(delivery.appID) has no APNs configuration",
                                                  apnsID: delivery.apnsID)), app: delivery.appID, acceptedAtMs: delivery.createdAtMs)
                     metrics.push(app: delivery.appID, status: "failed", reason: "no_target")
-                    if handedOff { release(1) }
+                    if handedOff { inbox.giveBack(1) }
                     return
                 }
                 inFlight += 1
@@ -244,9 +201,9 @@ public final class Dispatcher: Service, Sendable {
                 let stop = isStopping
                 if stop {
                     // Handed over but never started: pending again, due now.
-                    for delivery in closeInbox() { outcomes.append(putBack(delivery)) }
+                    for delivery in inbox.close() { outcomes.append(putBack(delivery)) }
                 } else {
-                    let handed = takeHandedOff()
+                    let handed = inbox.take()
                     if !handed.isEmpty {
                         let now = clock()
                         for delivery in handed { start(delivery, handedOff: true, now: now) }
@@ -307,7 +264,7 @@ public final class Dispatcher: Service, Sendable {
                     inFlight -= 1
                     record(outcome, app: app, acceptedAtMs: acceptedAtMs)
                     if handedOff {
-                        release(1)
+                        inbox.giveBack(1)
                     } else {
                         cappedFinishes? += 1
                         claimedInFlight -= 1
