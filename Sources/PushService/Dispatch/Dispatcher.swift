@@ -28,22 +28,11 @@ public final class Dispatcher: Service, Sendable {
     private let stopping = Atomic<Bool>(false)
     private let claimRequested = Atomic<Bool>(false)
     private let retry: RetryPolicy
-    private let inbox = Mutex(Inbox())
+    private let inbox: DispatchInbox
     private let metrics = DeliveryMetrics.Handles()
     /// Every unsent push per app and how fast each app's pushes leave: the webhook's admission
     /// and the honest queue depth.
     public let backlog: BacklogLedger
-
-    /// Deliveries the webhook hands over right after committing them (stored as in flight), so
-    /// the common path never claims from SQLite: no SELECT and no UPDATE per delivery.
-    private struct Inbox {
-        /// Reserved by `reserve` and not yet finished sending: bounds the memory of this path.
-        var reserved = 0
-        /// Handed over, not yet started.
-        var ready: [DeliveryRecord] = []
-        /// Only between `resumeInFlight()` at start and shutdown.
-        var open = false
-    }
 
     /// - Parameters:
     ///   - clock: Unix milliseconds (the same clock the webhook stamps expirations with).
@@ -61,6 +50,7 @@ public final class Dispatcher: Service, Sendable {
         self.logger = logger
         self.retry = RetryPolicy(initial: configuration.initialBackoff, maximum: configuration.maximumBackoff)
         self.backlog = BacklogLedger(maxBacklog: configuration.maxBacklog)
+        self.inbox = DispatchInbox(window: configuration.window)
     }
 
     /// New pending deliveries were committed: claim from the queue now.
@@ -72,52 +62,19 @@ public final class Dispatcher: Service, Sendable {
     // MARK: Hand-off from the webhook
 
     /// Reserves room for `count` deliveries the caller is about to commit *as in flight* and then
-    /// give to `handOff`. False when the dispatcher is not running or the hand-off path is full
+    /// give to `handOff`. Nil when the dispatcher is not running or the hand-off path is full
     /// (a backlog): then commit them as pending and let the dispatcher claim them.
-    public func reserve(_ count: Int) -> Bool {
-        inbox.withLock { inbox in
-            guard inbox.open, count > 0, inbox.reserved + count <= configuration.window else { return false }
-            inbox.reserved += count
-            return true
-        }
+    public func reserve(_ count: Int) -> DispatchReservation? {
+        inbox.reserve(count)
     }
 
-    /// Gives back a reservation whose deliveries were not committed (duplicate event, error).
-    public func release(_ count: Int) {
-        inbox.withLock { $0.reserved -= count }
-    }
-
-    /// Takes deliveries committed as in flight under a reservation. False when the dispatcher
+    /// Takes deliveries committed as in flight under `reservation`. False when the dispatcher
     /// has stopped meanwhile: the caller puts them back to pending (`PushStore.requeue`); if it
     /// cannot, `resumeInFlight()` at the next start does.
-    public func handOff(_ deliveries: [DeliveryRecord]) -> Bool {
-        let taken = inbox.withLock { inbox in
-            guard inbox.open else {
-                inbox.reserved -= deliveries.count
-                return false
-            }
-            inbox.ready.append(contentsOf: deliveries)
-            return true
-        }
+    public func handOff(_ reservation: consuming DispatchReservation, _ deliveries: [DeliveryRecord]) -> Bool {
+        let taken = inbox.handOff(reservation, deliveries)
         if taken { wakeSignal.signal() }
         return taken
-    }
-
-    private func takeHandedOff() -> [DeliveryRecord] {
-        inbox.withLock { inbox in
-            defer { inbox.ready.removeAll(keepingCapacity: true) }
-            return inbox.ready
-        }
-    }
-
-    /// Closes the hand-off path and returns what was handed over but not started.
-    private func closeInbox() -> [DeliveryRecord] {
-        inbox.withLock { inbox in
-            inbox.open = false
-            inbox.reserved -= inbox.ready.count
-            defer { inbox.ready = [] }
-            return inbox.ready
-        }
     }
 
     public func run() async throws {
@@ -129,7 +86,7 @@ public final class Dispatcher: Service, Sendable {
         reportBacklog()
         // Open only now: a delivery handed over earlier would be put back to pending above while
         // also held in memory, and sent twice.
-        if !isStopping { inbox.withLock { $0.open = true } }
+        if !isStopping { inbox.open() }
         // The loop and its sends run at high priority: under a webhook flood the executor's queue
         // fills with request handlers, and at their priority every send waited behind them
         // (100-member events: 712 pushes/s sent during the load, 11,000/s once it stopped).
@@ -158,7 +115,7 @@ public final class Dispatcher: Service, Sendable {
 
     /// What a child task of the loop reports.
     private enum Finished {
-        /// A send finished (`handedOff`: it came through the hand-off and held a reservation;
+        /// A send finished (`handedOff`: it came through the hand-off and holds inbox room;
         /// otherwise it was claimed and counts against its app's claim room).
         case sent(DeliveryOutcome, app: String, acceptedAtMs: Int64, handedOff: Bool)
         /// The waker: a hand-off, a `wake()`, or its timeout.
@@ -169,171 +126,148 @@ public final class Dispatcher: Service, Sendable {
         case deadline
     }
 
+    /// How the loop goes on after an action.
+    private enum Next {
+        case carryOn, turnAgain, finish
+    }
+
+    /// Performs what `DispatchStateMachine` decides (claims and writes in SQLite, child tasks,
+    /// the inbox) and tells it what happened; every decision is the machine's.
     private func loop() async {
         await withTaskGroup(of: Finished.self) { group in
-            var inFlight = 0
-            // Claimed (not handed-off) sends in flight, in all and per app: an app's claims stop
-            // at `appWindow`, so a slow app never takes the whole window from the others.
-            var claimedInFlight = 0
-            var claimedByApp: [String: Int] = [:]
-            var rotation = 0
-            var outcomes: [DeliveryOutcome] = []
-            var deadlineArmed = false
-            var wakerActive = false
-            // After a claim that found every app's due deliveries exhausted, the queue is drained:
-            // claim again only after `wake()`, when the waker times out, or after a short while
-            // (retries falling due).
-            var drainedAt: Int64?
-            // After a claim cut short by apps' rooms (not the queue), claim again once a quarter
-            // batch of claimed sends has finished: room is back, and no claim runs in vain.
-            var cappedFinishes: Int?
-            let claimStep = max(1, min(configuration.claimBatch, configuration.window) / 4)
-            var lastFlushAt = clock()
-            // One recording transaction at a time runs beside the loop; sends go on meanwhile.
-            var flushing = false
+            var machine = DispatchStateMachine(configuration: configuration, now: clock())
 
-            func flushInBackground() {
-                guard !flushing, !outcomes.isEmpty else { return }
-                flushing = true
-                reportBacklog()
-                let batch = outcomes
-                outcomes.removeAll(keepingCapacity: true)
-                lastFlushAt = clock()
-                group.addTask {
-                    await self.write(batch)
-                    return .flushed
+            /// The actions that need no waiting.
+            func performNow(_ action: DispatchStateMachine.Action) -> Next {
+                switch action {
+                case .none:
+                    break
+                case .turnAgain:
+                    return .turnAgain
+                case .finish:
+                    return .finish
+                case .takeHandedOff:
+                    let handed = inbox.take()
+                    if !handed.isEmpty {
+                        machine.handedOffTaken(handed.count)
+                        let now = clock()
+                        for delivery in handed { start(delivery, handedOff: true, now: now) }
+                    }
+                case .closeInbox:
+                    // Handed over but never started: pending again, due now.
+                    for delivery in inbox.close() { machine.recorded(putBack(delivery)) }
+                case .returnRoom(let count):
+                    inbox.giveBack(count)
+                case .armDeadline(let grace):
+                    group.addTask {
+                        try? await Task.sleep(for: grace)
+                        return .deadline
+                    }
+                case .flush(let batch):
+                    reportBacklog()
+                    group.addTask {
+                        await self.write(batch)
+                        return .flushed
+                    }
+                case .reportBacklog:
+                    reportBacklog()
+                case .cancelSends(let inFlight):
+                    // Cancelled sends come back as "put back to pending".
+                    logger.warning("shutdown grace over; putting unfinished sends back",
+                                   metadata: ["count": .stringConvertible(inFlight)])
+                    group.cancelAll()
+                case .claim, .flushAndWait, .startWaker:
+                    preconditionFailure("\(action) waits: perform(_:)")
                 }
+                return .carryOn
             }
 
-            /// Keeps an outcome for the next flush; a final one leaves the backlog.
-            func record(_ outcome: DeliveryOutcome, app: String, acceptedAtMs: Int64) {
-                outcomes.append(outcome)
-                if outcome.state != .pending { backlog.finished(app: app, nowMs: outcome.atMs, acceptedAtMs: acceptedAtMs) }
+            /// All actions, the ones that wait too.
+            func perform(_ action: DispatchStateMachine.Action) async -> Next {
+                switch action {
+                case .claim(let claim):
+                    do {
+                        let due = try await store.claimDue(
+                            nowMs: claim.nowMs, limit: claim.limit, roomByApp: claim.roomByApp,
+                            defaultRoom: claim.defaultRoom, rotation: claim.rotation)
+                        let next = machine.claimed(count: due.records.count, exhausted: due.exhausted)
+                        for delivery in due.records { start(delivery, handedOff: false, now: claim.nowMs) }
+                        return performNow(next)
+                    } catch {
+                        logger.error("claiming deliveries failed", metadata: ["error": "\(error)"])
+                        return performNow(machine.claimFailed())
+                    }
+                case .flushAndWait(let batch):
+                    if !batch.isEmpty {
+                        reportBacklog()
+                        await write(batch)
+                    }
+                    return await perform(machine.idleFlushFinished(now: clock()))
+                case .startWaker(let timeout):
+                    let timeout = timeout == .untilNextRetry ? await idleTimeout() : configuration.idlePoll
+                    group.addTask {
+                        await self.wakeSignal.wait(timeout: timeout)
+                        return .woken
+                    }
+                    return .carryOn
+                default:
+                    return performNow(action)
+                }
             }
 
             /// Starts one send, or records at once why it cannot be sent.
             func start(_ delivery: DeliveryRecord, handedOff: Bool, now: Int64) {
                 if delivery.expiresAtMs <= now {
-                    record(DeliveryOutcome(deliveryID: delivery.id, state: .expired, atMs: now, attempt: nil), app: delivery.appID, acceptedAtMs: delivery.createdAtMs)
+                    notSent(delivery, DeliveryOutcome(deliveryID: delivery.id, state: .expired, atMs: now, attempt: nil),
+                            handedOff: handedOff)
                     metrics.push(app: delivery.appID, status: "expired", reason: "expired")
-                    if handedOff { release(1) }
                     return
                 }
                 guard let target = targets.target(forApp: delivery.appID) else {
-                    record(DeliveryOutcome(
+                    notSent(delivery, DeliveryOutcome(
                         deliveryID: delivery.id, state: .failed, atMs: now,
                         attempt: DeliveryAttempt(atMs: now, status: nil, reason: nil,
                                                  error: "app \(delivery.appID) has no APNs configuration",
-                                                 apnsID: delivery.apnsID)), app: delivery.appID, acceptedAtMs: delivery.createdAtMs)
+                                                 apnsID: delivery.apnsID)), handedOff: handedOff)
                     metrics.push(app: delivery.appID, status: "failed", reason: "no_target")
-                    if handedOff { release(1) }
                     return
                 }
-                inFlight += 1
-                if !handedOff {
-                    claimedInFlight += 1
-                    claimedByApp[delivery.appID, default: 0] += 1
-                }
+                machine.sendStarted(app: delivery.appID, handedOff: handedOff)
                 group.addTask(priority: .high) {
                     .sent(await self.send(delivery, through: target), app: delivery.appID, acceptedAtMs: delivery.createdAtMs,
                           handedOff: handedOff)
                 }
             }
 
+            /// A final outcome without a send: it leaves the backlog.
+            func notSent(_ delivery: DeliveryRecord, _ outcome: DeliveryOutcome, handedOff: Bool) {
+                backlog.finished(app: delivery.appID, nowMs: outcome.atMs, acceptedAtMs: delivery.createdAtMs)
+                _ = performNow(machine.notStarted(outcome, handedOff: handedOff))
+            }
+
             while true {
-                let stop = isStopping
-                if stop {
-                    // Handed over but never started: pending again, due now.
-                    for delivery in closeInbox() { outcomes.append(putBack(delivery)) }
-                } else {
-                    let handed = takeHandedOff()
-                    if !handed.isEmpty {
-                        let now = clock()
-                        for delivery in handed { start(delivery, handedOff: true, now: now) }
-                    }
-                }
-                if stop, inFlight > 0, !deadlineArmed {
-                    deadlineArmed = true
-                    let grace = configuration.shutdownGrace
-                    group.addTask {
-                        try? await Task.sleep(for: grace)
-                        return .deadline
-                    }
-                }
-                // Hand-offs hold reservations of their own (`reserve`), so the claim room counts
-                // claimed sends only: memory stays within twice the window. Claims come in steps
-                // of a quarter batch, so the APNs connections never wait for a whole batch's room.
-                let room = configuration.window - claimedInFlight
+                _ = performNow(machine.turnStarted(stopping: isStopping))
                 let now = clock()
                 let requested = claimRequested.exchange(false, ordering: .relaxed)
-                let mayClaim = requested || (drainedAt.map { now - $0 >= 50 } ?? true) && (cappedFinishes.map { $0 >= claimStep } ?? true)
-                if !stop, room >= claimStep, mayClaim {
-                    let limit = min(configuration.claimBatch, room)
-                    var claim = DueClaim(records: [], exhausted: true)
-                    do {
-                        claim = try await store.claimDue(
-                            nowMs: now, limit: limit,
-                            roomByApp: claimedByApp.mapValues { configuration.appWindow - $0 },
-                            defaultRoom: configuration.appWindow, rotation: rotation)
-                        rotation &+= 1
-                    } catch {
-                        logger.error("claiming deliveries failed", metadata: ["error": "\(error)"])
-                    }
-                    drainedAt = claim.exhausted ? now : nil
-                    cappedFinishes = claim.exhausted || claim.records.count == limit ? nil : 0
-                    for delivery in claim.records { start(delivery, handedOff: false, now: now) }
-                    if claim.records.count == limit { continue }
-                }
-
-                if inFlight == 0, !flushing {
-                    await flush(&outcomes)
-                    lastFlushAt = clock()
-                    if stop { break }
-                }
-                if !wakerActive, !stop {
-                    // One waker at a time (WakeSignal has one waiter). Idle, it sleeps until the
-                    // next retry is due; busy, it lets a hand-off start without waiting for a send.
-                    let timeout = inFlight == 0 ? await idleTimeout() : configuration.idlePoll
-                    wakerActive = true
-                    group.addTask {
-                        await self.wakeSignal.wait(timeout: timeout)
-                        return .woken
-                    }
-                }
+                if await perform(machine.turnContinued(now: now, claimRequested: requested)) == .turnAgain { continue }
+                if await perform(machine.readyToWait()) == .finish { break }
 
                 guard let finished = await group.next() else { continue }
+                let action: DispatchStateMachine.Action
                 switch finished {
                 case .sent(let outcome, let app, let acceptedAtMs, let handedOff):
-                    inFlight -= 1
-                    record(outcome, app: app, acceptedAtMs: acceptedAtMs)
-                    if handedOff {
-                        release(1)
-                    } else {
-                        cappedFinishes? += 1
-                        claimedInFlight -= 1
-                        claimedByApp[app, default: 1] -= 1
-                        if claimedByApp[app] == 0 { claimedByApp[app] = nil }
-                    }
+                    // A final outcome leaves the backlog; a retry stays in it.
+                    if outcome.state != .pending { backlog.finished(app: app, nowMs: outcome.atMs, acceptedAtMs: acceptedAtMs) }
+                    action = machine.sendFinished(outcome, app: app, handedOff: handedOff)
                 case .woken:
-                    wakerActive = false
-                    cappedFinishes = nil
-                    if inFlight == 0 { drainedAt = nil }
-                    // At least every `idlePoll`: while APNs stalls no outcome arrives to flush, and
-                    // the oldest push's age is what an alert needs to see grow.
-                    reportBacklog()
+                    action = machine.woken()
                 case .flushed:
-                    flushing = false
+                    action = machine.flushFinished()
                 case .deadline:
-                    if inFlight > 0 {
-                        // Cancelled sends come back as "put back to pending".
-                        logger.warning("shutdown grace over; putting unfinished sends back",
-                                       metadata: ["count": .stringConvertible(inFlight)])
-                        group.cancelAll()
-                    }
+                    action = machine.deadlinePassed()
                 }
-                if outcomes.count >= configuration.recordBatch || clock() - lastFlushAt >= 100 {
-                    flushInBackground()
-                }
+                _ = performNow(action)
+                _ = performNow(machine.eventHandled(now: clock()))
             }
             group.cancelAll()
         }
@@ -362,14 +296,6 @@ public final class Dispatcher: Service, Sendable {
     /// Records outcomes in one transaction. Runs detached from cancellation so a shutdown still
     /// records what was sent; on failure the deliveries stay in flight and are resent after a
     /// restart (same apns-id).
-    private func flush(_ outcomes: inout [DeliveryOutcome]) async {
-        guard !outcomes.isEmpty else { return }
-        reportBacklog()
-        let batch = outcomes
-        outcomes.removeAll(keepingCapacity: true)
-        await write(batch)
-    }
-
     private func write(_ batch: [DeliveryOutcome]) async {
         let store = self.store
         let result = await Task { try await store.recordOutcomes(batch) }.result

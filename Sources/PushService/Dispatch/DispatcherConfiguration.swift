@@ -12,6 +12,12 @@ public struct DispatcherConfiguration: Sendable, Hashable {
     public var appWindow: Int
     /// Outcomes recorded per transaction (recorded sooner when the pipeline runs dry).
     public var recordBatch: Int
+    /// Outcomes are recorded at least this often while sends finish, even short of a batch:
+    /// a sent push shows as sent (and leaves in-flight) soon after APNs accepted it.
+    public var recordInterval: Duration
+    /// After a claim found nothing more due, the dispatcher claims again without a `wake()` no
+    /// sooner than this: retries falling due are picked up, without a query per loop turn.
+    public var drainedClaimDelay: Duration
     /// First retry delay; doubled per attempt, with ±50 % jitter.
     public var initialBackoff: Duration
     /// Cap of the exponential backoff and of an honoured Retry-After.
@@ -30,7 +36,8 @@ public struct DispatcherConfiguration: Sendable, Hashable {
     public init(window: Int = 2000, claimBatch: Int = 500, recordBatch: Int = 500,
                 initialBackoff: Duration = .seconds(1), maximumBackoff: Duration = .seconds(300),
                 idlePoll: Duration = .seconds(1), shutdownGrace: Duration = .seconds(10),
-                requestTimeout: Duration? = nil, appWindow: Int? = nil, maxBacklog: Duration = .zero) {
+                requestTimeout: Duration? = nil, appWindow: Int? = nil, maxBacklog: Duration = .zero,
+                recordInterval: Duration = .milliseconds(100), drainedClaimDelay: Duration = .milliseconds(50)) {
         self.window = max(1, window)
         self.claimBatch = max(1, claimBatch)
         self.appWindow = max(1, appWindow ?? max(window / 2, window - claimBatch))
@@ -41,5 +48,7 @@ public struct DispatcherConfiguration: Sendable, Hashable {
         self.shutdownGrace = shutdownGrace
         self.requestTimeout = requestTimeout
         self.maxBacklog = maxBacklog
+        self.recordInterval = recordInterval
+        self.drainedClaimDelay = drainedClaimDelay
     }
 }

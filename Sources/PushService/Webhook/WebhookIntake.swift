@@ -145,14 +145,10 @@ public struct WebhookIntake: Sendable {
                            + "can send within delivery.max_backlog; retry after \(retryAfter) s.",
                            retryAfterSeconds: retryAfter)
         }
-        accepted.handedOff = count > 0 && dispatcher?.reserve(count) == true
-        let ids: [Int64]?
-        do {
-            ids = try await committer.commit(accepted)
-        } catch {
-            if accepted.handedOff { dispatcher?.release(count) }
-            throw error
-        }
+        // Dropped unused (an error thrown, a duplicate event), the reservation gives its room back.
+        var reservation = count > 0 ? dispatcher?.reserve(count) : nil
+        accepted.handedOff = reservation != nil
+        let ids = try await committer.commit(accepted)
         let isNew = ids != nil
         if isNew, count > 0 { dispatcher?.backlog.accepted(app: app.appID, count: count, atMs: accepted.acceptedAtMs) }
         metrics.webhookEvent(category: WebhookEvent.offlineMessageCategory, result: isNew ? "accepted" : "duplicate")
@@ -165,15 +161,15 @@ public struct WebhookIntake: Sendable {
             var counts: [PushDecision: Int] = [:]
             for decision in accepted.decisions { counts[decision.decision, default: 0] += 1 }
             metrics.decisions(counts)
-            if accepted.handedOff {
-                if dispatcher?.handOff(accepted.deliveryRecords(ids: ids)) != true {
+            if let dispatcher, let reservation = reservation.take() {
+                if !dispatcher.handOff(reservation, accepted.deliveryRecords(ids: ids)) {
                     await requeue(ids)
                 }
             } else if count > 0 {
                 onCommit()
             }
-        } else if accepted.handedOff {
-            dispatcher?.release(count)
+        } else {
+            reservation.take()?.release()
         }
         return WebhookAnswer(result: isNew ? "accepted" : "duplicate", deliveries: isNew ? accepted.deliveries.count : 0)
     }

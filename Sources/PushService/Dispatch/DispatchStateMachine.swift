@@ -1,0 +1,271 @@
+import PushStore
+
+/// The dispatcher loop's decisions, apart from SQLite, APNs and tasks: when to claim and how
+/// much, when to record outcomes, when to wait, and how to shut down.
+///
+/// `Dispatcher` feeds it what happened (a turn began, a claim came back, a send finished, the
+/// waker fired, …) and performs the `Action` it returns. A value type that never suspends, so
+/// every rule can be tested by driving it with plain numbers (as AsyncHTTPClient tests its
+/// `HTTPConnectionPool.StateMachine`).
+///
+/// One loop turn calls, in this order: `turnStarted` (hand-offs in or inbox closed),
+/// `turnContinued` (claim or arm the shutdown deadline; after a full claim, turn again),
+/// `readyToWait` (an idle flush, the end, or the waker), then one event for the child task that
+/// finished, then `eventHandled` (a flush when enough outcomes or time piled up).
+struct DispatchStateMachine {
+    enum Action: Equatable {
+        case none
+        /// Take what the webhook handed over and start it (`handedOffTaken`, then per delivery
+        /// `sendStarted` or `notStarted`).
+        case takeHandedOff
+        /// Shutting down: close the hand-off path and put back what it held (`notStarted`
+        /// is not called for these: their room goes back with the inbox).
+        case closeInbox
+        /// Claim due deliveries from SQLite, then report `claimed` or `claimFailed`.
+        case claim(Claim)
+        /// The claim was full: more may be due, so start the turn over without waiting.
+        case turnAgain
+        /// Shutdown with sends in flight: fire `deadlinePassed` after this long.
+        case armDeadline(Duration)
+        /// Record these outcomes beside the loop; `flushFinished` when written.
+        case flush([DeliveryOutcome])
+        /// Nothing in flight: record these (possibly none) now and wait for it, then
+        /// `idleFlushFinished`.
+        case flushAndWait([DeliveryOutcome])
+        /// Start the single waker task (a hand-off, `wake()`, or the timeout).
+        case startWaker(WakerTimeout)
+        /// Publish the backlog gauges.
+        case reportBacklog
+        /// The shutdown grace is over: cancel the sends still in flight (this many).
+        case cancelSends(inFlight: Int)
+        /// Give back this much hand-off room to the inbox (handed-off deliveries done).
+        case returnRoom(Int)
+        /// Everything is recorded and the dispatcher is stopping: leave the loop.
+        case finish
+    }
+
+    /// One claim's arguments for `PushStore.claimDue`.
+    struct Claim: Equatable {
+        var nowMs: Int64
+        var limit: Int
+        var roomByApp: [String: Int]
+        var defaultRoom: Int
+        var rotation: Int
+    }
+
+    enum WakerTimeout: Equatable {
+        /// Nothing in flight: sleep until the next retry is due, at most `idlePoll`.
+        case untilNextRetry
+        /// Sends in flight: `idlePoll`, so a hand-off starts without waiting for a send.
+        case idlePoll
+    }
+
+    private let window: Int
+    private let claimBatch: Int
+    private let appWindow: Int
+    private let recordBatch: Int
+    private let shutdownGrace: Duration
+    private let drainedClaimDelayMs: Int64
+    private let recordIntervalMs: Int64
+    /// Claims come in steps of a quarter batch, so the APNs connections never wait for a whole
+    /// batch's room.
+    let claimStep: Int
+
+    /// Sends in flight, claimed and handed-off.
+    private(set) var inFlight = 0
+    /// Claimed (not handed-off) sends in flight, in all and per app: an app's claims stop at
+    /// `appWindow`, so a slow app never takes the whole window from the others. Hand-offs hold
+    /// room of their own in the inbox, so memory stays within twice the window.
+    private(set) var claimedInFlight = 0
+    private(set) var claimedByApp: [String: Int] = [:]
+    /// Handed-off deliveries taken from the inbox whose room has not gone back yet: each one
+    /// returns its room exactly once, when its send finishes or it is recorded without one.
+    private(set) var handedOffHeld = 0
+    private var rotation = 0
+    /// Outcomes not yet given to a flush.
+    private(set) var outcomes: [DeliveryOutcome] = []
+    private var lastFlushAt: Int64
+    /// One recording transaction at a time runs beside the loop; sends go on meanwhile.
+    private(set) var flushing = false
+    private var wakerActive = false
+    private var deadlineArmed = false
+    private(set) var stopping = false
+    /// After a claim that found every app's due deliveries exhausted, the queue is drained:
+    /// claim again only after `wake()`, when the waker fires, or after `drainedClaimDelay`
+    /// (retries falling due).
+    private var drainedAt: Int64?
+    /// After a claim cut short by apps' rooms (not the queue), claim again once `claimStep`
+    /// claimed sends have finished: room is back, and no claim runs in vain.
+    private var cappedFinishes: Int?
+    /// The claim in progress: its limit and when it was asked for.
+    private var pendingClaim: (limit: Int, now: Int64)?
+
+    init(configuration: DispatcherConfiguration, now: Int64) {
+        window = configuration.window
+        claimBatch = configuration.claimBatch
+        appWindow = configuration.appWindow
+        recordBatch = configuration.recordBatch
+        shutdownGrace = configuration.shutdownGrace
+        drainedClaimDelayMs = configuration.drainedClaimDelay.milliseconds
+        recordIntervalMs = configuration.recordInterval.milliseconds
+        claimStep = max(1, min(configuration.claimBatch, configuration.window) / 4)
+        lastFlushAt = now
+    }
+
+    // MARK: A turn
+
+    /// A loop turn begins. `stopping` only ever goes from false to true.
+    mutating func turnStarted(stopping: Bool) -> Action {
+        if stopping { self.stopping = true }
+        return self.stopping ? .closeInbox : .takeHandedOff
+    }
+
+    /// After the hand-offs: claim (running, with room, and not told to hold off) or arm the
+    /// shutdown deadline (stopping, sends in flight). `claimRequested` is `wake()`'s flag,
+    /// consumed every turn.
+    mutating func turnContinued(now: Int64, claimRequested: Bool) -> Action {
+        precondition(pendingClaim == nil, "a claim is in progress")
+        if stopping {
+            guard inFlight > 0, !deadlineArmed else { return .none }
+            deadlineArmed = true
+            return .armDeadline(shutdownGrace)
+        }
+        let room = window - claimedInFlight
+        let drainedLongEnough = drainedAt.map { now - $0 >= drainedClaimDelayMs } ?? true
+        let enoughFinished = cappedFinishes.map { $0 >= claimStep } ?? true
+        guard room >= claimStep, claimRequested || (drainedLongEnough && enoughFinished) else { return .none }
+        let limit = min(claimBatch, room)
+        pendingClaim = (limit, now)
+        return .claim(Claim(nowMs: now, limit: limit, roomByApp: claimedByApp.mapValues { appWindow - $0 },
+                            defaultRoom: appWindow, rotation: rotation))
+    }
+
+    /// The claim returned `count` deliveries (each then `sendStarted` or `notStarted`);
+    /// `exhausted`: no app had more due.
+    mutating func claimed(count: Int, exhausted: Bool) -> Action {
+        guard let claim = pendingClaim else { preconditionFailure("no claim in progress") }
+        pendingClaim = nil
+        rotation &+= 1
+        let full = count == claim.limit
+        drainedAt = exhausted ? claim.now : nil
+        cappedFinishes = exhausted || full ? nil : 0
+        return full ? .turnAgain : .none
+    }
+
+    /// The claim threw (logged by the caller): as if the queue were drained.
+    mutating func claimFailed() -> Action {
+        guard let claim = pendingClaim else { preconditionFailure("no claim in progress") }
+        pendingClaim = nil
+        drainedAt = claim.now
+        cappedFinishes = nil
+        return .none
+    }
+
+    /// Before waiting for a child task: with nothing in flight and no flush running, record
+    /// what is left now (and finish if stopping); otherwise make sure a waker runs.
+    mutating func readyToWait() -> Action {
+        guard inFlight == 0, !flushing else { return wakerAction() }
+        return .flushAndWait(takeOutcomes())
+    }
+
+    /// The idle flush of `readyToWait` is written.
+    mutating func idleFlushFinished(now: Int64) -> Action {
+        lastFlushAt = now
+        if stopping {
+            assert(handedOffHeld == 0 && inFlight == 0, "finishing with hand-off room not returned")
+            return .finish
+        }
+        return wakerAction()
+    }
+
+    /// One waker at a time (`WakeSignal` has one waiter), none while stopping.
+    private mutating func wakerAction() -> Action {
+        guard !wakerActive, !stopping else { return .none }
+        wakerActive = true
+        return .startWaker(inFlight == 0 ? .untilNextRetry : .idlePoll)
+    }
+
+    // MARK: Sends
+
+    /// `count` handed-off deliveries were taken from the inbox, each holding one unit of room.
+    mutating func handedOffTaken(_ count: Int) {
+        handedOffHeld += count
+    }
+
+    /// A send began.
+    mutating func sendStarted(app: String, handedOff: Bool) {
+        inFlight += 1
+        if !handedOff {
+            claimedInFlight += 1
+            claimedByApp[app, default: 0] += 1
+        }
+    }
+
+    /// A delivery was not sent (expired, or its app has no APNs target): its outcome is known.
+    mutating func notStarted(_ outcome: DeliveryOutcome, handedOff: Bool) -> Action {
+        outcomes.append(outcome)
+        return handedOff ? settleHandedOff() : .none
+    }
+
+    /// A send finished (or was cancelled: then `outcome` puts it back).
+    mutating func sendFinished(_ outcome: DeliveryOutcome, app: String, handedOff: Bool) -> Action {
+        precondition(inFlight > 0, "a send finished that never started")
+        inFlight -= 1
+        outcomes.append(outcome)
+        if handedOff { return settleHandedOff() }
+        cappedFinishes? += 1
+        claimedInFlight -= 1
+        let left = (claimedByApp[app] ?? 1) - 1
+        claimedByApp[app] = left == 0 ? nil : left
+        return .none
+    }
+
+    /// An outcome that is neither a send's nor held back (put back at shutdown).
+    mutating func recorded(_ outcome: DeliveryOutcome) {
+        outcomes.append(outcome)
+    }
+
+    private mutating func settleHandedOff() -> Action {
+        precondition(handedOffHeld > 0, "hand-off room returned twice")
+        handedOffHeld -= 1
+        return .returnRoom(1)
+    }
+
+    // MARK: Other child tasks
+
+    /// The waker fired: a hand-off, a `wake()`, or its timeout. Report the gauges at least
+    /// every `idlePoll`: while APNs stalls no outcome arrives to flush, and the oldest push's
+    /// age is what an alert needs to see grow.
+    mutating func woken() -> Action {
+        wakerActive = false
+        cappedFinishes = nil
+        if inFlight == 0 { drainedAt = nil }
+        return .reportBacklog
+    }
+
+    /// A background flush is written.
+    mutating func flushFinished() -> Action {
+        flushing = false
+        return .none
+    }
+
+    /// The shutdown grace is over. Cancelled sends come back as "put back to pending".
+    mutating func deadlinePassed() -> Action {
+        inFlight > 0 ? .cancelSends(inFlight: inFlight) : .none
+    }
+
+    /// After every event: flush beside the loop once `recordBatch` outcomes or
+    /// `recordInterval` piled up (one flush at a time).
+    mutating func eventHandled(now: Int64) -> Action {
+        guard outcomes.count >= recordBatch || now - lastFlushAt >= recordIntervalMs,
+              !flushing, !outcomes.isEmpty else { return .none }
+        flushing = true
+        lastFlushAt = now
+        return .flush(takeOutcomes())
+    }
+
+    private mutating func takeOutcomes() -> [DeliveryOutcome] {
+        defer { outcomes.removeAll(keepingCapacity: true) }
+        return outcomes
+    }
+}

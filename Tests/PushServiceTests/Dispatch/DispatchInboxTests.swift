@@ -1,0 +1,83 @@
+import Foundation
+import PushStore
+import Testing
+@testable import PushService
+
+/// The hand-off path's room: taken by a reservation, given back exactly once. Using a
+/// reservation twice (`release()` after `handOff`, or two `release()`s) does not compile: it is
+/// non-copyable and both consume it.
+@Suite struct DispatchInboxTests {
+    static func records(_ count: Int) -> [DeliveryRecord] {
+        let event = AcceptedEvent(
+            appID: "app", messageID: 1, channelURL: "channel", acceptedAtMs: 0, decisions: [],
+            deliveries: (0..<count).map { _ in
+                NewDelivery(userID: "u", deviceToken: "t", payload: Data(), apnsID: UUID(), pushType: "alert",
+                            priority: 10, expiresAtMs: 1000)
+            })
+        return event.deliveryRecords(ids: (0..<count).map(Int64.init))
+    }
+
+    static func canReserve(_ inbox: DispatchInbox, _ count: Int) -> Bool {
+        inbox.reserve(count) != nil
+    }
+
+    @Test func reservesOnlyWhileOpenAndWithinTheWindow() {
+        let inbox = DispatchInbox(window: 4)
+        #expect(!Self.canReserve(inbox, 1), "closed")
+        inbox.open()
+        #expect(!Self.canReserve(inbox, 0))
+        #expect(!Self.canReserve(inbox, 5))
+        let held = inbox.reserve(3)
+        #expect(inbox.reserved == 3)
+        #expect(!Self.canReserve(inbox, 2))
+        #expect(Self.canReserve(inbox, 1))
+        _ = consume held
+    }
+
+    @Test func aReleasedOrDroppedReservationGivesItsRoomBackOnce() {
+        let inbox = DispatchInbox(window: 4)
+        inbox.open()
+        var reservation = inbox.reserve(3)
+        #expect(inbox.reserved == 3)
+        reservation.take()!.release()
+        #expect(inbox.reserved == 0)
+        do {
+            let dropped = inbox.reserve(2)
+            #expect(inbox.reserved == 2)
+            _ = consume dropped
+        }
+        #expect(inbox.reserved == 0)
+        #expect(Self.canReserve(inbox, 4))
+    }
+
+    @Test func handedOffRoomIsHeldUntilTheDispatcherGivesItBack() {
+        let inbox = DispatchInbox(window: 4)
+        inbox.open()
+        var reservation = inbox.reserve(3)
+        // Two of the three were committed: the third's room comes back at once.
+        let handedOff = inbox.handOff(reservation.take()!, Self.records(2))
+        #expect(handedOff)
+        #expect(inbox.reserved == 2)
+        #expect(inbox.take().count == 2)
+        #expect(inbox.take().isEmpty)
+        #expect(inbox.reserved == 2, "taken, not finished")
+        inbox.giveBack(1)
+        inbox.giveBack(1)
+        #expect(inbox.reserved == 0)
+    }
+
+    @Test func aClosedInboxRefusesTheHandOffAndGivesBackWhatItHeld() {
+        let inbox = DispatchInbox(window: 4)
+        inbox.open()
+        var first = inbox.reserve(2)
+        var second = inbox.reserve(2)
+        let handedOff = inbox.handOff(first.take()!, Self.records(2))
+        #expect(handedOff)
+        #expect(inbox.close().count == 2)
+        #expect(inbox.reserved == 2, "the second reservation's room only")
+        let refused = !inbox.handOff(second.take()!, Self.records(2))
+        #expect(refused)
+        #expect(inbox.reserved == 0)
+        #expect(!Self.canReserve(inbox, 1))
+    }
+}
