@@ -26,13 +26,16 @@ struct APNsBench: AsyncParsableCommand {
             let key = try APNsSigningKey(p8File: p8)
             authentication = .token(try ProviderTokenCache(key: key, keyID: keyID, teamID: teamID))
         } else {
-            authentication = .token(try ProviderTokenCache(key: try APNsSigningKey(p8File: "certs/dev/AuthKey_DEVKEY1234.p8"),
-                                                           keyID: keyID, teamID: teamID))
+            authentication = .token(
+                try ProviderTokenCache(
+                    key: try APNsSigningKey(p8File: "certs/dev/AuthKey_DEVKEY1234.p8"),
+                    keyID: keyID, teamID: teamID))
         }
-        let client = try APNsClient(configuration: APNsClientConfiguration(
-            endpoint: APNsEndpoint(host: host, port: port), authentication: authentication,
-            extraCAFile: caFile, trustSystemRoots: false, connections: connections,
-            requestTimeout: .seconds(60)))
+        let client = try APNsClient(
+            configuration: APNsClientConfiguration(
+                endpoint: APNsEndpoint(host: host, port: port), authentication: authentication,
+                extraCAFile: caFile, trustSystemRoots: false, connections: connections,
+                requestTimeout: .seconds(60)))
         let payload = Self.payload(size: payloadSize)
         let token = String(repeating: "ab", count: 32)
 
@@ -76,10 +79,15 @@ struct APNsBench: AsyncParsableCommand {
         let p99 = Double(latencies[latencies.count * 99 / 100]) / 1000
         let rss = Self.peakRSSKiB()
         if json {
-            print(#"{"sent":\#(latencies.count),"failed":\#(results.1),"seconds":\#(seconds),"rate":\#(Int(rate)),"p50_ms":\#(p50),"p99_ms":\#(p99),"peak_rss_kib":\#(rss),"connections":\#(connections),"concurrency":\#(concurrency)}"#)
+            print(
+                #"{"sent":\#(latencies.count),"failed":\#(results.1),"seconds":\#(seconds),"rate":\#(Int(rate)),"p50_ms":\#(p50),"p99_ms":\#(p99),"peak_rss_kib":\#(rss),"connections":\#(connections),"concurrency":\#(concurrency)}"#
+            )
         } else {
-            print(String(format: "sent %d (failed %d) in %.2f s: %.0f notifications/s, p50 %.2f ms, p99 %.2f ms, peak RSS %.1f MiB (%d connection(s), %d in flight)",
-                         latencies.count, results.1, seconds, rate, p50, p99, Double(rss) / 1024, connections, concurrency))
+            print(
+                String(
+                    format:
+                        "sent %d (failed %d) in %.2f s: %.0f notifications/s, p50 %.2f ms, p99 %.2f ms, peak RSS %.1f MiB (%d connection(s), %d in flight)",
+                    latencies.count, results.1, seconds, rate, p50, p99, Double(rss) / 1024, connections, concurrency))
         }
     }
 

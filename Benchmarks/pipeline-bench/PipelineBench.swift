@@ -31,10 +31,16 @@ struct PipelineBench {
             var ids = Set<Int>()
             while ids.count < 10 { ids.insert(Int.random(in: 0..<users, using: &generator)) }
             let list = Array(ids)
-            var members = [#"{"user_id":"u\#(list[0])","nickname":"sender","is_online":true,"state":"joined"}"#,
-                           #"{"user_id":"u\#(list[1])","nickname":"online","is_online":true,"state":"joined"}"#]
-            members += list[2...].map { #"{"user_id":"u\#($0)","nickname":"n\#($0)","is_online":false,"state":"joined","total_unread_message_count":2}"# }
-            return Data(#"{"category":"group_channel:message_send","app_id":"bench-app","type":"MESG","sender":{"user_id":"u\#(list[0])","nickname":"Jane"},"members":[\#(members.joined(separator: ","))],"payload":{"message_id":\#(1_000_000 + i),"created_at":1700000000000,"message":"hello from the benchmark, message \#(i)"},"channel":{"channel_url":"channel-\#(list[0])","name":"Bench"}}"#.utf8)
+            var members = [
+                #"{"user_id":"u\#(list[0])","nickname":"sender","is_online":true,"state":"joined"}"#,
+                #"{"user_id":"u\#(list[1])","nickname":"online","is_online":true,"state":"joined"}"#,
+            ]
+            members += list[2...].map {
+                #"{"user_id":"u\#($0)","nickname":"n\#($0)","is_online":false,"state":"joined","total_unread_message_count":2}"#
+            }
+            return Data(
+                #"{"category":"group_channel:message_send","app_id":"bench-app","type":"MESG","sender":{"user_id":"u\#(list[0])","nickname":"Jane"},"members":[\#(members.joined(separator: ","))],"payload":{"message_id":\#(1_000_000 + i),"created_at":1700000000000,"message":"hello from the benchmark, message \#(i)"},"channel":{"channel_url":"channel-\#(list[0])","name":"Bench"}}"#
+                    .utf8)
         }
         func measure(_ name: String, _ body: () async throws -> Void) async rethrows {
             let start = ContinuousClock.now
@@ -43,8 +49,9 @@ struct PipelineBench {
             let elapsed = ContinuousClock.now - start
             let us = Double(elapsed.components.seconds) * 1e6 + Double(elapsed.components.attoseconds) / 1e12
             let cpu = cpuMicroseconds() - cpuStart
-            print(name.padding(toLength: 30, withPad: " ", startingAt: 0)
-                  + String(format: "%8.1f µs/event wall %8.1f µs/event CPU", us / Double(n), cpu / Double(n)))
+            print(
+                name.padding(toLength: 30, withPad: " ", startingAt: 0)
+                    + String(format: "%8.1f µs/event wall %8.1f µs/event CPU", us / Double(n), cpu / Double(n)))
         }
         var events: [WebhookEvent] = []
         await measure("parse + decode") {
@@ -58,7 +65,8 @@ struct PipelineBench {
         try await measure("recipient read (sequential)") {
             for event in events {
                 let members = event.members.filter { policy.skipBeforePreferences(event: event, member: $0) == nil }.map(\.userID)
-                let (states, templates) = try store.recipientStatesAndTemplates(app: "bench-app", users: members, channel: event.channel.channelURL)
+                let (states, templates) = try store.recipientStatesAndTemplates(
+                    app: "bench-app", users: members, channel: event.channel.channelURL)
                 let lookup = RecipientLookup(states)
                 lookups.append((lookup, templates))
             }
@@ -72,7 +80,8 @@ struct PipelineBench {
                     let slice = Array(events[(worker * n / 8)..<((worker + 1) * n / 8)])
                     group.addTask { @Sendable in
                         for event in slice {
-                            let members = event.members.filter { policy.skipBeforePreferences(event: event, member: $0) == nil }.map(\.userID)
+                            let members = event.members.filter { policy.skipBeforePreferences(event: event, member: $0) == nil }.map(
+                                \.userID)
                             _ = try store.recipientStatesAndTemplates(app: "bench-app", users: members, channel: event.channel.channelURL)
                         }
                     }
@@ -89,10 +98,14 @@ struct PipelineBench {
         var accepted: [AcceptedEvent] = []
         await measure("to rows (apns-id, etc.)") {
             accepted = plans.map { plan in
-                AcceptedEvent(appID: plan.appID, messageID: plan.messageID, channelURL: plan.channelURL, acceptedAtMs: 1,
-                              decisions: plan.recipients.map { RecipientDecisionRecord(userID: $0.userID, decision: $0.decision) },
-                              deliveries: plan.deliveries.map { NewDelivery(userID: $0.userID, deviceToken: $0.deviceToken.token, payload: $0.payload,
-                                                                            apnsID: APNsID.random(), pushType: "alert", priority: 10, expiresAtMs: Int64.max / 2) })
+                AcceptedEvent(
+                    appID: plan.appID, messageID: plan.messageID, channelURL: plan.channelURL, acceptedAtMs: 1,
+                    decisions: plan.recipients.map { RecipientDecisionRecord(userID: $0.userID, decision: $0.decision) },
+                    deliveries: plan.deliveries.map {
+                        NewDelivery(
+                            userID: $0.userID, deviceToken: $0.deviceToken.token, payload: $0.payload,
+                            apnsID: APNsID.random(), pushType: "alert", priority: 10, expiresAtMs: Int64.max / 2)
+                    })
             }
         }
         try await measure("accept, batches of 32") {
@@ -115,10 +128,12 @@ struct PipelineBench {
             var index = 0
             while index < claimed.count {
                 let slice = claimed[index..<min(index + 1000, claimed.count)]
-                try await store.recordOutcomes(slice.map {
-                    DeliveryOutcome(deliveryID: $0.id, state: .sent, atMs: 3,
-                                    attempt: DeliveryAttempt(atMs: 3, status: 200, reason: nil, error: nil, apnsID: $0.apnsID))
-                })
+                try await store.recordOutcomes(
+                    slice.map {
+                        DeliveryOutcome(
+                            deliveryID: $0.id, state: .sent, atMs: 3,
+                            attempt: DeliveryAttempt(atMs: 3, status: 200, reason: nil, error: nil, apnsID: $0.apnsID))
+                    })
                 index += 1000
             }
         }

@@ -33,17 +33,23 @@ struct RelayBench: AsyncParsableCommand {
             listen: ListenConfiguration(host: "127.0.0.1", port: port),
             database: DatabaseConfiguration(path: database),
             apps: [AppConfiguration(appID: Self.appID, apiToken: Secret(Self.apiToken))])
-        let store = try PushStore(path: database, configuration: PushStoreConfiguration(
-            durability: StoreDurability(rawValue: durability) ?? .full))
-        let cache = try ProviderTokenCache(key: APNsSigningKey(p8File: repo + "/certs/dev/AuthKey_DEVKEY1234.p8"),
-                                           keyID: "DEVKEY1234", teamID: "DEVTEAM123")
-        let client = try APNsClient(configuration: APNsClientConfiguration(
-            endpoint: APNsEndpoint(host: "127.0.0.1", port: apnsPort), authentication: .token(cache),
-            extraCAFile: repo + "/certs/dev/ca.pem", trustSystemRoots: false, connections: connections))
+        let store = try PushStore(
+            path: database,
+            configuration: PushStoreConfiguration(
+                durability: StoreDurability(rawValue: durability) ?? .full))
+        let cache = try ProviderTokenCache(
+            key: APNsSigningKey(p8File: repo + "/certs/dev/AuthKey_DEVKEY1234.p8"),
+            keyID: "DEVKEY1234", teamID: "DEVTEAM123")
+        let client = try APNsClient(
+            configuration: APNsClientConfiguration(
+                endpoint: APNsEndpoint(host: "127.0.0.1", port: apnsPort), authentication: .token(cache),
+                extraCAFile: repo + "/certs/dev/ca.pem", trustSystemRoots: false, connections: connections))
         let targets = StaticDeliveryTargets([Self.appID: DeliveryTarget(client: client, topic: "com.example.pushrelay")])
-        let relay = try await RelayApplication.build(configuration: configuration, logger: logger, seams: .init(
-            targets: targets, dispatcher: DispatcherConfiguration(window: window, claimBatch: window / 4, recordBatch: 1000),
-            store: store))
+        let relay = try await RelayApplication.build(
+            configuration: configuration, logger: logger,
+            seams: .init(
+                targets: targets, dispatcher: DispatcherConfiguration(window: window, claimBatch: window / 4, recordBatch: 1000),
+                store: store))
         for n in 0..<users {
             _ = try await store.registerToken(app: Self.appID, user: "u\(n)", token: String(format: "%064x", n + 1), isUnique: false)
         }

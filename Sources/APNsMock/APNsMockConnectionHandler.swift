@@ -176,7 +176,8 @@ final class APNsMockConnectionHandler: ChannelInboundHandler {
 
     private static func isStreamLevel(_ error: any Error) -> Bool {
         guard error is any NIOHTTP2Error else { return false }
-        return !(error is NIOHTTP2Errors.BadClientMagic || error is NIOHTTP2Errors.MissingPreface
+        return
+            !(error is NIOHTTP2Errors.BadClientMagic || error is NIOHTTP2Errors.MissingPreface
             || error is NIOHTTP2Errors.FlowControlViolation || error is NIOHTTP2Errors.UnableToParseFrame
             || error is NIOHTTP2Errors.ReceivedBadSettings || error is NIOHTTP2Errors.ExcessiveNumberOfGlitches
             || error is NIOHTTP2Errors.ExcessiveRSTFrames || error is NIOHTTP2Errors.ExcessiveControlFrames

@@ -34,10 +34,12 @@ public final class RelayApplication: Sendable {
         public var notifier: SystemdNotifier
         public var environment: ConfigurationEnvironment
 
-        public init(targets: (any DeliveryTargetProvider)? = nil, dispatcher: DispatcherConfiguration? = nil,
-                    store: PushStore? = nil, clock: @escaping @Sendable () -> Int64 = PushStore.systemClockMilliseconds,
-                    databaseProbe: DatabaseProbe? = nil, notifier: SystemdNotifier = SystemdNotifier(),
-                    environment: ConfigurationEnvironment = .process) {
+        public init(
+            targets: (any DeliveryTargetProvider)? = nil, dispatcher: DispatcherConfiguration? = nil,
+            store: PushStore? = nil, clock: @escaping @Sendable () -> Int64 = PushStore.systemClockMilliseconds,
+            databaseProbe: DatabaseProbe? = nil, notifier: SystemdNotifier = SystemdNotifier(),
+            environment: ConfigurationEnvironment = .process
+        ) {
             self.targets = targets
             self.dispatcher = dispatcher
             self.store = store
@@ -67,8 +69,10 @@ public final class RelayApplication: Sendable {
     public var store: PushStore { api.store }
     public var configuration: RelayConfiguration { api.configuration }
 
-    private init(configurationPath: String?, api: RelayAPI, clients: APNsClients?, seams: Seams,
-                 registry: PrometheusCollectorRegistry, logger: Logger) {
+    private init(
+        configurationPath: String?, api: RelayAPI, clients: APNsClients?, seams: Seams,
+        registry: PrometheusCollectorRegistry, logger: Logger
+    ) {
         let configuration = api.configuration
         self.configurationPath = configurationPath
         self.api = api
@@ -77,16 +81,19 @@ public final class RelayApplication: Sendable {
         self.targets = targets
         dispatcher = Dispatcher(
             store: api.store, targets: targets,
-            configuration: seams.dispatcher ?? DispatcherConfiguration(shutdownGrace: configuration.delivery.shutdownGrace,
-                                                                       maxBacklog: configuration.delivery.maxBacklog),
+            configuration: seams.dispatcher
+                ?? DispatcherConfiguration(
+                    shutdownGrace: configuration.delivery.shutdownGrace,
+                    maxBacklog: configuration.delivery.maxBacklog),
             clock: seams.clock,
             logger: Logger(label: "push-relay.dispatcher", factory: { _ in logger.handler }))
         webhook = api.makeWebhookIntake(targets: targets, dispatcher: dispatcher, clock: seams.clock)
         // Prune at least four times per retention period (hourly for the default week), so a
         // short `prune_after` really bounds the database.
         let pruneAfter = configuration.delivery.pruneAfter
-        pruner = DeliveryLogPruner(store: api.store, maximumAge: pruneAfter,
-                                   interval: max(.seconds(1), min(.seconds(3600), pruneAfter / 4)))
+        pruner = DeliveryLogPruner(
+            store: api.store, maximumAge: pruneAfter,
+            interval: max(.seconds(1), min(.seconds(3600), pruneAfter / 4)))
         self.registry = registry
         self.notifier = seams.notifier
         self.logger = logger
@@ -97,9 +104,11 @@ public final class RelayApplication: Sendable {
     /// Opens the database and builds every app's APNs client (unless `seams` replace them).
     /// Throws `RuntimeError` for a bad credential, or the store's error when the database cannot
     /// be opened.
-    public static func build(configuration: RelayConfiguration, configurationPath: String? = nil, logger: Logger,
-                             registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry(),
-                             seams: Seams = Seams()) async throws -> RelayApplication {
+    public static func build(
+        configuration: RelayConfiguration, configurationPath: String? = nil, logger: Logger,
+        registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry(),
+        seams: Seams = Seams()
+    ) async throws -> RelayApplication {
         // Before anything opens descriptors: HTTP connections, APNs and SQLite share the table.
         if seams.store == nil { DescriptorBudget(configuration: configuration).apply(logger: logger) }
         seams.notifier.status("opening the database")
@@ -110,22 +119,27 @@ public final class RelayApplication: Sendable {
             seams.notifier.status("loading APNs credentials")
             let built = try await APNsClients.build(configuration: configuration, logger: logger)
             for app in built.snapshot {
-                if app.target == nil { logger.warning("app has no apns settings: its pushes are not sent", metadata: ["app": .string(app.app.appID)]) }
+                if app.target == nil {
+                    logger.warning("app has no apns settings: its pushes are not sent", metadata: ["app": .string(app.app.appID)])
+                }
                 if let notAfter = app.certificateNotAfter, notAfter.timeIntervalSinceNow < 30 * 86_400 {
-                    logger.warning("APNs certificate expires soon", metadata: ["app": .string(app.app.appID), "not_after": .string("\(notAfter)")])
+                    logger.warning(
+                        "APNs certificate expires soon", metadata: ["app": .string(app.app.appID), "not_after": .string("\(notAfter)")])
                 }
             }
             clients = built
         }
-        return RelayApplication(configurationPath: configurationPath, api: api, clients: clients, seams: seams,
-                                registry: registry, logger: logger)
+        return RelayApplication(
+            configurationPath: configurationPath, api: api, clients: clients, seams: seams,
+            registry: registry, logger: logger)
     }
 
     /// Every route: REST, webhook, OpenAPI, health, readiness and metrics.
     public func makeRouter() -> Router<RelayRequestContext> {
         api.makeRouter(
-            observability: ObservabilityRoutes(database: databaseProbe, clients: clients, registry: registry,
-                                               metricsToken: configuration.metrics.token),
+            observability: ObservabilityRoutes(
+                database: databaseProbe, clients: clients, registry: registry,
+                metricsToken: configuration.metrics.token),
             webhook: webhook)
     }
 
@@ -133,8 +147,10 @@ public final class RelayApplication: Sendable {
     /// it. `onListening` gets the bound port once the server accepts connections (the real one
     /// when the configured port is 0). `run()` runs it with signals and reload; tests run it
     /// with HummingbirdTesting.
-    public func makeApplication(extraServices: [any Service] = [],
-                                onListening: @escaping @Sendable (Int) async -> Void = { _ in })
+    public func makeApplication(
+        extraServices: [any Service] = [],
+        onListening: @escaping @Sendable (Int) async -> Void = { _ in }
+    )
         -> Application<RouterResponder<RelayRequestContext>>
     {
         let logger = self.logger
@@ -150,7 +166,8 @@ public final class RelayApplication: Sendable {
             services: [dispatcher, pruner] + extraServices,
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? 0
-                logger.info("listening", metadata: ["host": .string(channel.localAddress?.ipAddress ?? "?"), "port": .stringConvertible(port)])
+                logger.info(
+                    "listening", metadata: ["host": .string(channel.localAddress?.ipAddress ?? "?"), "port": .stringConvertible(port)])
                 await onListening(port)
             },
             logger: logger
@@ -176,11 +193,13 @@ public final class RelayApplication: Sendable {
         let notifier = self.notifier
         let apps = configuration.apps.count
         let reloader = await ReloadService { [self] in _ = await self.reload() }
-        let application = makeApplication(extraServices: [SystemdService(notifier: notifier), reloader], onListening: { port in
-            // The database is open (build) and the listener is up: systemd may send traffic.
-            notifier.ready(status: "serving \(apps) app(s) on port \(port)")
-            await onListening(port)
-        })
+        let application = makeApplication(
+            extraServices: [SystemdService(notifier: notifier), reloader],
+            onListening: { port in
+                // The database is open (build) and the listener is up: systemd may send traffic.
+                notifier.ready(status: "serving \(apps) app(s) on port \(port)")
+                await onListening(port)
+            })
         var group = ServiceGroupConfiguration(services: [application], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
         // A safety net: the dispatcher honours delivery.shutdown_grace itself; a service still
         // running well past it is cancelled rather than holding the stop until systemd kills it.
@@ -203,8 +222,9 @@ public final class RelayApplication: Sendable {
         guard let clients else { return }
         let closed = await firstFinished(Task { await clients.shutdown() }, orAfter: Self.clientCloseLimit)
         if !closed {
-            logger.warning("APNs connections did not close in time; exiting anyway",
-                           metadata: ["limit": "\(Self.clientCloseLimit)"])
+            logger.warning(
+                "APNs connections did not close in time; exiting anyway",
+                metadata: ["limit": "\(Self.clientCloseLimit)"])
         }
     }
 
@@ -253,7 +273,8 @@ public final class RelayApplication: Sendable {
         let running = configuration
         if fresh.listen != running.listen || fresh.database != running.database
             || fresh.apps.map(\.appID) != running.apps.map(\.appID) || fresh.apps.map(\.apiToken) != running.apps.map(\.apiToken)
-            || fresh.apps.map(\.webhookSecret) != running.apps.map(\.webhookSecret) {
+            || fresh.apps.map(\.webhookSecret) != running.apps.map(\.webhookSecret)
+        {
             logger.warning("listen, database, the app list, api tokens and webhook secrets change only on restart")
         }
         logger.info("configuration reloaded", metadata: ["apps": .string(fresh.apps.map(\.appID).joined(separator: ","))])

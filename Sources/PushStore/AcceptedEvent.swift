@@ -13,8 +13,10 @@ public struct AcceptedEvent: Sendable, Hashable {
     /// A crash before they are sent is covered by `resumeInFlight()` at the next start.
     public var handedOff: Bool = false
 
-    public init(appID: String, messageID: Int64, channelURL: String, acceptedAtMs: Int64,
-                decisions: [RecipientDecisionRecord], deliveries: [NewDelivery]) {
+    public init(
+        appID: String, messageID: Int64, channelURL: String, acceptedAtMs: Int64,
+        decisions: [RecipientDecisionRecord], deliveries: [NewDelivery]
+    ) {
         self.appID = appID
         self.messageID = messageID
         self.channelURL = channelURL

@@ -13,8 +13,10 @@ public struct DeliveryOutcome: Sendable, Hashable {
     /// For `tokenInvalid`: remove the token from the registry in the same transaction.
     public var tokenRemoval: TokenRemovalRule?
 
-    public init(deliveryID: Int64, state: DeliveryState, atMs: Int64, attempt: DeliveryAttempt?,
-                nextAttemptAtMs: Int64? = nil, tokenRemoval: TokenRemovalRule? = nil) {
+    public init(
+        deliveryID: Int64, state: DeliveryState, atMs: Int64, attempt: DeliveryAttempt?,
+        nextAttemptAtMs: Int64? = nil, tokenRemoval: TokenRemovalRule? = nil
+    ) {
         self.deliveryID = deliveryID
         self.state = state
         self.atMs = atMs

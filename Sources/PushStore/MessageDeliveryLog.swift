@@ -11,8 +11,10 @@ public struct MessageDeliveryLog: Sendable, Hashable {
     public var acceptedAtMs: Int64?
     public var deliveries: [LoggedDelivery]
 
-    public init(appID: String, messageID: Int64, userID: String, decision: PushDecision?, acceptedAtMs: Int64?,
-                deliveries: [LoggedDelivery]) {
+    public init(
+        appID: String, messageID: Int64, userID: String, decision: PushDecision?, acceptedAtMs: Int64?,
+        deliveries: [LoggedDelivery]
+    ) {
         self.appID = appID
         self.messageID = messageID
         self.userID = userID

@@ -15,8 +15,10 @@ public struct NewDelivery: Sendable, Hashable {
     /// Unix ms after which the delivery is expired instead of sent.
     public var expiresAtMs: Int64
 
-    public init(userID: String, deviceToken: String, payload: Data, apnsID: UUID, pushType: String, priority: Int,
-                expiresAtMs: Int64) {
+    public init(
+        userID: String, deviceToken: String, payload: Data, apnsID: UUID, pushType: String, priority: Int,
+        expiresAtMs: Int64
+    ) {
         self.userID = userID
         self.deviceToken = deviceToken
         self.payload = payload

@@ -46,16 +46,21 @@ extension PushStore {
 
     /// An app has a handful of tokens at most (`limit` above), so reading them all is cheap.
     private static func apiTokens(_ db: Database, app: String?) throws -> [StoredAPIToken] {
-        let rows = if let app {
-            try Row.fetchAll(db, sql: """
-                SELECT app_id, token_digest, token_prefix, created_at FROM api_tokens WHERE app_id = ?
-                ORDER BY created_at, token_digest
-                """, arguments: [app])
-        } else {
-            try Row.fetchAll(db, sql: """
-                SELECT app_id, token_digest, token_prefix, created_at FROM api_tokens ORDER BY app_id, created_at, token_digest
-                """)
-        }
+        let rows =
+            if let app {
+                try Row.fetchAll(
+                    db,
+                    sql: """
+                        SELECT app_id, token_digest, token_prefix, created_at FROM api_tokens WHERE app_id = ?
+                        ORDER BY created_at, token_digest
+                        """, arguments: [app])
+            } else {
+                try Row.fetchAll(
+                    db,
+                    sql: """
+                        SELECT app_id, token_digest, token_prefix, created_at FROM api_tokens ORDER BY app_id, created_at, token_digest
+                        """)
+            }
         return rows.map { StoredAPIToken(app: $0[0], digest: $0[1], prefix: $0[2], createdAtMs: $0[3]) }
     }
 }

@@ -12,26 +12,31 @@ extension PushStore {
     /// places into the list of apps with pending deliveries, so when the limit runs out it is a
     /// different app's turn to be cut short each time. Costs one index probe per app with
     /// pending deliveries plus the rows claimed, whatever the backlog.
-    public func claimDue(nowMs: Int64, limit: Int, roomByApp: [String: Int], defaultRoom: Int,
-                         rotation: Int) async throws -> DueClaim {
+    public func claimDue(
+        nowMs: Int64, limit: Int, roomByApp: [String: Int], defaultRoom: Int,
+        rotation: Int
+    ) async throws -> DueClaim {
         guard limit > 0 else { return DueClaim(records: [], exhausted: false) }
         return try await pool.write { db in
             // The distinct app ids of pending deliveries, one index probe each (a loose index scan).
-            let apps = try String.fetchAll(db.cachedStatement(sql: """
-                WITH RECURSIVE pending_apps(app) AS (
-                    SELECT MIN(app_id) FROM deliveries WHERE state = 'pending'
-                    UNION ALL
-                    SELECT (SELECT MIN(app_id) FROM deliveries WHERE state = 'pending' AND app_id > app)
-                    FROM pending_apps WHERE app IS NOT NULL
-                )
-                SELECT app FROM pending_apps WHERE app IS NOT NULL
-                """))
+            let apps = try String.fetchAll(
+                db.cachedStatement(
+                    sql: """
+                        WITH RECURSIVE pending_apps(app) AS (
+                            SELECT MIN(app_id) FROM deliveries WHERE state = 'pending'
+                            UNION ALL
+                            SELECT (SELECT MIN(app_id) FROM deliveries WHERE state = 'pending' AND app_id > app)
+                            FROM pending_apps WHERE app IS NOT NULL
+                        )
+                        SELECT app FROM pending_apps WHERE app IS NOT NULL
+                        """))
             guard !apps.isEmpty else { return DueClaim(records: [], exhausted: true) }
-            let due = try db.cachedStatement(sql: """
-                SELECT d.*, p.payload FROM deliveries d LEFT JOIN delivery_payloads p ON p.delivery_id = d.id
-                WHERE d.state = 'pending' AND d.app_id = ? AND d.next_attempt_at_ms <= ?
-                ORDER BY d.next_attempt_at_ms, d.id LIMIT ?
-                """)
+            let due = try db.cachedStatement(
+                sql: """
+                    SELECT d.*, p.payload FROM deliveries d LEFT JOIN delivery_payloads p ON p.delivery_id = d.id
+                    WHERE d.state = 'pending' AND d.app_id = ? AND d.next_attempt_at_ms <= ?
+                    ORDER BY d.next_attempt_at_ms, d.id LIMIT ?
+                    """)
             var claimed: [DeliveryRecord] = []
             // Whether some app may have more due than it got (its room, or the limit, cut it short).
             var cut = false
@@ -45,12 +50,16 @@ extension PushStore {
                 claimed += try rows.map(DeliveryRecord.init(row:))
             }
             guard !claimed.isEmpty else { return DueClaim(records: [], exhausted: !cut) }
-            let mark = try db.cachedStatement(sql: """
-                UPDATE deliveries SET state = 'in_flight', updated_at_ms = ? WHERE id IN (SELECT value FROM json_each(?))
-                """)
+            let mark = try db.cachedStatement(
+                sql: """
+                    UPDATE deliveries SET state = 'in_flight', updated_at_ms = ? WHERE id IN (SELECT value FROM json_each(?))
+                    """)
             try mark.execute(arguments: [nowMs, "[" + claimed.map { String($0.id) }.joined(separator: ",") + "]"])
-            return DueClaim(records: claimed.map { var record = $0; record.state = .inFlight; record.updatedAtMs = nowMs; return record },
-                            exhausted: !cut)
+            return DueClaim(
+                records: claimed.map {
+                    var record = $0; record.state = .inFlight; record.updatedAtMs = nowMs; return record
+                },
+                exhausted: !cut)
         }
     }
 
@@ -69,15 +78,17 @@ extension PushStore {
         // Removing a token is a registry write (it invalidates the webhook's recipient cache).
         let removesTokens = outcomes.contains { $0.tokenRemoval != nil }
         let record: @Sendable (Database) throws -> Int = { db in
-            let update = try db.cachedStatement(sql: """
-                UPDATE deliveries SET state = ?, attempts = attempts + ?, next_attempt_at_ms = COALESCE(?, next_attempt_at_ms),
-                    last_status = COALESCE(?, last_status), last_reason = COALESCE(?, last_reason),
-                    sent_at_ms = COALESCE(?, sent_at_ms), updated_at_ms = ?
-                WHERE id = ? RETURNING app_id, device_token
-                """)
-            let attempt = try db.cachedStatement(sql: """
-                INSERT INTO delivery_attempts (delivery_id, at_ms, status, reason, error, apns_id) VALUES (?, ?, ?, ?, ?, ?)
-                """)
+            let update = try db.cachedStatement(
+                sql: """
+                    UPDATE deliveries SET state = ?, attempts = attempts + ?, next_attempt_at_ms = COALESCE(?, next_attempt_at_ms),
+                        last_status = COALESCE(?, last_status), last_reason = COALESCE(?, last_reason),
+                        sent_at_ms = COALESCE(?, sent_at_ms), updated_at_ms = ?
+                    WHERE id = ? RETURNING app_id, device_token
+                    """)
+            let attempt = try db.cachedStatement(
+                sql: """
+                    INSERT INTO delivery_attempts (delivery_id, at_ms, status, reason, error, apns_id) VALUES (?, ?, ?, ?, ?, ?)
+                    """)
             var removed = 0
             for outcome in outcomes {
                 let a = outcome.attempt
@@ -105,8 +116,9 @@ extension PushStore {
                 }
                 switch outcome.tokenRemoval {
                 case .ifRegisteredBefore(let ms)?:
-                    try db.execute(sql: "DELETE FROM device_tokens WHERE app_id = ? AND token = ? AND registered_at < ?",
-                                   arguments: [app, token, ms])
+                    try db.execute(
+                        sql: "DELETE FROM device_tokens WHERE app_id = ? AND token = ? AND registered_at < ?",
+                        arguments: [app, token, ms])
                     removed += db.changesCount
                 case .always?:
                     try db.execute(sql: "DELETE FROM device_tokens WHERE app_id = ? AND token = ?", arguments: [app, token])
@@ -137,10 +149,11 @@ extension PushStore {
         let list = "[" + ids.map(String.init).joined(separator: ",") + "]"
         let now = clock()
         try await pool.write { db in
-            try db.execute(sql: """
-                UPDATE deliveries SET state = 'pending', next_attempt_at_ms = ?, updated_at_ms = ?
-                WHERE state = 'in_flight' AND id IN (SELECT value FROM json_each(?))
-                """, arguments: [now, now, list])
+            try db.execute(
+                sql: """
+                    UPDATE deliveries SET state = 'pending', next_attempt_at_ms = ?, updated_at_ms = ?
+                    WHERE state = 'in_flight' AND id IN (SELECT value FROM json_each(?))
+                    """, arguments: [now, now, list])
         }
     }
 
@@ -149,9 +162,12 @@ extension PushStore {
     public func unsentCountsByApp() async throws -> [String: Int] {
         try await pool.read { db in
             var counts: [String: Int] = [:]
-            for row in try Row.fetchAll(db, sql: """
-                SELECT app_id, COUNT(*) AS n FROM deliveries WHERE state IN ('pending', 'in_flight') GROUP BY app_id
-                """) {
+            for row in try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT app_id, COUNT(*) AS n FROM deliveries WHERE state IN ('pending', 'in_flight') GROUP BY app_id
+                    """)
+            {
                 counts[row["app_id"]] = row["n"]
             }
             return counts
@@ -163,9 +179,12 @@ extension PushStore {
     public func unsentCountsBySecond() async throws -> [Int64: Int] {
         try await pool.read { db in
             var counts: [Int64: Int] = [:]
-            for row in try Row.fetchAll(db, sql: """
-                SELECT created_at_ms / 1000 AS s, COUNT(*) AS n FROM deliveries WHERE state IN ('pending', 'in_flight') GROUP BY s
-                """) {
+            for row in try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT created_at_ms / 1000 AS s, COUNT(*) AS n FROM deliveries WHERE state IN ('pending', 'in_flight') GROUP BY s
+                    """)
+            {
                 counts[row["s"]] = row["n"]
             }
             return counts
@@ -176,10 +195,12 @@ extension PushStore {
     public func pendingCount() async throws -> Int {
         try await pool.read { db in
             // Two counts, so each is answered from its partial index.
-            try Int.fetchOne(db, sql: """
-                SELECT (SELECT COUNT(*) FROM deliveries WHERE state = 'pending')
-                     + (SELECT COUNT(*) FROM deliveries WHERE state = 'in_flight')
-                """) ?? 0
+            try Int.fetchOne(
+                db,
+                sql: """
+                    SELECT (SELECT COUNT(*) FROM deliveries WHERE state = 'pending')
+                         + (SELECT COUNT(*) FROM deliveries WHERE state = 'in_flight')
+                    """) ?? 0
         }
     }
 
@@ -201,16 +222,19 @@ extension PushStore {
     @discardableResult
     public func prune(olderThanMs cutoffMs: Int64) async throws -> Int {
         try await pool.write { db in
-            try db.execute(sql: """
-                DELETE FROM delivery_payloads WHERE delivery_id IN (
-                    SELECT id FROM deliveries WHERE created_at_ms < ? AND state NOT IN ('pending', 'in_flight'))
-                """, arguments: [cutoffMs])
-            try db.execute(sql: """
-                DELETE FROM delivery_attempts WHERE delivery_id IN (
-                    SELECT id FROM deliveries WHERE created_at_ms < ? AND state NOT IN ('pending', 'in_flight'))
-                """, arguments: [cutoffMs])
-            try db.execute(sql: "DELETE FROM deliveries WHERE created_at_ms < ? AND state NOT IN ('pending', 'in_flight')",
-                           arguments: [cutoffMs])
+            try db.execute(
+                sql: """
+                    DELETE FROM delivery_payloads WHERE delivery_id IN (
+                        SELECT id FROM deliveries WHERE created_at_ms < ? AND state NOT IN ('pending', 'in_flight'))
+                    """, arguments: [cutoffMs])
+            try db.execute(
+                sql: """
+                    DELETE FROM delivery_attempts WHERE delivery_id IN (
+                        SELECT id FROM deliveries WHERE created_at_ms < ? AND state NOT IN ('pending', 'in_flight'))
+                    """, arguments: [cutoffMs])
+            try db.execute(
+                sql: "DELETE FROM deliveries WHERE created_at_ms < ? AND state NOT IN ('pending', 'in_flight')",
+                arguments: [cutoffMs])
             let deleted = db.changesCount
             try db.execute(sql: "DELETE FROM decisions WHERE created_at_ms < ?", arguments: [cutoffMs])
             try db.execute(sql: "DELETE FROM events WHERE created_at_ms < ?", arguments: [cutoffMs])

@@ -31,7 +31,8 @@ extension PushStore {
         try await pool.read { db in
             let newest = try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM deliveries") ?? 0
             return try Row.fetchAll(
-                db, sql: """
+                db,
+                sql: """
                     SELECT * FROM deliveries WHERE id > ? AND app_id = ? AND user_id = ?
                     ORDER BY id DESC LIMIT ?
                     """,

@@ -23,19 +23,22 @@ extension PushStore {
     }
 
     private static func accept(_ event: AcceptedEvent, _ db: Database) throws -> [Int64]? {
-        let insertEvent = RawStatement(try db.cachedStatement(sql: """
-            INSERT INTO events (app_id, message_id, channel_url, created_at_ms) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING
-            """))
+        let insertEvent = RawStatement(
+            try db.cachedStatement(
+                sql: """
+                    INSERT INTO events (app_id, message_id, channel_url, created_at_ms) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING
+                    """))
         insertEvent.bind(1, event.appID)
         insertEvent.bind(2, event.messageID)
         insertEvent.bind(3, event.channelURL)
         insertEvent.bind(4, event.acceptedAtMs)
         guard try insertEvent.run() > 0 else { return nil }
 
-        let decision = try db.cachedStatement(sql: """
-            INSERT INTO decisions (app_id, message_id, user_id, decision, created_at_ms) VALUES (?, ?, ?, ?, ?)
-            ON CONFLICT DO NOTHING
-            """)
+        let decision = try db.cachedStatement(
+            sql: """
+                INSERT INTO decisions (app_id, message_id, user_id, decision, created_at_ms) VALUES (?, ?, ?, ?, ?)
+                ON CONFLICT DO NOTHING
+                """)
         for record in event.decisions {
             let insert = RawStatement(decision)
             insert.bind(1, event.appID)
@@ -45,11 +48,12 @@ extension PushStore {
             insert.bind(5, event.acceptedAtMs)
             try insert.run()
         }
-        let delivery = try db.cachedStatement(sql: """
-            INSERT INTO deliveries (app_id, message_id, user_id, device_token, apns_id, push_type, priority,
-                expires_at_ms, state, attempts, next_attempt_at_ms, created_at_ms, updated_at_ms)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?)
-            """)
+        let delivery = try db.cachedStatement(
+            sql: """
+                INSERT INTO deliveries (app_id, message_id, user_id, device_token, apns_id, push_type, priority,
+                    expires_at_ms, state, attempts, next_attempt_at_ms, created_at_ms, updated_at_ms)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?)
+                """)
         let payload = try db.cachedStatement(sql: "INSERT INTO delivery_payloads (delivery_id, payload) VALUES (?, ?)")
         let now = event.acceptedAtMs
         let state = event.handedOff ? DeliveryState.inFlight.rawValue : DeliveryState.pending.rawValue
@@ -83,8 +87,9 @@ extension PushStore {
     /// Whether an event was accepted (and not yet pruned).
     public func eventExists(app: String, messageID: Int64) async throws -> Bool {
         try await pool.read { db in
-            try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM events WHERE app_id = ? AND message_id = ?)",
-                              arguments: [app, messageID]) ?? false
+            try Bool.fetchOne(
+                db, sql: "SELECT EXISTS (SELECT 1 FROM events WHERE app_id = ? AND message_id = ?)",
+                arguments: [app, messageID]) ?? false
         }
     }
 }

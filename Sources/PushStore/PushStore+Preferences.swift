@@ -76,8 +76,10 @@ extension PushStore {
             let existed = preference != .defaults
             try change(&preference)
             if !existed, preference != .defaults {
-                let held = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM channel_push_preferences WHERE app_id = ? AND user_id = ?",
-                                            arguments: [app, user]) ?? 0
+                let held =
+                    try Int.fetchOne(
+                        db, sql: "SELECT COUNT(*) FROM channel_push_preferences WHERE app_id = ? AND user_id = ?",
+                        arguments: [app, user]) ?? 0
                 if held >= maximumPerUser { throw PushStoreError.limitReached(what: "channel push preferences", limit: maximumPerUser) }
             }
             try Self.ensureUser(db, app: app, user: user, now: now)

@@ -30,8 +30,10 @@ extension PushStore {
         if !missing.isEmpty || templates == nil {
             let list = Self.jsonArray(of: missing)
             let (read, readTemplates) = try pool.read { db in
-                (missing.isEmpty ? [:] : try Self.userEntries(db, app: app, users: missing, userList: list),
-                 templates == nil ? try Self.storedMessageTemplates(db, app: app) : nil)
+                (
+                    missing.isEmpty ? [:] : try Self.userEntries(db, app: app, users: missing, userList: list),
+                    templates == nil ? try Self.storedMessageTemplates(db, app: app) : nil
+                )
             }
             recipientCache.store(app: app, users: read, templates: readTemplates, version: version)
             found.merge(read) { _, new in new }
@@ -58,7 +60,8 @@ extension PushStore {
         for (user, state) in try recipientStates(db, app: app, userList: userList) {
             entries[user]?.state = state
         }
-        try forEachRow(db, select: "\(ChannelPreferenceRecord.rawColumns) FROM channel_push_preferences", app: app, userList: userList) { row in
+        try forEachRow(db, select: "\(ChannelPreferenceRecord.rawColumns) FROM channel_push_preferences", app: app, userList: userList) {
+            row in
             let record = ChannelPreferenceRecord(raw: row)
             entries[record.userID]?.channelPreferences[record.channelURL] = try record.preference()
         }
@@ -75,13 +78,16 @@ extension PushStore {
             guard let templateName = PushTemplateName(rawValue: raw) else {
                 throw PushStoreError.corruptValue(table: "users", column: "push_template", value: raw)
             }
-            states[user] = RecipientPushState(userID: user, tokens: [], preferences: .defaults,
-                                              channelPreference: .defaults, templateName: templateName)
+            states[user] = RecipientPushState(
+                userID: user, tokens: [], preferences: .defaults,
+                channelPreference: .defaults, templateName: templateName)
         }
         guard !states.isEmpty else { return states }
 
-        try forEachRow(db, select: "user_id, token, registered_at FROM device_tokens", app: app, userList: userList,
-                       orderBy: "user_id, registered_at, id") { row in
+        try forEachRow(
+            db, select: "user_id, token, registered_at FROM device_tokens", app: app, userList: userList,
+            orderBy: "user_id, registered_at, id"
+        ) { row in
             states[row.string(0)]?.tokens.append(DeviceToken(token: row.string(1), registeredAtMs: row.int64(2)))
         }
 
@@ -95,11 +101,15 @@ extension PushStore {
 
     /// Runs `SELECT <select> WHERE app_id = app AND user_id IN userList [ORDER BY …]` (one cached
     /// statement per text; `userList` is a JSON array, see `jsonArray`) and hands over each row.
-    private static func forEachRow(_ db: Database, select: String, app: String, userList: String, orderBy: String? = nil,
-                                   _ body: (RawStatement.Row) throws -> Void) throws {
-        let statement = RawStatement(try db.cachedStatement(sql: """
-            SELECT \(select) WHERE app_id = ? AND user_id IN (SELECT value FROM json_each(?))\(orderBy.map { " ORDER BY \($0)" } ?? "")
-            """))
+    private static func forEachRow(
+        _ db: Database, select: String, app: String, userList: String, orderBy: String? = nil,
+        _ body: (RawStatement.Row) throws -> Void
+    ) throws {
+        let statement = RawStatement(
+            try db.cachedStatement(
+                sql: """
+                    SELECT \(select) WHERE app_id = ? AND user_id IN (SELECT value FROM json_each(?))\(orderBy.map { " ORDER BY \($0)" } ?? "")
+                    """))
         statement.bind(1, app)
         statement.bind(2, userList)
         try statement.forEachRow(body)

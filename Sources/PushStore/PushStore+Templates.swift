@@ -8,8 +8,9 @@ extension PushStore {
     }
 
     static func pushTemplateName(_ db: Database, app: String, user: String) throws -> PushTemplateName? {
-        guard let raw = try String.fetchOne(
-            db, sql: "SELECT push_template FROM users WHERE app_id = ? AND user_id = ?", arguments: [app, user])
+        guard
+            let raw = try String.fetchOne(
+                db, sql: "SELECT push_template FROM users WHERE app_id = ? AND user_id = ?", arguments: [app, user])
         else { return nil }
         guard let name = PushTemplateName(rawValue: raw) else {
             throw PushStoreError.corruptValue(table: "users", column: "push_template", value: raw)
@@ -36,9 +37,11 @@ extension PushStore {
 
     static func storedMessageTemplates(_ db: Database, app: String) throws -> [PushTemplateName: PushMessageTemplate] {
         var templates: [PushTemplateName: PushMessageTemplate] = [:]
-        let statement = RawStatement(try db.cachedStatement(sql: """
-            SELECT \(MessageTemplateRecord.rawColumns) FROM push_message_templates WHERE app_id = ?
-            """))
+        let statement = RawStatement(
+            try db.cachedStatement(
+                sql: """
+                    SELECT \(MessageTemplateRecord.rawColumns) FROM push_message_templates WHERE app_id = ?
+                    """))
         statement.bind(1, app)
         var records: [MessageTemplateRecord] = []
         try statement.forEachRow { records.append(MessageTemplateRecord(raw: $0)) }
@@ -68,7 +71,8 @@ extension PushStore {
         _ change: @escaping @Sendable (inout PushMessageTemplate) throws -> Void
     ) async throws -> PushMessageTemplate {
         try await registryWrite { db in
-            var template = try MessageTemplateRecord.fetchOne(db, key: ["app_id": app, "template_name": name.rawValue])?.template
+            var template =
+                try MessageTemplateRecord.fetchOne(db, key: ["app_id": app, "template_name": name.rawValue])?.template
                 ?? baseline
             try change(&template)
             try MessageTemplateRecord(app: app, name: name, template: template).save(db)

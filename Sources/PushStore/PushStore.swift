@@ -31,8 +31,9 @@ public final class PushStore: Sendable {
         self.clock = clock
         var config = Configuration()
         config.foreignKeysEnabled = true
-        config.busyMode = .timeout(TimeInterval(configuration.busyTimeout.components.seconds)
-            + TimeInterval(configuration.busyTimeout.components.attoseconds) / 1e18)
+        config.busyMode = .timeout(
+            TimeInterval(configuration.busyTimeout.components.seconds)
+                + TimeInterval(configuration.busyTimeout.components.attoseconds) / 1e18)
         config.maximumReaderCount = configuration.maximumReaderCount
         config.label = "PushStore"
         do {

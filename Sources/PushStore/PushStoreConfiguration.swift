@@ -12,8 +12,10 @@ public struct PushStoreConfiguration: Sendable, Hashable {
     /// `PRAGMA synchronous` of the writer connection.
     public var durability: StoreDurability
 
-    public init(busyTimeout: Duration = .seconds(5), maximumReaderCount: Int = 5, maximumTokensPerUser: Int = 20,
-                durability: StoreDurability = .full) {
+    public init(
+        busyTimeout: Duration = .seconds(5), maximumReaderCount: Int = 5, maximumTokensPerUser: Int = 20,
+        durability: StoreDurability = .full
+    ) {
         self.busyTimeout = busyTimeout
         self.maximumReaderCount = maximumReaderCount
         self.maximumTokensPerUser = maximumTokensPerUser

@@ -108,8 +108,9 @@ struct RawStatement {
 
         func string(_ column: Int32) -> String {
             guard let text = sqlite3_column_text(handle, column) else { return "" }
-            return String(decoding: UnsafeBufferPointer(start: text, count: Int(sqlite3_column_bytes(handle, column))),
-                          as: UTF8.self)
+            return String(
+                decoding: UnsafeBufferPointer(start: text, count: Int(sqlite3_column_bytes(handle, column))),
+                as: UTF8.self)
         }
 
         func optionalString(_ column: Int32) -> String? {

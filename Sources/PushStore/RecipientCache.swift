@@ -73,7 +73,8 @@ final class RecipientCache: Sendable {
 
     /// Cached entries for `users` valid at `version`, and the users that need a read.
     func lookUp(app: String, users: [String], version: UInt64)
-        -> (found: [String: UserEntry], missing: [String], templates: [PushTemplateName: PushMessageTemplate]?) {
+        -> (found: [String: UserEntry], missing: [String], templates: [PushTemplateName: PushMessageTemplate]?)
+    {
         contents.withLock { contents in
             guard contents.version == version else { return ([:], users, nil) }
             var found: [String: UserEntry] = [:]

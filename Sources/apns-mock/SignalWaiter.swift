@@ -13,9 +13,9 @@ final class SignalWaiter {
         self.stream = stream
         self.sources = signals.map { number in
             #if canImport(Darwin)
-            // Darwin delivers to dispatch through kqueue only if the default action is off.
-            // (On Linux dispatch installs its own handler; SIG_IGN there can swallow the signal.)
-            signal(number, SIG_IGN)
+                // Darwin delivers to dispatch through kqueue only if the default action is off.
+                // (On Linux dispatch installs its own handler; SIG_IGN there can swallow the signal.)
+                signal(number, SIG_IGN)
             #endif
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler { continuation.yield(number) }

@@ -47,9 +47,10 @@ struct SendCommand: AsyncParsableCommand {
         let client: APNsClient
         do {
             request = try makeRequest()
-            client = try APNsClient(configuration: APNsClientConfiguration(
-                endpoint: try endpoint(), authentication: try authentication(), extraCAFile: caFile,
-                connections: 1, requestTimeout: .seconds(timeout)))
+            client = try APNsClient(
+                configuration: APNsClientConfiguration(
+                    endpoint: try endpoint(), authentication: try authentication(), extraCAFile: caFile,
+                    connections: 1, requestTimeout: .seconds(timeout)))
         } catch let error as ValidationError {
             throw error
         } catch {
@@ -88,7 +89,8 @@ struct SendCommand: AsyncParsableCommand {
             throw ValidationError("give exactly one of --alert or --payload")
         }
         guard let type = APNsPushType(rawValue: pushType) else {
-            throw ValidationError("unknown --push-type \(pushType); one of \(APNsPushType.allCases.map(\.rawValue).joined(separator: ", "))")
+            throw ValidationError(
+                "unknown --push-type \(pushType); one of \(APNsPushType.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         guard let prio = APNsPriority(rawValue: priority) else { throw ValidationError("--priority must be 10, 5 or 1") }
         var id = APNsID.random()
@@ -97,8 +99,9 @@ struct SendCommand: AsyncParsableCommand {
             id = parsed
         }
         let exp: APNsExpiration? = expiration.map { $0 == 0 ? .immediately : .at(Date(timeIntervalSince1970: TimeInterval($0))) }
-        let request = APNsRequest(deviceToken: deviceToken.lowercased(), topic: topic, payload: body, pushType: type,
-                                  priority: prio, expiration: exp, collapseID: collapseID, apnsID: id)
+        let request = APNsRequest(
+            deviceToken: deviceToken.lowercased(), topic: topic, payload: body, pushType: type,
+            priority: prio, expiration: exp, collapseID: collapseID, apnsID: id)
         do {
             try request.validate()
         } catch {

@@ -47,16 +47,19 @@ struct ServeCommand: AsyncParsableCommand {
 
         var logger = Logger(label: "push-relay")
         logger.logLevel = level
-        logger.info("starting", metadata: [
-            "version": .string(version),
-            "config": .string(config),
-            "database": .string(configuration.database.path),
-            "apps": .string(configuration.apps.map(\.appID).joined(separator: ",")),
-        ])
+        logger.info(
+            "starting",
+            metadata: [
+                "version": .string(version),
+                "config": .string(config),
+                "database": .string(configuration.database.path),
+                "apps": .string(configuration.apps.map(\.appID).joined(separator: ",")),
+            ])
         let relay: RelayApplication
         do {
-            relay = try await RelayApplication.build(configuration: configuration, configurationPath: config, logger: logger,
-                                                     registry: registry)
+            relay = try await RelayApplication.build(
+                configuration: configuration, configurationPath: config, logger: logger,
+                registry: registry)
         } catch let error as RuntimeError {
             FileHandle.standardError.write(Data("push-relay: \(error)\n".utf8))
             throw ExitCode(78)

@@ -15,79 +15,106 @@ struct APNsMockServerValidationTests {
     static let token = MockFixture.token
 
     static let cases: [Case] = [
-        Case(name: "GET", request: { jwt in
-            var request = TestRequest.apns(jwt: jwt)
-            request.method = "GET"
-            return request
-        }, status: 405, reason: "MethodNotAllowed"),
-        Case(name: "path not /3/device", request: { jwt in
-            var request = TestRequest.apns(jwt: jwt)
-            request.path = "/2/device/\(token)"
-            return request
-        }, status: 404, reason: "BadPath"),
-        Case(name: "empty token", request: { jwt in
-            var request = TestRequest.apns(jwt: jwt)
-            request.path = "/3/device/"
-            return request
-        }, status: 400, reason: "MissingDeviceToken"),
+        Case(
+            name: "GET",
+            request: { jwt in
+                var request = TestRequest.apns(jwt: jwt)
+                request.method = "GET"
+                return request
+            }, status: 405, reason: "MethodNotAllowed"),
+        Case(
+            name: "path not /3/device",
+            request: { jwt in
+                var request = TestRequest.apns(jwt: jwt)
+                request.path = "/2/device/\(token)"
+                return request
+            }, status: 404, reason: "BadPath"),
+        Case(
+            name: "empty token",
+            request: { jwt in
+                var request = TestRequest.apns(jwt: jwt)
+                request.path = "/3/device/"
+                return request
+            }, status: 400, reason: "MissingDeviceToken"),
         Case(name: "odd-length token", request: { jwt in .apns(token: "abc", jwt: jwt) }, status: 400, reason: "BadDeviceToken"),
         Case(name: "non-hex token", request: { jwt in .apns(token: "zz11", jwt: jwt) }, status: 400, reason: "BadDeviceToken"),
-        Case(name: "missing topic", request: { jwt in
-            TestRequest(
-                path: "/3/device/\(token)",
-                headers: [("authorization", "bearer \(jwt)")],
-                body: Data(#"{"aps":{}}"#.utf8)
-            )
-        }, status: 400, reason: "MissingTopic"),
-        Case(name: "unknown push type", request: { jwt in
-            TestRequest(
-                path: "/3/device/\(token)",
-                headers: [("apns-topic", "t"), ("apns-push-type", "banner"), ("authorization", "bearer \(jwt)")],
-                body: Data(#"{"aps":{}}"#.utf8)
-            )
-        }, status: 400, reason: "InvalidPushType"),
-        Case(name: "priority 7", request: { jwt in .apns(jwt: jwt, extraHeaders: [("apns-priority", "7")]) },
-             status: 400, reason: "BadPriority"),
-        Case(name: "background with priority 10", request: { jwt in
-            TestRequest(
-                path: "/3/device/\(token)",
-                headers: [("apns-topic", "t"), ("apns-push-type", "background"), ("apns-priority", "10"),
-                          ("authorization", "bearer \(jwt)")],
-                body: Data(#"{"aps":{"content-available":1}}"#.utf8)
-            )
-        }, status: 400, reason: "BadPriority"),
-        Case(name: "non-integer expiration", request: { jwt in .apns(jwt: jwt, extraHeaders: [("apns-expiration", "soon")]) },
-             status: 400, reason: "BadExpirationDate"),
-        Case(name: "apns-id not a UUID", request: { jwt in .apns(jwt: jwt, extraHeaders: [("apns-id", "1234")]) },
-             status: 400, reason: "BadMessageId"),
-        Case(name: "collapse id of 65 bytes", request: { jwt in
-            .apns(jwt: jwt, extraHeaders: [("apns-collapse-id", String(repeating: "c", count: 65))])
-        }, status: 400, reason: "BadCollapseId"),
-        Case(name: "topic twice", request: { jwt in .apns(jwt: jwt, extraHeaders: [("apns-topic", "other")]) },
-             status: 400, reason: "DuplicateHeaders"),
+        Case(
+            name: "missing topic",
+            request: { jwt in
+                TestRequest(
+                    path: "/3/device/\(token)",
+                    headers: [("authorization", "bearer \(jwt)")],
+                    body: Data(#"{"aps":{}}"#.utf8)
+                )
+            }, status: 400, reason: "MissingTopic"),
+        Case(
+            name: "unknown push type",
+            request: { jwt in
+                TestRequest(
+                    path: "/3/device/\(token)",
+                    headers: [("apns-topic", "t"), ("apns-push-type", "banner"), ("authorization", "bearer \(jwt)")],
+                    body: Data(#"{"aps":{}}"#.utf8)
+                )
+            }, status: 400, reason: "InvalidPushType"),
+        Case(
+            name: "priority 7", request: { jwt in .apns(jwt: jwt, extraHeaders: [("apns-priority", "7")]) },
+            status: 400, reason: "BadPriority"),
+        Case(
+            name: "background with priority 10",
+            request: { jwt in
+                TestRequest(
+                    path: "/3/device/\(token)",
+                    headers: [
+                        ("apns-topic", "t"), ("apns-push-type", "background"), ("apns-priority", "10"),
+                        ("authorization", "bearer \(jwt)"),
+                    ],
+                    body: Data(#"{"aps":{"content-available":1}}"#.utf8)
+                )
+            }, status: 400, reason: "BadPriority"),
+        Case(
+            name: "non-integer expiration", request: { jwt in .apns(jwt: jwt, extraHeaders: [("apns-expiration", "soon")]) },
+            status: 400, reason: "BadExpirationDate"),
+        Case(
+            name: "apns-id not a UUID", request: { jwt in .apns(jwt: jwt, extraHeaders: [("apns-id", "1234")]) },
+            status: 400, reason: "BadMessageId"),
+        Case(
+            name: "collapse id of 65 bytes",
+            request: { jwt in
+                .apns(jwt: jwt, extraHeaders: [("apns-collapse-id", String(repeating: "c", count: 65))])
+            }, status: 400, reason: "BadCollapseId"),
+        Case(
+            name: "topic twice", request: { jwt in .apns(jwt: jwt, extraHeaders: [("apns-topic", "other")]) },
+            status: 400, reason: "DuplicateHeaders"),
         Case(name: "empty body", request: { jwt in .apns(jwt: jwt, payload: "") }, status: 400, reason: "PayloadEmpty"),
-        Case(name: "4097-byte body", request: { jwt in .apns(jwt: jwt, payload: Self.payload(ofSize: 4097)) },
-             status: 413, reason: "PayloadTooLarge"),
-        Case(name: "5121-byte voip body", request: { jwt in
-            TestRequest(
-                path: "/3/device/\(token)",
-                headers: [("apns-topic", "t.voip"), ("apns-push-type", "voip"), ("authorization", "bearer \(jwt)")],
-                body: Data(Self.payload(ofSize: 5121).utf8)
-            )
-        }, status: 413, reason: "PayloadTooLarge"),
+        Case(
+            name: "4097-byte body", request: { jwt in .apns(jwt: jwt, payload: Self.payload(ofSize: 4097)) },
+            status: 413, reason: "PayloadTooLarge"),
+        Case(
+            name: "5121-byte voip body",
+            request: { jwt in
+                TestRequest(
+                    path: "/3/device/\(token)",
+                    headers: [("apns-topic", "t.voip"), ("apns-push-type", "voip"), ("authorization", "bearer \(jwt)")],
+                    body: Data(Self.payload(ofSize: 5121).utf8)
+                )
+            }, status: 413, reason: "PayloadTooLarge"),
         Case(name: "body not JSON", request: { jwt in .apns(jwt: jwt, payload: "hello") }, status: 400, reason: "InvalidPayload"),
-        Case(name: "JSON without aps", request: { jwt in .apns(jwt: jwt, payload: #"{"alert":"x"}"#) },
-             status: 400, reason: "InvalidPayload"),
-        Case(name: "aps not an object", request: { jwt in .apns(jwt: jwt, payload: #"{"aps":"x"}"#) },
-             status: 400, reason: "InvalidPayload"),
+        Case(
+            name: "JSON without aps", request: { jwt in .apns(jwt: jwt, payload: #"{"alert":"x"}"#) },
+            status: 400, reason: "InvalidPayload"),
+        Case(
+            name: "aps not an object", request: { jwt in .apns(jwt: jwt, payload: #"{"aps":"x"}"#) },
+            status: 400, reason: "InvalidPayload"),
         Case(name: "no authorization", request: { _ in .apns(jwt: nil) }, status: 403, reason: "MissingProviderToken"),
-        Case(name: "authorization not bearer", request: { jwt in
-            TestRequest(
-                path: "/3/device/\(token)",
-                headers: [("apns-topic", "t"), ("authorization", "basic \(jwt)")],
-                body: Data(#"{"aps":{}}"#.utf8)
-            )
-        }, status: 403, reason: "InvalidProviderToken"),
+        Case(
+            name: "authorization not bearer",
+            request: { jwt in
+                TestRequest(
+                    path: "/3/device/\(token)",
+                    headers: [("apns-topic", "t"), ("authorization", "basic \(jwt)")],
+                    body: Data(#"{"aps":{}}"#.utf8)
+                )
+            }, status: 403, reason: "InvalidProviderToken"),
     ]
 
     /// A JSON object with an `aps` dictionary, padded to exactly `size` bytes.
@@ -124,8 +151,12 @@ struct APNsMockServerValidationTests {
                     body: Data(Self.payload(ofSize: 5120).utf8)
                 ),
                 .apns(jwt: jwt, extraHeaders: [("apns-collapse-id", String(repeating: "c", count: 64))]),
-                .apns(jwt: jwt, extraHeaders: [("apns-id", "0A1B2C3D-4E5F-4A6B-8C7D-9E0F1A2B3C4D"), ("apns-expiration", "0"),
-                                               ("apns-priority", "5")]),
+                .apns(
+                    jwt: jwt,
+                    extraHeaders: [
+                        ("apns-id", "0A1B2C3D-4E5F-4A6B-8C7D-9E0F1A2B3C4D"), ("apns-expiration", "0"),
+                        ("apns-priority", "5"),
+                    ]),
             ]
             for request in requests {
                 let response = try await client.send(request)

@@ -8,12 +8,17 @@ import Testing
     /// instead of sending HTTP/2 into the void.
     @Test func serverWithoutH2IsRefused() async throws {
         let port = Int.random(in: 30000...60000)
-        let server = try ChildProcess("/usr/bin/openssl", ["s_server", "-accept", "127.0.0.1:\(port)", "-cert", Fixtures.cert("server.pem"),
-                                                          "-key", Fixtures.cert("server.key"), "-quiet", "-naccept", "5"])
+        let server = try ChildProcess(
+            "/usr/bin/openssl",
+            [
+                "s_server", "-accept", "127.0.0.1:\(port)", "-cert", Fixtures.cert("server.pem"),
+                "-key", Fixtures.cert("server.key"), "-quiet", "-naccept", "5",
+            ])
         defer { server.signal(SIGTERM) }
         try await waitUntilListening(port: port)
-        let client = try APNsClient(configuration: Fixtures.clientConfiguration(
-            port: port, authentication: .token(try Fixtures.tokenCache()), requestTimeout: .seconds(5)))
+        let client = try APNsClient(
+            configuration: Fixtures.clientConfiguration(
+                port: port, authentication: .token(try Fixtures.tokenCache()), requestTimeout: .seconds(5)))
         await #expect(throws: APNsError.alpnNotNegotiated(nil)) { try await client.send(request()) }
         await client.shutdown()
     }

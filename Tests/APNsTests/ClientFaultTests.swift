@@ -12,8 +12,9 @@ struct ClientFaultTests {
             let events = EventLog()
             // A generous deadline: a request may wait its turn behind 1,000 others on a loaded
             // machine, and these tests are about nothing being lost, not about deadlines.
-            let client = try APNsClient(configuration: Fixtures.clientConfiguration(
-                port: mock.port, authentication: .token(try Fixtures.tokenCache()), requestTimeout: .seconds(120), events: events))
+            let client = try APNsClient(
+                configuration: Fixtures.clientConfiguration(
+                    port: mock.port, authentication: .token(try Fixtures.tokenCache()), requestTimeout: .seconds(120), events: events))
             #expect(try await client.send(request()).status == 200)
             async let statuses = sendConcurrently(client, count: 1000)
             _ = try await mock.waitForNotifications(count: 200, timeout: .seconds(60))
@@ -35,8 +36,9 @@ struct ClientFaultTests {
             let events = EventLog()
             // A generous deadline: a request may wait its turn behind 1,000 others on a loaded
             // machine, and these tests are about nothing being lost, not about deadlines.
-            let client = try APNsClient(configuration: Fixtures.clientConfiguration(
-                port: mock.port, authentication: .token(try Fixtures.tokenCache()), requestTimeout: .seconds(120), events: events))
+            let client = try APNsClient(
+                configuration: Fixtures.clientConfiguration(
+                    port: mock.port, authentication: .token(try Fixtures.tokenCache()), requestTimeout: .seconds(120), events: events))
             #expect(try await client.send(request()).status == 200)
             mock.addFault(.goAway(afterStreams: 300, reason: "Shutdown"))
             let results = try await sendConcurrently(client, count: 1000)
@@ -58,8 +60,9 @@ struct ClientFaultTests {
 
     @Test func refusedStreamsAreResentTransparently() async throws {
         try await withMock { mock in
-            let client = try APNsClient(configuration: Fixtures.clientConfiguration(
-                port: mock.port, authentication: .token(try Fixtures.tokenCache())))
+            let client = try APNsClient(
+                configuration: Fixtures.clientConfiguration(
+                    port: mock.port, authentication: .token(try Fixtures.tokenCache())))
             #expect(try await client.send(request()).status == 200)
             mock.addFault(.refuseStreams(count: 20))
             let results = try await sendConcurrently(client, count: 100)
@@ -71,8 +74,9 @@ struct ClientFaultTests {
 
     @Test func neverAnsweringStreamFailsAtItsDeadline() async throws {
         try await withMock { mock in
-            let client = try APNsClient(configuration: Fixtures.clientConfiguration(
-                port: mock.port, authentication: .token(try Fixtures.tokenCache())))
+            let client = try APNsClient(
+                configuration: Fixtures.clientConfiguration(
+                    port: mock.port, authentication: .token(try Fixtures.tokenCache())))
             #expect(try await client.send(request()).status == 200)
             mock.addFault(.neverAnswer(count: 1))
             let start = ContinuousClock.now
@@ -92,8 +96,9 @@ struct ClientFaultTests {
 
     @Test func droppedConnectionFailsInFlightAsRetryableAndPoolRecovers() async throws {
         try await withMock { mock in
-            let client = try APNsClient(configuration: Fixtures.clientConfiguration(
-                port: mock.port, authentication: .token(try Fixtures.tokenCache())))
+            let client = try APNsClient(
+                configuration: Fixtures.clientConfiguration(
+                    port: mock.port, authentication: .token(try Fixtures.tokenCache())))
             #expect(try await client.send(request()).status == 200)
             mock.addFault(.dropConnection(afterStreams: 50))
             let errors = await sendCollectingErrors(client, count: 200).compactMap { $0 }
@@ -109,8 +114,9 @@ struct ClientFaultTests {
 
     @Test func statusFaultsAreClassified() async throws {
         try await withMock { mock in
-            let client = try APNsClient(configuration: Fixtures.clientConfiguration(
-                port: mock.port, authentication: .token(try Fixtures.tokenCache())))
+            let client = try APNsClient(
+                configuration: Fixtures.clientConfiguration(
+                    port: mock.port, authentication: .token(try Fixtures.tokenCache())))
             mock.addFault(.status(code: 429, reason: "TooManyRequests", count: 1, retryAfterSeconds: 7))
             let r429 = try await client.send(request())
             #expect(r429.status == 429)
@@ -142,8 +148,9 @@ struct ClientFaultTests {
         try await withMock { mock in
             mock.addFault(.tlsHandshakeFailure(count: 1))
             let events = EventLog()
-            let client = try APNsClient(configuration: Fixtures.clientConfiguration(
-                port: mock.port, authentication: .token(try Fixtures.tokenCache()), events: events))
+            let client = try APNsClient(
+                configuration: Fixtures.clientConfiguration(
+                    port: mock.port, authentication: .token(try Fixtures.tokenCache()), events: events))
             #expect(try await client.send(request()).status == 200)
             #expect(events.all.contains { if case .connectFailed = $0 { true } else { false } })
             await client.shutdown()

@@ -34,8 +34,9 @@ struct ClientShutdownTests {
     /// which the dispatcher re-queues.
     @Test func unansweredStreamsFailWithShutdownAfterTheDrain() async throws {
         try await withMock { mock in
-            let client = try APNsClient(configuration: Fixtures.clientConfiguration(
-                port: mock.port, authentication: .token(try Fixtures.tokenCache())))
+            let client = try APNsClient(
+                configuration: Fixtures.clientConfiguration(
+                    port: mock.port, authentication: .token(try Fixtures.tokenCache())))
             #expect(try await client.send(request()).status == 200)
             mock.addFault(.neverAnswer(count: 3))
             let sends = Task { await sendCollectingErrors(client, count: 3) }

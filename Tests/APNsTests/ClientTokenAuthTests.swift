@@ -10,9 +10,10 @@ struct ClientTokenAuthTests {
             let cache = try Fixtures.tokenCache()
             let client = try APNsClient(configuration: Fixtures.clientConfiguration(port: mock.port, authentication: .token(cache)))
             let id = APNsID.random()
-            let request = APNsRequest(deviceToken: Fixtures.deviceToken, topic: Fixtures.topic, payload: Fixtures.payload("hi ✓"),
-                                      pushType: .alert, priority: .low, expiration: .at(Date(timeIntervalSince1970: 2_000_000_000)),
-                                      collapseID: "chat-42", apnsID: id)
+            let request = APNsRequest(
+                deviceToken: Fixtures.deviceToken, topic: Fixtures.topic, payload: Fixtures.payload("hi ✓"),
+                pushType: .alert, priority: .low, expiration: .at(Date(timeIntervalSince1970: 2_000_000_000)),
+                collapseID: "chat-42", apnsID: id)
             let response = try await client.send(request)
             await client.shutdown()
             #expect(response.status == 200)
@@ -33,8 +34,9 @@ struct ClientTokenAuthTests {
 
     @Test func fiveHundredConcurrentSendsShareOneConnection() async throws {
         try await withMock { mock in
-            let client = try APNsClient(configuration: Fixtures.clientConfiguration(
-                port: mock.port, authentication: .token(try Fixtures.tokenCache()), connections: 1))
+            let client = try APNsClient(
+                configuration: Fixtures.clientConfiguration(
+                    port: mock.port, authentication: .token(try Fixtures.tokenCache()), connections: 1))
             let statuses = try await sendConcurrently(client, count: 600)
             await client.shutdown()
             #expect(statuses.filter { $0 == 200 }.count == 600)
@@ -80,28 +82,38 @@ struct ClientTokenAuthTests {
 
     @Test func invalidRequestsAreRefusedBeforeSending() async throws {
         try await withMock { mock in
-            let client = try APNsClient(configuration: Fixtures.clientConfiguration(
-                port: mock.port, authentication: .token(try Fixtures.tokenCache())))
+            let client = try APNsClient(
+                configuration: Fixtures.clientConfiguration(
+                    port: mock.port, authentication: .token(try Fixtures.tokenCache())))
             let bad: [(APNsRequest, APNsRequestError)] = [
                 (request(token: "xyz1"), .invalidDeviceToken(redacted: "••••")),
                 (request(token: "abc"), .invalidDeviceToken(redacted: "••••")),
                 (request(token: ""), .emptyDeviceToken),
                 (APNsRequest(deviceToken: Fixtures.deviceToken, topic: "", payload: Fixtures.payload()), .emptyTopic),
-                (APNsRequest(deviceToken: Fixtures.deviceToken, topic: Fixtures.topic, payload: Fixtures.payload(),
-                             collapseID: String(repeating: "c", count: 65)), .collapseIDTooLong(bytes: 65)),
-                (APNsRequest(deviceToken: Fixtures.deviceToken, topic: Fixtures.topic, payload: [UInt8](repeating: 32, count: 4097)),
-                 .payloadTooLarge(bytes: 4097, limit: 4096)),
+                (
+                    APNsRequest(
+                        deviceToken: Fixtures.deviceToken, topic: Fixtures.topic, payload: Fixtures.payload(),
+                        collapseID: String(repeating: "c", count: 65)), .collapseIDTooLong(bytes: 65)
+                ),
+                (
+                    APNsRequest(deviceToken: Fixtures.deviceToken, topic: Fixtures.topic, payload: [UInt8](repeating: 32, count: 4097)),
+                    .payloadTooLarge(bytes: 4097, limit: 4096)
+                ),
                 (APNsRequest(deviceToken: Fixtures.deviceToken, topic: Fixtures.topic, payload: []), .emptyPayload),
-                (APNsRequest(deviceToken: Fixtures.deviceToken, topic: Fixtures.topic, payload: Fixtures.payload(),
-                             pushType: .background, priority: .immediate), .backgroundWithImmediatePriority),
+                (
+                    APNsRequest(
+                        deviceToken: Fixtures.deviceToken, topic: Fixtures.topic, payload: Fixtures.payload(),
+                        pushType: .background, priority: .immediate), .backgroundWithImmediatePriority
+                ),
             ]
             for (r, expected) in bad {
                 await #expect(throws: APNsError.invalidRequest(expected)) { try await client.send(r) }
             }
             // VoIP may use 5120 bytes.
-            var voip = APNsRequest(deviceToken: Fixtures.deviceToken, topic: Fixtures.topic + ".voip",
-                                   payload: Array(#"{"aps":{},"x":""#.utf8) + [UInt8](repeating: 120, count: 5000) + Array(#""}"#.utf8),
-                                   pushType: .voip)
+            var voip = APNsRequest(
+                deviceToken: Fixtures.deviceToken, topic: Fixtures.topic + ".voip",
+                payload: Array(#"{"aps":{},"x":""#.utf8) + [UInt8](repeating: 120, count: 5000) + Array(#""}"#.utf8),
+                pushType: .voip)
             #expect(voip.payload.count <= 5120)
             #expect(try await client.send(voip).status == 200)
             voip.payload += [UInt8](repeating: 32, count: 200)

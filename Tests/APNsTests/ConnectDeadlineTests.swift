@@ -2,7 +2,7 @@ import APNs
 import Foundation
 import Testing
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A request waiting for a connection that never comes up (a server that accepts TCP and then
@@ -12,8 +12,9 @@ struct ConnectDeadlineTests {
     @Test func requestQueuedOnASilentServerFailsAtItsDeadline() async throws {
         let server = try SilentTCPServer()
         defer { server.close() }
-        var config = Fixtures.clientConfiguration(port: server.port, authentication: .token(try Fixtures.tokenCache()),
-                                                  requestTimeout: .seconds(1))
+        var config = Fixtures.clientConfiguration(
+            port: server.port, authentication: .token(try Fixtures.tokenCache()),
+            requestTimeout: .seconds(1))
         config.connectTimeout = .seconds(600)
         let client = try APNsClient(configuration: config)
         let start = ContinuousClock.now

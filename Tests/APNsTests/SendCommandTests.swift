@@ -34,9 +34,11 @@ import Testing
     @Test func certificateAuthWithP12() async throws {
         try await withMock(Fixtures.mockConfiguration(clientCertificates: true)) { mock in
             let result = try await run(
-                ["send", "--environment", "https://127.0.0.1:\(mock.port)", "--ca-file", Fixtures.cert("ca.pem"),
-                 "--topic", Fixtures.topic, "--p12", Fixtures.cert("client.p12"), "--p12-password-env", "TEST_P12_PW",
-                 "--device-token", Fixtures.deviceToken, "--alert", "Hi"],
+                [
+                    "send", "--environment", "https://127.0.0.1:\(mock.port)", "--ca-file", Fixtures.cert("ca.pem"),
+                    "--topic", Fixtures.topic, "--p12", Fixtures.cert("client.p12"), "--p12-password-env", "TEST_P12_PW",
+                    "--device-token", Fixtures.deviceToken, "--alert", "Hi",
+                ],
                 environment: ["TEST_P12_PW": "secret"])
             #expect(result.status == 0, "\(result.stderr)")
             #expect(mock.notifications.count == 1)
@@ -45,23 +47,29 @@ import Testing
 
     @Test func badCredentialFileExitsTwoNamingTheFile() async throws {
         let missing = "/nonexistent/AuthKey_X.p8"
-        let result = try await run(["send", "--p8", missing, "--key-id", Fixtures.keyID, "--team-id", Fixtures.teamID,
-                              "--topic", Fixtures.topic, "--device-token", Fixtures.deviceToken, "--alert", "Hi"])
+        let result = try await run([
+            "send", "--p8", missing, "--key-id", Fixtures.keyID, "--team-id", Fixtures.teamID,
+            "--topic", Fixtures.topic, "--device-token", Fixtures.deviceToken, "--alert", "Hi",
+        ])
         #expect(result.status == 2)
         #expect(result.stderr.contains(missing))
     }
 
     @Test func unreachableEndpointExitsThree() async throws {
-        let result = try await run(["send", "--p8", Fixtures.cert("AuthKey_DEVKEY1234.p8"), "--key-id", Fixtures.keyID,
-                              "--team-id", Fixtures.teamID, "--environment", "https://127.0.0.1:1", "--timeout", "5",
-                              "--topic", Fixtures.topic, "--device-token", Fixtures.deviceToken, "--alert", "Hi"])
+        let result = try await run([
+            "send", "--p8", Fixtures.cert("AuthKey_DEVKEY1234.p8"), "--key-id", Fixtures.keyID,
+            "--team-id", Fixtures.teamID, "--environment", "https://127.0.0.1:1", "--timeout", "5",
+            "--topic", Fixtures.topic, "--device-token", Fixtures.deviceToken, "--alert", "Hi",
+        ])
         #expect(result.status == 3)
         #expect(result.stderr.contains("cannot connect"))
     }
 
     private func tokenArgs(_ mock: APNsMockServer) -> [String] {
-        ["send", "--p8", Fixtures.cert("AuthKey_DEVKEY1234.p8"), "--key-id", Fixtures.keyID, "--team-id", Fixtures.teamID,
-         "--environment", "https://127.0.0.1:\(mock.port)", "--ca-file", Fixtures.cert("ca.pem"), "--topic", Fixtures.topic]
+        [
+            "send", "--p8", Fixtures.cert("AuthKey_DEVKEY1234.p8"), "--key-id", Fixtures.keyID, "--team-id", Fixtures.teamID,
+            "--environment", "https://127.0.0.1:\(mock.port)", "--ca-file", Fixtures.cert("ca.pem"), "--topic", Fixtures.topic,
+        ]
     }
 }
 
@@ -78,7 +86,8 @@ func run(_ arguments: [String], environment: [String: String] = [:]) async throw
     if !FileManager.default.isExecutableFile(atPath: binary) {
         binary = Fixtures.repoRoot + "/.build/debug/push-relay"
     }
-    let result = try await ChildProcess.run(binary, arguments,
-                                            environment: ProcessInfo.processInfo.environment.merging(environment) { $1 })
+    let result = try await ChildProcess.run(
+        binary, arguments,
+        environment: ProcessInfo.processInfo.environment.merging(environment) { $1 })
     return ProcessResult(status: result.status, stdout: result.stdout, stderr: result.stderr)
 }

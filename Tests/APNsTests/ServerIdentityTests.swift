@@ -30,8 +30,10 @@ struct ServerIdentityTests {
     }
 
     /// Asserts `outcome` is a refused handshake whose message contains `detail`.
-    private func expectRefused(_ outcome: Result<APNsResponse, any Error>, _ detail: String,
-                               sourceLocation: SourceLocation = #_sourceLocation) {
+    private func expectRefused(
+        _ outcome: Result<APNsResponse, any Error>, _ detail: String,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         guard case .failure(APNsError.connectFailed(let message)) = outcome else {
             Issue.record("expected a refused TLS handshake, got \(outcome)", sourceLocation: sourceLocation)
             return

@@ -6,9 +6,14 @@ import Testing
     func parse(_ text: String) throws -> JSONValue { try JSONValue.parse(Data(text.utf8)) }
 
     @Test func parsesScalarsAndContainers() throws {
-        #expect(try parse(" \n\t{ \"a\" : [ 1 , -2 , 3.25 , -0.5e1 , 1E2 , true , false , null , \"\" ] , \"b\" : { } }\r\n") ==
-            .object(["a": .array([.int(1), .int(-2), .double(3.25), .double(-5), .double(100), .bool(true), .bool(false),
-                                  .null, .string("")]), "b": .object([:])]))
+        #expect(
+            try parse(" \n\t{ \"a\" : [ 1 , -2 , 3.25 , -0.5e1 , 1E2 , true , false , null , \"\" ] , \"b\" : { } }\r\n")
+                == .object([
+                    "a": .array([
+                        .int(1), .int(-2), .double(3.25), .double(-5), .double(100), .bool(true), .bool(false),
+                        .null, .string(""),
+                    ]), "b": .object([:]),
+                ]))
         #expect(try parse("[]") == .array([]))
         #expect(try parse("\"top\"") == .string("top"))
     }

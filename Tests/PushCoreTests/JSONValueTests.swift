@@ -5,10 +5,12 @@ import Testing
 @Suite struct JSONValueTests {
     @Test func parsesEveryKindKeepingIntegersExact() throws {
         let value = try JSONValue.parse(Data(#"{"a":null,"b":true,"c":9007199254740993,"d":1.5,"e":"x","f":[1,"2"],"g":{}}"#.utf8))
-        #expect(value == .object([
-            "a": .null, "b": .bool(true), "c": .int(9_007_199_254_740_993), "d": .double(1.5), "e": .string("x"),
-            "f": .array([.int(1), .string("2")]), "g": .object([:]),
-        ]))
+        #expect(
+            value
+                == .object([
+                    "a": .null, "b": .bool(true), "c": .int(9_007_199_254_740_993), "d": .double(1.5), "e": .string("x"),
+                    "f": .array([.int(1), .string("2")]), "g": .object([:]),
+                ]))
     }
 
     @Test func boolsAndNumbersStayDistinct() throws {

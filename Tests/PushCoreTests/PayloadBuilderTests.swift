@@ -32,11 +32,12 @@ import Testing
         #expect(aps["badge"] as? Int == 5)
 
         let sendbird = try #require(root["sendbird"] as? [String: Any])
-        #expect(Set(sendbird.keys) == [
-            "category", "type", "message", "data", "custom_type", "message_id", "created_at", "app_id",
-            "unread_message_count", "channel", "channel_type", "sender", "recipient", "files", "translations",
-            "push_title", "push_sound", "audience_type", "mentioned_users", "notification_action", "sqs_ts",
-        ])
+        #expect(
+            Set(sendbird.keys) == [
+                "category", "type", "message", "data", "custom_type", "message_id", "created_at", "app_id",
+                "unread_message_count", "channel", "channel_type", "sender", "recipient", "files", "translations",
+                "push_title", "push_sound", "audience_type", "mentioned_users", "notification_action", "sqs_ts",
+            ])
         #expect(sendbird["category"] as? String == "messaging:offline_notification")
         #expect(sendbird["type"] as? String == "MESG")
         #expect(sendbird["message"] as? String == "hello")
@@ -166,10 +167,13 @@ import Testing
 
     @Test func soundPrecedence() {
         let app = AppPushOptions(defaultSound: "app.caf")
-        #expect(PayloadBuilder.sound(channel: ChannelPushPreference(pushSound: "ch.caf"),
-                                     user: UserPushPreferences(pushSound: "user.caf"), options: app) == "ch.caf")
-        #expect(PayloadBuilder.sound(channel: .defaults, user: UserPushPreferences(pushSound: "user.caf"), options: app)
-            == "user.caf")
+        #expect(
+            PayloadBuilder.sound(
+                channel: ChannelPushPreference(pushSound: "ch.caf"),
+                user: UserPushPreferences(pushSound: "user.caf"), options: app) == "ch.caf")
+        #expect(
+            PayloadBuilder.sound(channel: .defaults, user: UserPushPreferences(pushSound: "user.caf"), options: app)
+                == "user.caf")
         #expect(PayloadBuilder.sound(channel: ChannelPushPreference(pushSound: ""), user: .defaults, options: app) == "app.caf")
         #expect(PayloadBuilder.sound(channel: .defaults, user: .defaults, options: .defaults) == "default")
     }
@@ -177,9 +181,11 @@ import Testing
     // MARK: Unicode
 
     @Test func unicodeRoundTrips() throws {
-        let text = "Quote \" backslash \\ tab\t nl\n cr\r nul\u{0} bell\u{7} esc\u{1B} del\u{7F} 안녕 👩‍👩‍👧‍👦 🇰🇷 שלום مرحبا \u{202E}rtl\u{202C} e\u{301} \u{2028}"
-        let event = makeEvent(text: text, sender: WebhookSender(userID: "ünï/çødé", nickname: "민수 🚀"),
-                              channel: WebhookChannel(channelURL: "ch/1", name: "팀 \"A\""))
+        let text =
+            "Quote \" backslash \\ tab\t nl\n cr\r nul\u{0} bell\u{7} esc\u{1B} del\u{7F} 안녕 👩‍👩‍👧‍👦 🇰🇷 שלום مرحبا \u{202E}rtl\u{202C} e\u{301} \u{2028}"
+        let event = makeEvent(
+            text: text, sender: WebhookSender(userID: "ünï/çødé", nickname: "민수 🚀"),
+            channel: WebhookChannel(channelURL: "ch/1", name: "팀 \"A\""))
         let payload = try build(event)
         let raw = String(decoding: payload.data, as: UTF8.self)
         #expect(Array(raw.utf8) == Array(payload.data), "valid UTF-8")
@@ -256,9 +262,11 @@ import Testing
     @Test func cannotFitWhenEverythingElseIsTooBig() {
         let hugeName = String(repeating: "N", count: 5000)
         let event = makeEvent(text: "hi", sender: WebhookSender(userID: "alice", nickname: hugeName))
-        #expect(performing: { try build(event) }, throws: { error in
-            guard case PayloadError.tooLarge(let minimum, let limit) = error else { return false }
-            return minimum > 4096 && limit == 4096
-        })
+        #expect(
+            performing: { try build(event) },
+            throws: { error in
+                guard case PayloadError.tooLarge(let minimum, let limit) = error else { return false }
+                return minimum > 4096 && limit == 4096
+            })
     }
 }

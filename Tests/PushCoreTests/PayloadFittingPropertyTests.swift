@@ -20,10 +20,14 @@ import Testing
         }
     }
 
-    static let templateTokens = ["{message}", "{sender_name}", "{channel_name}", "{filename}", "{file_type_friendly}",
-                                 "{", "}", "{unknown}", "{{message}", "hi ", "\"", "\\", "\u{1}", "\n", "한", "👩‍👩‍👧‍👦", " "]
-    static let messageTokens = ["a", "bc ", "\"", "\\", "\u{0}", "\u{1b}", "\t", "가나", "👩‍👩‍👧‍👦", "🏳️‍🌈", "e\u{301}",
-                                "{message}", "x"]
+    static let templateTokens = [
+        "{message}", "{sender_name}", "{channel_name}", "{filename}", "{file_type_friendly}",
+        "{", "}", "{unknown}", "{{message}", "hi ", "\"", "\\", "\u{1}", "\n", "한", "👩‍👩‍👧‍👦", " ",
+    ]
+    static let messageTokens = [
+        "a", "bc ", "\"", "\\", "\u{0}", "\u{1b}", "\t", "가나", "👩‍👩‍👧‍👦", "🏳️‍🌈", "e\u{301}",
+        "{message}", "x",
+    ]
 
     static func text(_ tokens: [String], count: Int, using generator: inout Generator) -> String {
         var text = ""
@@ -39,7 +43,8 @@ import Testing
             output += rest[..<open]
             let afterOpen = rest.index(after: open)
             if let close = rest[afterOpen...].firstIndex(where: { $0 == "}" || $0 == "{" }), rest[close] == "}",
-               let value = values[variable: rest[afterOpen..<close]] {
+                let value = values[variable: rest[afterOpen..<close]]
+            {
                 output += value
                 rest = rest[rest.index(after: close)...]
             } else {
@@ -54,10 +59,12 @@ import Testing
         var generator = Generator(state: 7)
         for _ in 0..<2_000 {
             let template = Self.text(Self.templateTokens, count: Int.random(in: 0...40, using: &generator), using: &generator)
-            let values = TemplateValues(senderName: "Al{message}ice", message: Self.text(Self.messageTokens, count: 5, using: &generator),
-                                        filename: "f\"ile", channelName: "{channel_name}", fileTypeFriendly: "Image")
-            #expect(TemplateRenderer.render(template, values: values) == Self.referenceRender(template, values: values),
-                    "template \(template.debugDescription)")
+            let values = TemplateValues(
+                senderName: "Al{message}ice", message: Self.text(Self.messageTokens, count: 5, using: &generator),
+                filename: "f\"ile", channelName: "{channel_name}", fileTypeFriendly: "Image")
+            #expect(
+                TemplateRenderer.render(template, values: values) == Self.referenceRender(template, values: values),
+                "template \(template.debugDescription)")
         }
     }
 
@@ -66,7 +73,8 @@ import Testing
         for round in 0..<400 {
             let limit = Int.random(in: 700...4096, using: &generator)
             let body = Self.text(Self.templateTokens, count: Int.random(in: 0...60, using: &generator), using: &generator)
-            let title = Bool.random(using: &generator)
+            let title =
+                Bool.random(using: &generator)
                 ? Self.text(Self.templateTokens, count: Int.random(in: 0...20, using: &generator), using: &generator) : nil
             let message = Self.text(Self.messageTokens, count: Int.random(in: 0...1_500, using: &generator), using: &generator)
             let event = makeEvent(text: message, templateOverride: .custom(title: title, body: body))
@@ -88,8 +96,9 @@ import Testing
             let sent = try #require((root["sendbird"] as? [String: Any])?["message"] as? String)
             var values = alert.values
             values.message = sent
-            #expect((root["aps"] as? [String: Any])?["alert"] as? String == Self.referenceRender(alert.body, values: values),
-                    "round \(round): the alert is the full render of the sent message")
+            #expect(
+                (root["aps"] as? [String: Any])?["alert"] as? String == Self.referenceRender(alert.body, values: values),
+                "round \(round): the alert is the full render of the sent message")
             if let title {
                 #expect((root["sendbird"] as? [String: Any])?["push_title"] as? String == Self.referenceRender(title, values: values))
             }
@@ -123,8 +132,9 @@ import Testing
         for _ in 0..<300 {
             let template = Self.text(Self.templateTokens, count: Int.random(in: 0...300, using: &generator), using: &generator)
             let name = Self.text(Self.messageTokens, count: Int.random(in: 0...60, using: &generator), using: &generator)
-            let values = TemplateValues(senderName: name, message: String(repeating: "m", count: 100_000),
-                                        filename: name, channelName: name)
+            let values = TemplateValues(
+                senderName: name, message: String(repeating: "m", count: 100_000),
+                filename: name, channelName: name)
             let budget = Int.random(in: 0...4096, using: &generator)
             let slots = TemplateRenderer.slots(template, values: values, budget: budget)
             // Rendering stops at the first append past the budget; one append is at most a value
@@ -146,8 +156,9 @@ import Testing
         #expect(message.unicodeScalars.count == TextLimits.messageScalars)
         let event = makeEvent(text: message, templateOverride: .custom(title: template, body: template))
         let alert = TemplateRenderer.alertTemplate(for: event, recipientChoice: .default, templates: .sendbirdDefaults)
-        let payload = try PayloadBuilder().build(event: event, member: member("bob"), alert: alert,
-                                                 recipientTemplate: .default, sound: "default", now: now)
+        let payload = try PayloadBuilder().build(
+            event: event, member: member("bob"), alert: alert,
+            recipientTemplate: .default, sound: "default", now: now)
         #expect(payload.data.count <= 4096)
         #expect(payload.isShortened)
     }

@@ -22,9 +22,10 @@ import Testing
         #expect(plan.channelURL == "ch_1")
         #expect(plan.messageID == 4_633_387_838)
         #expect(plan.recipients.map(\.userID) == ["alice", "bob", "carol", "dave", "erin"], "duplicates planned once")
-        #expect(plan.recipients.map(\.decision) == [
-            .skip(.sender), .push, .skip(.noToken), .skip(.online), .skip(.triggerOff),
-        ])
+        #expect(
+            plan.recipients.map(\.decision) == [
+                .skip(.sender), .push, .skip(.noToken), .skip(.online), .skip(.triggerOff),
+            ])
         #expect(plan.skipCounts == [.sender: 1, .noToken: 1, .online: 1, .triggerOff: 1])
 
         let bob = plan.recipients[1]
@@ -75,8 +76,9 @@ import Testing
         members.append(bob)
         object["members"] = members
         let event = try WebhookEvent(json: try jsonData(object))
-        let plan = PushPlanner().plan(event, lookup: RecipientLookup(deviceTokens: ["Bob": bobTokens]),
-                                      now: instant("2018-10-29T07:35:56Z"))
+        let plan = PushPlanner().plan(
+            event, lookup: RecipientLookup(deviceTokens: ["Bob": bobTokens]),
+            now: instant("2018-10-29T07:35:56Z"))
         #expect(plan.recipients.map(\.decision) == [.skip(.sender), .push])
         let root = try decodePayload(try #require(plan.recipients[1].payload).data)
         #expect((root["aps"] as? [String: Any])?["alert"] as? String == "Oldies but goodies: Webhook simulation")

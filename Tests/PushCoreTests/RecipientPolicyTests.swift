@@ -13,8 +13,9 @@ import Testing
         tokens: Int = 1,
         options: AppPushOptions = .defaults
     ) -> PushDecision {
-        RecipientPolicy(options: options).decide(event: event, member: member, userPreferences: user,
-                                                 channelPreference: channel, deviceTokenCount: tokens, now: now)
+        RecipientPolicy(options: options).decide(
+            event: event, member: member, userPreferences: user,
+            channelPreference: channel, deviceTokenCount: tokens, now: now)
     }
 
     @Test func pushesAnOfflineMemberByDefault() {
@@ -34,7 +35,13 @@ import Testing
             (decide(makeEvent(silent: true)), .skip(.silent), "silent"),
             (decide(makeEvent(deliveryOption: .suppress)), .skip(.suppressed), "suppressed"),
             (decide(makeEvent(type: .admm)), .skip(.adminMessage), "admin"),
-            (decide(makeEvent(), member: { offline.state = .invited; return offline }()), .skip(.notJoined), "invited"),
+            (
+                decide(
+                    makeEvent(),
+                    member: {
+                        offline.state = .invited; return offline
+                    }()), .skip(.notJoined), "invited"
+            ),
             (decide(makeEvent(), member: WebhookMember(userID: "bob", isActive: false)), .skip(.inactive), "inactive"),
             (decide(makeEvent(), member: WebhookMember(userID: "bob", isOnline: true)), .skip(.online), "online"),
             (decide(makeEvent(), member: WebhookMember(userID: "bob", isBlockingSender: true)), .skip(.blockingSender), "blocking"),
@@ -89,9 +96,10 @@ import Testing
             dndWindow: TimeWindow(startHour: 0, startMin: 0, endHour: 23, endMin: 59),
             snoozeEnabled: true, snoozeStartMs: 0, snoozeEndMs: .max, blockPushFromBots: true
         )
-        var event = makeEvent(sender: WebhookSender(userID: "bob", isBot: true),
-                              channel: WebhookChannel(channelURL: "c", isSuper: true),
-                              silent: true, deliveryOption: .suppress)
+        var event = makeEvent(
+            sender: WebhookSender(userID: "bob", isBot: true),
+            channel: WebhookChannel(channelURL: "c", isSuper: true),
+            silent: true, deliveryOption: .suppress)
         event.type = .admm
         var bob = WebhookMember(userID: "bob", isActive: false, isOnline: true, state: .invited, isBlockingSender: true)
         var user = allDayDND
@@ -126,10 +134,12 @@ import Testing
     @Test(arguments: ChannelPushTriggerOption.allCases, PushTriggerOption.allCases)
     func channelOptionTimesUserOption(channel: ChannelPushTriggerOption, user: PushTriggerOption) {
         let effective: String = channel == .default ? user.rawValue : channel.rawValue
-        let plain = decide(makeEvent(), user: UserPushPreferences(pushTriggerOption: user),
-                           channel: ChannelPushPreference(triggerOption: channel))
-        let mentioning = decide(makeEvent(mentioned: ["bob"]), user: UserPushPreferences(pushTriggerOption: user),
-                                channel: ChannelPushPreference(triggerOption: channel))
+        let plain = decide(
+            makeEvent(), user: UserPushPreferences(pushTriggerOption: user),
+            channel: ChannelPushPreference(triggerOption: channel))
+        let mentioning = decide(
+            makeEvent(mentioned: ["bob"]), user: UserPushPreferences(pushTriggerOption: user),
+            channel: ChannelPushPreference(triggerOption: channel))
         switch effective {
         case "all":
             #expect(plain == .push)
@@ -177,7 +187,8 @@ import Testing
 
     @Test func unknownDeliveryOptionsActLikeDefault() {
         #expect(decide(makeEvent(deliveryOption: .unknown("later"))) == .push)
-        #expect(decide(makeEvent(deliveryOption: .unknown("later")), channel: ChannelPushPreference(triggerOption: .off))
-            == .skip(.channelOff))
+        #expect(
+            decide(makeEvent(deliveryOption: .unknown("later")), channel: ChannelPushPreference(triggerOption: .off))
+                == .skip(.channelOff))
     }
 }

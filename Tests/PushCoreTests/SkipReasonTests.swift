@@ -4,11 +4,12 @@ import Testing
 
 @Suite struct SkipReasonTests {
     @Test func codesAreStableSnakeCase() {
-        #expect(SkipReason.allKnown.map(\.rawValue) == [
-            "sender", "supergroup", "silent", "suppressed", "admin_message", "not_joined", "inactive", "online",
-            "blocking_sender", "bot_blocked", "channel_off", "not_mentioned", "trigger_off", "snoozed",
-            "do_not_disturb", "no_token", "payload_too_large",
-        ])
+        #expect(
+            SkipReason.allKnown.map(\.rawValue) == [
+                "sender", "supergroup", "silent", "suppressed", "admin_message", "not_joined", "inactive", "online",
+                "blocking_sender", "bot_blocked", "channel_off", "not_mentioned", "trigger_off", "snoozed",
+                "do_not_disturb", "no_token", "payload_too_large",
+            ])
     }
 
     @Test func roundTripsKnownAndUnknownCodes() throws {

@@ -3,14 +3,16 @@ import Testing
 @testable import PushCore
 
 @Suite struct TemplateRendererTests {
-    let values = TemplateValues(senderName: "Cindy", message: "Bye!", filename: "squirrel.jpg",
-                                channelName: "Team", fileTypeFriendly: "Image")
+    let values = TemplateValues(
+        senderName: "Cindy", message: "Bye!", filename: "squirrel.jpg",
+        channelName: "Team", fileTypeFriendly: "Image")
 
     @Test func replacesEveryVariable() {
         #expect(TemplateRenderer.render("{sender_name}: {message}", values: values) == "Cindy: Bye!")
         #expect(TemplateRenderer.render("{filename}", values: values) == "squirrel.jpg")
-        #expect(TemplateRenderer.render("{sender_name} sent an {file_type_friendly} in {channel_name}", values: values)
-            == "Cindy sent an Image in Team")
+        #expect(
+            TemplateRenderer.render("{sender_name} sent an {file_type_friendly} in {channel_name}", values: values)
+                == "Cindy sent an Image in Team")
         #expect(TemplateRenderer.render("{message}{message}", values: values) == "Bye!Bye!")
     }
 
@@ -65,9 +67,10 @@ import Testing
 
     @Test func appCustomisedTemplates() {
         let templates = PushTemplateSet(
-            defaultTemplate: PushMessageTemplate(mesg: "[{channel_name}] {sender_name}: {message}",
-                                                 file: "{sender_name} sent a {file_type_friendly}: {filename}",
-                                                 admm: "📢 {message}")
+            defaultTemplate: PushMessageTemplate(
+                mesg: "[{channel_name}] {sender_name}: {message}",
+                file: "{sender_name} sent a {file_type_friendly}: {filename}",
+                admm: "📢 {message}")
         )
         #expect(rendered(makeEvent(), templates: templates).body == "[Team] Alice: hello")
         let audio = WebhookFile(url: "u", name: "memo.m4a", contentType: "audio/mp4", size: 1)
@@ -81,7 +84,7 @@ import Testing
 
     @Test func channelCustomTypeTemplateBeatsTheUsersChoice() {
         let templates = PushTemplateSet(channelCustomTypes: [
-            "support": PushMessageTemplate(mesg: "Support: {message}", file: "Support file", admm: "Support notice"),
+            "support": PushMessageTemplate(mesg: "Support: {message}", file: "Support file", admm: "Support notice")
         ])
         let support = makeEvent(channel: WebhookChannel(channelURL: "c", name: "Help", customType: "support"))
         #expect(rendered(support, choice: .alternative, templates: templates).body == "Support: hello")
@@ -91,7 +94,7 @@ import Testing
 
     @Test func perMessageOverrideBeatsEverything() {
         let templates = PushTemplateSet(channelCustomTypes: [
-            "support": PushMessageTemplate(mesg: "Support: {message}", file: "f", admm: "a"),
+            "support": PushMessageTemplate(mesg: "Support: {message}", file: "f", admm: "a")
         ])
         let channel = WebhookChannel(channelURL: "c", customType: "support")
         let named = makeEvent(channel: channel, templateOverride: .named(.alternative))

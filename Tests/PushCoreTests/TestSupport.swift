@@ -4,20 +4,20 @@ import Testing
 
 /// Sendbird's documented `group_channel:message_send` example (reference A5), verbatim.
 let sendbirdExampleWebhook = #"""
-{"category": "group_channel:message_send",
- "sender": {"user_id": "Jeff", "nickname": "Oldies but goodies", "profile_url": "…", "metadata": {}},
- "silent": false, "sender_ip_addr": "xxx.xxx.xxx.xx", "custom_type": "", "mention_type": "users", "mentioned_users": [],
- "members": [{"user_id": "Jeff", "nickname": "…", "profile_url": "…", "is_active": true, "is_online": false, "is_hidden": 0,
-   "state": "joined", "is_blocking_sender": false, "is_blocked_by_sender": false, "unread_message_count": 16,
-   "total_unread_message_count": 16, "channel_unread_message_count": 5, "channel_mention_count": 0,
-   "push_enabled": false, "push_trigger_option": "default", "do_not_disturb": false, "metadata": {}}],
- "type": "MESG",
- "payload": {"message_id": 238303376, "custom_type": "", "message": "Webhook simulation",
-   "translations": {"en": "", "de": ""}, "created_at": 1540798555343, "data": ""},
- "channel": {"name": "…", "channel_url": "sendbird_group_channel_…", "custom_type": "business", "is_distinct": false,
-   "is_public": false, "is_super": false, "is_ephemeral": false, "is_discoverable": false, "data": ""},
- "sdk": "API", "app_id": "xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx"}
-"""#
+    {"category": "group_channel:message_send",
+     "sender": {"user_id": "Jeff", "nickname": "Oldies but goodies", "profile_url": "…", "metadata": {}},
+     "silent": false, "sender_ip_addr": "xxx.xxx.xxx.xx", "custom_type": "", "mention_type": "users", "mentioned_users": [],
+     "members": [{"user_id": "Jeff", "nickname": "…", "profile_url": "…", "is_active": true, "is_online": false, "is_hidden": 0,
+       "state": "joined", "is_blocking_sender": false, "is_blocked_by_sender": false, "unread_message_count": 16,
+       "total_unread_message_count": 16, "channel_unread_message_count": 5, "channel_mention_count": 0,
+       "push_enabled": false, "push_trigger_option": "default", "do_not_disturb": false, "metadata": {}}],
+     "type": "MESG",
+     "payload": {"message_id": 238303376, "custom_type": "", "message": "Webhook simulation",
+       "translations": {"en": "", "de": ""}, "created_at": 1540798555343, "data": ""},
+     "channel": {"name": "…", "channel_url": "sendbird_group_channel_…", "custom_type": "business", "is_distinct": false,
+       "is_public": false, "is_super": false, "is_ephemeral": false, "is_discoverable": false, "data": ""},
+     "sdk": "API", "app_id": "xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx"}
+    """#
 
 /// A parsed JSON object, editable in tests, for building webhook variants.
 func jsonObject(_ text: String) throws -> [String: Any] {
@@ -37,8 +37,9 @@ func instant(_ iso: String) -> Date {
 }
 
 func member(_ id: String, nickname: String = "", unread: Int = 3, channelUnread: Int = 1) -> WebhookMember {
-    WebhookMember(userID: id, nickname: nickname.isEmpty ? "\(id) nick" : nickname,
-                  totalUnreadMessageCount: unread, channelUnreadMessageCount: channelUnread)
+    WebhookMember(
+        userID: id, nickname: nickname.isEmpty ? "\(id) nick" : nickname,
+        totalUnreadMessageCount: unread, channelUnreadMessageCount: channelUnread)
 }
 
 /// A plain MESG event from `alice` in a private channel, members given.
@@ -64,9 +65,10 @@ func makeEvent(
         mentionedUsers: mentioned.map { WebhookUser(userID: $0, nickname: "\($0) nick") },
         members: members,
         type: type,
-        message: WebhookMessage(messageID: 4_633_387_838, customType: "greeting", message: text,
-                                translations: translations, createdAt: 1_669_127_194_985, data: "{\"k\":1}",
-                                files: files),
+        message: WebhookMessage(
+            messageID: 4_633_387_838, customType: "greeting", message: text,
+            translations: translations, createdAt: 1_669_127_194_985, data: "{\"k\":1}",
+            files: files),
         channel: channel,
         sdk: "API",
         deliveryOption: deliveryOption,

@@ -59,23 +59,23 @@ import Testing
 
     @Test func acceptsSendbirdsInconsistentTypes() throws {
         let body = #"""
-        {"category": "group_channel:message_send", "app_id": "A", "type": "MESG", "silent": "false",
-         "sender": {"user_id": 42, "nickname": "Bot", "is_bot": 1, "surprise": [1, 2]},
-         "mention_type": "channel", "mentioned_users": ["u1", {"user_id": "u2", "nickname": "Two"}, {"nickname": "no id"}, 7],
-         "members": [
-           {"user_id": "m1", "push_trigger_option": true, "is_hidden": true, "is_online": "true",
-            "unread_message_count": "12", "channel_unread_message_count": 4.0, "is_active": 1},
-           {"user_id": "m2", "push_trigger_option": false, "is_hidden": 2, "state": "invited"},
-           {"user_id": "m3", "push_trigger_option": "MENTION_ONLY"},
-           {"user_id": "m4", "push_trigger_option": "weird"},
-           {"user_id": "m5"}
-         ],
-         "payload": {"message_id": "238303376", "created_at": "1540798555343", "message": "hi",
-                     "data": {"nested": true}, "translations": {"ko": "안녕", "bad": 3, "nil": null},
-                     "push_notification_delivery_option": "FORCE"},
-         "channel": {"channel_url": "c", "is_distinct": "1", "is_super": 0},
-         "extra_top_level": {"ignored": true}}
-        """#
+            {"category": "group_channel:message_send", "app_id": "A", "type": "MESG", "silent": "false",
+             "sender": {"user_id": 42, "nickname": "Bot", "is_bot": 1, "surprise": [1, 2]},
+             "mention_type": "channel", "mentioned_users": ["u1", {"user_id": "u2", "nickname": "Two"}, {"nickname": "no id"}, 7],
+             "members": [
+               {"user_id": "m1", "push_trigger_option": true, "is_hidden": true, "is_online": "true",
+                "unread_message_count": "12", "channel_unread_message_count": 4.0, "is_active": 1},
+               {"user_id": "m2", "push_trigger_option": false, "is_hidden": 2, "state": "invited"},
+               {"user_id": "m3", "push_trigger_option": "MENTION_ONLY"},
+               {"user_id": "m4", "push_trigger_option": "weird"},
+               {"user_id": "m5"}
+             ],
+             "payload": {"message_id": "238303376", "created_at": "1540798555343", "message": "hi",
+                         "data": {"nested": true}, "translations": {"ko": "안녕", "bad": 3, "nil": null},
+                         "push_notification_delivery_option": "FORCE"},
+             "channel": {"channel_url": "c", "is_distinct": "1", "is_super": 0},
+             "extra_top_level": {"ignored": true}}
+            """#
         let event = try WebhookEvent(json: Data(body.utf8))
         #expect(event.sender?.userID == "42")
         #expect(event.sender?.isBot == true)
@@ -128,18 +128,27 @@ import Testing
     @Test func decodesFileMessagesWithSingleFileOrFilesArray() throws {
         var object = try jsonObject(sendbirdExampleWebhook)
         object["type"] = "FILE"
-        object["payload"] = ["message_id": 1, "filename": "squirrel.jpg", "url": "https://f/x.jpg",
-                             "content_type": "image/jpeg", "content_size": 2048, "require_auth": true]
+        object["payload"] = [
+            "message_id": 1, "filename": "squirrel.jpg", "url": "https://f/x.jpg",
+            "content_type": "image/jpeg", "content_size": 2048, "require_auth": true,
+        ]
         var event = try WebhookEvent(json: try jsonData(object))
         #expect(event.type == .file)
-        #expect(event.message.files == [WebhookFile(url: "https://f/x.jpg", name: "squirrel.jpg",
-                                                    contentType: "image/jpeg", size: 2048, requireAuth: true)])
+        #expect(
+            event.message.files == [
+                WebhookFile(
+                    url: "https://f/x.jpg", name: "squirrel.jpg",
+                    contentType: "image/jpeg", size: 2048, requireAuth: true)
+            ])
         #expect(event.message.filename == "squirrel.jpg")
 
-        object["payload"] = ["message_id": 1, "files": [
-            ["url": "u1", "file_name": "a.mp3", "file_type": "audio/mpeg", "file_size": 10],
-            ["url": "u2", "name": "b.mov", "type": "video/quicktime", "size": "20"],
-        ]]
+        object["payload"] = [
+            "message_id": 1,
+            "files": [
+                ["url": "u1", "file_name": "a.mp3", "file_type": "audio/mpeg", "file_size": 10],
+                ["url": "u2", "name": "b.mov", "type": "video/quicktime", "size": "20"],
+            ],
+        ]
         event = try WebhookEvent(json: try jsonData(object))
         #expect(event.message.files.map(\.name) == ["a.mp3", "b.mov"])
         #expect(event.message.files.map(\.contentType) == ["audio/mpeg", "video/quicktime"])
@@ -187,26 +196,32 @@ import Testing
                 return error
             }
         }
-        #expect(try failure { o in
-            var c = try #require(o["channel"] as? [String: Any]); c.removeValue(forKey: "channel_url"); o["channel"] = c
-        } == .missingField("channel.channel_url"))
-        #expect(try failure { o in
-            var c = try #require(o["channel"] as? [String: Any]); c["channel_url"] = ""; o["channel"] = c
-        } == .invalidField("channel.channel_url", expected: "a non-empty string"))
-        #expect(try failure { o in
-            var p = try #require(o["payload"] as? [String: Any]); p.removeValue(forKey: "message_id"); o["payload"] = p
-        } == .missingField("payload.message_id"))
-        #expect(try failure { o in
-            var p = try #require(o["payload"] as? [String: Any]); p["message_id"] = "abc"; o["payload"] = p
-        } == .invalidField("payload.message_id", expected: "an integer"))
-        #expect(try failure { o in
-            var s = try #require(o["sender"] as? [String: Any]); s.removeValue(forKey: "user_id"); o["sender"] = s
-        } == .missingField("sender.user_id"))
+        #expect(
+            try failure { o in
+                var c = try #require(o["channel"] as? [String: Any]); c.removeValue(forKey: "channel_url"); o["channel"] = c
+            } == .missingField("channel.channel_url"))
+        #expect(
+            try failure { o in
+                var c = try #require(o["channel"] as? [String: Any]); c["channel_url"] = ""; o["channel"] = c
+            } == .invalidField("channel.channel_url", expected: "a non-empty string"))
+        #expect(
+            try failure { o in
+                var p = try #require(o["payload"] as? [String: Any]); p.removeValue(forKey: "message_id"); o["payload"] = p
+            } == .missingField("payload.message_id"))
+        #expect(
+            try failure { o in
+                var p = try #require(o["payload"] as? [String: Any]); p["message_id"] = "abc"; o["payload"] = p
+            } == .invalidField("payload.message_id", expected: "an integer"))
+        #expect(
+            try failure { o in
+                var s = try #require(o["sender"] as? [String: Any]); s.removeValue(forKey: "user_id"); o["sender"] = s
+            } == .missingField("sender.user_id"))
         #expect(try failure { o in o["type"] = "BRDM" } == .invalidField("type", expected: "one of MESG, FILE, ADMM"))
         #expect(try failure { o in o["channel"] = "c" } == .invalidField("channel", expected: "an object"))
-        #expect(try failure { o in
-            o["members"] = [["user_id": "a"], ["nickname": "no id"]]
-        } == .missingField("members[1].user_id"))
+        #expect(
+            try failure { o in
+                o["members"] = [["user_id": "a"], ["nickname": "no id"]]
+            } == .missingField("members[1].user_id"))
         #expect(try failure { o in o["members"] = [["user_id": "a"], 5] } == .invalidField("members[1]", expected: "an object"))
     }
 
@@ -241,9 +256,11 @@ import Testing
 
     @Test func rejectsBodiesThatAreNotJSONObjects() {
         for body in ["", "not json", "[1,2]", "\"text\""] {
-            #expect(performing: { try WebhookEvent(json: Data(body.utf8)) }, throws: { error in
-                if case WebhookEventError.invalidJSON = error { true } else { false }
-            })
+            #expect(
+                performing: { try WebhookEvent(json: Data(body.utf8)) },
+                throws: { error in
+                    if case WebhookEventError.invalidJSON = error { true } else { false }
+                })
         }
     }
 

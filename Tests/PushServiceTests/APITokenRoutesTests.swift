@@ -21,7 +21,7 @@ import PushCore
             let created = try await relay.request(.post, "/v3/applications/api_tokens")
             #expect(created.status == .ok)
             guard case .object(let fields) = created.body, case .string(let token)? = fields["token"],
-                  case .int(let createdAt)? = fields["created_at"]
+                case .int(let createdAt)? = fields["created_at"]
             else { Issue.record("unexpected body \(created.text)"); return }
             #expect(Set(fields.keys) == ["token", "created_at"])
             #expect(token.count == 64 && token.allSatisfy { "0123456789abcdef".contains($0) })
@@ -32,9 +32,14 @@ import PushCore
             #expect(list.body == json(#"{"api_tokens": [{"token": "\#(token.prefix(4))…", "created_at": \#(createdAt)}]}"#))
 
             // Authenticates every other call like the master token, within its app.
-            #expect(try await relay.request(.post, "/v3/users/alice/push/apns", body: #"{"apns_device_token": "\#(apnsToken(1))"}"#,
-                                            apiToken: token).status == .ok)
-            #expect(try await relay.request(.get, "/v3/push/device_tokens/apns/\(apnsToken(1))", apiToken: token).body == json(#"[{"user_id": "alice"}]"#))
+            #expect(
+                try await relay.request(
+                    .post, "/v3/users/alice/push/apns", body: #"{"apns_device_token": "\#(apnsToken(1))"}"#,
+                    apiToken: token
+                ).status == .ok)
+            #expect(
+                try await relay.request(.get, "/v3/push/device_tokens/apns/\(apnsToken(1))", apiToken: token).body
+                    == json(#"[{"user_id": "alice"}]"#))
             #expect(try await relay.request(.get, "/v3/applications/push/message_templates", apiToken: token).status == .ok)
             #expect(try await relay.request(.post, "/v3/users/alice/token", apiToken: token).status == .ok)
             #expect(try await relay.store.tokens(app: TestApps.a.appID, user: "alice")?.map(\.token) == [apnsToken(1)])
@@ -55,8 +60,10 @@ import PushCore
     @Test func aSecondaryTokenCannotManageAPITokens() async throws {
         try await LiveRelay.run { relay async throws in
             let token = try await create(relay)
-            for (method, path) in [(HTTPRequest.Method.post, "/v3/applications/api_tokens"), (.get, "/v3/applications/api_tokens"),
-                                   (.delete, "/v3/applications/api_tokens/\(token)")] {
+            for (method, path) in [
+                (HTTPRequest.Method.post, "/v3/applications/api_tokens"), (.get, "/v3/applications/api_tokens"),
+                (.delete, "/v3/applications/api_tokens/\(token)"),
+            ] {
                 let r = try await relay.request(method, path, apiToken: token)
                 #expect(r.status == .forbidden, "\(method) \(path) -> \(r.text)")
                 #expect(r.code == 400108)

@@ -23,22 +23,25 @@ import Testing
     static let tokenAuth = "auth: {token: {key_file: k.p8, key_id: ABC123DEFG, team_id: DEF123GHIJ}}"
 
     @Test func parsesEveryAPNsKey() throws {
-        let config = try RelayConfiguration.parse(yaml: Self.yaml(apns: """
-            topic: com.example.app
-            environment: sandbox
-            \(Self.tokenAuth)
-            pool_size: 4
-            push_type: voip
-            priority: 5
-            default_expiration: 12h
-            badge: false
-            default_sound: ping.caf
-            mutable_content: true
-            content_available: yes
-            push_admin_messages: true
-            push_when_online: true
-            require_auth_for_files: true
-            """, top: "log_level: warning\nmetrics: {token: metrics-token-0123456789}\ndelivery: {prune_after: 2d, shutdown_grace: 500ms}"))
+        let config = try RelayConfiguration.parse(
+            yaml: Self.yaml(
+                apns: """
+                    topic: com.example.app
+                    environment: sandbox
+                    \(Self.tokenAuth)
+                    pool_size: 4
+                    push_type: voip
+                    priority: 5
+                    default_expiration: 12h
+                    badge: false
+                    default_sound: ping.caf
+                    mutable_content: true
+                    content_available: yes
+                    push_admin_messages: true
+                    push_when_online: true
+                    require_auth_for_files: true
+                    """,
+                top: "log_level: warning\nmetrics: {token: metrics-token-0123456789}\ndelivery: {prune_after: 2d, shutdown_grace: 500ms}"))
         let apns = try #require(config.apps[0].apns)
         #expect(apns.topic == "com.example.app")
         #expect(apns.environment == .sandbox)
@@ -58,11 +61,13 @@ import Testing
     }
 
     @Test func defaultsAndTheOtherAuthAndEnvironmentForms() throws {
-        let custom = try RelayConfiguration.parse(yaml: Self.yaml(apns: """
-            topic: t
-            environment: {url: "https://127.0.0.1:2197", ca_file: ca.pem}
-            auth: {certificate: {p12_file: c.p12, password: pw}}
-            """))
+        let custom = try RelayConfiguration.parse(
+            yaml: Self.yaml(
+                apns: """
+                    topic: t
+                    environment: {url: "https://127.0.0.1:2197", ca_file: ca.pem}
+                    auth: {certificate: {p12_file: c.p12, password: pw}}
+                    """))
         let apns = try #require(custom.apps[0].apns)
         #expect(apns.environment == .custom(endpoint: APNsEndpoint(host: "127.0.0.1", port: 2197), caFile: "ca.pem"))
         #expect(apns.auth == .p12(file: "c.p12", password: Secret("pw")))
@@ -76,24 +81,44 @@ import Testing
         #expect(pem.apps[0].apns?.environment == .production)
 
         // The key id can come from Apple's file name AuthKey_<KEYID>.p8.
-        let named = try RelayConfiguration.parse(yaml: Self.yaml(apns: "topic: t\nauth: {token: {key_file: /k/AuthKey_ABC123DEFG.p8, team_id: DEF123GHIJ}}"))
+        let named = try RelayConfiguration.parse(
+            yaml: Self.yaml(apns: "topic: t\nauth: {token: {key_file: /k/AuthKey_ABC123DEFG.p8, team_id: DEF123GHIJ}}"))
         #expect(named.apps[0].apns?.auth == .token(keyFile: "/k/AuthKey_ABC123DEFG.p8", keyID: "ABC123DEFG", teamID: "DEF123GHIJ"))
     }
 
     @Test(arguments: [
         ("topic: t\n\(tokenAuth)\npool: 3", ConfigurationError.unknownKey("apps[0].apns.pool")),
-        ("topic: t\nenvironment: staging\n\(tokenAuth)", .invalidValue(key: "apps[0].apns.environment", reason: "\"staging\" is not production, sandbox or {url: https://HOST:PORT, ca_file: PATH}")),
-        ("topic: t\nenvironment: {url: \"http://x:1\"}\n\(tokenAuth)", .invalidValue(key: "apps[0].apns.environment.url", reason: "must be https://HOST:PORT")),
+        (
+            "topic: t\nenvironment: staging\n\(tokenAuth)",
+            .invalidValue(
+                key: "apps[0].apns.environment", reason: "\"staging\" is not production, sandbox or {url: https://HOST:PORT, ca_file: PATH}"
+            )
+        ),
+        (
+            "topic: t\nenvironment: {url: \"http://x:1\"}\n\(tokenAuth)",
+            .invalidValue(key: "apps[0].apns.environment.url", reason: "must be https://HOST:PORT")
+        ),
         ("topic: t\nauth: {password: {file: x}}", .unknownKey("apps[0].apns.auth.password")),
         ("topic: t\nauth: {}", .invalidValue(key: "apps[0].apns.auth", reason: "give exactly one of token or certificate")),
-        ("topic: t\nauth: {token: {key_file: k.p8, key_id: SHORT, team_id: DEF123GHIJ}}", .invalidValue(key: "apps[0].apns.auth.token.key_id", reason: "must be 10 letters or digits")),
+        (
+            "topic: t\nauth: {token: {key_file: k.p8, key_id: SHORT, team_id: DEF123GHIJ}}",
+            .invalidValue(key: "apps[0].apns.auth.token.key_id", reason: "must be 10 letters or digits")
+        ),
         ("topic: t\nauth: {token: {key_file: k.p8, key_id: ABC123DEFG}}", .missingKey("apps[0].apns.auth.token.team_id")),
         ("topic: t\nauth: {certificate: {cert_file: c.pem}}", .missingKey("apps[0].apns.auth.certificate.key_file")),
         ("\(tokenAuth)", .missingKey("apps[0].apns.topic")),
         ("topic: t\n\(tokenAuth)\npool_size: 0", .invalidValue(key: "apps[0].apns.pool_size", reason: "must be 1...64")),
         ("topic: t\n\(tokenAuth)\nbadge: maybe", .invalidValue(key: "apps[0].apns.badge", reason: "must be true or false")),
-        ("topic: t\n\(tokenAuth)\ndefault_expiration: soon", .invalidValue(key: "apps[0].apns.default_expiration", reason: "must be seconds or a number with ms, s, m, h or d (e.g. 30s, 12h)")),
-        ("topic: t\n\(tokenAuth)\npush_type: loud", .invalidValue(key: "apps[0].apns.push_type", reason: "must be one of \(APNsPushType.allCases.map(\.rawValue).joined(separator: ", "))")),
+        (
+            "topic: t\n\(tokenAuth)\ndefault_expiration: soon",
+            .invalidValue(
+                key: "apps[0].apns.default_expiration", reason: "must be seconds or a number with ms, s, m, h or d (e.g. 30s, 12h)")
+        ),
+        (
+            "topic: t\n\(tokenAuth)\npush_type: loud",
+            .invalidValue(
+                key: "apps[0].apns.push_type", reason: "must be one of \(APNsPushType.allCases.map(\.rawValue).joined(separator: ", "))")
+        ),
         ("topic: t\n\(tokenAuth)\npriority: 7", .invalidValue(key: "apps[0].apns.priority", reason: "must be 10, 5 or 1")),
     ])
     func rejectsInvalidAPNsSettings(apns: String, expected: ConfigurationError) {
@@ -101,7 +126,10 @@ import Testing
     }
 
     @Test func rejectsABadLogLevel() {
-        #expect(throws: ConfigurationError.invalidValue(key: "log_level", reason: "must be one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", "))")) {
+        #expect(
+            throws: ConfigurationError.invalidValue(
+                key: "log_level", reason: "must be one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", "))")
+        ) {
             try RelayConfiguration.parse(yaml: Self.yaml(apns: "topic: t\n\(Self.tokenAuth)", top: "log_level: loud"))
         }
     }
@@ -115,18 +143,19 @@ import Testing
         let environment = ConfigurationEnvironment(variables: [
             "APP_TOKEN": "env-token-0123456789", "CREDENTIALS_DIRECTORY": directory.path("creds"),
         ])
-        let config = try RelayConfiguration.parse(yaml: """
-            listen: {}
-            database: {path: p}
-            apps:
-              - {app_id: A, api_token: {file: \(tokenFile)}}
-              - {app_id: B, api_token: {env: APP_TOKEN}}
-              - app_id: C
-                api_token: {credential: api-token}
-                apns:
-                  topic: t
-                  auth: {certificate: {p12_file: {credential: push.p12}, password: {credential: p12-password}}}
-            """, environment: environment)
+        let config = try RelayConfiguration.parse(
+            yaml: """
+                listen: {}
+                database: {path: p}
+                apps:
+                  - {app_id: A, api_token: {file: \(tokenFile)}}
+                  - {app_id: B, api_token: {env: APP_TOKEN}}
+                  - app_id: C
+                    api_token: {credential: api-token}
+                    apns:
+                      topic: t
+                      auth: {certificate: {p12_file: {credential: push.p12}, password: {credential: p12-password}}}
+                """, environment: environment)
         #expect(config.apps.map(\.apiToken.value) == ["file-token-0123456789", "env-token-0123456789", "credential-token-0123456789"])
         #expect(config.apps[2].apns?.auth == .p12(file: directory.path("creds/push.p12"), password: Secret("p12-password")))
     }
@@ -136,10 +165,16 @@ import Testing
         #expect(throws: ConfigurationError.invalidValue(key: "apps[0].api_token.env", reason: "environment variable NOPE is not set")) {
             try RelayConfiguration.parse(yaml: base + "{env: NOPE}", environment: ConfigurationEnvironment(variables: [:]))
         }
-        #expect(throws: ConfigurationError.invalidValue(key: "apps[0].api_token.file", reason: "cannot read secret file /nonexistent/token")) {
+        #expect(
+            throws: ConfigurationError.invalidValue(key: "apps[0].api_token.file", reason: "cannot read secret file /nonexistent/token")
+        ) {
             try RelayConfiguration.parse(yaml: base + "{file: /nonexistent/token}", environment: ConfigurationEnvironment(variables: [:]))
         }
-        #expect(throws: ConfigurationError.invalidValue(key: "apps[0].api_token.credential", reason: "names systemd credential \"tok\" but CREDENTIALS_DIRECTORY is not set (add LoadCredential=tok:… to the unit)")) {
+        #expect(
+            throws: ConfigurationError.invalidValue(
+                key: "apps[0].api_token.credential",
+                reason: "names systemd credential \"tok\" but CREDENTIALS_DIRECTORY is not set (add LoadCredential=tok:… to the unit)")
+        ) {
             try RelayConfiguration.parse(yaml: base + "{credential: tok}", environment: ConfigurationEnvironment(variables: [:]))
         }
         #expect(throws: ConfigurationError.invalidValue(key: "apps[0].api_token", reason: "give exactly one of file, env or credential")) {
@@ -147,7 +182,10 @@ import Testing
         }
     }
 
-    @Test(arguments: [("30", Duration.seconds(30)), ("500ms", .milliseconds(500)), ("15m", .seconds(900)), ("2h", .seconds(7200)), ("7d", .seconds(604_800))])
+    @Test(arguments: [
+        ("30", Duration.seconds(30)), ("500ms", .milliseconds(500)), ("15m", .seconds(900)), ("2h", .seconds(7200)),
+        ("7d", .seconds(604_800)),
+    ])
     func durations(text: String, expected: Duration) {
         #expect(ConfigDuration.parse(text) == expected)
     }

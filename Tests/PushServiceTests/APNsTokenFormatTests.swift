@@ -7,7 +7,10 @@ import Testing
         #expect(try APNsTokenFormat.normalise(String(repeating: "a", count: 200)).get().count == 200)
     }
 
-    @Test(arguments: ["", "abcdef012345678", "abcdef01234567890", String(repeating: "a", count: 202), "abcdef012345678g", "abcdef01 2345678", "ａｂcdef0123456789"])
+    @Test(arguments: [
+        "", "abcdef012345678", "abcdef01234567890", String(repeating: "a", count: 202), "abcdef012345678g", "abcdef01 2345678",
+        "ａｂcdef0123456789",
+    ])
     func rejects(_ text: String) {
         #expect(throws: APNsTokenFormat.Problem.self) { try APNsTokenFormat.normalise(text).get() }
     }

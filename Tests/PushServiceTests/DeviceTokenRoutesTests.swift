@@ -8,7 +8,9 @@ import PushCore
 
     @Test func registerListAndLookUpTheOwner() async throws {
         try await LiveRelay.run { relay async throws in
-            let added = try await relay.request(.post, "/v3/users/alice/push/apns", body: #"{"apns_device_token": "\#(apnsToken(1).uppercased())", "is_unique": false, "always_push": false}"#)
+            let added = try await relay.request(
+                .post, "/v3/users/alice/push/apns",
+                body: #"{"apns_device_token": "\#(apnsToken(1).uppercased())", "is_unique": false, "always_push": false}"#)
             #expect(added.status == .ok)
             #expect(added.body == json(#"{"token": "\#(apnsToken(1))", "type": "APNS", "user": \#(Self.user)}"#))
             #expect(added.headers[.contentType] == "application/json; charset=utf-8")
@@ -36,7 +38,8 @@ import PushCore
             for n in 1...3 {
                 try await relay.request(.post, "/v3/users/alice/push/apns", body: #"{"apns_device_token": "\#(apnsToken(n))"}"#)
             }
-            try await relay.request(.post, "/v3/users/alice/push/apns", body: #"{"apns_device_token": "\#(apnsToken(4))", "is_unique": true}"#)
+            try await relay.request(
+                .post, "/v3/users/alice/push/apns", body: #"{"apns_device_token": "\#(apnsToken(4))", "is_unique": true}"#)
             let list = try await relay.request(.get, "/v3/users/alice/push/apns")
             #expect(list.body["tokens"] == json(#"["\#(apnsToken(4))"]"#))
         }
@@ -134,7 +137,8 @@ import PushCore
     @Test func acceptedTokenLengthsAreEvenHexFrom16To200() async throws {
         try await LiveRelay.run { relay async throws in
             for length in [16, 64, 200] {
-                let r = try await relay.request(.post, "/v3/users/alice/push/apns", body: #"{"apns_device_token": "\#(String(repeating: "ab", count: length / 2))"}"#)
+                let r = try await relay.request(
+                    .post, "/v3/users/alice/push/apns", body: #"{"apns_device_token": "\#(String(repeating: "ab", count: length / 2))"}"#)
                 #expect(r.status == .ok, "length \(length)")
             }
         }
@@ -146,7 +150,9 @@ import PushCore
             let add = try await relay.request(.post, "/v3/users/alice/push/\(type)", body: #"{"gcm_reg_token": "x"}"#)
             #expect(add.status == .badRequest)
             #expect(add.code == 400111)
-            #expect(add.body["message"] == .string("Invalid value: token type \"\(type)\" is not supported: this relay delivers to APNs only (use \"apns\")."))
+            #expect(
+                add.body["message"]
+                    == .string("Invalid value: token type \"\(type)\" is not supported: this relay delivers to APNs only (use \"apns\")."))
             #expect(try await relay.request(.get, "/v3/users/alice/push/\(type)").code == 400111)
             #expect(try await relay.request(.get, "/v3/push/device_tokens/\(type)/\(apnsToken(1))").code == 400111)
             #expect(try await relay.request(.delete, "/v3/users/alice/push/\(type)/\(apnsToken(1))").code == 400111)
@@ -164,7 +170,8 @@ import PushCore
 
     @Test func percentEncodedUserIDsAreDecoded() async throws {
         try await LiveRelay.run { relay async throws in
-            let added = try await relay.request(.post, "/v3/users/jane%40example.com%2F1/push/apns", body: #"{"apns_device_token": "\#(apnsToken(1))"}"#)
+            let added = try await relay.request(
+                .post, "/v3/users/jane%40example.com%2F1/push/apns", body: #"{"apns_device_token": "\#(apnsToken(1))"}"#)
             #expect(added.body["user"]?["user_id"] == .string("jane@example.com/1"))
             #expect(try await relay.store.owner(app: TestApps.a.appID, token: apnsToken(1)) == "jane@example.com/1")
             #expect(try await relay.request(.get, "/v3/users/bad%ZZ/push/apns").code == 400111)

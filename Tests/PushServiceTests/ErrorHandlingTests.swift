@@ -8,7 +8,8 @@ import Testing
             let missing = try await relay.request(.get, "/v3/applications/push/message_templates", app: nil)
             #expect(missing.status == .unauthorized)
             #expect(missing.body == expected)
-            let wrong = try await relay.request(.get, "/v3/applications/push/message_templates", apiToken: "token-A-0123456789abcdef0123456789abcdeX")
+            let wrong = try await relay.request(
+                .get, "/v3/applications/push/message_templates", apiToken: "token-A-0123456789abcdef0123456789abcdeX")
             #expect(wrong.status == .unauthorized)
             #expect(wrong.body == expected)
             // Nothing is written without authentication.
@@ -34,7 +35,8 @@ import Testing
             #expect(r.body == json(#"{"message": "Request body is larger than 1024 bytes.", "code": 400110, "error": true}"#))
             #expect(try await relay.store.userExists(app: TestApps.a.appID, user: "alice") == false)
             // Just under the limit is fine.
-            let fits = try await relay.request(.put, "/v3/users/alice/push_preference", body: #"{"push_sound": "\#(String(repeating: "x", count: 200))"}"#)
+            let fits = try await relay.request(
+                .put, "/v3/users/alice/push_preference", body: #"{"push_sound": "\#(String(repeating: "x", count: 200))"}"#)
             #expect(fits.status == .ok)
         }
     }
@@ -43,7 +45,8 @@ import Testing
         try await LiveRelay.run(maxBodyBytes: 1024) { relay async throws in
             let port = try #require(relay.client.port)
             let chunk = String(repeating: "x", count: 1500)
-            let request = "PUT /v3/users/alice/push_preference HTTP/1.1\r\nHost: localhost\r\nApi-Token: \(TestApps.a.apiToken.value)\r\n"
+            let request =
+                "PUT /v3/users/alice/push_preference HTTP/1.1\r\nHost: localhost\r\nApi-Token: \(TestApps.a.apiToken.value)\r\n"
                 + "Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
                 + String(chunk.utf8.count, radix: 16) + "\r\n" + chunk + "\r\n0\r\n\r\n"
             let response = try await RawHTTP.exchange(port: port, Array(request.utf8))

@@ -29,15 +29,17 @@ import Yams
         let configuration = RelayConfiguration(
             listen: ListenConfiguration(), database: DatabaseConfiguration(path: directory.appendingPathComponent("r.sqlite").path),
             apps: [TestApps.a])
-        let relay = try await RelayApplication.build(configuration: configuration, logger: Logger(label: "test"),
-                                                     seams: .init(targets: StaticDeliveryTargets([:])))
+        let relay = try await RelayApplication.build(
+            configuration: configuration, logger: Logger(label: "test"),
+            seams: .init(targets: StaticDeliveryTargets([:])))
         let router = relay.makeRouter()
-        return Set(router.routes.map { route in
-            let path = route.path.description.split(separator: "/").map { segment in
-                segment.hasPrefix(":") ? "{\(segment.dropFirst())}" : String(segment)
-            }.joined(separator: "/")
-            return "\(route.method) /\(path)"
-        })
+        return Set(
+            router.routes.map { route in
+                let path = route.path.description.split(separator: "/").map { segment in
+                    segment.hasPrefix(":") ? "{\(segment.dropFirst())}" : String(segment)
+                }.joined(separator: "/")
+                return "\(route.method) /\(path)"
+            })
     }
 
     @Test func everyRouteIsDocumentedAndEveryDocumentedRouteExists() async throws {

@@ -57,7 +57,8 @@ import Testing
     @Test func weeklySchedulesTurnTheDailyWindowOffAndBack() async throws {
         try await LiveRelay.run { relay async throws in
             try await relay.request(.put, "/v3/users/alice/push_preference", body: #"{"do_not_disturb": true, "start_hour": 23}"#)
-            let schedules = #"[{"day_of_week": "monday", "time_windows": [{"start_hour": 22, "start_min": 0, "end_hour": 6, "end_min": 0}]}, {"day_of_week": "friday", "time_windows": []}]"#
+            let schedules =
+                #"[{"day_of_week": "monday", "time_windows": [{"start_hour": 22, "start_min": 0, "end_hour": 6, "end_min": 0}]}, {"day_of_week": "friday", "time_windows": []}]"#
             let weekly = try await relay.request(.put, "/v3/users/alice/push_preference", body: #"{"dnd_schedules": \#(schedules)}"#)
             #expect(weekly.body["do_not_disturb"] == .bool(false))
             // The cross-midnight window is kept as given.
@@ -68,14 +69,17 @@ import Testing
             #expect(daily.body["do_not_disturb"] == .bool(true))
             #expect(daily.body["dnd_schedules"] == json("[]"))
 
-            let both = try await relay.request(.put, "/v3/users/alice/push_preference", body: #"{"do_not_disturb": true, "dnd_schedules": \#(schedules)}"#)
+            let both = try await relay.request(
+                .put, "/v3/users/alice/push_preference", body: #"{"do_not_disturb": true, "dnd_schedules": \#(schedules)}"#)
             #expect(both.code == 400111)
         }
     }
 
     @Test func resetReturnsTheDefaults() async throws {
         try await LiveRelay.run { relay async throws in
-            try await relay.request(.put, "/v3/users/alice/push_preference", body: #"{"do_not_disturb": true, "snooze_enabled": true, "snooze_end_ts": 5, "timezone": "Asia/Seoul", "push_sound": "x"}"#)
+            try await relay.request(
+                .put, "/v3/users/alice/push_preference",
+                body: #"{"do_not_disturb": true, "snooze_enabled": true, "snooze_end_ts": 5, "timezone": "Asia/Seoul", "push_sound": "x"}"#)
             let reset = try await relay.request(.delete, "/v3/users/alice/push_preference")
             #expect(reset.status == .ok)
             #expect(reset.body == json(Self.defaults))
@@ -85,7 +89,8 @@ import Testing
 
     @Test func timestampsMayArriveAsDecimalStrings() async throws {
         try await LiveRelay.run { relay async throws in
-            let r = try await relay.request(.put, "/v3/users/alice/push_preference", body: #"{"snooze_start_ts": "1000", "snooze_end_ts": 2000}"#)
+            let r = try await relay.request(
+                .put, "/v3/users/alice/push_preference", body: #"{"snooze_start_ts": "1000", "snooze_end_ts": 2000}"#)
             #expect(r.body["snooze_start_ts"] == .int(1000))
             #expect(r.body["snooze_end_ts"] == .int(2000))
         }
@@ -113,7 +118,10 @@ import Testing
         (#"{"dnd_schedules": [{"day_of_week": "someday", "time_windows": []}]}"#, 400111),
         (#"{"dnd_schedules": [{"day_of_week": "monday"}]}"#, 400105),
         (#"{"dnd_schedules": [{"day_of_week": "monday", "time_windows": [{"start_hour": 1}]}]}"#, 400105),
-        (#"{"dnd_schedules": [{"day_of_week": "monday", "time_windows": [{"start_hour": 1, "start_min": 0, "end_hour": 25, "end_min": 0}]}]}"#, 400111),
+        (
+            #"{"dnd_schedules": [{"day_of_week": "monday", "time_windows": [{"start_hour": 1, "start_min": 0, "end_hour": 25, "end_min": 0}]}]}"#,
+            400111
+        ),
         (#"{"dnd_schedules": [{"day_of_week": "monday", "time_windows": []}, {"day_of_week": "monday", "time_windows": []}]}"#, 400111),
         (#"{"push_sound": true}"#, 400100),
         (#"{"push_sound": "\#(String(repeating: "s", count: 256))"}"#, 400110),

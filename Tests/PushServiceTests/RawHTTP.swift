@@ -1,7 +1,7 @@
 import Foundation
 import TestSupport
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Sends hand-written HTTP/1.1 bytes over a plain loopback socket and returns everything the

@@ -20,12 +20,14 @@ import Testing
         #expect(await relay.reload() == false)
         #expect(relay.targets.target(forApp: "app-A")?.topic == "com.example.a")
 
-        try yaml.replacingOccurrences(of: "AuthKey_DEVKEY1234.p8", with: "AuthKey_MISSING.p8").write(toFile: path, atomically: true, encoding: .utf8)
+        try yaml.replacingOccurrences(of: "AuthKey_DEVKEY1234.p8", with: "AuthKey_MISSING.p8").write(
+            toFile: path, atomically: true, encoding: .utf8)
         #expect(await relay.reload() == false)
         #expect(relay.targets.target(forApp: "app-A")?.topic == "com.example.a")
 
         // Templates are applied with the credentials; a failed reload kept the old ones above.
-        let withTemplates = yaml.replacingOccurrences(of: "com.example.a", with: "com.example.b")
+        let withTemplates =
+            yaml.replacingOccurrences(of: "com.example.a", with: "com.example.b")
             + "\n    templates: {default: {MESG: \"{sender_name} says {message}\"}}"
         try withTemplates.write(toFile: path, atomically: true, encoding: .utf8)
         #expect(relay.api.templates.templates(forApp: "app-A") == .sendbirdDefaults)

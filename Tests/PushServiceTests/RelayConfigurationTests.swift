@@ -40,36 +40,73 @@ import Testing
     }
 
     @Test func optionalKeysHaveDefaults() throws {
-        let config = try RelayConfiguration.parse(yaml: """
-            listen: {}
-            database: {path: x.sqlite}
-            apps: [{app_id: A, api_token: aaaaaaaaaaaaaaaaaaaa}]
-            """)
+        let config = try RelayConfiguration.parse(
+            yaml: """
+                listen: {}
+                database: {path: x.sqlite}
+                apps: [{app_id: A, api_token: aaaaaaaaaaaaaaaaaaaa}]
+                """)
         #expect(config.listen == ListenConfiguration(host: "127.0.0.1", port: 8080))
         #expect(config.http == HTTPConfiguration())
     }
 
     @Test(arguments: [
-        ("listen: {host: h, port: 1}\ndatabase: {path: p}\napps: [{app_id: A, api_token: aaaaaaaaaaaaaaaaaaaa}]\nlisten_port: 3", ConfigurationError.unknownKey("listen_port")),
-        ("listen: {host: h, prot: 1}\ndatabase: {path: p}\napps: [{app_id: A, api_token: aaaaaaaaaaaaaaaaaaaa}]", .unknownKey("listen.prot")),
-        ("listen: {}\ndatabase: {path: p}\napps: [{app_id: A, api_token: aaaaaaaaaaaaaaaaaaaa}, {app_id: B, api_tokn: x}]", .unknownKey("apps[1].api_tokn")),
+        (
+            "listen: {host: h, port: 1}\ndatabase: {path: p}\napps: [{app_id: A, api_token: aaaaaaaaaaaaaaaaaaaa}]\nlisten_port: 3",
+            ConfigurationError.unknownKey("listen_port")
+        ),
+        (
+            "listen: {host: h, prot: 1}\ndatabase: {path: p}\napps: [{app_id: A, api_token: aaaaaaaaaaaaaaaaaaaa}]",
+            .unknownKey("listen.prot")
+        ),
+        (
+            "listen: {}\ndatabase: {path: p}\napps: [{app_id: A, api_token: aaaaaaaaaaaaaaaaaaaa}, {app_id: B, api_tokn: x}]",
+            .unknownKey("apps[1].api_tokn")
+        ),
         ("database: {path: p}\napps: [{app_id: A, api_token: aaaaaaaaaaaaaaaaaaaa}]", .missingKey("listen")),
         ("listen: {}\napps: [{app_id: A, api_token: aaaaaaaaaaaaaaaaaaaa}]", .missingKey("database")),
         ("listen: {}\ndatabase: {}\napps: [{app_id: A, api_token: aaaaaaaaaaaaaaaaaaaa}]", .missingKey("database.path")),
         ("listen: {}\ndatabase: {path: p}", .missingKey("apps")),
         ("listen: {}\ndatabase: {path: p}\napps: [{api_token: aaaaaaaaaaaaaaaaaaaa}]", .missingKey("apps[0].app_id")),
         ("listen: {}\ndatabase: {path: p}\napps: [{app_id: A}]", .missingKey("apps[0].api_token")),
-        ("listen: {port: 70000}\ndatabase: {path: p}\napps: [{app_id: A, api_token: aaaaaaaaaaaaaaaaaaaa}]", .invalidValue(key: "listen.port", reason: "must be 0...65535")),
-        ("listen: {port: eighty}\ndatabase: {path: p}\napps: [{app_id: A, api_token: aaaaaaaaaaaaaaaaaaaa}]", .invalidValue(key: "listen.port", reason: "must be an integer")),
+        (
+            "listen: {port: 70000}\ndatabase: {path: p}\napps: [{app_id: A, api_token: aaaaaaaaaaaaaaaaaaaa}]",
+            .invalidValue(key: "listen.port", reason: "must be 0...65535")
+        ),
+        (
+            "listen: {port: eighty}\ndatabase: {path: p}\napps: [{app_id: A, api_token: aaaaaaaaaaaaaaaaaaaa}]",
+            .invalidValue(key: "listen.port", reason: "must be an integer")
+        ),
         ("listen: {}\ndatabase: {path: p}\napps: []", .invalidValue(key: "apps", reason: "must list at least one app")),
         ("listen: {}\ndatabase: {path: p}\napps: {app_id: A}", .invalidValue(key: "apps", reason: "must be a list")),
-        ("listen: {}\ndatabase: {path: p}\napps: [{app_id: A, api_token: short}]", .invalidValue(key: "apps[0].api_token", reason: "must be at least 16 characters")),
-        ("listen: {}\ndatabase: {path: p}\napps: [{app_id: A, api_token: aaaaaaaaaaaaaaaaaaaa}, {app_id: A, api_token: bbbbbbbbbbbbbbbbbbbb}]", .invalidValue(key: "apps[1].app_id", reason: "\"A\" is listed twice")),
-        ("listen: {}\ndatabase: {path: p}\napps: [{app_id: A, api_token: aaaaaaaaaaaaaaaaaaaa}, {app_id: B, api_token: aaaaaaaaaaaaaaaaaaaa}]", .invalidValue(key: "apps[1].api_token", reason: "is the same as another app's token")),
-        ("listen: {}\ndatabase: {path: p}\nhttp: {max_body_bytes: 10}\napps: [{app_id: A, api_token: aaaaaaaaaaaaaaaaaaaa}]", .invalidValue(key: "http.max_body_bytes", reason: "must be 1024...16777216")),
-        ("listen: {}\ndatabase: {path: p}\nhttp: {max_connections: 0}\napps: [{app_id: A, api_token: aaaaaaaaaaaaaaaaaaaa}]", .invalidValue(key: "http.max_connections", reason: "must be 16...1000000")),
-        ("listen: {}\ndatabase: {path: p}\nhttp: {max_connections: many}\napps: [{app_id: A, api_token: aaaaaaaaaaaaaaaaaaaa}]", .invalidValue(key: "http.max_connections", reason: "must be an integer")),
-        ("listen: 8080\ndatabase: {path: p}\napps: [{app_id: A, api_token: aaaaaaaaaaaaaaaaaaaa}]", .invalidValue(key: "listen", reason: "must be a mapping of keys to values")),
+        (
+            "listen: {}\ndatabase: {path: p}\napps: [{app_id: A, api_token: short}]",
+            .invalidValue(key: "apps[0].api_token", reason: "must be at least 16 characters")
+        ),
+        (
+            "listen: {}\ndatabase: {path: p}\napps: [{app_id: A, api_token: aaaaaaaaaaaaaaaaaaaa}, {app_id: A, api_token: bbbbbbbbbbbbbbbbbbbb}]",
+            .invalidValue(key: "apps[1].app_id", reason: "\"A\" is listed twice")
+        ),
+        (
+            "listen: {}\ndatabase: {path: p}\napps: [{app_id: A, api_token: aaaaaaaaaaaaaaaaaaaa}, {app_id: B, api_token: aaaaaaaaaaaaaaaaaaaa}]",
+            .invalidValue(key: "apps[1].api_token", reason: "is the same as another app's token")
+        ),
+        (
+            "listen: {}\ndatabase: {path: p}\nhttp: {max_body_bytes: 10}\napps: [{app_id: A, api_token: aaaaaaaaaaaaaaaaaaaa}]",
+            .invalidValue(key: "http.max_body_bytes", reason: "must be 1024...16777216")
+        ),
+        (
+            "listen: {}\ndatabase: {path: p}\nhttp: {max_connections: 0}\napps: [{app_id: A, api_token: aaaaaaaaaaaaaaaaaaaa}]",
+            .invalidValue(key: "http.max_connections", reason: "must be 16...1000000")
+        ),
+        (
+            "listen: {}\ndatabase: {path: p}\nhttp: {max_connections: many}\napps: [{app_id: A, api_token: aaaaaaaaaaaaaaaaaaaa}]",
+            .invalidValue(key: "http.max_connections", reason: "must be an integer")
+        ),
+        (
+            "listen: 8080\ndatabase: {path: p}\napps: [{app_id: A, api_token: aaaaaaaaaaaaaaaaaaaa}]",
+            .invalidValue(key: "listen", reason: "must be a mapping of keys to values")
+        ),
         ("- just\n- a list", .invalidValue(key: "(top level)", reason: "must be a mapping of keys to values")),
     ])
     func invalidConfigurationsNameTheKey(yaml: String, expected: ConfigurationError) {
@@ -93,8 +130,9 @@ import Testing
 
     @Test func errorMessagesNameTheKey() {
         #expect(ConfigurationError.unknownKey("apps[1].api_tokn").description == "unknown configuration key \"apps[1].api_tokn\"")
-        #expect(ConfigurationError.invalidValue(key: "listen.port", reason: "must be 0...65535").description
-            == "invalid value for configuration key \"listen.port\": must be 0...65535")
+        #expect(
+            ConfigurationError.invalidValue(key: "listen.port", reason: "must be 0...65535").description
+                == "invalid value for configuration key \"listen.port\": must be 0...65535")
     }
 
     @Test func tokensNeverPrintInFull() throws {
@@ -108,26 +146,29 @@ import Testing
 /// `apps[].webhook_secret`.
 @Suite struct WebhookSecretConfigurationTests {
     @Test func defaultsToTheAPITokenAndTakesEverySecretForm() throws {
-        let config = try RelayConfiguration.parse(yaml: """
-            listen: {}
-            database: {path: p}
-            apps:
-              - {app_id: A, api_token: aaaaaaaaaaaaaaaaaaaa}
-              - {app_id: B, api_token: bbbbbbbbbbbbbbbbbbbb, webhook_secret: webhook-secret-0123456789}
-              - {app_id: C, api_token: cccccccccccccccccccc, webhook_secret: {env: HOOK}}
-            """, environment: ConfigurationEnvironment(variables: ["HOOK": "env-hook-secret-0123456789"]))
-        #expect(config.apps.map(\.webhookSecret.value) == ["aaaaaaaaaaaaaaaaaaaa", "webhook-secret-0123456789", "env-hook-secret-0123456789"])
+        let config = try RelayConfiguration.parse(
+            yaml: """
+                listen: {}
+                database: {path: p}
+                apps:
+                  - {app_id: A, api_token: aaaaaaaaaaaaaaaaaaaa}
+                  - {app_id: B, api_token: bbbbbbbbbbbbbbbbbbbb, webhook_secret: webhook-secret-0123456789}
+                  - {app_id: C, api_token: cccccccccccccccccccc, webhook_secret: {env: HOOK}}
+                """, environment: ConfigurationEnvironment(variables: ["HOOK": "env-hook-secret-0123456789"]))
+        #expect(
+            config.apps.map(\.webhookSecret.value) == ["aaaaaaaaaaaaaaaaaaaa", "webhook-secret-0123456789", "env-hook-secret-0123456789"])
         // Printed redacted, like the API token.
         #expect(!"\(config.apps[1].webhookSecret)".contains("webhook-secret-0123456789"))
     }
 
     @Test func aShortSecretIsRefusedByName() {
         #expect(throws: ConfigurationError.invalidValue(key: "apps[0].webhook_secret", reason: "must be at least 16 characters")) {
-            try RelayConfiguration.parse(yaml: """
-                listen: {}
-                database: {path: p}
-                apps: [{app_id: A, api_token: aaaaaaaaaaaaaaaaaaaa, webhook_secret: short}]
-                """)
+            try RelayConfiguration.parse(
+                yaml: """
+                    listen: {}
+                    database: {path: p}
+                    apps: [{app_id: A, api_token: aaaaaaaaaaaaaaaaaaaa, webhook_secret: short}]
+                    """)
         }
     }
 }

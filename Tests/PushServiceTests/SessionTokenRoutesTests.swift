@@ -19,7 +19,7 @@ import PushCore
             let r = try await relay.request(.post, "/v3/users/alice/token")
             #expect(r.status == .ok)
             guard case .object(let fields) = r.body, case .string(let token)? = fields["token"],
-                  case .int(let expiresAt)? = fields["expires_at"]
+                case .int(let expiresAt)? = fields["expires_at"]
             else { Issue.record("unexpected body \(r.text)"); return }
             #expect(Set(fields.keys) == ["user_id", "token", "expires_at"])
             #expect(fields["user_id"] == .string("alice"))
@@ -38,15 +38,32 @@ import PushCore
     @Test func aSessionTokenManagesItsOwnUsersPushSettings() async throws {
         try await LiveRelay.run { relay async throws in
             let token = try await relay.issueSessionToken(for: "alice")
-            let registered = try await relay.request(.post, "/v3/users/alice/push/apns", body: #"{"apns_device_token": "\#(apnsToken(1))"}"#, sessionToken: token)
+            let registered = try await relay.request(
+                .post, "/v3/users/alice/push/apns", body: #"{"apns_device_token": "\#(apnsToken(1))"}"#, sessionToken: token)
             #expect(registered.status == .ok, "\(registered.text)")
-            #expect(try await relay.request(.get, "/v3/users/alice/push/apns", sessionToken: token).body["tokens"] == json(#"["\#(apnsToken(1))"]"#))
-            #expect(try await relay.request(.put, "/v3/users/alice/push_preference", body: #"{"push_trigger_option": "mention_only"}"#, sessionToken: token).status == .ok)
-            #expect(try await relay.request(.get, "/v3/users/alice/push_preference", sessionToken: token).body["push_trigger_option"] == .string("mention_only"))
-            #expect(try await relay.request(.put, "/v3/users/alice/push_preference/c1", body: #"{"push_trigger_option": "off"}"#, sessionToken: token).status == .ok)
-            #expect(try await relay.request(.get, "/v3/users/alice/push_preference/c1", sessionToken: token).body["push_trigger_option"] == .string("off"))
-            #expect(try await relay.request(.put, "/v3/users/alice/push/template", body: #"{"name": "alternative"}"#, sessionToken: token).status == .ok)
-            #expect(try await relay.request(.get, "/v3/users/alice/push/template", sessionToken: token).body == json(#"{"name": "alternative"}"#))
+            #expect(
+                try await relay.request(.get, "/v3/users/alice/push/apns", sessionToken: token).body["tokens"]
+                    == json(#"["\#(apnsToken(1))"]"#))
+            #expect(
+                try await relay.request(
+                    .put, "/v3/users/alice/push_preference", body: #"{"push_trigger_option": "mention_only"}"#, sessionToken: token
+                ).status == .ok)
+            #expect(
+                try await relay.request(.get, "/v3/users/alice/push_preference", sessionToken: token).body["push_trigger_option"]
+                    == .string("mention_only"))
+            #expect(
+                try await relay.request(
+                    .put, "/v3/users/alice/push_preference/c1", body: #"{"push_trigger_option": "off"}"#, sessionToken: token
+                ).status == .ok)
+            #expect(
+                try await relay.request(.get, "/v3/users/alice/push_preference/c1", sessionToken: token).body["push_trigger_option"]
+                    == .string("off"))
+            #expect(
+                try await relay.request(.put, "/v3/users/alice/push/template", body: #"{"name": "alternative"}"#, sessionToken: token)
+                    .status == .ok)
+            #expect(
+                try await relay.request(.get, "/v3/users/alice/push/template", sessionToken: token).body
+                    == json(#"{"name": "alternative"}"#))
             #expect(try await relay.request(.delete, "/v3/users/alice/push_preference", sessionToken: token).status == .ok)
             #expect(try await relay.request(.delete, "/v3/users/alice/push/apns/\(apnsToken(1))", sessionToken: token).status == .ok)
             #expect(try await relay.request(.delete, "/v3/users/alice/push", sessionToken: token).status == .ok)
@@ -59,9 +76,13 @@ import PushCore
     @Test func theUserIsComparedDecodedAndExactly() async throws {
         try await LiveRelay.run { relay async throws in
             let token = try await relay.issueSessionToken(for: "a%20b%40example.com")
-            #expect(try await relay.request(.put, "/v3/users/a%20b%40example.com/push/template", body: #"{"name": "default"}"#, sessionToken: token).status == .ok)
+            #expect(
+                try await relay.request(
+                    .put, "/v3/users/a%20b%40example.com/push/template", body: #"{"name": "default"}"#, sessionToken: token
+                ).status == .ok)
             #expect(try await relay.store.userExists(app: TestApps.a.appID, user: "a b@example.com"))
-            let other = try await relay.request(.put, "/v3/users/A%20b%40example.com/push/template", body: #"{"name": "default"}"#, sessionToken: token)
+            let other = try await relay.request(
+                .put, "/v3/users/A%20b%40example.com/push/template", body: #"{"name": "default"}"#, sessionToken: token)
             #expect(other.status == .forbidden)
             #expect(other.code == 400108)
         }
@@ -141,8 +162,9 @@ import PushCore
     @Test func anExpiredTokenIs401WithSendbirdsExpiryCode() async throws {
         try await LiveRelay.run { relay async throws in
             let token = CredentialToken.generate()
-            try await relay.store.addSessionToken(digest: CredentialToken.digest(token), app: TestApps.a.appID, user: "alice",
-                                                  expiresAtMs: Self.nowMs() - 1)
+            try await relay.store.addSessionToken(
+                digest: CredentialToken.digest(token), app: TestApps.a.appID, user: "alice",
+                expiresAtMs: Self.nowMs() - 1)
             let r = try await relay.request(.get, "/v3/users/alice/push/apns", sessionToken: token)
             #expect(r.status == .unauthorized)
             #expect(r.code == 400309)
@@ -163,8 +185,12 @@ import PushCore
                 #expect(refused.status == .unauthorized)
                 #expect(refused.code == 400302)
             }
-            #expect(try await relay.request(.put, "/v3/users/bob/push/template", body: #"{"name": "default"}"#, sessionToken: bobs).status == .ok)
-            #expect(try await relay.request(.put, "/v3/users/alice/push/template", body: #"{"name": "default"}"#, sessionToken: otherApp).status == .ok)
+            #expect(
+                try await relay.request(.put, "/v3/users/bob/push/template", body: #"{"name": "default"}"#, sessionToken: bobs).status
+                    == .ok)
+            #expect(
+                try await relay.request(.put, "/v3/users/alice/push/template", body: #"{"name": "default"}"#, sessionToken: otherApp).status
+                    == .ok)
             // Revoking again (nothing left) still answers {}.
             #expect(try await relay.request(.delete, "/v3/users/alice/token").body == json("{}"))
         }
@@ -174,7 +200,10 @@ import PushCore
     @Test func aTokenStaysInItsApp() async throws {
         try await LiveRelay.run { relay async throws in
             let token = try await relay.issueSessionToken(for: "alice", app: TestApps.b)
-            #expect(try await relay.request(.post, "/v3/users/alice/push/apns", body: #"{"apns_device_token": "\#(apnsToken(1))"}"#, sessionToken: token).status == .ok)
+            #expect(
+                try await relay.request(
+                    .post, "/v3/users/alice/push/apns", body: #"{"apns_device_token": "\#(apnsToken(1))"}"#, sessionToken: token
+                ).status == .ok)
             #expect(try await relay.store.tokens(app: TestApps.b.appID, user: "alice")?.map(\.token) == [apnsToken(1)])
             #expect(try await relay.store.userExists(app: TestApps.a.appID, user: "alice") == false)
         }
@@ -229,8 +258,10 @@ import PushCore
     static func snapshot(_ relay: LiveRelay) async throws -> [String] {
         try await relay.store.pool.read { db in
             var rows: [String] = []
-            for table in ["users", "device_tokens", "user_push_preferences", "channel_push_preferences", "push_message_templates",
-                          "session_tokens", "api_tokens"] {
+            for table in [
+                "users", "device_tokens", "user_push_preferences", "channel_push_preferences", "push_message_templates",
+                "session_tokens", "api_tokens",
+            ] {
                 rows += try Row.fetchAll(db, sql: "SELECT * FROM \(table)").map { "\(table): \($0)" }
             }
             return rows.sorted()

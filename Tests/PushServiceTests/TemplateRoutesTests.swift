@@ -30,15 +30,21 @@ import Testing
         try await LiveRelay.run { relay async throws in
             let list = try await relay.request(.get, "/v3/applications/push/message_templates")
             #expect(list.status == .ok)
-            #expect(list.body == json(#"""
-                {"push_message_templates": [
-                  {"template_name": "default", "template": {"MESG": "{sender_name}: {message}", "FILE": "{filename}", "ADMM": "{message}"}},
-                  {"template_name": "alternative", "template": {"MESG": "New message arrived!", "FILE": "New file delivered!", "ADMM": "New announcement!"}}]}
-                """#))
+            #expect(
+                list.body
+                    == json(
+                        #"""
+                        {"push_message_templates": [
+                          {"template_name": "default", "template": {"MESG": "{sender_name}: {message}", "FILE": "{filename}", "ADMM": "{message}"}},
+                          {"template_name": "alternative", "template": {"MESG": "New message arrived!", "FILE": "New file delivered!", "ADMM": "New announcement!"}}]}
+                        """#))
 
-            let put = try await relay.request(.put, "/v3/applications/push/message_templates/alternative", body: #"{"template": {"MESG": "{sender_name} in {channel_name}"}}"#)
+            let put = try await relay.request(
+                .put, "/v3/applications/push/message_templates/alternative",
+                body: #"{"template": {"MESG": "{sender_name} in {channel_name}"}}"#)
             #expect(put.status == .ok)
-            let changed = #"{"push_message_templates": [{"template_name": "alternative", "template": {"MESG": "{sender_name} in {channel_name}", "FILE": "New file delivered!", "ADMM": "New announcement!"}}]}"#
+            let changed =
+                #"{"push_message_templates": [{"template_name": "alternative", "template": {"MESG": "{sender_name} in {channel_name}", "FILE": "New file delivered!", "ADMM": "New announcement!"}}]}"#
             #expect(put.body == json(changed))
             #expect(try await relay.request(.get, "/v3/applications/push/message_templates/alternative").body == json(changed))
             // App B is untouched.
@@ -50,13 +56,16 @@ import Testing
     @Test func appTemplateErrors() async throws {
         try await LiveRelay.run { relay async throws in
             #expect(try await relay.request(.get, "/v3/applications/push/message_templates/fancy").code == 400201)
-            #expect(try await relay.request(.put, "/v3/applications/push/message_templates/fancy", body: #"{"template": {}}"#).code == 400201)
+            #expect(
+                try await relay.request(.put, "/v3/applications/push/message_templates/fancy", body: #"{"template": {}}"#).code == 400201)
             let base = "/v3/applications/push/message_templates/default"
             #expect(try await relay.request(.put, base, body: #"{}"#).code == 400105)
             #expect(try await relay.request(.put, base, body: #"{"template": "x"}"#).code == 400103)
             #expect(try await relay.request(.put, base, body: #"{"template": {"MESG": 1}}"#).code == 400100)
             #expect(try await relay.request(.put, base, body: #"{"template": {"MESG": ""}}"#).code == 400110)
-            #expect(try await relay.request(.put, base, body: #"{"template": {"FILE": "\#(String(repeating: "f", count: 1025))"}}"#).code == 400110)
+            #expect(
+                try await relay.request(.put, base, body: #"{"template": {"FILE": "\#(String(repeating: "f", count: 1025))"}}"#).code
+                    == 400110)
             #expect(try await relay.store.storedMessageTemplate(app: TestApps.a.appID, name: .default) == nil)
         }
     }
@@ -66,18 +75,27 @@ import Testing
         configured.templates.alternativeTemplate = PushMessageTemplate(mesg: "Psst: {message}", file: "A file", admm: "Note")
         let a = configured
         try await LiveRelay.run(apps: [a, TestApps.b]) { relay async throws in
-            #expect(try await relay.request(.get, "/v3/applications/push/message_templates").body == json(#"""
-                {"push_message_templates": [
-                  {"template_name": "default", "template": {"MESG": "{sender_name}: {message}", "FILE": "{filename}", "ADMM": "{message}"}},
-                  {"template_name": "alternative", "template": {"MESG": "Psst: {message}", "FILE": "A file", "ADMM": "Note"}}]}
-                """#))
+            #expect(
+                try await relay.request(.get, "/v3/applications/push/message_templates").body
+                    == json(
+                        #"""
+                        {"push_message_templates": [
+                          {"template_name": "default", "template": {"MESG": "{sender_name}: {message}", "FILE": "{filename}", "ADMM": "{message}"}},
+                          {"template_name": "alternative", "template": {"MESG": "Psst: {message}", "FILE": "A file", "ADMM": "Note"}}]}
+                        """#))
             let alternative = "/v3/applications/push/message_templates/alternative"
             let b = try await relay.request(.get, alternative, app: TestApps.b)
-            #expect(b.body == json(#"{"push_message_templates": [{"template_name": "alternative", "template": {"MESG": "New message arrived!", "FILE": "New file delivered!", "ADMM": "New announcement!"}}]}"#))
+            #expect(
+                b.body
+                    == json(
+                        #"{"push_message_templates": [{"template_name": "alternative", "template": {"MESG": "New message arrived!", "FILE": "New file delivered!", "ADMM": "New announcement!"}}]}"#
+                    ))
 
             // A change through the API starts from the configured texts…
             let put = try await relay.request(.put, alternative, body: #"{"template": {"MESG": "Hey: {message}"}}"#)
-            let changed = json(#"{"push_message_templates": [{"template_name": "alternative", "template": {"MESG": "Hey: {message}", "FILE": "A file", "ADMM": "Note"}}]}"#)
+            let changed = json(
+                #"{"push_message_templates": [{"template_name": "alternative", "template": {"MESG": "Hey: {message}", "FILE": "A file", "ADMM": "Note"}}]}"#
+            )
             #expect(put.body == changed)
 
             // …and wins over a reloaded configuration, which still sets the templates not changed.
@@ -87,7 +105,11 @@ import Testing
             relay.api.templates.replace(with: [reloaded, TestApps.b])
             #expect(try await relay.request(.get, alternative).body == changed)
             let byDefault = try await relay.request(.get, "/v3/applications/push/message_templates/default")
-            #expect(byDefault.body == json(#"{"push_message_templates": [{"template_name": "default", "template": {"MESG": "{sender_name} says {message}", "FILE": "{filename}", "ADMM": "{message}"}}]}"#))
+            #expect(
+                byDefault.body
+                    == json(
+                        #"{"push_message_templates": [{"template_name": "default", "template": {"MESG": "{sender_name} says {message}", "FILE": "{filename}", "ADMM": "{message}"}}]}"#
+                    ))
         }
     }
 }

@@ -57,9 +57,11 @@ struct LiveRelay {
 
     /// - Parameter databasePath: an existing database to serve (a restart); by default a new one
     ///   in a temporary directory removed afterwards.
-    static func run(maxBodyBytes: Int = HTTPConfiguration.defaultMaxBodyBytes, apps: [AppConfiguration] = [TestApps.a, TestApps.b],
-                    databasePath: String? = nil,
-                    _ test: @Sendable (LiveRelay) async throws -> Void) async throws {
+    static func run(
+        maxBodyBytes: Int = HTTPConfiguration.defaultMaxBodyBytes, apps: [AppConfiguration] = [TestApps.a, TestApps.b],
+        databasePath: String? = nil,
+        _ test: @Sendable (LiveRelay) async throws -> Void
+    ) async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("PushServiceTests-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -71,8 +73,9 @@ struct LiveRelay {
         )
         var logger = Logger(label: "PushServiceTests")
         logger.logLevel = .warning
-        let relay = try await RelayApplication.build(configuration: configuration, logger: logger,
-                                                     seams: .init(targets: StaticDeliveryTargets([:])))
+        let relay = try await RelayApplication.build(
+            configuration: configuration, logger: logger,
+            seams: .init(targets: StaticDeliveryTargets([:])))
         try await relay.makeApplication().test(.live) { client in
             try await test(LiveRelay(client: client, store: relay.store, api: relay.api))
         }

@@ -12,8 +12,10 @@ import Testing
         let db = try TemporaryDatabase()
         let clock = ManualClock()
         let store = try db.open(clock: clock)
-        let stored = try await store.addSessionToken(digest: Self.digest(1), app: "A", user: "alice", expiresAtMs: clock.milliseconds + 1000)
-        #expect(stored == StoredSessionToken(app: "A", user: "alice", createdAtMs: clock.milliseconds, expiresAtMs: clock.milliseconds + 1000))
+        let stored = try await store.addSessionToken(
+            digest: Self.digest(1), app: "A", user: "alice", expiresAtMs: clock.milliseconds + 1000)
+        #expect(
+            stored == StoredSessionToken(app: "A", user: "alice", createdAtMs: clock.milliseconds, expiresAtMs: clock.milliseconds + 1000))
         #expect(try await store.sessionToken(digest: Self.digest(1)) == stored)
         #expect(try await store.sessionToken(digest: Self.digest(2)) == nil)
         // What is stored: the digest and who it speaks for, nothing else.
@@ -37,8 +39,9 @@ import Testing
 
         for n in 0..<PushStore.maximumSessionTokensPerUser {
             clock.advance(by: 1)
-            try await store.addSessionToken(digest: Data(repeating: UInt8(n), count: 31) + [0xff], app: "A", user: "carol",
-                                            expiresAtMs: clock.milliseconds + 1_000_000)
+            try await store.addSessionToken(
+                digest: Data(repeating: UInt8(n), count: 31) + [0xff], app: "A", user: "carol",
+                expiresAtMs: clock.milliseconds + 1_000_000)
         }
         clock.advance(by: 1)
         try await store.addSessionToken(digest: Self.digest(200), app: "A", user: "carol", expiresAtMs: clock.milliseconds + 1_000_000)

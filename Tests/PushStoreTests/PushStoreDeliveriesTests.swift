@@ -3,13 +3,18 @@ import Testing
 @testable import PushStore
 
 @Suite struct PushStoreDeliveriesTests {
-    static func event(_ messageID: Int64, users: [String] = ["bob"], at: Int64 = 1_700_000_000_000, expiresAt: Int64 = 1_800_000_000_000) -> AcceptedEvent {
+    static func event(_ messageID: Int64, users: [String] = ["bob"], at: Int64 = 1_700_000_000_000, expiresAt: Int64 = 1_800_000_000_000)
+        -> AcceptedEvent
+    {
         AcceptedEvent(
             appID: "app", messageID: messageID, channelURL: "c1", acceptedAtMs: at,
-            decisions: users.map { RecipientDecisionRecord(userID: $0, decision: .push) } + [RecipientDecisionRecord(userID: "zed", decision: .skip(.online))],
+            decisions: users.map { RecipientDecisionRecord(userID: $0, decision: .push) } + [
+                RecipientDecisionRecord(userID: "zed", decision: .skip(.online))
+            ],
             deliveries: users.enumerated().map { n, user in
-                NewDelivery(userID: user, deviceToken: hexToken(n + 1), payload: Data(#"{"aps":{}}"#.utf8), apnsID: UUID(),
-                            pushType: "alert", priority: 10, expiresAtMs: expiresAt)
+                NewDelivery(
+                    userID: user, deviceToken: hexToken(n + 1), payload: Data(#"{"aps":{}}"#.utf8), apnsID: UUID(),
+                    pushType: "alert", priority: 10, expiresAtMs: expiresAt)
             })
     }
 
@@ -64,11 +69,13 @@ import Testing
 
         let retryAt = now + 5000
         try await store.recordOutcomes([
-            DeliveryOutcome(deliveryID: claimed[0].id, state: .pending, atMs: now,
-                            attempt: DeliveryAttempt(atMs: now, status: 503, reason: "ServiceUnavailable", error: nil, apnsID: claimed[0].apnsID),
-                            nextAttemptAtMs: retryAt),
-            DeliveryOutcome(deliveryID: claimed[1].id, state: .sent, atMs: now,
-                            attempt: DeliveryAttempt(atMs: now, status: 200, reason: nil, error: nil, apnsID: claimed[1].apnsID)),
+            DeliveryOutcome(
+                deliveryID: claimed[0].id, state: .pending, atMs: now,
+                attempt: DeliveryAttempt(atMs: now, status: 503, reason: "ServiceUnavailable", error: nil, apnsID: claimed[0].apnsID),
+                nextAttemptAtMs: retryAt),
+            DeliveryOutcome(
+                deliveryID: claimed[1].id, state: .sent, atMs: now,
+                attempt: DeliveryAttempt(atMs: now, status: 200, reason: nil, error: nil, apnsID: claimed[1].apnsID)),
         ])
         #expect(try await store.nextDueAtMs() == retryAt)
         #expect(try await store.claimDue(nowMs: now, limit: 10).isEmpty, "not due yet")
@@ -122,10 +129,12 @@ import Testing
         let claimed = try await store.claimDue(nowMs: 1_700_000_000_000, limit: 10)
         let byUser = Dictionary(uniqueKeysWithValues: claimed.map { ($0.userID, $0) })
         let removed = try await store.recordOutcomes([
-            DeliveryOutcome(deliveryID: byUser["bob"]!.id, state: .tokenInvalid, atMs: 1, attempt: nil,
-                            tokenRemoval: .ifRegisteredBefore(1_700_000_000_001)),
-            DeliveryOutcome(deliveryID: byUser["carol"]!.id, state: .tokenInvalid, atMs: 1, attempt: nil,
-                            tokenRemoval: .ifRegisteredBefore(1_600_000_000_000)),
+            DeliveryOutcome(
+                deliveryID: byUser["bob"]!.id, state: .tokenInvalid, atMs: 1, attempt: nil,
+                tokenRemoval: .ifRegisteredBefore(1_700_000_000_001)),
+            DeliveryOutcome(
+                deliveryID: byUser["carol"]!.id, state: .tokenInvalid, atMs: 1, attempt: nil,
+                tokenRemoval: .ifRegisteredBefore(1_600_000_000_000)),
         ])
         #expect(removed == 1)
         #expect(try await store.tokens(app: "app", user: "bob") == [])

@@ -11,7 +11,9 @@ import Testing
         #expect(try await store.tokens(app: "A", user: "u") == nil)
 
         let registration = try await store.registerToken(app: "A", user: "u", token: hexToken(1), isUnique: false)
-        #expect(registration == TokenRegistration(token: DeviceToken(token: hexToken(1), registeredAtMs: 1_000), previousOwner: nil, removedTokens: []))
+        #expect(
+            registration
+                == TokenRegistration(token: DeviceToken(token: hexToken(1), registeredAtMs: 1_000), previousOwner: nil, removedTokens: []))
         #expect(try await store.userExists(app: "A", user: "u"))
         #expect(try await store.tokens(app: "A", user: "u") == [DeviceToken(token: hexToken(1), registeredAtMs: 1_000)])
     }
@@ -26,10 +28,11 @@ import Testing
         clock.advance(by: 10)
         let again = try await store.registerToken(app: "A", user: "u", token: hexToken(1), isUnique: false)
         #expect(again.previousOwner == nil)
-        #expect(try await store.tokens(app: "A", user: "u") == [
-            DeviceToken(token: hexToken(2), registeredAtMs: 1_010),
-            DeviceToken(token: hexToken(1), registeredAtMs: 1_020),
-        ])
+        #expect(
+            try await store.tokens(app: "A", user: "u") == [
+                DeviceToken(token: hexToken(2), registeredAtMs: 1_010),
+                DeviceToken(token: hexToken(1), registeredAtMs: 1_020),
+            ])
     }
 
     @Test func aTokenOfAnotherUserMovesToTheNewUser() async throws {

@@ -30,10 +30,12 @@ import Testing
             snoozeEndMs: 1_700_000_360_000,
             dndSchedules: [
                 DNDSchedule(dayOfWeek: .monday, timeWindows: [TimeWindow(startHour: 22, startMin: 0, endHour: 6, endMin: 0)]),
-                DNDSchedule(dayOfWeek: .sunday, timeWindows: [
-                    TimeWindow(startHour: 1, startMin: 2, endHour: 3, endMin: 4),
-                    TimeWindow(startHour: 5, startMin: 6, endHour: 7, endMin: 8),
-                ]),
+                DNDSchedule(
+                    dayOfWeek: .sunday,
+                    timeWindows: [
+                        TimeWindow(startHour: 1, startMin: 2, endHour: 3, endMin: 4),
+                        TimeWindow(startHour: 5, startMin: 6, endHour: 7, endMin: 8),
+                    ]),
             ],
             pushSound: "ding.caf",
             blockPushFromBots: true,
@@ -44,7 +46,9 @@ import Testing
         #expect(stored == full)
         #expect(try await db.open().preferences(app: "A", user: "u") == full)
         // The webhook's bulk read decodes rows by column position: the same value.
-        try await store.updateChannelPreference(app: "A", user: "u", channel: "c") { $0 = ChannelPushPreference(triggerOption: .mentionOnly, pushSound: "c.caf") }
+        try await store.updateChannelPreference(app: "A", user: "u", channel: "c") {
+            $0 = ChannelPushPreference(triggerOption: .mentionOnly, pushSound: "c.caf")
+        }
         let state = try store.recipientStatesAndTemplates(app: "A", users: ["u"], channel: "c").states["u"]
         #expect(state?.preferences == full)
         #expect(state?.channelPreference == ChannelPushPreference(triggerOption: .mentionOnly, pushSound: "c.caf"))

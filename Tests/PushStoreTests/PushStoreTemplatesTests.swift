@@ -50,9 +50,11 @@ import Testing
 
         let states = try await store.recipientStates(app: "A", users: ["u1", "u2", "ghost", "u1"], channel: "c")
         #expect(states.keys.sorted() == ["u1", "u2"])
-        #expect(states["u1"] == RecipientPushState(
-            userID: "u1", tokens: [DeviceToken(token: hexToken(1), registeredAtMs: 7)], preferences: .defaults,
-            channelPreference: .defaults, templateName: .default))
+        #expect(
+            states["u1"]
+                == RecipientPushState(
+                    userID: "u1", tokens: [DeviceToken(token: hexToken(1), registeredAtMs: 7)], preferences: .defaults,
+                    channelPreference: .defaults, templateName: .default))
         #expect(states["u2"]?.preferences.pushTriggerOption == .mentionOnly)
         #expect(states["u2"]?.channelPreference.triggerOption == .off)
         #expect(states["u2"]?.templateName == .alternative)

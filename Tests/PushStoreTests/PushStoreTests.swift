@@ -8,10 +8,11 @@ import Testing
     @Test func opensWithWALForeignKeysAndTheNamedMigrations() async throws {
         let db = try TemporaryDatabase()
         let store = try db.open()
-        #expect(try await store.appliedMigrations() == [
-            "v1_users_tokens_preferences_templates", "v2_events_deliveries", "v3_delivery_payloads", "v4_credentials",
-            "v5_due_by_app",
-        ])
+        #expect(
+            try await store.appliedMigrations() == [
+                "v1_users_tokens_preferences_templates", "v2_events_deliveries", "v3_delivery_payloads", "v4_credentials",
+                "v5_due_by_app",
+            ])
         let (journal, foreignKeys) = try await store.pool.read { db in
             (try String.fetchOne(db, sql: "PRAGMA journal_mode"), try Bool.fetchOne(db, sql: "PRAGMA foreign_keys"))
         }
@@ -38,12 +39,13 @@ import Testing
             let pool = try DatabasePool(path: db.path)
             try PushStoreMigrations.migrator.migrate(pool, upTo: "v2_events_deliveries")
             try await pool.write { db in
-                try db.execute(sql: """
-                    INSERT INTO deliveries (app_id, message_id, user_id, device_token, payload, apns_id, push_type, priority,
-                        expires_at_ms, state, attempts, next_attempt_at_ms, created_at_ms, updated_at_ms)
-                    VALUES ('A', 1, 'u', 'ab', X'7B7D', '00000000-0000-4000-8000-000000000001', 'alert', 10, 9e15,
-                            'pending', 0, 0, 0, 0)
-                    """)
+                try db.execute(
+                    sql: """
+                        INSERT INTO deliveries (app_id, message_id, user_id, device_token, payload, apns_id, push_type, priority,
+                            expires_at_ms, state, attempts, next_attempt_at_ms, created_at_ms, updated_at_ms)
+                        VALUES ('A', 1, 'u', 'ab', X'7B7D', '00000000-0000-4000-8000-000000000001', 'alert', 10, 9e15,
+                                'pending', 0, 0, 0, 0)
+                        """)
             }
         }
         let store = try db.open()
@@ -91,7 +93,8 @@ import Testing
         #expect(!plan.isEmpty)
         for step in plan {
             // Allowed scans: the json_each list, and the partial indexes that hold only the queue.
-            let allowed = step.contains("VIRTUAL TABLE") || step.hasSuffix("USING INDEX deliveries_in_flight")
+            let allowed =
+                step.contains("VIRTUAL TABLE") || step.hasSuffix("USING INDEX deliveries_in_flight")
                 || step.hasSuffix("USING INDEX deliveries_due")
             #expect(!step.hasPrefix("SCAN") || allowed, "table scan in plan: \(step)")
         }

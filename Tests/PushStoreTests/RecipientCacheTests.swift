@@ -5,7 +5,9 @@ import Testing
 
 /// The webhook's recipient cache must never serve state older than the last committed write.
 @Suite struct RecipientCacheTests {
-    func read(_ store: PushStore, channel: String = "c") throws -> (states: [String: RecipientPushState], templates: [PushTemplateName: PushMessageTemplate]) {
+    func read(_ store: PushStore, channel: String = "c") throws -> (
+        states: [String: RecipientPushState], templates: [PushTemplateName: PushMessageTemplate]
+    ) {
         try store.recipientStatesAndTemplates(app: "A", users: ["u", "v", "ghost"], channel: channel)
     }
 
@@ -52,14 +54,21 @@ import Testing
         let db = try TemporaryDatabase()
         let store = try db.open()
         _ = try await store.registerToken(app: "A", user: "u", token: hexToken(1), isUnique: false)
-        _ = try await store.acceptEvent(AcceptedEvent(
-            appID: "A", messageID: 1, channelURL: "c", acceptedAtMs: 1, decisions: [],
-            deliveries: [NewDelivery(userID: "u", deviceToken: hexToken(1), payload: Data("{}".utf8), apnsID: UUID(),
-                                     pushType: "alert", priority: 10, expiresAtMs: .max)]))
+        _ = try await store.acceptEvent(
+            AcceptedEvent(
+                appID: "A", messageID: 1, channelURL: "c", acceptedAtMs: 1, decisions: [],
+                deliveries: [
+                    NewDelivery(
+                        userID: "u", deviceToken: hexToken(1), payload: Data("{}".utf8), apnsID: UUID(),
+                        pushType: "alert", priority: 10, expiresAtMs: .max)
+                ]))
         #expect(try read(store).states["u"]?.tokens.count == 1)
         let delivery = try #require(try await store.claimDue(nowMs: .max, limit: 1).first)
-        try await store.recordOutcomes([DeliveryOutcome(deliveryID: delivery.id, state: .tokenInvalid, atMs: 2, attempt: nil,
-                                                        tokenRemoval: .always)])
+        try await store.recordOutcomes([
+            DeliveryOutcome(
+                deliveryID: delivery.id, state: .tokenInvalid, atMs: 2, attempt: nil,
+                tokenRemoval: .always)
+        ])
         #expect(try read(store).states["u"]?.tokens == [])
     }
 }

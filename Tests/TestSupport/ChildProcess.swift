@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A program run as a child of the test process, its stdout and stderr collected, started with
@@ -24,8 +24,10 @@ public final class ChildProcess: Sendable {
     /// - Parameters:
     ///   - environment: the child's whole environment; nil inherits the test process's.
     ///   - directory: the child's working directory; nil keeps the test process's.
-    public init(_ executable: String, _ arguments: [String], environment: [String: String]? = nil,
-                directory: String? = nil) throws {
+    public init(
+        _ executable: String, _ arguments: [String], environment: [String: String]? = nil,
+        directory: String? = nil
+    ) throws {
         let program = executable
         let argv = [executable] + arguments
         // Pipes and spawn under one lock: a pipe is close-on-exec only after its fcntl, and a
@@ -58,8 +60,10 @@ public final class ChildProcess: Sendable {
     }
 
     /// Returns posix_spawn's result, the child's pid and the read ends of its stdout and stderr.
-    private static func spawn(_ program: String, _ argv: [String], environment: [String: String]?,
-                              directory: String?) throws -> (Int32, pid_t, Int32, Int32) {
+    private static func spawn(
+        _ program: String, _ argv: [String], environment: [String: String]?,
+        directory: String?
+    ) throws -> (Int32, pid_t, Int32, Int32) {
         let out = try pipeClosedOnExec()
         let err: (read: Int32, write: Int32)
         do { err = try pipeClosedOnExec() } catch { close(out.read); close(out.write); throw error }
@@ -135,8 +139,10 @@ public final class ChildProcess: Sendable {
     }
 
     /// Runs a program to its end: its exit status and what it wrote.
-    public static func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil,
-                           directory: String? = nil) async throws -> (status: Int32, stdout: String, stderr: String) {
+    public static func run(
+        _ executable: String, _ arguments: [String], environment: [String: String]? = nil,
+        directory: String? = nil
+    ) async throws -> (status: Int32, stdout: String, stderr: String) {
         let child = try ChildProcess(executable, arguments, environment: environment, directory: directory)
         var status: Int32?
         while status == nil { status = await child.exitStatus(within: 600) }
@@ -144,8 +150,10 @@ public final class ChildProcess: Sendable {
     }
 
     /// `run`, blocking the calling thread: for quick tools (openssl) called from synchronous code.
-    public static func runBlocking(_ executable: String, _ arguments: [String],
-                                   environment: [String: String]? = nil) throws -> (status: Int32, stdout: String, stderr: String) {
+    public static func runBlocking(
+        _ executable: String, _ arguments: [String],
+        environment: [String: String]? = nil
+    ) throws -> (status: Int32, stdout: String, stderr: String) {
         let child = try ChildProcess(executable, arguments, environment: environment)
         let status = child.blockingExitStatus()
         return (status, child.stdout, child.stderr)

@@ -37,7 +37,8 @@ public final class APNsClient: Sendable {
             switch await perform(request, deadline: deadline) {
             case .response(let response, let generation):
                 if response.status == 403, response.reason == .expiredProviderToken, !renewedToken,
-                   case .token(let cache) = configuration.authentication, let generation {
+                    case .token(let cache) = configuration.authentication, let generation
+                {
                     // Many requests may fail with the same stale token; the cache mints a new one
                     // only for the first of them (generation guard), the rest reuse it.
                     renewedToken = true

@@ -53,8 +53,11 @@ final class ConnectionPool: ConnectionDelegate, Sendable {
             }
             guard let chosen else {
                 let isShutdown = state.withLock { $0.isShutdown }
-                request.complete(.failure(isShutdown ? .shutdown
-                    : .connectFailed("cannot open a connection: \(Socket.errnoString())")))
+                request.complete(
+                    .failure(
+                        isShutdown
+                            ? .shutdown
+                            : .connectFailed("cannot open a connection: \(Socket.errnoString())")))
                 return
             }
             if chosen.enqueue(request) { return }
@@ -69,8 +72,10 @@ final class ConnectionPool: ConnectionDelegate, Sendable {
         let configuration = configuration
         let tls = tls
         let thread = Thread { [self] in
-            ConnectionLoop(handle: connection, configuration: configuration, tls: tls, delegate: self,
-                           startDelay: delay).run()
+            ConnectionLoop(
+                handle: connection, configuration: configuration, tls: tls, delegate: self,
+                startDelay: delay
+            ).run()
         }
         thread.name = "apns-connection-\(connection.id)"
         thread.start()

@@ -11,42 +11,49 @@ extension APNsClientIdentity {
     ///   - keyPath: the private key: PKCS#8 or traditional ("RSA PRIVATE KEY"), PEM or DER,
     ///     encrypted PEM if `keyPassword` is given. May be the same file as the certificate.
     ///   - now: the time the certificate must be valid at.
-    public static func pem(certificatePath: String, keyPath: String, keyPassword: String? = nil,
-                           now: Date = Date()) throws(APNsCredentialError) -> APNsClientIdentity {
+    public static func pem(
+        certificatePath: String, keyPath: String, keyPassword: String? = nil,
+        now: Date = Date()
+    ) throws(APNsCredentialError) -> APNsClientIdentity {
         OpenSSLLibrary.initialize()
         let certificates = try readCertificates(try CredentialFile.read(certificatePath), path: certificatePath)
         let key: OpaquePointer
         do throws(APNsCredentialError) {
-            key = try PrivateKeyReader.read(try CredentialFile.read(keyPath), password: keyPassword,
-                                            path: keyPath, expected: "PEM private key")
+            key = try PrivateKeyReader.read(
+                try CredentialFile.read(keyPath), password: keyPassword,
+                path: keyPath, expected: "PEM private key")
         } catch {
             certificates.forEach { X509_free($0) }
             throw error
         }
-        return try APNsClientIdentity(certificate: certificates[0], privateKey: key,
-                                      chain: Array(certificates.dropFirst()),
-                                      certificatePath: certificatePath, keyPath: keyPath, now: now)
+        return try APNsClientIdentity(
+            certificate: certificates[0], privateKey: key,
+            chain: Array(certificates.dropFirst()),
+            certificatePath: certificatePath, keyPath: keyPath, now: now)
     }
 
     /// All certificates in the file, in order (at least one); the caller owns them.
-    private static func readCertificates(_ bytes: [UInt8],
-                                         path: String) throws(APNsCredentialError) -> [OpaquePointer] {
+    private static func readCertificates(
+        _ bytes: [UInt8],
+        path: String
+    ) throws(APNsCredentialError) -> [OpaquePointer] {
         OpenSSLError.clearQueue()
         var damage: String?
-        let certificates = MemoryBIO.withBIO(over: bytes) { bio -> [OpaquePointer] in
-            var found: [OpaquePointer] = []
-            // PEM_read_bio_X509 skips blocks of other types (e.g. a key in the same file) and
-            // fails with "no start line" once no certificate is left.
-            while let certificate = PEM_read_bio_X509(bio, nil, nil, nil) {
-                found.append(certificate)
-            }
-            let error = ERR_peek_last_error()
-            if error != 0, ERR_GET_REASON(error) != PEM_R_NO_START_LINE {
-                damage = OpenSSLError.drainQueue()
-            }
-            OpenSSLError.clearQueue()
-            return found
-        } ?? []
+        let certificates =
+            MemoryBIO.withBIO(over: bytes) { bio -> [OpaquePointer] in
+                var found: [OpaquePointer] = []
+                // PEM_read_bio_X509 skips blocks of other types (e.g. a key in the same file) and
+                // fails with "no start line" once no certificate is left.
+                while let certificate = PEM_read_bio_X509(bio, nil, nil, nil) {
+                    found.append(certificate)
+                }
+                let error = ERR_peek_last_error()
+                if error != 0, ERR_GET_REASON(error) != PEM_R_NO_START_LINE {
+                    damage = OpenSSLError.drainQueue()
+                }
+                OpenSSLError.clearQueue()
+                return found
+            } ?? []
         if let damage {
             certificates.forEach { X509_free($0) }
             throw .wrongFormat(path: path, detail: "a PEM certificate in it is damaged or truncated (\(damage))")

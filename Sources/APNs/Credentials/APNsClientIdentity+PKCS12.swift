@@ -11,14 +11,18 @@ extension APNsClientIdentity {
     /// - Throws: `.fileNotFound`, `.unreadable`, `.wrongFormat`, `.passwordRequired`,
     ///   `.wrongPassword`, `.unsupportedEncryption`, `.missingCertificate`, `.missingPrivateKey`,
     ///   `.keyDoesNotMatchCertificate`, `.expiredCertificate`, `.certificateNotYetValid`.
-    public static func p12(path: String, password: String?,
-                           now: Date = Date()) throws(APNsCredentialError) -> APNsClientIdentity {
+    public static func p12(
+        path: String, password: String?,
+        now: Date = Date()
+    ) throws(APNsCredentialError) -> APNsClientIdentity {
         try p12(bytes: try CredentialFile.read(path), password: password, source: path, now: now)
     }
 
     /// Loads PKCS#12 data (e.g. from a secret store); `source` names it in error messages.
-    public static func p12(bytes: [UInt8], password: String?, source: String,
-                           now: Date = Date()) throws(APNsCredentialError) -> APNsClientIdentity {
+    public static func p12(
+        bytes: [UInt8], password: String?, source: String,
+        now: Date = Date()
+    ) throws(APNsCredentialError) -> APNsClientIdentity {
         OpenSSLLibrary.initialize()
         OpenSSLError.clearQueue()
         let decoded = bytes.withUnsafeBufferPointer { buffer -> OpaquePointer? in
@@ -28,9 +32,11 @@ extension APNsClientIdentity {
         guard let pkcs12 = decoded else {
             OpenSSLError.clearQueue()
             let looksPEM = String(decoding: bytes.prefix(4096), as: UTF8.self).contains("-----BEGIN")
-            throw .wrongFormat(path: source, detail: looksPEM
-                ? "not a PKCS#12 (.p12) file but PEM text; load it as PEM certificate and key instead"
-                : "not a PKCS#12 (.p12) file")
+            throw .wrongFormat(
+                path: source,
+                detail: looksPEM
+                    ? "not a PKCS#12 (.p12) file but PEM text; load it as PEM certificate and key instead"
+                    : "not a PKCS#12 (.p12) file")
         }
         defer { PKCS12_free(pkcs12) }
 
@@ -70,14 +76,17 @@ extension APNsClientIdentity {
             others.forEach { X509_free($0) }
             throw .missingPrivateKey(path: source)
         }
-        return try APNsClientIdentity(certificate: certificate, privateKey: key, chain: others,
-                                      certificatePath: source, keyPath: source, now: now)
+        return try APNsClientIdentity(
+            certificate: certificate, privateKey: key, chain: others,
+            certificatePath: source, keyPath: source, now: now)
     }
 
     /// The password (nil = none) that the file's integrity MAC verifies with. A wrong password
     /// is detected here, before decryption, so it is reported as such and not as a damaged file.
-    private static func macVerifiedPassword(_ pkcs12: OpaquePointer, password: String?,
-                                            source: String) throws(APNsCredentialError) -> String? {
+    private static func macVerifiedPassword(
+        _ pkcs12: OpaquePointer, password: String?,
+        source: String
+    ) throws(APNsCredentialError) -> String? {
         let given = password?.isEmpty == false ? password : nil
         guard PKCS12_mac_present(pkcs12) == 1 else { return given }
         if let given {
@@ -94,7 +103,8 @@ extension APNsClientIdentity {
 
     /// PKCS12_parse; nil on failure with the reason left in the error queue.
     private static func parse(_ pkcs12: OpaquePointer, password: String?)
-        -> (key: OpaquePointer?, certificate: OpaquePointer?, others: [OpaquePointer])? {
+        -> (key: OpaquePointer?, certificate: OpaquePointer?, others: [OpaquePointer])?
+    {
         var key: OpaquePointer?
         var certificate: OpaquePointer?
         var stack: OpaquePointer?

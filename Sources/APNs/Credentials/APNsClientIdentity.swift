@@ -33,8 +33,10 @@ public final class APNsClientIdentity: @unchecked Sendable, CustomStringConverti
 
     /// Takes ownership of one reference to each object (freed in deinit, also when this throws),
     /// checks the key matches and the validity period.
-    init(certificate: OpaquePointer, privateKey: OpaquePointer, chain: [OpaquePointer],
-         certificatePath: String, keyPath: String, now: Date) throws(APNsCredentialError) {
+    init(
+        certificate: OpaquePointer, privateKey: OpaquePointer, chain: [OpaquePointer],
+        certificatePath: String, keyPath: String, now: Date
+    ) throws(APNsCredentialError) {
         self.certificate = certificate
         self.privateKey = privateKey
         self.chain = chain

@@ -27,13 +27,15 @@ public final class APNsSigningKey: @unchecked Sendable {
         OpenSSLLibrary.initialize()
         let key: OpaquePointer
         do throws(APNsCredentialError) {
-            key = try PrivateKeyReader.read(pemBytes, password: nil, path: source,
-                                            expected: "PEM PKCS#8 private key")
+            key = try PrivateKeyReader.read(
+                pemBytes, password: nil, path: source,
+                expected: "PEM PKCS#8 private key")
         } catch {
             switch error {
             case .passwordRequired:
-                throw .wrongFormat(path: source,
-                                   detail: "the key is password-protected; Apple's .p8 keys are not (use the file as downloaded from Apple)")
+                throw .wrongFormat(
+                    path: source,
+                    detail: "the key is password-protected; Apple's .p8 keys are not (use the file as downloaded from Apple)")
             case .missingPrivateKey:
                 throw .wrongFormat(path: source, detail: "not a PEM PKCS#8 private key (it holds other PEM data)")
             default:

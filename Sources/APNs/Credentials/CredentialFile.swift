@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Reads a credential file whole, turning every way that can fail into an `APNsCredentialError`
@@ -27,8 +27,9 @@ enum CredentialFile {
             throw .unreadable(path: path, reason: "it is a directory, not a file")
         }
         if info.st_mode & S_IFMT == S_IFREG, Int(info.st_size) > maximumSize {
-            throw .wrongFormat(path: path,
-                               detail: "it is \(info.st_size) bytes, far too large for a key or certificate")
+            throw .wrongFormat(
+                path: path,
+                detail: "it is \(info.st_size) bytes, far too large for a key or certificate")
         }
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 16 * 1024)

@@ -8,8 +8,11 @@ enum EVPKeyInfo {
         guard EVP_PKEY_get_base_id(key) == EVP_PKEY_EC else { return nil }
         var buffer = [CChar](repeating: 0, count: 80)
         var length = 0
-        guard EVP_PKEY_get_utf8_string_param(key, OSSL_PKEY_PARAM_GROUP_NAME, &buffer, buffer.count,
-                                             &length) == 1 else { return "unknown curve" }
+        guard
+            EVP_PKEY_get_utf8_string_param(
+                key, OSSL_PKEY_PARAM_GROUP_NAME, &buffer, buffer.count,
+                &length) == 1
+        else { return "unknown curve" }
         let group = String(decoding: buffer.prefix(length).map { UInt8(bitPattern: $0) }, as: UTF8.self)
         switch group {
         case "prime256v1", "P-256", "secp256r1": return "P-256"

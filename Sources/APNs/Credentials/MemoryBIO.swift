@@ -7,7 +7,8 @@ enum MemoryBIO {
     static func withBIO<Result>(over bytes: [UInt8], _ body: (OpaquePointer) -> Result) -> Result? {
         bytes.withUnsafeBytes { buffer -> Result? in
             guard buffer.count <= Int(Int32.max),
-                  let bio = BIO_new_mem_buf(buffer.baseAddress, Int32(buffer.count)) else { return nil }
+                let bio = BIO_new_mem_buf(buffer.baseAddress, Int32(buffer.count))
+            else { return nil }
             defer { BIO_free(bio) }
             return body(bio)
         }

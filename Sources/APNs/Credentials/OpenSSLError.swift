@@ -35,8 +35,9 @@ package struct OpenSSLError: Error, CustomStringConvertible, Sendable {
             if code == 0 { break }
             var buffer = [CChar](repeating: 0, count: 256)
             ERR_error_string_n(code, &buffer, buffer.count)
-            var entry = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) },
-                               as: UTF8.self)
+            var entry = String(
+                decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) },
+                as: UTF8.self)
             if flags & ERR_TXT_STRING != 0, let data, data.pointee != 0 {
                 entry += " (\(String(cString: data)))"
             }

@@ -5,23 +5,28 @@ import COpenSSL
 enum PrivateKeyReader {
     /// Returns a new `EVP_PKEY` the caller must free with `EVP_PKEY_free`.
     /// - Parameter expected: what the file should be, for messages ("PEM PKCS#8 private key").
-    static func read(_ bytes: [UInt8], password: String?, path: String,
-                     expected: String) throws(APNsCredentialError) -> OpaquePointer {
+    static func read(
+        _ bytes: [UInt8], password: String?, path: String,
+        expected: String
+    ) throws(APNsCredentialError) -> OpaquePointer {
         // An empty password is the same as none: OpenSSL cannot decrypt with a zero-length one.
         let password = password?.isEmpty == true ? nil : password
         OpenSSLError.clearQueue()
         let decoded = MemoryBIO.withBIO(over: bytes) { bio -> OpaquePointer? in
             // The callback never prompts: without a password it refuses, so an encrypted key
             // fails instead of OpenSSL asking on the terminal.
-            let callback: @convention(c) (UnsafeMutablePointer<CChar>?, Int32, Int32,
-                                          UnsafeMutableRawPointer?) -> Int32 = { buffer, size, _, user in
-                guard let buffer, let user else { return -1 }
-                let password = user.assumingMemoryBound(to: CChar.self)
-                var length = 0
-                while length < Int(size), password[length] != 0 { length += 1 }
-                buffer.update(from: password, count: length)
-                return Int32(length)
-            }
+            let callback:
+                @convention(c) (
+                    UnsafeMutablePointer<CChar>?, Int32, Int32,
+                    UnsafeMutableRawPointer?
+                ) -> Int32 = { buffer, size, _, user in
+                    guard let buffer, let user else { return -1 }
+                    let password = user.assumingMemoryBound(to: CChar.self)
+                    var length = 0
+                    while length < Int(size), password[length] != 0 { length += 1 }
+                    buffer.update(from: password, count: length)
+                    return Int32(length)
+                }
             if let password {
                 return password.withCString { pointer in
                     PEM_read_bio_PrivateKey(bio, nil, callback, UnsafeMutableRawPointer(mutating: pointer))

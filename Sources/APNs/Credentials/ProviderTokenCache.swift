@@ -29,11 +29,14 @@ public final class ProviderTokenCache: Sendable {
     ///     Must lie within 20...60 minutes (a programming error otherwise).
     ///   - now: the wall clock (injected for tests).
     /// - Throws: `.invalidKeyID` / `.invalidTeamID`.
-    public init(key: APNsSigningKey, keyID: String, teamID: String,
-                refreshAfter: Duration = .seconds(50 * 60),
-                now: @escaping @Sendable () -> Date = Date.init) throws(APNsCredentialError) {
-        precondition(refreshAfter >= .seconds(20 * 60) && refreshAfter <= .seconds(60 * 60),
-                     "APNs provider tokens must be refreshed between 20 and 60 minutes; got \(refreshAfter)")
+    public init(
+        key: APNsSigningKey, keyID: String, teamID: String,
+        refreshAfter: Duration = .seconds(50 * 60),
+        now: @escaping @Sendable () -> Date = Date.init
+    ) throws(APNsCredentialError) {
+        precondition(
+            refreshAfter >= .seconds(20 * 60) && refreshAfter <= .seconds(60 * 60),
+            "APNs provider tokens must be refreshed between 20 and 60 minutes; got \(refreshAfter)")
         self.factory = try ProviderTokenFactory(key: key, keyID: keyID, teamID: teamID)
         self.refreshAfter = refreshAfter
         self.now = now

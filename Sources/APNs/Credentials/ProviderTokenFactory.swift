@@ -37,7 +37,8 @@ public struct ProviderTokenFactory: Sendable {
     public func makeToken(issuedAt: Date, generation: UInt64) throws(APNsCredentialError) -> ProviderToken {
         let seconds = Self.issuedAtSeconds(issuedAt)
         let jwt = try makeJWT(issuedAt: issuedAt)
-        return ProviderToken(jwt: jwt, generation: generation,
-                             issuedAt: Date(timeIntervalSince1970: TimeInterval(seconds)))
+        return ProviderToken(
+            jwt: jwt, generation: generation,
+            issuedAt: Date(timeIntervalSince1970: TimeInterval(seconds)))
     }
 }

@@ -30,8 +30,13 @@ enum X509Info {
             var utf8: UnsafeMutablePointer<UInt8>?
             let length = ASN1_STRING_to_UTF8(&utf8, X509_NAME_ENTRY_get_data(entry))
             guard length >= 0, let utf8 else { continue }
-            entries.append((name, String(decoding: UnsafeBufferPointer(start: utf8, count: Int(length)),
-                                         as: UTF8.self)))
+            entries.append(
+                (
+                    name,
+                    String(
+                        decoding: UnsafeBufferPointer(start: utf8, count: Int(length)),
+                        as: UTF8.self)
+                ))
             CRYPTO_free(utf8, nil, 0)
         }
         return entries
@@ -56,7 +61,8 @@ enum X509Info {
                 candidate = String(entry.value[range.upperBound...])
             }
             if let topic = candidate?.trimmingCharacters(in: .whitespaces), !topic.isEmpty,
-               !topics.contains(topic) {
+                !topics.contains(topic)
+            {
                 topics.append(topic)
             }
         }

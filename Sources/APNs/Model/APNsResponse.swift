@@ -13,8 +13,10 @@ public struct APNsResponse: Sendable, Hashable {
     /// The `retry-after` header, when APNs sent one.
     public var retryAfter: Duration?
 
-    public init(status: Int, apnsID: UUID? = nil, reason: APNsReason? = nil, timestamp: Date? = nil,
-                retryAfter: Duration? = nil) {
+    public init(
+        status: Int, apnsID: UUID? = nil, reason: APNsReason? = nil, timestamp: Date? = nil,
+        retryAfter: Duration? = nil
+    ) {
         self.status = status
         self.apnsID = apnsID
         self.reason = reason

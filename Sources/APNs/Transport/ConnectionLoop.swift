@@ -3,7 +3,7 @@ import COpenSSL
 import Foundation
 import Logging
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// One TCP + TLS + HTTP/2 connection, driven by a `poll()` loop on its own thread.
@@ -43,8 +43,10 @@ final class ConnectionLoop {
     private var shutdownDeadline: ContinuousClock.Instant?
     private let authority: [UInt8]
 
-    init(handle: APNsConnection, configuration: APNsClientConfiguration, tls: TLSContext,
-         delegate: ConnectionDelegate, startDelay: Duration) {
+    init(
+        handle: APNsConnection, configuration: APNsClientConfiguration, tls: TLSContext,
+        delegate: ConnectionDelegate, startDelay: Duration
+    ) {
         self.handle = handle
         self.configuration = configuration
         self.tls = tls
@@ -95,9 +97,10 @@ final class ConnectionLoop {
     private func connect() throws(APNsError) {
         let endpoint = configuration.endpoint
         let deadline = ContinuousClock.now + configuration.connectTimeout
-        fd = try Socket.connect(host: configuration.testHooks?.connectAddress ?? endpoint.host, port: endpoint.port,
-                                timeout: configuration.connectTimeout,
-                                interrupt: handle.wakeFD, checkIn: checkInWhileConnecting)
+        fd = try Socket.connect(
+            host: configuration.testHooks?.connectAddress ?? endpoint.host, port: endpoint.port,
+            timeout: configuration.connectTimeout,
+            interrupt: handle.wakeFD, checkIn: checkInWhileConnecting)
         OpenSSLError.clearQueue()
         guard let ssl = SSL_new(tls.context) else {
             throw .connectFailed("SSL_new: \(OpenSSLError.drainQueue())")
@@ -127,8 +130,10 @@ final class ConnectionLoop {
                 }
                 throw .connectFailed("TLS handshake with \(endpoint): \(detail)")
             }
-            switch Socket.wait(fd: fd, events: events, until: deadline, interrupt: handle.wakeFD,
-                               checkIn: checkInWhileConnecting) {
+            switch Socket.wait(
+                fd: fd, events: events, until: deadline, interrupt: handle.wakeFD,
+                checkIn: checkInWhileConnecting)
+            {
             case .ready: continue
             case .timedOut: throw .connectFailed("TLS handshake with \(endpoint): timed out")
             case .interrupted: throw .shutdown
@@ -229,8 +234,10 @@ final class ConnectionLoop {
     private func pollOnce(timeout: Duration) throws(APNsError) {
         var events = Int16(POLLIN)
         if needsPollOut { events |= Int16(POLLOUT) }
-        var fds = [pollfd(fd: fd, events: events, revents: 0),
-                   pollfd(fd: handle.wakeFD, events: Int16(POLLIN), revents: 0)]
+        var fds = [
+            pollfd(fd: fd, events: events, revents: 0),
+            pollfd(fd: handle.wakeFD, events: Int16(POLLIN), revents: 0),
+        ]
         let rc = poll(&fds, 2, Int32(clamping: max(0, timeout.milliseconds)))
         if rc < 0 && errno != EINTR { throw .connectionLost("poll: \(Socket.errnoString())") }
         if fds[1].revents != 0 { handle.drainWakeups() }
@@ -323,7 +330,8 @@ final class ConnectionLoop {
             }
         }
         let stream = StreamState(pending: pending, tokenGeneration: generation)
-        let streamID = configuration.testHooks?.failSubmit?(r) == true
+        let streamID =
+            configuration.testHooks?.failSubmit?(r) == true
             ? NGHTTP2_ERR_STREAM_ID_NOT_AVAILABLE.rawValue
             : submitRequest(headers: headers, authority: authority)
         guard streamID > 0 else {
@@ -361,8 +369,9 @@ final class ConnectionLoop {
         return storage.withUnsafeMutableBufferPointer { buf -> Int32 in
             let base = buf.baseAddress!
             var nva = spans.map { s in
-                nghttp2_nv(name: base + s.0, value: base + s.2, namelen: s.1, valuelen: s.3,
-                           flags: UInt8(s.4 ? NGHTTP2_NV_FLAG_NO_INDEX.rawValue : NGHTTP2_NV_FLAG_NONE.rawValue))
+                nghttp2_nv(
+                    name: base + s.0, value: base + s.2, namelen: s.1, valuelen: s.3,
+                    flags: UInt8(s.4 ? NGHTTP2_NV_FLAG_NO_INDEX.rawValue : NGHTTP2_NV_FLAG_NONE.rawValue))
             }
             var provider = nghttp2_data_provider(source: nghttp2_data_source(ptr: nil), read_callback: nghttp2ReadBody)
             // nghttp2 copies names and values during the call.
@@ -370,8 +379,10 @@ final class ConnectionLoop {
         }
     }
 
-    fileprivate func readBody(streamID: Int32, into buffer: UnsafeMutablePointer<UInt8>, length: Int,
-                              flags: UnsafeMutablePointer<UInt32>) -> Int {
+    fileprivate func readBody(
+        streamID: Int32, into buffer: UnsafeMutablePointer<UInt8>, length: Int,
+        flags: UnsafeMutablePointer<UInt32>
+    ) -> Int {
         guard let stream = streams[streamID] else {
             return Int(NGHTTP2_ERR_TEMPORAL_CALLBACK_FAILURE.rawValue)
         }
@@ -530,12 +541,16 @@ final class ConnectionLoop {
                 reason = object?["reason"] as? String ?? String(decoding: data, as: UTF8.self)
             }
             goAwayLastStreamID = goaway.last_stream_id
-            logger.notice("APNs sent GOAWAY", metadata: [
-                "last_stream_id": "\(goaway.last_stream_id)", "error_code": "\(goaway.error_code)",
-                "reason": "\(reason ?? "-")",
-            ])
-            configuration.eventHandler?(.goAway(connection: handle.id, lastStreamID: goaway.last_stream_id,
-                                                errorCode: goaway.error_code, reason: reason))
+            logger.notice(
+                "APNs sent GOAWAY",
+                metadata: [
+                    "last_stream_id": "\(goaway.last_stream_id)", "error_code": "\(goaway.error_code)",
+                    "reason": "\(reason ?? "-")",
+                ])
+            configuration.eventHandler?(
+                .goAway(
+                    connection: handle.id, lastStreamID: goaway.last_stream_id,
+                    errorCode: goaway.error_code, reason: reason))
             stopTakingWork(reason: "GOAWAY")
         default:
             break
@@ -569,10 +584,11 @@ final class ConnectionLoop {
         var unsent = handle.markClosed()
         unsent.append(contentsOf: waiting[waitingHead...])
         waiting.removeAll()
-        let inFlightError: APNsError = error.map { e -> APNsError in
-            if case .connectionLost = e { return e }
-            return .connectionLost(e.description)
-        } ?? .connectionLost(goAwayLastStreamID != nil ? "connection closed after GOAWAY" : "connection closed")
+        let inFlightError: APNsError =
+            error.map { e -> APNsError in
+                if case .connectionLost = e { return e }
+                return .connectionLost(e.description)
+            } ?? .connectionLost(goAwayLastStreamID != nil ? "connection closed after GOAWAY" : "connection closed")
         for (_, stream) in streams {
             finishRequest(stream.pending, .failure(handle.isShutdownRequested ? .shutdown : inFlightError))
         }
@@ -610,9 +626,10 @@ private func loop(_ userData: UnsafeMutableRawPointer?) -> ConnectionLoop {
 
 private let onHeader: nghttp2_on_header_callback = { _, frame, name, nameLength, value, valueLength, _, userData in
     guard let frame, frame.pointee.hd.type == UInt8(NGHTTP2_HEADERS.rawValue) else { return 0 }
-    loop(userData).header(streamID: frame.pointee.hd.stream_id,
-                          name: UnsafeBufferPointer(start: name, count: nameLength),
-                          value: UnsafeBufferPointer(start: value, count: valueLength))
+    loop(userData).header(
+        streamID: frame.pointee.hd.stream_id,
+        name: UnsafeBufferPointer(start: name, count: nameLength),
+        value: UnsafeBufferPointer(start: value, count: valueLength))
     return 0
 }
 

@@ -1,6 +1,6 @@
 import COpenSSL
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// What the server certificate must name, set on each `SSL*` before its handshake.
@@ -17,7 +17,8 @@ enum ServerIdentityCheck {
         }
         if isIPAddress(host) {
             guard X509_VERIFY_PARAM_set1_ip_asc(param, host) == 1 else {
-                throw .connectFailed("TLS setup: cannot require IP address \(host) in the server certificate (\(OpenSSLError.drainQueue()))")
+                throw .connectFailed(
+                    "TLS setup: cannot require IP address \(host) in the server certificate (\(OpenSSLError.drainQueue()))")
             }
         } else {
             X509_VERIFY_PARAM_set_hostflags(param, UInt32(X509_CHECK_FLAG_NO_PARTIAL_WILDCARDS))

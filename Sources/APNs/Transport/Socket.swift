@@ -1,14 +1,16 @@
 import Foundation
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Plain non-blocking TCP helpers for the connection thread.
 enum Socket {
     /// Resolves `host` afresh (Apple asks for an uncached lookup per connection) and connects to
     /// the first address that answers within `timeout`. Returns a non-blocking socket.
-    static func connect(host: String, port: Int, timeout: Duration, interrupt: Int32,
-                        checkIn: () -> Bool) throws(APNsError) -> Int32 {
+    static func connect(
+        host: String, port: Int, timeout: Duration, interrupt: Int32,
+        checkIn: () -> Bool
+    ) throws(APNsError) -> Int32 {
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
@@ -24,7 +26,8 @@ enum Socket {
         let deadline = ContinuousClock.now + timeout
         while let ai = cursor {
             cursor = ai.pointee.ai_next
-            let fd = socket(ai.pointee.ai_family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+            let fd = socket(
+                ai.pointee.ai_family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
             guard fd >= 0 else { lastError = "socket: \(errnoString())"; continue }
             var one: Int32 = 1
             setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
@@ -60,8 +63,10 @@ enum Socket {
     /// arriving) are consumed. `checkIn` runs after every wake-up and at least every 100 ms, so
     /// the caller can expire requests waiting for this connection; it returns true to end the
     /// wait early (shutdown).
-    static func wait(fd: Int32, events: Int16, until deadline: ContinuousClock.Instant, interrupt: Int32,
-                     checkIn: () -> Bool) -> WaitResult {
+    static func wait(
+        fd: Int32, events: Int16, until deadline: ContinuousClock.Instant, interrupt: Int32,
+        checkIn: () -> Bool
+    ) -> WaitResult {
         while true {
             let remaining = deadline - ContinuousClock.now
             if remaining <= .zero { return .timedOut }

@@ -19,7 +19,8 @@ final class StreamState {
     func makeResponse() -> APNsResponse {
         var response = APNsResponse(status: status ?? 0, apnsID: apnsID, retryAfter: retryAfter)
         if !responseBody.isEmpty,
-           let object = try? JSONSerialization.jsonObject(with: Data(responseBody)) as? [String: Any] {
+            let object = try? JSONSerialization.jsonObject(with: Data(responseBody)) as? [String: Any]
+        {
             if let reason = object["reason"] as? String { response.reason = APNsReason(rawValue: reason) }
             if let ms = object["timestamp"] as? NSNumber {
                 response.timestamp = Date(timeIntervalSince1970: ms.doubleValue / 1000)

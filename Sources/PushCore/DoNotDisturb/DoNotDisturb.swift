@@ -42,11 +42,13 @@ public enum DoNotDisturb {
         let yesterday = Weekday(calendarWeekday: (today.calendarWeekday + 5) % 7 + 1)!
         for schedule in schedules {
             if schedule.dayOfWeek == today,
-               schedule.timeWindows.contains(where: { covers($0, minute: clock.minuteOfDay, sameDay: true) }) {
+                schedule.timeWindows.contains(where: { covers($0, minute: clock.minuteOfDay, sameDay: true) })
+            {
                 return true
             }
             if schedule.dayOfWeek == yesterday,
-               schedule.timeWindows.contains(where: { covers($0, minute: clock.minuteOfDay, sameDay: false) }) {
+                schedule.timeWindows.contains(where: { covers($0, minute: clock.minuteOfDay, sameDay: false) })
+            {
                 return true
             }
         }

@@ -40,7 +40,8 @@ extension String {
     public func cut(toScalars maxScalars: Int) -> String {
         let scalars = unicodeScalars
         guard let end = scalars.index(scalars.startIndex, offsetBy: maxScalars, limitedBy: scalars.endIndex),
-              end != scalars.endIndex else { return self }
+            end != scalars.endIndex
+        else { return self }
         return String(scalars[..<end])
     }
 }

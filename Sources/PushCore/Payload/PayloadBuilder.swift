@@ -47,8 +47,9 @@ public struct PayloadBuilder: Sendable {
         sound: String,
         now: Date
     ) throws(PayloadError) -> PushPayload {
-        try build(prepared: prepare(event, now: now), member: member, alert: alert,
-                  recipientTemplate: recipientTemplate, sound: sound)
+        try build(
+            prepared: prepare(event, now: now), member: member, alert: alert,
+            recipientTemplate: recipientTemplate, sound: sound)
     }
 
     /// The parts of every recipient's payload that depend only on the event, encoded once.
@@ -70,8 +71,9 @@ public struct PayloadBuilder: Sendable {
         guard prepared.byteCount <= limit else {
             throw .tooLarge(minimumBytes: prepared.byteCount, limit: limit)
         }
-        let skeleton = Skeleton(builder: self, prepared: prepared, member: member, alert: alert,
-                                recipientTemplate: recipientTemplate, sound: sound)
+        let skeleton = Skeleton(
+            builder: self, prepared: prepared, member: member, alert: alert,
+            recipientTemplate: recipientTemplate, sound: sound)
         // Size = everything but the message + `copies` × the escaped message: the message stands
         // in `sendbird.message` and at each `{message}` of the body and title.
         let (title, body) = alert.slots(budget: limit)
@@ -79,7 +81,8 @@ public struct PayloadBuilder: Sendable {
         let copies = 1 + body.messageCount + (title?.messageCount ?? 0)
         let fullText = prepared.event.message.message
         if !body.isOverBudget, title?.isOverBudget != true,
-           fixed + copies * JSONWriter.escapedByteCount(fullText) <= limit {
+            fixed + copies * JSONWriter.escapedByteCount(fullText) <= limit
+        {
             return skeleton.payload(message: fullText, title: title, body: body, isShortened: false)
         }
         // Cut on a character boundary with "…" appended: the longest prefix that fits, found in
@@ -99,8 +102,9 @@ public struct PayloadBuilder: Sendable {
             used += width
             end = next
         }
-        return skeleton.payload(message: String(fullText[..<end]) + PayloadBuilder.ellipsis, title: title, body: body,
-                                isShortened: true)
+        return skeleton.payload(
+            message: String(fullText[..<end]) + PayloadBuilder.ellipsis, title: title, body: body,
+            isShortened: true)
     }
 
     /// The sound: the channel's, else the user's, else the app default, else `"default"`. A user
@@ -139,15 +143,18 @@ public struct PreparedEvent: Sendable {
     init(builder: PayloadBuilder, event: WebhookEvent, nowMs: Int64) {
         let options = builder.options
         self.event = event
-        let files: [JSONValue] = event.type != .file ? [] : event.message.files.map { file in
-            .object([
-                "type": .string(file.contentType),
-                "url": .string(file.url),
-                "name": .string(file.name),
-                "size": .int(file.size),
-                "require_auth": .bool(file.requireAuth ?? options.requireAuthForFiles),
-            ])
-        }
+        let files: [JSONValue] =
+            event.type != .file
+            ? []
+            : event.message.files.map { file in
+                .object([
+                    "type": .string(file.contentType),
+                    "url": .string(file.url),
+                    "name": .string(file.name),
+                    "size": .int(file.size),
+                    "require_auth": .bool(file.requireAuth ?? options.requireAuthForFiles),
+                ])
+            }
         let mentioned: [JSONValue] = event.mentionedUsers.map { user in
             .object([
                 "user_id": .string(user.userID),
@@ -185,12 +192,14 @@ public struct PreparedEvent: Sendable {
 
         out = []
         if let sender = event.sender {
-            Skeleton.field("sender", .object([
-                "id": .string(sender.userID),
-                "name": .string(sender.nickname),
-                "profile_url": .string(sender.profileURL),
-                "require_auth_for_profile_image": .bool(sender.requireAuthForProfileImage ?? options.requireAuthForFiles),
-            ]), into: &out)
+            Skeleton.field(
+                "sender",
+                .object([
+                    "id": .string(sender.userID),
+                    "name": .string(sender.nickname),
+                    "profile_url": .string(sender.profileURL),
+                    "require_auth_for_profile_image": .bool(sender.requireAuthForProfileImage ?? options.requireAuthForFiles),
+                ]), into: &out)
         }
         Skeleton.field("sqs_ts", .int(nowMs), into: &out)
         Skeleton.field("translations", .object(event.message.translations.mapValues(JSONValue.string)), into: &out)
@@ -216,8 +225,10 @@ private struct Skeleton {
     /// From after `sendbird.push_title` to the end.
     let tail: [UInt8]
 
-    init(builder: PayloadBuilder, prepared: PreparedEvent, member: WebhookMember, alert: AlertTemplate,
-         recipientTemplate: PushTemplateName, sound: String) {
+    init(
+        builder: PayloadBuilder, prepared: PreparedEvent, member: WebhookMember, alert: AlertTemplate,
+        recipientTemplate: PushTemplateName, sound: String
+    ) {
         let options = builder.options
         self.alert = alert
 
@@ -240,11 +251,13 @@ private struct Skeleton {
 
         var tail: [UInt8] = []
         tail.reserveCapacity(128 + prepared.afterRecipient.count)
-        Self.field("recipient", .object([
-            "id": .string(member.userID),
-            "name": .string(member.nickname),
-            "push_template": .string(recipientTemplate.rawValue),
-        ]), into: &tail)
+        Self.field(
+            "recipient",
+            .object([
+                "id": .string(member.userID),
+                "name": .string(member.nickname),
+                "push_template": .string(recipientTemplate.rawValue),
+            ]), into: &tail)
         tail.append(contentsOf: prepared.afterRecipient)
         tail.append(contentsOf: String(member.totalUnreadMessageCount).utf8)
         tail.append(contentsOf: "}}".utf8)
@@ -273,8 +286,9 @@ private struct Skeleton {
         let renderedBody = body.filled(with: message)
         let renderedTitle = title?.filled(with: message)
         var out: [UInt8] = []
-        out.reserveCapacity(Self.start.count + head.count + middle.count + tail.count
-                            + renderedBody.utf8.count + message.utf8.count + (renderedTitle?.utf8.count ?? 4) + 16)
+        out.reserveCapacity(
+            Self.start.count + head.count + middle.count + tail.count
+                + renderedBody.utf8.count + message.utf8.count + (renderedTitle?.utf8.count ?? 4) + 16)
         out.append(contentsOf: Self.start)
         JSONWriter.writeString(renderedBody, into: &out)
         out.append(contentsOf: head)
@@ -282,7 +296,8 @@ private struct Skeleton {
         out.append(contentsOf: middle)
         if let renderedTitle { JSONWriter.writeString(renderedTitle, into: &out) } else { out.append(contentsOf: Self.null) }
         out.append(contentsOf: tail)
-        return PushPayload(data: Data(out), alert: renderedBody, title: renderedTitle, message: message,
-                           isShortened: isShortened)
+        return PushPayload(
+            data: Data(out), alert: renderedBody, title: renderedTitle, message: message,
+            isShortened: isShortened)
     }
 }

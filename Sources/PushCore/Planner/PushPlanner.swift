@@ -45,13 +45,16 @@ public struct PushPlanner: Sendable {
                     recipientTemplate: choice,
                     sound: PayloadBuilder.sound(channel: channelPreference, user: userPreferences, options: options)
                 )
-                recipients.append(RecipientPlan(userID: member.userID, decision: .push, payload: payload,
-                                                deviceTokens: tokens))
+                recipients.append(
+                    RecipientPlan(
+                        userID: member.userID, decision: .push, payload: payload,
+                        deviceTokens: tokens))
             } catch {
                 recipients.append(RecipientPlan(userID: member.userID, decision: .skip(.payloadTooLarge)))
             }
         }
-        return PushPlan(appID: event.appID, channelURL: event.channel.channelURL,
-                        messageID: event.message.messageID, recipients: recipients)
+        return PushPlan(
+            appID: event.appID, channelURL: event.channel.channelURL,
+            messageID: event.message.messageID, recipients: recipients)
     }
 }

@@ -57,12 +57,15 @@ public struct RecipientPolicy: Sendable {
     ) -> PushDecision {
         if let reason = skipBeforePreferences(event: event, member: member) { return .skip(reason) }
         if let sender = event.sender, sender.isBot, userPreferences.blockPushFromBots,
-           userPreferences.pushBlockedBotIDs.isEmpty || userPreferences.pushBlockedBotIDs.contains(sender.userID) {
+            userPreferences.pushBlockedBotIDs.isEmpty || userPreferences.pushBlockedBotIDs.contains(sender.userID)
+        {
             return .skip(.botBlocked)
         }
         if event.deliveryOption != .force {
-            if let reason = triggerReason(event: event, member: member, user: userPreferences.pushTriggerOption,
-                                          channel: channelPreference.triggerOption) {
+            if let reason = triggerReason(
+                event: event, member: member, user: userPreferences.pushTriggerOption,
+                channel: channelPreference.triggerOption)
+            {
                 return .skip(reason)
             }
             if Snooze.isActive(userPreferences, at: now) { return .skip(.snoozed) }

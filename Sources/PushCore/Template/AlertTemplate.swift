@@ -27,7 +27,9 @@ public struct AlertTemplate: Sendable, Hashable {
 
     /// Title and body rendered but for `{message}`, each stopping at `budget` JSON bytes.
     public func slots(budget: Int) -> (title: MessageSlots?, body: MessageSlots) {
-        (title.map { TemplateRenderer.slots($0, values: values, budget: budget) },
-         TemplateRenderer.slots(body, values: values, budget: budget))
+        (
+            title.map { TemplateRenderer.slots($0, values: values, budget: budget) },
+            TemplateRenderer.slots(body, values: values, budget: budget)
+        )
     }
 }

@@ -19,8 +19,9 @@ public enum TemplateRenderer {
         let values = TemplateValues(event: event)
         switch event.templateOverride {
         case .custom(let title, let body)?:
-            return AlertTemplate(title: title, body: body ?? (event.type == .file ? "{filename}" : "{message}"),
-                                 values: values)
+            return AlertTemplate(
+                title: title, body: body ?? (event.type == .file ? "{filename}" : "{message}"),
+                values: values)
         case .named(let name)?:
             return AlertTemplate(body: text(of: templates.template(named: name), for: event.type), values: values)
         case nil:
@@ -61,7 +62,8 @@ public enum TemplateRenderer {
             append(rest[..<open])
             let afterOpen = rest.index(after: open)
             if let close = rest[afterOpen...].firstIndex(where: { $0 == "}" || $0 == "{" }),
-               rest[close] == "}" {
+                rest[close] == "}"
+            {
                 let name = rest[afterOpen..<close]
                 if name == "message" {
                     pieces.append(piece)

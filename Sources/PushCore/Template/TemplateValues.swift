@@ -7,8 +7,10 @@ public struct TemplateValues: Sendable, Hashable {
     /// `Audio`, `Image`, `Video` or `File`.
     public var fileTypeFriendly: String
 
-    public init(senderName: String = "", message: String = "", filename: String = "", channelName: String = "",
-                fileTypeFriendly: String = "File") {
+    public init(
+        senderName: String = "", message: String = "", filename: String = "", channelName: String = "",
+        fileTypeFriendly: String = "File"
+    ) {
         self.senderName = senderName
         self.message = message
         self.filename = filename

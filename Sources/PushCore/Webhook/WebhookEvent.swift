@@ -122,7 +122,8 @@ public struct WebhookEvent: Sendable, Hashable {
             mentioned = (reader.array("mentioned_user_ids") ?? []).compactMap(WebhookUser.init)
         }
 
-        let optionRaw = reader.optionalString("push_notification_delivery_option")
+        let optionRaw =
+            reader.optionalString("push_notification_delivery_option")
             ?? payload.optionalString("push_notification_delivery_option")
 
         self.init(
@@ -139,8 +140,9 @@ public struct WebhookEvent: Sendable, Hashable {
             channel: channel,
             sdk: reader.string("sdk"),
             deliveryOption: optionRaw.map(PushDeliveryOption.init(rawValue:)) ?? .default,
-            templateOverride: WebhookEvent.templateOverride(reader.value("push_message_template")
-                ?? payload.value("push_message_template"))
+            templateOverride: WebhookEvent.templateOverride(
+                reader.value("push_message_template")
+                    ?? payload.value("push_message_template"))
         )
     }
 

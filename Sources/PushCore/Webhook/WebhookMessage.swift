@@ -38,7 +38,8 @@ public struct WebhookMessage: Sendable, Hashable {
     init(_ reader: JSONObjectReader) throws(WebhookEventError) {
         var files = (reader.array("files") ?? []).compactMap(WebhookFile.init)
         if files.isEmpty, let single = WebhookFile(.object(reader.object)),
-           !single.url.isEmpty || !single.name.isEmpty {
+            !single.url.isEmpty || !single.name.isEmpty
+        {
             files = [single]
         }
         self.init(

@@ -20,10 +20,12 @@ public struct APNsAppConfiguration: Sendable, Hashable {
     public static let allowedPoolSizes = 1...64
     public static let defaultExpiration: Duration = .seconds(86_400)
 
-    public init(topic: String, environment: APNsEnvironmentSetting, auth: APNsAuthSetting,
-                poolSize: Int = APNsAppConfiguration.defaultPoolSize, pushType: APNsPushType = .alert,
-                priority: APNsPriority = .immediate, defaultExpiration: Duration = APNsAppConfiguration.defaultExpiration,
-                options: AppPushOptions = AppPushOptions()) {
+    public init(
+        topic: String, environment: APNsEnvironmentSetting, auth: APNsAuthSetting,
+        poolSize: Int = APNsAppConfiguration.defaultPoolSize, pushType: APNsPushType = .alert,
+        priority: APNsPriority = .immediate, defaultExpiration: Duration = APNsAppConfiguration.defaultExpiration,
+        options: AppPushOptions = AppPushOptions()
+    ) {
         self.topic = topic
         self.environment = environment
         self.auth = auth

@@ -21,8 +21,10 @@ public struct AppConfiguration: Sendable, Hashable, CustomStringConvertible {
     /// Shortest accepted API token or webhook secret; Sendbird's tokens are 40 hex characters.
     public static let minimumAPITokenLength = 16
 
-    public init(appID: String, apiToken: Secret, webhookSecret: Secret? = nil, apns: APNsAppConfiguration? = nil,
-                templates: PushTemplateSet = .sendbirdDefaults, limits: AppLimits = AppLimits()) {
+    public init(
+        appID: String, apiToken: Secret, webhookSecret: Secret? = nil, apns: APNsAppConfiguration? = nil,
+        templates: PushTemplateSet = .sendbirdDefaults, limits: AppLimits = AppLimits()
+    ) {
         self.appID = appID
         self.apiToken = apiToken
         self.webhookSecret = webhookSecret ?? apiToken

@@ -13,8 +13,10 @@ public struct AppLimits: Sendable, Hashable {
     public static let defaultMaxChannelPreferencesPerUser = 10_000
     public static let allowed = 1...1_000_000
 
-    public init(maxMembersPerEvent: Int = AppLimits.defaultMaxMembersPerEvent,
-                maxChannelPreferencesPerUser: Int = AppLimits.defaultMaxChannelPreferencesPerUser) {
+    public init(
+        maxMembersPerEvent: Int = AppLimits.defaultMaxMembersPerEvent,
+        maxChannelPreferencesPerUser: Int = AppLimits.defaultMaxChannelPreferencesPerUser
+    ) {
         self.maxMembersPerEvent = maxMembersPerEvent
         self.maxChannelPreferencesPerUser = maxChannelPreferencesPerUser
     }

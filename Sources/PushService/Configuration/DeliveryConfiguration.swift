@@ -13,9 +13,11 @@ public struct DeliveryConfiguration: Sendable, Hashable {
     public static let defaultShutdownGrace: Duration = .seconds(10)
     public static let defaultMaxBacklog: Duration = .seconds(10)
 
-    public init(pruneAfter: Duration = DeliveryConfiguration.defaultPruneAfter,
-                shutdownGrace: Duration = DeliveryConfiguration.defaultShutdownGrace,
-                maxBacklog: Duration = DeliveryConfiguration.defaultMaxBacklog) {
+    public init(
+        pruneAfter: Duration = DeliveryConfiguration.defaultPruneAfter,
+        shutdownGrace: Duration = DeliveryConfiguration.defaultShutdownGrace,
+        maxBacklog: Duration = DeliveryConfiguration.defaultMaxBacklog
+    ) {
         self.pruneAfter = pruneAfter
         self.shutdownGrace = shutdownGrace
         self.maxBacklog = maxBacklog

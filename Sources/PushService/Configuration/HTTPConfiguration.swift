@@ -16,8 +16,10 @@ public struct HTTPConfiguration: Sendable, Hashable {
     /// no kernel's descriptor limit fits.
     public static let allowedMaxConnections = 16...1_000_000
 
-    public init(maxBodyBytes: Int = HTTPConfiguration.defaultMaxBodyBytes,
-                maxConnections: Int = HTTPConfiguration.defaultMaxConnections) {
+    public init(
+        maxBodyBytes: Int = HTTPConfiguration.defaultMaxBodyBytes,
+        maxConnections: Int = HTTPConfiguration.defaultMaxConnections
+    ) {
         self.maxBodyBytes = maxBodyBytes
         self.maxConnections = maxConnections
     }

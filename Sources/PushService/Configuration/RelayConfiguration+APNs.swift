@@ -5,9 +5,11 @@ import PushCore
 extension RelayConfiguration {
     /// `apps[i].apns`: topic, environment, auth, pool and payload options.
     static func parseAPNs(_ map: ConfigMapping, environment: ConfigurationEnvironment) throws(ConfigurationError) -> APNsAppConfiguration {
-        try map.allowOnly(["topic", "environment", "auth", "pool_size", "badge", "default_sound", "mutable_content",
-                           "content_available", "push_admin_messages", "push_when_online", "require_auth_for_files",
-                           "default_expiration", "push_type", "priority"])
+        try map.allowOnly([
+            "topic", "environment", "auth", "pool_size", "badge", "default_sound", "mutable_content",
+            "content_available", "push_admin_messages", "push_when_online", "require_auth_for_files",
+            "default_expiration", "push_type", "priority",
+        ])
         guard let topic = try map.string("topic") else { throw .missingKey(map.name("topic")) }
         guard !topic.isEmpty, !topic.contains(where: \.isWhitespace) else {
             throw .invalidValue(key: map.name("topic"), reason: "must be the app's bundle id, e.g. com.example.app")
@@ -18,19 +20,25 @@ extension RelayConfiguration {
         var config = APNsAppConfiguration(topic: topic, environment: endpoint, auth: auth)
         if let size = try map.int("pool_size") {
             guard APNsAppConfiguration.allowedPoolSizes.contains(size) else {
-                throw .invalidValue(key: map.name("pool_size"), reason: "must be \(APNsAppConfiguration.allowedPoolSizes.lowerBound)...\(APNsAppConfiguration.allowedPoolSizes.upperBound)")
+                throw .invalidValue(
+                    key: map.name("pool_size"),
+                    reason:
+                        "must be \(APNsAppConfiguration.allowedPoolSizes.lowerBound)...\(APNsAppConfiguration.allowedPoolSizes.upperBound)")
             }
             config.poolSize = size
         }
         if let text = try map.string("push_type") {
             guard let type = APNsPushType(rawValue: text) else {
-                throw .invalidValue(key: map.name("push_type"), reason: "must be one of \(APNsPushType.allCases.map(\.rawValue).joined(separator: ", "))")
+                throw .invalidValue(
+                    key: map.name("push_type"), reason: "must be one of \(APNsPushType.allCases.map(\.rawValue).joined(separator: ", "))")
             }
             config.pushType = type
             config.options.maxPayloadBytes = type.maximumPayloadSize
         }
         if let value = try map.int("priority") {
-            guard let priority = APNsPriority(rawValue: value) else { throw .invalidValue(key: map.name("priority"), reason: "must be 10, 5 or 1") }
+            guard let priority = APNsPriority(rawValue: value) else {
+                throw .invalidValue(key: map.name("priority"), reason: "must be 10, 5 or 1")
+            }
             config.priority = priority
         }
         if let value = try map.duration("default_expiration") { config.defaultExpiration = value }
@@ -45,21 +53,25 @@ extension RelayConfiguration {
     }
 
     /// `production`, `sandbox`, or `{url: https://host:port, ca_file: PATH}`.
-    private static func parseEnvironment(_ map: ConfigMapping, environment: ConfigurationEnvironment) throws(ConfigurationError) -> APNsEnvironmentSetting {
+    private static func parseEnvironment(_ map: ConfigMapping, environment: ConfigurationEnvironment) throws(ConfigurationError)
+        -> APNsEnvironmentSetting
+    {
         let key = map.name("environment")
         guard let node = map.mapping["environment"] else { return .production }
         if case .scalar = node {
             switch try map.string("environment") ?? "production" {
             case "production": return .production
             case "sandbox", "development": return .sandbox
-            case let other: throw .invalidValue(key: key, reason: "\"\(other)\" is not production, sandbox or {url: https://HOST:PORT, ca_file: PATH}")
+            case let other:
+                throw .invalidValue(key: key, reason: "\"\(other)\" is not production, sandbox or {url: https://HOST:PORT, ca_file: PATH}")
             }
         }
         let custom = try ConfigMapping(node, path: key)
         try custom.allowOnly(["url", "ca_file"])
         guard let text = try custom.string("url") else { throw .missingKey(custom.name("url")) }
         guard let url = URL(string: text), url.scheme == "https", let host = url.host, !host.isEmpty,
-              url.path.isEmpty || url.path == "/" else {
+            url.path.isEmpty || url.path == "/"
+        else {
             throw .invalidValue(key: custom.name("url"), reason: "must be https://HOST:PORT")
         }
         let caFile = try custom.filePath("ca_file", environment: environment)
@@ -67,7 +79,8 @@ extension RelayConfiguration {
     }
 
     /// `{token: {key_file, key_id, team_id}}` or `{certificate: {p12_file, password…} | {cert_file, key_file}}`.
-    private static func parseAuth(_ map: ConfigMapping, environment: ConfigurationEnvironment) throws(ConfigurationError) -> APNsAuthSetting {
+    private static func parseAuth(_ map: ConfigMapping, environment: ConfigurationEnvironment) throws(ConfigurationError) -> APNsAuthSetting
+    {
         try map.allowOnly(["token", "certificate"])
         guard map.mapping.count == 1 else {
             throw .invalidValue(key: map.path, reason: "give exactly one of token or certificate")
@@ -97,7 +110,9 @@ extension RelayConfiguration {
         guard let cert = try certificate.filePath("cert_file", environment: environment) else {
             throw .missingKey(certificate.name("p12_file"))
         }
-        guard let key = try certificate.filePath("key_file", environment: environment) else { throw .missingKey(certificate.name("key_file")) }
+        guard let key = try certificate.filePath("key_file", environment: environment) else {
+            throw .missingKey(certificate.name("key_file"))
+        }
         if certificate.mapping["password"] != nil {
             throw .invalidValue(key: certificate.name("password"), reason: "only a p12_file takes a password")
         }

@@ -18,14 +18,18 @@ extension RelayConfiguration {
         if let byType = try map.mapping("channel_custom_types") {
             for key in byType.keys {
                 guard !key.isEmpty else { throw .invalidValue(key: byType.name("\"\""), reason: "a channel custom type must not be empty") }
-                guard let m = try byType.mapping(key) else { throw .invalidValue(key: byType.name(key), reason: "must be a template: {MESG, FILE, ADMM}") }
+                guard let m = try byType.mapping(key) else {
+                    throw .invalidValue(key: byType.name(key), reason: "must be a template: {MESG, FILE, ADMM}")
+                }
                 set.channelCustomTypes[key] = try parseTemplate(m, over: set.defaultTemplate)
             }
         }
         return set
     }
 
-    private static func parseTemplate(_ map: ConfigMapping, over base: PushMessageTemplate) throws(ConfigurationError) -> PushMessageTemplate {
+    private static func parseTemplate(_ map: ConfigMapping, over base: PushMessageTemplate) throws(ConfigurationError)
+        -> PushMessageTemplate
+    {
         try map.allowOnly(["MESG", "FILE", "ADMM"])
         func text(_ key: String) throws(ConfigurationError) -> String? {
             guard let value = try map.string(key) else { return nil }

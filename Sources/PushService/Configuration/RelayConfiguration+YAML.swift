@@ -5,7 +5,8 @@ import Yams
 
 extension RelayConfiguration {
     /// Reads and validates the YAML file at `path`.
-    public static func load(path: String, environment: ConfigurationEnvironment = .process) throws(ConfigurationError) -> RelayConfiguration {
+    public static func load(path: String, environment: ConfigurationEnvironment = .process) throws(ConfigurationError) -> RelayConfiguration
+    {
         let text: String
         do {
             text = try String(contentsOfFile: path, encoding: .utf8)
@@ -19,7 +20,9 @@ extension RelayConfiguration {
     /// fall back to a default), as are missing required keys and invalid values; each error
     /// names the key.
     /// Secrets given as `{env:}` or `{credential:}` are resolved against `environment`.
-    public static func parse(yaml: String, environment: ConfigurationEnvironment = .process) throws(ConfigurationError) -> RelayConfiguration {
+    public static func parse(yaml: String, environment: ConfigurationEnvironment = .process) throws(ConfigurationError)
+        -> RelayConfiguration
+    {
         let root: Node
         do {
             guard let node = try Yams.compose(yaml: yaml) else { throw ConfigurationError.syntax("the document is empty") }
@@ -35,7 +38,8 @@ extension RelayConfiguration {
         var logLevel = Logger.Level.info
         if let text = try top.string("log_level") {
             guard let level = Logger.Level(rawValue: text.lowercased()) else {
-                throw .invalidValue(key: "log_level", reason: "must be one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", "))")
+                throw .invalidValue(
+                    key: "log_level", reason: "must be one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", "))")
             }
             logLevel = level
         }
@@ -44,7 +48,9 @@ extension RelayConfiguration {
         if let metricsMap = try top.mapping("metrics") {
             try metricsMap.allowOnly(["token"])
             if let token = try metricsMap.secret("token", environment: environment)?.0 {
-                guard token.value.count >= 16 else { throw .invalidValue(key: metricsMap.name("token"), reason: "must be at least 16 characters") }
+                guard token.value.count >= 16 else {
+                    throw .invalidValue(key: metricsMap.name("token"), reason: "must be at least 16 characters")
+                }
                 metrics.token = token
             }
         }
@@ -75,14 +81,16 @@ extension RelayConfiguration {
             if let limit = try httpMap.int("max_body_bytes") {
                 let allowed = HTTPConfiguration.allowedMaxBodyBytes
                 guard allowed.contains(limit) else {
-                    throw .invalidValue(key: httpMap.name("max_body_bytes"), reason: "must be \(allowed.lowerBound)...\(allowed.upperBound)")
+                    throw .invalidValue(
+                        key: httpMap.name("max_body_bytes"), reason: "must be \(allowed.lowerBound)...\(allowed.upperBound)")
                 }
                 http.maxBodyBytes = limit
             }
             if let limit = try httpMap.int("max_connections") {
                 let allowed = HTTPConfiguration.allowedMaxConnections
                 guard allowed.contains(limit) else {
-                    throw .invalidValue(key: httpMap.name("max_connections"), reason: "must be \(allowed.lowerBound)...\(allowed.upperBound)")
+                    throw .invalidValue(
+                        key: httpMap.name("max_connections"), reason: "must be \(allowed.lowerBound)...\(allowed.upperBound)")
                 }
                 http.maxConnections = limit
             }
@@ -95,11 +103,14 @@ extension RelayConfiguration {
             let app = try ConfigMapping(node, path: "apps[\(index)]")
             try app.allowOnly(["app_id", "api_token", "webhook_secret", "apns", "templates", "limits"])
             guard let appID = try app.string("app_id") else { throw .missingKey(app.name("app_id")) }
-            if let problem = IdentifierRules.problem(with: appID) { throw .invalidValue(key: app.name("app_id"), reason: "must be \(problem)") }
+            if let problem = IdentifierRules.problem(with: appID) {
+                throw .invalidValue(key: app.name("app_id"), reason: "must be \(problem)")
+            }
             guard let secret = try app.secret("api_token", environment: environment)?.0 else { throw .missingKey(app.name("api_token")) }
             let token = secret.value
             guard token.count >= AppConfiguration.minimumAPITokenLength else {
-                throw .invalidValue(key: app.name("api_token"), reason: "must be at least \(AppConfiguration.minimumAPITokenLength) characters")
+                throw .invalidValue(
+                    key: app.name("api_token"), reason: "must be at least \(AppConfiguration.minimumAPITokenLength) characters")
             }
             if apps.contains(where: { $0.appID == appID }) {
                 throw .invalidValue(key: app.name("app_id"), reason: "\"\(appID)\" is listed twice")
@@ -110,7 +121,8 @@ extension RelayConfiguration {
             }
             let webhookSecret = try app.secret("webhook_secret", environment: environment)?.0
             if let webhookSecret, webhookSecret.value.count < AppConfiguration.minimumAPITokenLength {
-                throw .invalidValue(key: app.name("webhook_secret"), reason: "must be at least \(AppConfiguration.minimumAPITokenLength) characters")
+                throw .invalidValue(
+                    key: app.name("webhook_secret"), reason: "must be at least \(AppConfiguration.minimumAPITokenLength) characters")
             }
             var apns: APNsAppConfiguration?
             if let apnsMap = try app.mapping("apns") { apns = try Self.parseAPNs(apnsMap, environment: environment) }
@@ -122,15 +134,18 @@ extension RelayConfiguration {
                 func limit(_ key: String) throws(ConfigurationError) -> Int? {
                     guard let value = try limitsMap.int(key) else { return nil }
                     guard AppLimits.allowed.contains(value) else {
-                        throw .invalidValue(key: limitsMap.name(key), reason: "must be \(AppLimits.allowed.lowerBound)...\(AppLimits.allowed.upperBound)")
+                        throw .invalidValue(
+                            key: limitsMap.name(key), reason: "must be \(AppLimits.allowed.lowerBound)...\(AppLimits.allowed.upperBound)")
                     }
                     return value
                 }
                 if let value = try limit("max_members_per_event") { limits.maxMembersPerEvent = value }
                 if let value = try limit("max_channel_preferences_per_user") { limits.maxChannelPreferencesPerUser = value }
             }
-            apps.append(AppConfiguration(appID: appID, apiToken: Secret(token), webhookSecret: webhookSecret, apns: apns,
-                                         templates: templates, limits: limits))
+            apps.append(
+                AppConfiguration(
+                    appID: appID, apiToken: Secret(token), webhookSecret: webhookSecret, apns: apns,
+                    templates: templates, limits: limits))
         }
 
         return RelayConfiguration(
@@ -173,7 +188,8 @@ struct ConfigMapping {
     private func value(_ key: String) -> Node? {
         guard let node = mapping[key] else { return nil }
         if case .scalar(let scalar) = node, scalar.string == "~" || scalar.string == "null" || scalar.string.isEmpty,
-           scalar.style == Node.Scalar.Style.plain {
+            scalar.style == Node.Scalar.Style.plain
+        {
             return nil
         }
         return node

@@ -20,9 +20,11 @@ public struct RelayConfiguration: Sendable, Hashable {
     public var metrics: MetricsConfiguration
     public var delivery: DeliveryConfiguration
 
-    public init(listen: ListenConfiguration, database: DatabaseConfiguration, http: HTTPConfiguration = HTTPConfiguration(),
-                apps: [AppConfiguration], logLevel: Logger.Level = .info, metrics: MetricsConfiguration = MetricsConfiguration(),
-                delivery: DeliveryConfiguration = DeliveryConfiguration()) {
+    public init(
+        listen: ListenConfiguration, database: DatabaseConfiguration, http: HTTPConfiguration = HTTPConfiguration(),
+        apps: [AppConfiguration], logLevel: Logger.Level = .info, metrics: MetricsConfiguration = MetricsConfiguration(),
+        delivery: DeliveryConfiguration = DeliveryConfiguration()
+    ) {
         self.listen = listen
         self.database = database
         self.http = http

@@ -40,7 +40,10 @@ public struct ConfigurationEnvironment: Sendable {
     /// Path of a systemd credential, or an error naming `key` when the service has none.
     func credentialPath(_ name: String, key: String) throws(ConfigurationError) -> String {
         guard let directory = variables["CREDENTIALS_DIRECTORY"], !directory.isEmpty else {
-            throw .invalidValue(key: key, reason: "names systemd credential \"\(name)\" but CREDENTIALS_DIRECTORY is not set (add LoadCredential=\(name):… to the unit)")
+            throw .invalidValue(
+                key: key,
+                reason:
+                    "names systemd credential \"\(name)\" but CREDENTIALS_DIRECTORY is not set (add LoadCredential=\(name):… to the unit)")
         }
         guard !name.isEmpty, !name.contains("/") else {
             throw .invalidValue(key: key, reason: "credential name \"\(name)\" must be a plain file name")

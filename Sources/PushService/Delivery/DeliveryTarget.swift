@@ -14,9 +14,11 @@ public struct DeliveryTarget: Sendable {
     /// Badge, sound, mutable-content, admin-message and payload-size choices for the payload.
     public var options: AppPushOptions
 
-    public init(client: APNsClient, topic: String, pushType: APNsPushType = .alert,
-                priority: APNsPriority = .immediate, timeToLive: Duration = .seconds(86_400),
-                options: AppPushOptions = AppPushOptions()) {
+    public init(
+        client: APNsClient, topic: String, pushType: APNsPushType = .alert,
+        priority: APNsPriority = .immediate, timeToLive: Duration = .seconds(86_400),
+        options: AppPushOptions = AppPushOptions()
+    ) {
         self.client = client
         self.topic = topic
         self.pushType = pushType

@@ -11,9 +11,11 @@ public struct DeliveryLogPruner: Service {
     let clock: @Sendable () -> Int64
     let logger: Logger
 
-    public init(store: PushStore, maximumAge: Duration = .seconds(7 * 86_400), interval: Duration = .seconds(3600),
-                clock: @escaping @Sendable () -> Int64 = PushStore.systemClockMilliseconds,
-                logger: Logger = Logger(label: "DeliveryLogPruner")) {
+    public init(
+        store: PushStore, maximumAge: Duration = .seconds(7 * 86_400), interval: Duration = .seconds(3600),
+        clock: @escaping @Sendable () -> Int64 = PushStore.systemClockMilliseconds,
+        logger: Logger = Logger(label: "DeliveryLogPruner")
+    ) {
         self.store = store
         self.maximumAge = maximumAge
         self.interval = interval

@@ -136,8 +136,10 @@ struct DispatchStateMachine {
         guard room >= claimStep, claimRequested || (drainedLongEnough && enoughFinished) else { return .none }
         let limit = min(claimBatch, room)
         pendingClaim = (limit, now)
-        return .claim(Claim(nowMs: now, limit: limit, roomByApp: claimedByApp.mapValues { appWindow - $0 },
-                            defaultRoom: appWindow, rotation: rotation))
+        return .claim(
+            Claim(
+                nowMs: now, limit: limit, roomByApp: claimedByApp.mapValues { appWindow - $0 },
+                defaultRoom: appWindow, rotation: rotation))
     }
 
     /// The claim returned `count` deliveries (each then `sendStarted` or `notStarted`);
@@ -258,7 +260,8 @@ struct DispatchStateMachine {
     /// `recordInterval` piled up (one flush at a time).
     mutating func eventHandled(now: Int64) -> Action {
         guard outcomes.count >= recordBatch || now - lastFlushAt >= recordIntervalMs,
-              !flushing, !outcomes.isEmpty else { return .none }
+            !flushing, !outcomes.isEmpty
+        else { return .none }
         flushing = true
         lastFlushAt = now
         return .flush(takeOutcomes())

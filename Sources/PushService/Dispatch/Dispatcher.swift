@@ -37,11 +37,13 @@ public final class Dispatcher: Service, Sendable {
     /// - Parameters:
     ///   - clock: Unix milliseconds (the same clock the webhook stamps expirations with).
     ///   - random: a value in 0..<1 for backoff jitter.
-    public init(store: PushStore, targets: any DeliveryTargetProvider,
-                configuration: DispatcherConfiguration = DispatcherConfiguration(),
-                clock: @escaping @Sendable () -> Int64 = PushStore.systemClockMilliseconds,
-                random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
-                logger: Logger = Logger(label: "Dispatcher")) {
+    public init(
+        store: PushStore, targets: any DeliveryTargetProvider,
+        configuration: DispatcherConfiguration = DispatcherConfiguration(),
+        clock: @escaping @Sendable () -> Int64 = PushStore.systemClockMilliseconds,
+        random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
+        logger: Logger = Logger(label: "Dispatcher")
+    ) {
         self.store = store
         self.targets = targets
         self.configuration = configuration
@@ -173,8 +175,9 @@ public final class Dispatcher: Service, Sendable {
                     reportBacklog()
                 case .cancelSends(let inFlight):
                     // Cancelled sends come back as "put back to pending".
-                    logger.warning("shutdown grace over; putting unfinished sends back",
-                                   metadata: ["count": .stringConvertible(inFlight)])
+                    logger.warning(
+                        "shutdown grace over; putting unfinished sends back",
+                        metadata: ["count": .stringConvertible(inFlight)])
                     group.cancelAll()
                 case .claim, .flushAndWait, .startWaker:
                     preconditionFailure("\(action) waits: perform(_:)")
@@ -218,24 +221,29 @@ public final class Dispatcher: Service, Sendable {
             /// Starts one send, or records at once why it cannot be sent.
             func start(_ delivery: DeliveryRecord, handedOff: Bool, now: Int64) {
                 if delivery.expiresAtMs <= now {
-                    notSent(delivery, DeliveryOutcome(deliveryID: delivery.id, state: .expired, atMs: now, attempt: nil),
-                            handedOff: handedOff)
+                    notSent(
+                        delivery, DeliveryOutcome(deliveryID: delivery.id, state: .expired, atMs: now, attempt: nil),
+                        handedOff: handedOff)
                     metrics.push(app: delivery.appID, status: "expired", reason: "expired")
                     return
                 }
                 guard let target = targets.target(forApp: delivery.appID) else {
-                    notSent(delivery, DeliveryOutcome(
-                        deliveryID: delivery.id, state: .failed, atMs: now,
-                        attempt: DeliveryAttempt(atMs: now, status: nil, reason: nil,
-                                                 error: "app \(delivery.appID) has no APNs configuration",
-                                                 apnsID: delivery.apnsID)), handedOff: handedOff)
+                    notSent(
+                        delivery,
+                        DeliveryOutcome(
+                            deliveryID: delivery.id, state: .failed, atMs: now,
+                            attempt: DeliveryAttempt(
+                                atMs: now, status: nil, reason: nil,
+                                error: "app \(delivery.appID) has no APNs configuration",
+                                apnsID: delivery.apnsID)), handedOff: handedOff)
                     metrics.push(app: delivery.appID, status: "failed", reason: "no_target")
                     return
                 }
                 machine.sendStarted(app: delivery.appID, handedOff: handedOff)
                 group.addTask(priority: .high) {
-                    .sent(await self.send(delivery, through: target), app: delivery.appID, acceptedAtMs: delivery.createdAtMs,
-                          handedOff: handedOff)
+                    .sent(
+                        await self.send(delivery, through: target), app: delivery.appID, acceptedAtMs: delivery.createdAtMs,
+                        handedOff: handedOff)
                 }
             }
 
@@ -341,8 +349,9 @@ public final class Dispatcher: Service, Sendable {
 
     private func outcome(of delivery: DeliveryRecord, response: APNsResponse) -> DeliveryOutcome {
         let now = clock()
-        let attempt = DeliveryAttempt(atMs: now, status: response.status, reason: response.reason?.rawValue, error: nil,
-                                      apnsID: delivery.apnsID)
+        let attempt = DeliveryAttempt(
+            atMs: now, status: response.status, reason: response.reason?.rawValue, error: nil,
+            apnsID: delivery.apnsID)
         switch response.outcome {
         case .delivered:
             metrics.push(app: delivery.appID, status: "sent", reason: "")
@@ -353,7 +362,8 @@ public final class Dispatcher: Service, Sendable {
             metrics.tokenRemoved(app: delivery.appID, reason: reason.rawValue)
             logger.notice("device token removed", metadata: logMetadata(delivery, status: response.status, reason: reason.rawValue))
             // 410 without a timestamp: "now" — any registration the relay holds predates it.
-            let rule: TokenRemovalRule = response.status == 410
+            let rule: TokenRemovalRule =
+                response.status == 410
                 ? .ifRegisteredBefore(unregisteredAt.map { Int64(($0.timeIntervalSince1970 * 1000).rounded(.down)) } ?? now)
                 : .always
             return DeliveryOutcome(deliveryID: delivery.id, state: .tokenInvalid, atMs: now, attempt: attempt, tokenRemoval: rule)
@@ -366,8 +376,10 @@ public final class Dispatcher: Service, Sendable {
         }
     }
 
-    private func retryOutcome(_ delivery: DeliveryRecord, attempt: DeliveryAttempt, suggested: Duration,
-                              reason: String) -> DeliveryOutcome {
+    private func retryOutcome(
+        _ delivery: DeliveryRecord, attempt: DeliveryAttempt, suggested: Duration,
+        reason: String
+    ) -> DeliveryOutcome {
         let attempts = delivery.attempts + 1
         let delay = retry.delay(attempts: attempts, suggested: suggested, random: random())
         let next = attempt.atMs + delay.milliseconds
@@ -377,8 +389,10 @@ public final class Dispatcher: Service, Sendable {
             return DeliveryOutcome(deliveryID: delivery.id, state: .expired, atMs: attempt.atMs, attempt: attempt)
         }
         metrics.retry(app: delivery.appID)
-        logger.debug("push will be retried", metadata: logMetadata(delivery, status: attempt.status, reason: reason).merging(
-            ["retry_in_ms": .stringConvertible(delay.milliseconds)]) { $1 })
+        logger.debug(
+            "push will be retried",
+            metadata: logMetadata(delivery, status: attempt.status, reason: reason).merging(
+                ["retry_in_ms": .stringConvertible(delay.milliseconds)]) { $1 })
         return DeliveryOutcome(deliveryID: delivery.id, state: .pending, atMs: attempt.atMs, attempt: attempt, nextAttemptAtMs: next)
     }
 

@@ -33,11 +33,13 @@ public struct DispatcherConfiguration: Sendable, Hashable {
     /// longer than this to send. Zero accepts everything.
     public var maxBacklog: Duration
 
-    public init(window: Int = 2000, claimBatch: Int = 500, recordBatch: Int = 500,
-                initialBackoff: Duration = .seconds(1), maximumBackoff: Duration = .seconds(300),
-                idlePoll: Duration = .seconds(1), shutdownGrace: Duration = .seconds(10),
-                requestTimeout: Duration? = nil, appWindow: Int? = nil, maxBacklog: Duration = .zero,
-                recordInterval: Duration = .milliseconds(100), drainedClaimDelay: Duration = .milliseconds(50)) {
+    public init(
+        window: Int = 2000, claimBatch: Int = 500, recordBatch: Int = 500,
+        initialBackoff: Duration = .seconds(1), maximumBackoff: Duration = .seconds(300),
+        idlePoll: Duration = .seconds(1), shutdownGrace: Duration = .seconds(10),
+        requestTimeout: Duration? = nil, appWindow: Int? = nil, maxBacklog: Duration = .zero,
+        recordInterval: Duration = .milliseconds(100), drainedClaimDelay: Duration = .milliseconds(50)
+    ) {
         self.window = max(1, window)
         self.claimBatch = max(1, claimBatch)
         self.appWindow = max(1, appWindow ?? max(window / 2, window - claimBatch))

@@ -10,8 +10,10 @@ public struct APIError: Error, Sendable, Hashable, CustomStringConvertible {
     /// `Retry-After` for a 503 that asks the caller to come back (Sendbird retries webhooks).
     public var retryAfterSeconds: Int?
 
-    public init(status: HTTPResponse.Status = .badRequest, code: SendbirdErrorCode, message: String,
-                retryAfterSeconds: Int? = nil) {
+    public init(
+        status: HTTPResponse.Status = .badRequest, code: SendbirdErrorCode, message: String,
+        retryAfterSeconds: Int? = nil
+    ) {
         self.status = status
         self.code = code
         self.message = message

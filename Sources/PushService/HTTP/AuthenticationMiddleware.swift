@@ -50,7 +50,7 @@ struct AuthenticationMiddleware: RouterMiddleware {
             guard CredentialToken.isWellFormed(token) else { throw APIError.invalidSessionToken }
             // An app removed from the configuration takes its users' tokens with it.
             guard let stored = try await store.sessionToken(digest: CredentialToken.digest(token)),
-                  let app = apps.app(withID: stored.app)
+                let app = apps.app(withID: stored.app)
             else { throw APIError.invalidSessionToken }
             guard !stored.isExpired(atMs: clock()) else { throw APIError.sessionTokenExpired }
             return Caller(app: app, credential: .sessionToken(user: stored.user))

@@ -18,8 +18,10 @@ struct MethodNotAllowedMiddleware: RouterMiddleware {
             return try await next(request, context)
         } catch let error as HTTPError where error.status == .notFound {
             guard let allowed = allowed.methods(forPath: request.uri.path), !allowed.contains(request.method.rawValue) else { throw error }
-            var response = APIError(status: .methodNotAllowed, code: .invalidValue,
-                                    message: "\"\(request.method)\" is not allowed on \"\(request.uri.path)\"; use \(allowed.joined(separator: ", ")).").response()
+            var response = APIError(
+                status: .methodNotAllowed, code: .invalidValue,
+                message: "\"\(request.method)\" is not allowed on \"\(request.uri.path)\"; use \(allowed.joined(separator: ", "))."
+            ).response()
             response.headers[.allow] = allowed.joined(separator: ", ")
             return response
         }

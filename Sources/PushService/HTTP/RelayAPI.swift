@@ -24,8 +24,10 @@ public struct RelayAPI: Sendable {
     let clock: @Sendable () -> Int64
 
     /// - Throws: when the store cannot be read (the secondary API tokens are loaded here).
-    public init(configuration: RelayConfiguration, store: PushStore, logger: Logger,
-                clock: @escaping @Sendable () -> Int64 = PushStore.systemClockMilliseconds) throws {
+    public init(
+        configuration: RelayConfiguration, store: PushStore, logger: Logger,
+        clock: @escaping @Sendable () -> Int64 = PushStore.systemClockMilliseconds
+    ) throws {
         self.configuration = configuration
         self.store = store
         self.apps = AppRegistry(apps: configuration.apps)
@@ -50,10 +52,13 @@ public struct RelayAPI: Sendable {
             )
         }
         observability.register(on: router)
-        let v3 = router.group("v3").add(middleware: AuthenticationMiddleware(
-            apps: apps, secondaryAPITokens: secondaryAPITokens, store: store, clock: clock))
-        RESTAPI(store: store, templates: templates, secondaryAPITokens: secondaryAPITokens, bodyLimit: configuration.http.maxBodyBytes,
-                clock: clock).register(on: v3)
+        let v3 = router.group("v3").add(
+            middleware: AuthenticationMiddleware(
+                apps: apps, secondaryAPITokens: secondaryAPITokens, store: store, clock: clock))
+        RESTAPI(
+            store: store, templates: templates, secondaryAPITokens: secondaryAPITokens, bodyLimit: configuration.http.maxBodyBytes,
+            clock: clock
+        ).register(on: v3)
         DeliveryLogAPI(store: store).register(on: v3)
         webhook?.register(on: router)
         // Last, once every route is in: the 405 table is read from them.
@@ -62,11 +67,14 @@ public struct RelayAPI: Sendable {
     }
 
     /// The webhook intake for this service's apps, waking `dispatcher` after each commit.
-    func makeWebhookIntake(targets: any DeliveryTargetProvider, dispatcher: Dispatcher?,
-                                  clock: @escaping @Sendable () -> Int64 = PushStore.systemClockMilliseconds) -> WebhookIntake {
-        WebhookIntake(store: store, apps: apps, targets: targets, templates: templates,
-                      onCommit: { dispatcher?.wake() }, dispatcher: dispatcher,
-                      bodyLimit: max(configuration.http.maxBodyBytes, 1024 * 1024), clock: clock,
-                      logger: logger)
+    func makeWebhookIntake(
+        targets: any DeliveryTargetProvider, dispatcher: Dispatcher?,
+        clock: @escaping @Sendable () -> Int64 = PushStore.systemClockMilliseconds
+    ) -> WebhookIntake {
+        WebhookIntake(
+            store: store, apps: apps, targets: targets, templates: templates,
+            onCommit: { dispatcher?.wake() }, dispatcher: dispatcher,
+            bodyLimit: max(configuration.http.maxBodyBytes, 1024 * 1024), clock: clock,
+            logger: logger)
     }
 }

@@ -17,14 +17,17 @@ struct SendbirdErrorMiddleware: RouterMiddleware {
             // A 503 is a decision its handler already logged (throttled): backlog full, no APNs
             // configuration. Logging each here would let a retrying sender flood the journal.
             if error.status.code >= 500, error.status != .serviceUnavailable {
-                context.logger.error("request failed", metadata: ["path": .string(LoggablePath.of(request.uri.path)), "error": .string(error.message)])
+                context.logger.error(
+                    "request failed", metadata: ["path": .string(LoggablePath.of(request.uri.path)), "error": .string(error.message)])
             }
             return error.response()
         } catch let error as HTTPError {
             return Self.apiError(for: error, request: request, bodyLimit: bodyLimit).response()
         } catch {
             // Our own failure (database, bug): log the detail, answer generically.
-            context.logger.error("request failed", metadata: ["path": .string(LoggablePath.of(request.uri.path)), "error": .string(String(describing: error))])
+            context.logger.error(
+                "request failed",
+                metadata: ["path": .string(LoggablePath.of(request.uri.path)), "error": .string(String(describing: error))])
             return APIError.unexpected.response()
         }
     }
@@ -48,10 +51,12 @@ extension APIError {
     func response() -> Response {
         let body = ErrorBody(message: message, code: code.rawValue, error: true)
         // Encoding three plain fields cannot fail; if it ever did, say so rather than crash.
-        let data = (try? RelayRequestContext.jsonEncoder.encode(body))
+        let data =
+            (try? RelayRequestContext.jsonEncoder.encode(body))
             ?? Data(#"{"code":500901,"error":true,"message":"response encoding failed"}"#.utf8)
-        var response = Response(status: status, headers: [.contentType: "application/json; charset=utf-8"],
-                                body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+        var response = Response(
+            status: status, headers: [.contentType: "application/json; charset=utf-8"],
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
         if let retryAfterSeconds { response.headers[.retryAfter] = String(retryAfterSeconds) }
         return response
     }

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 import Logging
 
@@ -27,8 +27,9 @@ public struct DescriptorBudget: Sendable, Hashable {
     }
 
     public init(configuration: RelayConfiguration) {
-        self.init(httpConnections: configuration.http.maxConnections,
-                  apnsConnections: configuration.apps.reduce(0) { $0 + ($1.apns?.poolSize ?? 0) })
+        self.init(
+            httpConnections: configuration.http.maxConnections,
+            apnsConnections: configuration.apps.reduce(0) { $0 + ($1.apns?.poolSize ?? 0) })
     }
 
     public var required: Int { httpConnections + ConnectionGate.inTransit + 4 * apnsConnections + Self.reserve }
@@ -57,25 +58,29 @@ public struct DescriptorBudget: Sendable, Hashable {
             var raised = limit
             raised.rlim_cur = rlim_t(newSoft)
             if setrlimit(Self.noFile, &raised) == 0 {
-                logger.info("raised the descriptor limit", metadata: [
-                    "from": .stringConvertible(soft), "to": .stringConvertible(newSoft), "required": .stringConvertible(needed),
-                ])
+                logger.info(
+                    "raised the descriptor limit",
+                    metadata: [
+                        "from": .stringConvertible(soft), "to": .stringConvertible(newSoft), "required": .stringConvertible(needed),
+                    ])
                 soft = newSoft
             } else {
                 logger.warning("cannot raise the descriptor limit (RLIMIT_NOFILE)", metadata: ["errno": .stringConvertible(errno)])
             }
         }
         if !fits || soft < needed {
-            logger.warning("the descriptor limit is below what http.max_connections needs: raise LimitNOFILE= in the unit or lower http.max_connections", metadata: [
-                "limit": .stringConvertible(soft), "required": .stringConvertible(needed),
-                "max_connections": .stringConvertible(httpConnections), "apns_connections": .stringConvertible(apnsConnections),
-            ])
+            logger.warning(
+                "the descriptor limit is below what http.max_connections needs: raise LimitNOFILE= in the unit or lower http.max_connections",
+                metadata: [
+                    "limit": .stringConvertible(soft), "required": .stringConvertible(needed),
+                    "max_connections": .stringConvertible(httpConnections), "apns_connections": .stringConvertible(apnsConnections),
+                ])
         }
     }
 
     #if canImport(Glibc)
-    private static let noFile = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
+        private static let noFile = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
     #else
-    private static let noFile = RLIMIT_NOFILE
+        private static let noFile = RLIMIT_NOFILE
     #endif
 }

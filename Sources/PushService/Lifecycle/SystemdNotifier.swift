@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 import Foundation
 
@@ -18,7 +18,8 @@ public struct SystemdNotifier: Sendable {
         let address = environment["NOTIFY_SOCKET"]
         socketAddress = (address?.isEmpty ?? true) ? nil : address
         if let text = environment["WATCHDOG_USEC"], let micros = Int64(text), micros > 0,
-           environment["WATCHDOG_PID"].map({ Int32($0) == pid }) ?? true {
+            environment["WATCHDOG_PID"].map({ Int32($0) == pid }) ?? true
+        {
             watchdogInterval = .microseconds(micros)
         } else {
             watchdogInterval = nil
@@ -58,9 +59,9 @@ public struct SystemdNotifier: Sendable {
         // Abstract names are not NUL-terminated: the length says where they end.
         let length = socklen_t(MemoryLayout<sockaddr_un>.offset(of: \.sun_path)! + pathBytes.count + (abstract ? 0 : 1))
         #if canImport(Glibc)
-        let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+            let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         #else
-        let fd = socket(AF_UNIX, SOCK_DGRAM, 0)
+            let fd = socket(AF_UNIX, SOCK_DGRAM, 0)
         #endif
         guard fd >= 0 else { return false }
         defer { close(fd) }

@@ -18,9 +18,11 @@ public struct JournalLogHandler: LogHandler {
     /// - Parameters:
     ///   - journald: whether stderr goes to the journal (default: `JOURNAL_STREAM` is set).
     ///   - write: where lines go (default stderr); tests capture them.
-    public init(label: String, level: Logger.Level = .info,
-                journald: Bool = ProcessInfo.processInfo.environment["JOURNAL_STREAM"] != nil,
-                write: @escaping @Sendable (String) -> Void = { FileHandle.standardError.write(Data($0.utf8)) }) {
+    public init(
+        label: String, level: Logger.Level = .info,
+        journald: Bool = ProcessInfo.processInfo.environment["JOURNAL_STREAM"] != nil,
+        write: @escaping @Sendable (String) -> Void = { FileHandle.standardError.write(Data($0.utf8)) }
+    ) {
         self.label = label
         self.logLevel = level
         self.underJournald = journald

@@ -50,14 +50,16 @@ public struct ObservabilityRoutes: Sendable {
         }
         router.get("metrics") { request, _ in
             if let metricsToken, !Self.authorized(request.headers[.authorization], token: metricsToken) {
-                return Response(status: .unauthorized, headers: [.wwwAuthenticate: "Bearer", .contentType: "text/plain; charset=utf-8"],
-                                body: ResponseBody(byteBuffer: ByteBuffer(string: "metrics need Authorization: Bearer <metrics.token>\n")))
+                return Response(
+                    status: .unauthorized, headers: [.wwwAuthenticate: "Bearer", .contentType: "text/plain; charset=utf-8"],
+                    body: ResponseBody(byteBuffer: ByteBuffer(string: "metrics need Authorization: Bearer <metrics.token>\n")))
             }
             if let clients { RelayGauges.update(registry, from: clients) }
             var bytes: [UInt8] = []
             registry.emit(into: &bytes)
-            return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
-                            body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
+            return Response(
+                status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
+                body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
         }
     }
 
@@ -76,12 +78,14 @@ public struct ObservabilityRoutes: Sendable {
                 streams_in_flight: statistics.streamsInFlight, queued: statistics.queued,
                 certificate_not_after: app.certificateNotAfter.map { formatter.string(from: $0) })
         }
-        return Readiness(status: failure == nil ? "ready" : "not ready", database: failure.map { "not writable: \($0)" } ?? "writable", apps: apps)
+        return Readiness(
+            status: failure == nil ? "ready" : "not ready", database: failure.map { "not writable: \($0)" } ?? "writable", apps: apps)
     }
 
     private static func json(_ status: HTTPResponse.Status, _ body: String) -> Response {
-        Response(status: status, headers: [.contentType: "application/json; charset=utf-8"],
-                 body: ResponseBody(byteBuffer: ByteBuffer(string: body)))
+        Response(
+            status: status, headers: [.contentType: "application/json; charset=utf-8"],
+            body: ResponseBody(byteBuffer: ByteBuffer(string: body)))
     }
 
     /// Constant-time comparison of digests, as for API tokens.

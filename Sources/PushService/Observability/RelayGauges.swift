@@ -19,15 +19,22 @@ public enum RelayGauges {
         for app in clients.snapshot {
             let labels = [("app", app.app.appID)]
             if let notAfter = app.certificateNotAfter {
-                registry.makeGauge(descriptor: descriptor(certificateExpiry, "When the app's APNs client certificate expires (Unix seconds)"), labels: labels)
-                    .set(notAfter.timeIntervalSince1970)
+                registry.makeGauge(
+                    descriptor: descriptor(certificateExpiry, "When the app's APNs client certificate expires (Unix seconds)"),
+                    labels: labels
+                )
+                .set(notAfter.timeIntervalSince1970)
             }
             guard let client = app.target?.client else { continue }
             let statistics = client.statistics
-            registry.makeGauge(descriptor: descriptor(connections, "APNs connections of the app's pool (connecting, open or draining)"), labels: labels)
-                .set(Double(statistics.connections))
-            registry.makeGauge(descriptor: descriptor(readyConnections, "APNs connections that completed the HTTP/2 handshake"), labels: labels)
-                .set(Double(statistics.readyConnections))
+            registry.makeGauge(
+                descriptor: descriptor(connections, "APNs connections of the app's pool (connecting, open or draining)"), labels: labels
+            )
+            .set(Double(statistics.connections))
+            registry.makeGauge(
+                descriptor: descriptor(readyConnections, "APNs connections that completed the HTTP/2 handshake"), labels: labels
+            )
+            .set(Double(statistics.readyConnections))
             registry.makeGauge(descriptor: descriptor(streamsInFlight, "APNs requests in flight"), labels: labels)
                 .set(Double(statistics.streamsInFlight))
             registry.makeGauge(descriptor: descriptor(queuedRequests, "APNs requests waiting for a stream"), labels: labels)

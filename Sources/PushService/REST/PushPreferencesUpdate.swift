@@ -98,7 +98,8 @@ struct PushPreferencesUpdate: Sendable {
     private static func botIDs(_ body: JSONObject) throws(APIError) -> [String]? {
         guard let items = try body.array("push_blocked_bot_ids") else { return nil }
         guard items.count <= maximumBlockedBots else {
-            throw APIError(code: .invalidLength, message: "Invalid value: \"push_blocked_bot_ids\" may list at most \(maximumBlockedBots) bots.")
+            throw APIError(
+                code: .invalidLength, message: "Invalid value: \"push_blocked_bot_ids\" may list at most \(maximumBlockedBots) bots.")
         }
         var ids: [String] = []
         for (index, item) in items.enumerated() {
@@ -128,7 +129,9 @@ struct PushPreferencesUpdate: Sendable {
             }
             guard let windowObjects = try day.objects("time_windows") else { throw .missing(day.name("time_windows")) }
             guard windowObjects.count <= maximumWindowsPerDay else {
-                throw APIError(code: .invalidLength, message: "Invalid value: \"\(day.name("time_windows"))\" may list at most \(maximumWindowsPerDay) windows.")
+                throw APIError(
+                    code: .invalidLength,
+                    message: "Invalid value: \"\(day.name("time_windows"))\" may list at most \(maximumWindowsPerDay) windows.")
             }
             var windows: [TimeWindow] = []
             for window in windowObjects {
@@ -136,9 +139,10 @@ struct PushPreferencesUpdate: Sendable {
                     guard let value = try window.integer(key, in: range) else { throw .missing(window.name(key)) }
                     return value
                 }
-                windows.append(TimeWindow(
-                    startHour: try required("start_hour", 0...23), startMin: try required("start_min", 0...59),
-                    endHour: try required("end_hour", 0...23), endMin: try required("end_min", 0...59)))
+                windows.append(
+                    TimeWindow(
+                        startHour: try required("start_hour", 0...23), startMin: try required("start_min", 0...59),
+                        endHour: try required("end_hour", 0...23), endMin: try required("end_min", 0...59)))
             }
             schedules.append(DNDSchedule(dayOfWeek: weekday, timeWindows: windows))
         }

@@ -21,9 +21,10 @@ extension RESTAPI {
             // No fields are defined; the body is still checked so junk is a 400, not ignored.
             _ = try await request.jsonObject(limit: bodyLimit)
             let token = CredentialToken.generate()
-            guard let stored = try await store.addAPIToken(
-                app: app.appID, digest: CredentialToken.digest(token), prefix: CredentialToken.prefix(of: token),
-                limit: Self.maximumAPITokensPerApp)
+            guard
+                let stored = try await store.addAPIToken(
+                    app: app.appID, digest: CredentialToken.digest(token), prefix: CredentialToken.prefix(of: token),
+                    limit: Self.maximumAPITokensPerApp)
             else {
                 throw APIError.invalidValue(
                     "api_tokens", "are at most \(Self.maximumAPITokensPerApp) per app; revoke one first")

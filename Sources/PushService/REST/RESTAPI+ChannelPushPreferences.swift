@@ -26,8 +26,10 @@ extension RESTAPI {
                     update.apply(to: &preference)
                 }
             } catch PushStoreError.limitReached(let what, let limit) {
-                throw APIError(code: .invalidLength, message: "Invalid value: the user already holds \(limit) \(what), "
-                               + "the most this app allows (apps[].limits.max_channel_preferences_per_user).")
+                throw APIError(
+                    code: .invalidLength,
+                    message: "Invalid value: the user already holds \(limit) \(what), "
+                        + "the most this app allows (apps[].limits.max_channel_preferences_per_user).")
             }
             return ChannelPushPreferenceBody(stored)
         }

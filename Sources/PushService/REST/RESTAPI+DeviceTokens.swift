@@ -22,9 +22,11 @@ extension RESTAPI {
             }
             let registration = try await store.registerToken(app: app.appID, user: user, token: token, isUnique: isUnique)
             if let previous = registration.previousOwner {
-                context.logger.info("device token moved between users", metadata: [
-                    "token": .string(Redaction.redact(token)), "from": .string(previous), "to": .string(user),
-                ])
+                context.logger.info(
+                    "device token moved between users",
+                    metadata: [
+                        "token": .string(Redaction.redact(token)), "from": .string(previous), "to": .string(user),
+                    ])
             }
             return TokenAdded(token: token, type: "APNS", user: SendbirdUser(user))
         }

@@ -33,7 +33,8 @@ extension RESTAPI {
         v3.get("applications/push/message_templates/:template_name") { _, context in
             let app = try context.requireApp()
             let name = try Self.templateName(context)
-            let template = try await store.storedMessageTemplate(app: app.appID, name: name)
+            let template =
+                try await store.storedMessageTemplate(app: app.appID, name: name)
                 ?? templates.templates(forApp: app.appID).template(named: name)
             return MessageTemplatesBody([(name, template)])
         }

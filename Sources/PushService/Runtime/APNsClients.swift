@@ -20,11 +20,14 @@ public final class APNsClients: DeliveryTargetProvider {
 
     /// Builds every app's client from `configuration`; on any failure the clients already
     /// created are shut down and the error names the app and file.
-    public static func build(configuration: RelayConfiguration, logger: Logger, now: Date = Date()) async throws(RuntimeError) -> APNsClients {
+    public static func build(configuration: RelayConfiguration, logger: Logger, now: Date = Date()) async throws(RuntimeError)
+        -> APNsClients
+    {
         APNsClients(apps: try await buildApps(configuration, logger: logger, now: now), logger: logger)
     }
 
-    private static func buildApps(_ configuration: RelayConfiguration, logger: Logger, now: Date) async throws(RuntimeError) -> [AppClient] {
+    private static func buildApps(_ configuration: RelayConfiguration, logger: Logger, now: Date) async throws(RuntimeError) -> [AppClient]
+    {
         var built: [AppClient] = []
         for app in configuration.apps {
             do {

@@ -23,19 +23,21 @@ public struct AppClient: Sendable {
         clientLogger[metadataKey: "app"] = .string(app.appID)
         let client: APNsClient
         do {
-            client = try APNsClient(configuration: APNsClientConfiguration(
-                endpoint: apns.environment.endpoint,
-                authentication: credentials.authentication,
-                extraCAFile: apns.environment.caFile,
-                // A custom endpoint with its own CA (apns-mock) trusts only that CA.
-                trustSystemRoots: apns.environment.caFile == nil,
-                connections: apns.poolSize,
-                logger: clientLogger))
+            client = try APNsClient(
+                configuration: APNsClientConfiguration(
+                    endpoint: apns.environment.endpoint,
+                    authentication: credentials.authentication,
+                    extraCAFile: apns.environment.caFile,
+                    // A custom endpoint with its own CA (apns-mock) trusts only that CA.
+                    trustSystemRoots: apns.environment.caFile == nil,
+                    connections: apns.poolSize,
+                    logger: clientLogger))
         } catch {
             throw .client(appID: app.appID, error)
         }
-        let target = DeliveryTarget(client: client, topic: apns.topic, pushType: apns.pushType, priority: apns.priority,
-                                    timeToLive: apns.defaultExpiration, options: apns.options)
+        let target = DeliveryTarget(
+            client: client, topic: apns.topic, pushType: apns.pushType, priority: apns.priority,
+            timeToLive: apns.defaultExpiration, options: apns.options)
         return AppClient(app: app, target: target, certificateNotAfter: credentials.certificateNotAfter)
     }
 }

@@ -29,8 +29,10 @@ public struct ConfigurationCheck: Sendable {
     public static let expiryWarning: TimeInterval = 30 * 86_400
 
     /// Checks the file at `path`; with `probe`, sends one push per app to `probeDeviceToken`.
-    public static func run(path: String, probe: Bool, environment: ConfigurationEnvironment = .process,
-                           now: Date = Date(), logger: Logger = Logger(label: "push-relay.check")) async -> ConfigurationCheck {
+    public static func run(
+        path: String, probe: Bool, environment: ConfigurationEnvironment = .process,
+        now: Date = Date(), logger: Logger = Logger(label: "push-relay.check")
+    ) async -> ConfigurationCheck {
         var check = ConfigurationCheck()
         let configuration: RelayConfiguration
         do {
@@ -40,8 +42,10 @@ public struct ConfigurationCheck: Sendable {
             check.findings.append(Finding(severity: .error, subject: "configuration", message: "\(error)"))
             return check
         }
-        check.findings.append(Finding(severity: .ok, subject: "configuration",
-                                      message: "\(path) is valid (\(configuration.apps.count) app(s))"))
+        check.findings.append(
+            Finding(
+                severity: .ok, subject: "configuration",
+                message: "\(path) is valid (\(configuration.apps.count) app(s))"))
         for app in configuration.apps {
             await check.checkApp(app, probe: probe, now: now, logger: logger)
         }
@@ -51,7 +55,8 @@ public struct ConfigurationCheck: Sendable {
     private mutating func checkApp(_ app: AppConfiguration, probe: Bool, now: Date, logger: Logger) async {
         let subject = "app \(app.appID)"
         guard let apns = app.apns else {
-            findings.append(Finding(severity: .warning, subject: subject, message: "no apns settings: tokens can be registered but nothing is pushed"))
+            findings.append(
+                Finding(severity: .warning, subject: subject, message: "no apns settings: tokens can be registered but nothing is pushed"))
             return
         }
         let built: AppClient
@@ -68,8 +73,10 @@ public struct ConfigurationCheck: Sendable {
         findings.append(Finding(severity: .ok, subject: subject, message: summary))
         if let notAfter = built.certificateNotAfter, notAfter.timeIntervalSince(now) < Self.expiryWarning {
             let days = Int(notAfter.timeIntervalSince(now) / 86_400)
-            findings.append(Finding(severity: .warning, subject: subject,
-                                    message: "the APNs certificate expires in \(days) day(s) (\(notAfter.ISO8601Format())): renew it"))
+            findings.append(
+                Finding(
+                    severity: .warning, subject: subject,
+                    message: "the APNs certificate expires in \(days) day(s) (\(notAfter.ISO8601Format())): renew it"))
         }
         guard let target = built.target else { return }
         if probe { findings.append(await Self.probe(target, subject: subject)) }
@@ -79,9 +86,10 @@ public struct ConfigurationCheck: Sendable {
     /// One push to a dummy token. `BadDeviceToken` (or a 200 from a mock) means the connection,
     /// the credentials and the topic were accepted.
     static func probe(_ target: DeliveryTarget, subject: String) async -> Finding {
-        let request = APNsRequest(deviceToken: probeDeviceToken, topic: target.topic,
-                                  payload: Array(#"{"aps":{"alert":"push-relay check-config probe"}}"#.utf8),
-                                  pushType: .alert, priority: .immediate, expiration: .immediately)
+        let request = APNsRequest(
+            deviceToken: probeDeviceToken, topic: target.topic,
+            payload: Array(#"{"aps":{"alert":"push-relay check-config probe"}}"#.utf8),
+            pushType: .alert, priority: .immediate, expiration: .immediately)
         let endpoint = target.client.configuration.endpoint
         do {
             let response = try await target.client.send(request, timeout: .seconds(20))
@@ -89,10 +97,13 @@ public struct ConfigurationCheck: Sendable {
             case (200, _):
                 return Finding(severity: .ok, subject: subject, message: "probe: \(endpoint) accepted the push (status 200)")
             case (_, .badDeviceToken?):
-                return Finding(severity: .ok, subject: subject, message: "probe: \(endpoint) accepted the credentials and topic (BadDeviceToken for the dummy token, as expected)")
+                return Finding(
+                    severity: .ok, subject: subject,
+                    message: "probe: \(endpoint) accepted the credentials and topic (BadDeviceToken for the dummy token, as expected)")
             case (let status, let reason):
-                return Finding(severity: .error, subject: subject,
-                               message: "probe: \(endpoint) rejected the push: status \(status) \(reason.map { "\($0)" } ?? "")\(Self.advice(reason))")
+                return Finding(
+                    severity: .error, subject: subject,
+                    message: "probe: \(endpoint) rejected the push: status \(status) \(reason.map { "\($0)" } ?? "")\(Self.advice(reason))")
             }
         } catch {
             return Finding(severity: .error, subject: subject, message: "probe: no answer from \(endpoint): \(error)")

@@ -36,12 +36,14 @@ public struct WebhookIntake: Sendable {
     ///   - dispatcher: when given, committed deliveries go straight to it (`Dispatcher.reserve`)
     ///     while it has room, instead of being claimed back from SQLite.
     ///   - clock: Unix milliseconds; stamps acceptance and expirations.
-    public init(store: PushStore, apps: AppRegistry, targets: any DeliveryTargetProvider,
-                templates: ConfiguredTemplates? = nil, committer: EventCommitter? = nil, onCommit: @escaping @Sendable () -> Void = {},
-                dispatcher: Dispatcher? = nil,
-                bodyLimit: Int = 1024 * 1024,
-                clock: @escaping @Sendable () -> Int64 = PushStore.systemClockMilliseconds,
-                logger: Logger = Logger(label: "WebhookIntake")) {
+    public init(
+        store: PushStore, apps: AppRegistry, targets: any DeliveryTargetProvider,
+        templates: ConfiguredTemplates? = nil, committer: EventCommitter? = nil, onCommit: @escaping @Sendable () -> Void = {},
+        dispatcher: Dispatcher? = nil,
+        bodyLimit: Int = 1024 * 1024,
+        clock: @escaping @Sendable () -> Int64 = PushStore.systemClockMilliseconds,
+        logger: Logger = Logger(label: "WebhookIntake")
+    ) {
         self.store = store
         self.apps = apps
         self.targets = targets
@@ -73,7 +75,9 @@ public struct WebhookIntake: Sendable {
         if let pathAppID {
             guard let app = apps.app(withID: pathAppID) else {
                 refused(result: "unknown_app", appID: pathAppID)
-                throw APIError(status: .notFound, code: .notFound, message: "Application \"\(LogText.cut(pathAppID))\" is not configured on this relay.")
+                throw APIError(
+                    status: .notFound, code: .notFound,
+                    message: "Application \"\(LogText.cut(pathAppID))\" is not configured on this relay.")
             }
             candidates = [app]
         } else {
@@ -105,17 +109,20 @@ public struct WebhookIntake: Sendable {
             // Signed, but by another app's key than the one the body names.
             guard apps.app(withID: envelope.appID) != nil else {
                 refused(result: "unknown_app", appID: envelope.appID)
-                throw APIError(status: .notFound, code: .notFound,
-                               message: "Application \"\(LogText.cut(envelope.appID))\" is not configured on this relay.")
+                throw APIError(
+                    status: .notFound, code: .notFound,
+                    message: "Application \"\(LogText.cut(envelope.appID))\" is not configured on this relay.")
             }
             refused(result: "bad_signature", appID: envelope.appID)
             throw Self.badSignature
         }
         guard envelope.isOfflineMessageEvent else {
             metrics.webhookEvent(category: DeliveryMetrics.categoryLabel(envelope.category), result: "ignored")
-            logger.debug("event ignored: not an offline message event", metadata: [
-                "app": .string(app.appID), "category": .string(LogText.cut(envelope.category)),
-            ])
+            logger.debug(
+                "event ignored: not an offline message event",
+                metadata: [
+                    "app": .string(app.appID), "category": .string(LogText.cut(envelope.category)),
+                ])
             return WebhookAnswer(result: "ignored", deliveries: 0)
         }
         let event: WebhookEvent
@@ -127,23 +134,28 @@ public struct WebhookIntake: Sendable {
         }
         guard event.members.count <= app.limits.maxMembersPerEvent else {
             refused(result: "too_many_members", appID: app.appID, category: envelope.category)
-            throw APIError(code: .invalidLength, message: "Invalid value: \"members\" lists \(event.members.count) members; "
-                           + "this app accepts at most \(app.limits.maxMembersPerEvent) per event (apps[].limits.max_members_per_event).")
+            throw APIError(
+                code: .invalidLength,
+                message: "Invalid value: \"members\" lists \(event.members.count) members; "
+                    + "this app accepts at most \(app.limits.maxMembersPerEvent) per event (apps[].limits.max_members_per_event).")
         }
         guard let target = targets.target(forApp: app.appID) else {
             refused(result: "no_target", appID: app.appID, category: envelope.category)
-            throw APIError(status: .serviceUnavailable, code: .unexpected,
-                           message: "Application \"\(app.appID)\" has no APNs configuration; the event was not accepted.")
+            throw APIError(
+                status: .serviceUnavailable, code: .unexpected,
+                message: "Application \"\(app.appID)\" has no APNs configuration; the event was not accepted.")
         }
         var accepted = try await plan(event, target: target)
         let count = accepted.deliveries.count
         if let backlog = dispatcher?.backlog,
-           case .refuse(let retryAfter) = backlog.admit(app: app.appID, count: count, nowMs: clock()) {
+            case .refuse(let retryAfter) = backlog.admit(app: app.appID, count: count, nowMs: clock())
+        {
             refused(result: "backlog_full", appID: app.appID, category: envelope.category)
-            throw APIError(status: .serviceUnavailable, code: .unexpected,
-                           message: "The relay has \(backlog.unsent(app: app.appID)) pushes of this app waiting, more than it "
-                           + "can send within delivery.max_backlog; retry after \(retryAfter) s.",
-                           retryAfterSeconds: retryAfter)
+            throw APIError(
+                status: .serviceUnavailable, code: .unexpected,
+                message: "The relay has \(backlog.unsent(app: app.appID)) pushes of this app waiting, more than it "
+                    + "can send within delivery.max_backlog; retry after \(retryAfter) s.",
+                retryAfterSeconds: retryAfter)
         }
         // Dropped unused (an error thrown, a duplicate event), the reservation gives its room back.
         var reservation = count > 0 ? dispatcher?.reserve(count) : nil
@@ -152,11 +164,13 @@ public struct WebhookIntake: Sendable {
         let isNew = ids != nil
         if isNew, count > 0 { dispatcher?.backlog.accepted(app: app.appID, count: count, atMs: accepted.acceptedAtMs) }
         metrics.webhookEvent(category: WebhookEvent.offlineMessageCategory, result: isNew ? "accepted" : "duplicate")
-        logger.info(isNew ? "event accepted" : "duplicate event, not pushed again", metadata: [
-            "app": .string(app.appID), "message_id": .stringConvertible(event.message.messageID),
-            "channel": .string(event.channel.channelURL), "members": .stringConvertible(accepted.decisions.count),
-            "deliveries": .stringConvertible(isNew ? count : 0),
-        ])
+        logger.info(
+            isNew ? "event accepted" : "duplicate event, not pushed again",
+            metadata: [
+                "app": .string(app.appID), "message_id": .stringConvertible(event.message.messageID),
+                "channel": .string(event.channel.channelURL), "members": .stringConvertible(accepted.decisions.count),
+                "deliveries": .stringConvertible(isNew ? count : 0),
+            ])
         if let ids {
             var counts: [PushDecision: Int] = [:]
             for decision in accepted.decisions { counts[decision.decision, default: 0] += 1 }
@@ -174,8 +188,9 @@ public struct WebhookIntake: Sendable {
         return WebhookAnswer(result: isNew ? "accepted" : "duplicate", deliveries: isNew ? accepted.deliveries.count : 0)
     }
 
-    static let badSignature = APIError(status: .unauthorized, code: .invalidAPIToken,
-                                       message: "Invalid value: \"x-sendbird-signature\" is missing or does not match the body.")
+    static let badSignature = APIError(
+        status: .unauthorized, code: .invalidAPIToken,
+        message: "Invalid value: \"x-sendbird-signature\" is missing or does not match the body.")
 
     /// Counts and logs a webhook call answered without accepting an event. `category` is known
     /// only once the body is verified and parsed; before that the metric label is `other` (one
@@ -196,8 +211,9 @@ public struct WebhookIntake: Sendable {
         do {
             try await store.requeue(ids: ids)
         } catch {
-            logger.error("could not put handed-off deliveries back to pending; the next start will",
-                         metadata: ["count": .stringConvertible(ids.count), "error": "\(error)"])
+            logger.error(
+                "could not put handed-off deliveries back to pending; the next start will",
+                metadata: ["count": .stringConvertible(ids.count), "error": "\(error)"])
         }
     }
 
@@ -210,8 +226,9 @@ public struct WebhookIntake: Sendable {
             app: event.appID, users: members, channel: event.channel.channelURL)
         let lookup = RecipientLookup(states)
         let nowMs = clock()
-        let planner = PushPlanner(options: target.options,
-                                  templates: templates.templates(forApp: event.appID).replacing(stored))
+        let planner = PushPlanner(
+            options: target.options,
+            templates: templates.templates(forApp: event.appID).replacing(stored))
         let plan = planner.plan(event, lookup: lookup, now: Date(timeIntervalSince1970: Double(nowMs) / 1000))
         let expiresAt = nowMs + target.timeToLive.milliseconds
         return AcceptedEvent(
@@ -220,8 +237,9 @@ public struct WebhookIntake: Sendable {
                 RecipientDecisionRecord(userID: $0.userID, decision: $0.decision)
             },
             deliveries: plan.deliveries.map {
-                NewDelivery(userID: $0.userID, deviceToken: $0.deviceToken.token, payload: $0.payload, apnsID: APNsID.random(),
-                            pushType: target.pushType.rawValue, priority: target.priority.rawValue, expiresAtMs: expiresAt)
+                NewDelivery(
+                    userID: $0.userID, deviceToken: $0.deviceToken.token, payload: $0.payload, apnsID: APNsID.random(),
+                    pushType: target.pushType.rawValue, priority: target.priority.rawValue, expiresAtMs: expiresAt)
             })
     }
 }

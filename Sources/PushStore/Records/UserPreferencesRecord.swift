@@ -96,7 +96,8 @@ struct UserPreferencesRecord: Codable, FetchableRecord, PersistableRecord {
         guard let trigger = PushTriggerOption(rawValue: pushTriggerOption) else {
             throw PushStoreError.corruptValue(table: Self.databaseTableName, column: "push_trigger_option", value: pushTriggerOption)
         }
-        let schedules = try StoredJSON.decode([StoredDNDSchedule].self, from: dndSchedules, table: Self.databaseTableName, column: "dnd_schedules")
+        let schedules = try StoredJSON.decode(
+            [StoredDNDSchedule].self, from: dndSchedules, table: Self.databaseTableName, column: "dnd_schedules")
         return UserPushPreferences(
             pushTriggerOption: trigger,
             doNotDisturb: doNotDisturb,
@@ -108,7 +109,8 @@ struct UserPreferencesRecord: Codable, FetchableRecord, PersistableRecord {
             dndSchedules: try schedules.map { try $0.schedule() },
             pushSound: pushSound,
             blockPushFromBots: blockPushFromBots,
-            pushBlockedBotIDs: try StoredJSON.decode([String].self, from: pushBlockedBotIds, table: Self.databaseTableName, column: "push_blocked_bot_ids"),
+            pushBlockedBotIDs: try StoredJSON.decode(
+                [String].self, from: pushBlockedBotIds, table: Self.databaseTableName, column: "push_blocked_bot_ids"),
             enablePushForReplies: enablePushForReplies
         )
     }

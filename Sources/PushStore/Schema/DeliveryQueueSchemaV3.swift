@@ -15,18 +15,19 @@ import GRDB
 ///   the most recent deliveries by id instead (`PushStore.recentDeliveries`).
 enum DeliveryQueueSchemaV3 {
     static func migrate(_ db: Database) throws {
-        try db.execute(sql: """
-            CREATE TABLE delivery_payloads (
-                delivery_id INTEGER PRIMARY KEY,
-                payload BLOB NOT NULL
-            );
-            INSERT INTO delivery_payloads (delivery_id, payload) SELECT id, payload FROM deliveries;
-            ALTER TABLE deliveries DROP COLUMN payload;
+        try db.execute(
+            sql: """
+                CREATE TABLE delivery_payloads (
+                    delivery_id INTEGER PRIMARY KEY,
+                    payload BLOB NOT NULL
+                );
+                INSERT INTO delivery_payloads (delivery_id, payload) SELECT id, payload FROM deliveries;
+                ALTER TABLE deliveries DROP COLUMN payload;
 
-            DROP INDEX deliveries_due;
-            CREATE INDEX deliveries_due ON deliveries (next_attempt_at_ms) WHERE state = 'pending';
-            CREATE INDEX deliveries_in_flight ON deliveries (id) WHERE state = 'in_flight';
-            DROP INDEX deliveries_on_user;
-            """)
+                DROP INDEX deliveries_due;
+                CREATE INDEX deliveries_due ON deliveries (next_attempt_at_ms) WHERE state = 'pending';
+                CREATE INDEX deliveries_in_flight ON deliveries (id) WHERE state = 'in_flight';
+                DROP INDEX deliveries_on_user;
+                """)
     }
 }

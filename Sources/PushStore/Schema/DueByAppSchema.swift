@@ -6,8 +6,9 @@ import GRDB
 /// app's new push, as it did when claims took the oldest due deliveries of all apps.
 enum DueByAppSchema {
     static func migrate(_ db: Database) throws {
-        try db.execute(sql: """
-            CREATE INDEX deliveries_due_by_app ON deliveries (app_id, next_attempt_at_ms, id) WHERE state = 'pending';
-            """)
+        try db.execute(
+            sql: """
+                CREATE INDEX deliveries_due_by_app ON deliveries (app_id, next_attempt_at_ms, id) WHERE state = 'pending';
+                """)
     }
 }

@@ -20,71 +20,72 @@ enum PushStoreMigrations {
     private static func createRegistry(_ db: Database) throws {
         // A user exists for the relay once something was written for them (Sendbird creates users
         // through its own user API, which the relay does not have).
-        try db.execute(sql: """
-            CREATE TABLE users (
-                app_id TEXT NOT NULL,
-                user_id TEXT NOT NULL,
-                created_at INTEGER NOT NULL,
-                push_template TEXT NOT NULL DEFAULT 'default',
-                PRIMARY KEY (app_id, user_id)
-            ) WITHOUT ROWID;
+        try db.execute(
+            sql: """
+                CREATE TABLE users (
+                    app_id TEXT NOT NULL,
+                    user_id TEXT NOT NULL,
+                    created_at INTEGER NOT NULL,
+                    push_template TEXT NOT NULL DEFAULT 'default',
+                    PRIMARY KEY (app_id, user_id)
+                ) WITHOUT ROWID;
 
-            -- `id` orders tokens registered within the same millisecond, so eviction of the
-            -- oldest is deterministic. A re-registration deletes and re-inserts the row.
-            CREATE TABLE device_tokens (
-                id INTEGER PRIMARY KEY,
-                app_id TEXT NOT NULL,
-                token TEXT NOT NULL,
-                user_id TEXT NOT NULL,
-                registered_at INTEGER NOT NULL,
-                UNIQUE (app_id, token),
-                FOREIGN KEY (app_id, user_id) REFERENCES users (app_id, user_id) ON DELETE CASCADE
-            );
-            CREATE INDEX device_tokens_on_user ON device_tokens (app_id, user_id, registered_at);
+                -- `id` orders tokens registered within the same millisecond, so eviction of the
+                -- oldest is deterministic. A re-registration deletes and re-inserts the row.
+                CREATE TABLE device_tokens (
+                    id INTEGER PRIMARY KEY,
+                    app_id TEXT NOT NULL,
+                    token TEXT NOT NULL,
+                    user_id TEXT NOT NULL,
+                    registered_at INTEGER NOT NULL,
+                    UNIQUE (app_id, token),
+                    FOREIGN KEY (app_id, user_id) REFERENCES users (app_id, user_id) ON DELETE CASCADE
+                );
+                CREATE INDEX device_tokens_on_user ON device_tokens (app_id, user_id, registered_at);
 
-            -- No row means the defaults (`UserPushPreferences.defaults`).
-            CREATE TABLE user_push_preferences (
-                app_id TEXT NOT NULL,
-                user_id TEXT NOT NULL,
-                push_trigger_option TEXT NOT NULL,
-                do_not_disturb INTEGER NOT NULL,
-                start_hour INTEGER NOT NULL,
-                start_min INTEGER NOT NULL,
-                end_hour INTEGER NOT NULL,
-                end_min INTEGER NOT NULL,
-                timezone TEXT NOT NULL,
-                snooze_enabled INTEGER NOT NULL,
-                snooze_start_ts INTEGER NOT NULL,
-                snooze_end_ts INTEGER NOT NULL,
-                dnd_schedules TEXT NOT NULL,
-                push_sound TEXT NOT NULL,
-                block_push_from_bots INTEGER NOT NULL,
-                push_blocked_bot_ids TEXT NOT NULL,
-                enable_push_for_replies INTEGER NOT NULL,
-                PRIMARY KEY (app_id, user_id),
-                FOREIGN KEY (app_id, user_id) REFERENCES users (app_id, user_id) ON DELETE CASCADE
-            ) WITHOUT ROWID;
+                -- No row means the defaults (`UserPushPreferences.defaults`).
+                CREATE TABLE user_push_preferences (
+                    app_id TEXT NOT NULL,
+                    user_id TEXT NOT NULL,
+                    push_trigger_option TEXT NOT NULL,
+                    do_not_disturb INTEGER NOT NULL,
+                    start_hour INTEGER NOT NULL,
+                    start_min INTEGER NOT NULL,
+                    end_hour INTEGER NOT NULL,
+                    end_min INTEGER NOT NULL,
+                    timezone TEXT NOT NULL,
+                    snooze_enabled INTEGER NOT NULL,
+                    snooze_start_ts INTEGER NOT NULL,
+                    snooze_end_ts INTEGER NOT NULL,
+                    dnd_schedules TEXT NOT NULL,
+                    push_sound TEXT NOT NULL,
+                    block_push_from_bots INTEGER NOT NULL,
+                    push_blocked_bot_ids TEXT NOT NULL,
+                    enable_push_for_replies INTEGER NOT NULL,
+                    PRIMARY KEY (app_id, user_id),
+                    FOREIGN KEY (app_id, user_id) REFERENCES users (app_id, user_id) ON DELETE CASCADE
+                ) WITHOUT ROWID;
 
-            -- No row means `ChannelPushPreference.defaults` (trigger option `default`).
-            CREATE TABLE channel_push_preferences (
-                app_id TEXT NOT NULL,
-                user_id TEXT NOT NULL,
-                channel_url TEXT NOT NULL,
-                push_trigger_option TEXT NOT NULL,
-                push_sound TEXT,
-                PRIMARY KEY (app_id, user_id, channel_url),
-                FOREIGN KEY (app_id, user_id) REFERENCES users (app_id, user_id) ON DELETE CASCADE
-            ) WITHOUT ROWID;
+                -- No row means `ChannelPushPreference.defaults` (trigger option `default`).
+                CREATE TABLE channel_push_preferences (
+                    app_id TEXT NOT NULL,
+                    user_id TEXT NOT NULL,
+                    channel_url TEXT NOT NULL,
+                    push_trigger_option TEXT NOT NULL,
+                    push_sound TEXT,
+                    PRIMARY KEY (app_id, user_id, channel_url),
+                    FOREIGN KEY (app_id, user_id) REFERENCES users (app_id, user_id) ON DELETE CASCADE
+                ) WITHOUT ROWID;
 
-            -- No row means Sendbird's default texts for that template name.
-            CREATE TABLE push_message_templates (
-                app_id TEXT NOT NULL,
-                template_name TEXT NOT NULL,
-                mesg TEXT NOT NULL,
-                file TEXT NOT NULL,
-                admm TEXT NOT NULL,
-                PRIMARY KEY (app_id, template_name)
-            ) WITHOUT ROWID;
-            """)
+                -- No row means Sendbird's default texts for that template name.
+                CREATE TABLE push_message_templates (
+                    app_id TEXT NOT NULL,
+                    template_name TEXT NOT NULL,
+                    mesg TEXT NOT NULL,
+                    file TEXT NOT NULL,
+                    admm TEXT NOT NULL,
+                    PRIMARY KEY (app_id, template_name)
+                ) WITHOUT ROWID;
+                """)
     }
 }

@@ -27,8 +27,9 @@ import Testing
     }
 
     @Test func propertiesMatchTheCertificate() throws {
-        let identity = try APNsClientIdentity.pem(certificatePath: CredentialFixtures.dev("client.pem"),
-                                                  keyPath: CredentialFixtures.dev("client.key"))
+        let identity = try APNsClientIdentity.pem(
+            certificatePath: CredentialFixtures.dev("client.pem"),
+            keyPath: CredentialFixtures.dev("client.key"))
         #expect(identity.subject == Self.subject)
         #expect(identity.topics == ["com.example.pushrelay"])
         // Compare with what the openssl tool reads from the same file.
@@ -46,14 +47,16 @@ import Testing
         ("client-encrypted.key", "secret"),  // "BEGIN ENCRYPTED PRIVATE KEY"
     ])
     func loadsPEM(keyName: String, password: String?) throws {
-        let identity = try APNsClientIdentity.pem(certificatePath: CredentialFixtures.dev("client.pem"),
-                                                  keyPath: CredentialFixtures.dev(keyName), keyPassword: password)
+        let identity = try APNsClientIdentity.pem(
+            certificatePath: CredentialFixtures.dev("client.pem"),
+            keyPath: CredentialFixtures.dev(keyName), keyPassword: password)
         #expect(identity.subject == Self.subject)
     }
 
     @Test func certificateFileMayCarryAChain() throws {
-        let identity = try APNsClientIdentity.pem(certificatePath: CredentialFixtures.dev("client-chain.pem"),
-                                                  keyPath: CredentialFixtures.dev("client.key"))
+        let identity = try APNsClientIdentity.pem(
+            certificatePath: CredentialFixtures.dev("client-chain.pem"),
+            keyPath: CredentialFixtures.dev("client.key"))
         #expect(identity.subject == Self.subject)
         #expect(identity.chainLength == 1)
     }
@@ -61,7 +64,8 @@ import Testing
     @Test func certificateAndKeyMayShareOneFile() throws {
         try CredentialFixtures.withTemporaryDirectory { directory in
             let path = directory.appendingPathComponent("combined.pem").path
-            let combined = try Data(contentsOf: URL(fileURLWithPath: CredentialFixtures.dev("client.key")))
+            let combined =
+                try Data(contentsOf: URL(fileURLWithPath: CredentialFixtures.dev("client.key")))
                 + Data(contentsOf: URL(fileURLWithPath: CredentialFixtures.dev("client.pem")))
             #expect(FileManager.default.createFile(atPath: path, contents: combined))
             let identity = try APNsClientIdentity.pem(certificatePath: path, keyPath: path)
@@ -71,8 +75,9 @@ import Testing
     }
 
     @Test func installsIntoAnSSLContext() throws {
-        let identity = try APNsClientIdentity.pem(certificatePath: CredentialFixtures.dev("client-chain.pem"),
-                                                  keyPath: CredentialFixtures.dev("client.key"))
+        let identity = try APNsClientIdentity.pem(
+            certificatePath: CredentialFixtures.dev("client-chain.pem"),
+            keyPath: CredentialFixtures.dev("client.key"))
         let context = try #require(SSL_CTX_new(TLS_client_method()))
         defer { SSL_CTX_free(context) }
         try identity.install(into: context)
@@ -154,8 +159,9 @@ import Testing
     @Test func truncatedP12() throws {
         let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: CredentialFixtures.dev("client.p12"))))
         let error = CredentialFixtures.credentialError { () throws(APNsCredentialError) in
-            try APNsClientIdentity.p12(bytes: Array(bytes.prefix(bytes.count / 2)), password: "secret",
-                                       source: "half.p12")
+            try APNsClientIdentity.p12(
+                bytes: Array(bytes.prefix(bytes.count / 2)), password: "secret",
+                source: "half.p12")
         }
         guard case .wrongFormat("half.p12", _) = error else {
             Issue.record("expected wrongFormat, got \(String(describing: error))")
@@ -174,9 +180,10 @@ import Testing
 
     @Test func expiredP12() throws {
         let path = CredentialFixtures.bad("expired.p12")
-        let error = try #require(CredentialFixtures.credentialError { () throws(APNsCredentialError) in
-            try APNsClientIdentity.p12(path: path, password: nil)
-        })
+        let error = try #require(
+            CredentialFixtures.credentialError { () throws(APNsCredentialError) in
+                try APNsClientIdentity.p12(path: path, password: nil)
+            })
         let expected = try Self.opensslDates(CredentialFixtures.bad("expired.pem"))
         #expect(error == .expiredCertificate(path: path, notAfter: expected.notAfter))
         #expect(error.description.contains(path))
@@ -185,9 +192,10 @@ import Testing
 
     @Test func expiredPEM() throws {
         let path = CredentialFixtures.bad("expired.pem")
-        let error = try #require(CredentialFixtures.credentialError { () throws(APNsCredentialError) in
-            try APNsClientIdentity.pem(certificatePath: path, keyPath: CredentialFixtures.bad("expired.key"))
-        })
+        let error = try #require(
+            CredentialFixtures.credentialError { () throws(APNsCredentialError) in
+                try APNsClientIdentity.pem(certificatePath: path, keyPath: CredentialFixtures.bad("expired.key"))
+            })
         let expected = try Self.opensslDates(path)
         #expect(error == .expiredCertificate(path: path, notAfter: expected.notAfter))
         #expect(error.description.contains(path))
@@ -198,21 +206,24 @@ import Testing
         let key = CredentialFixtures.dev("client.key")
         let dates = try Self.opensslDates(certificate)
         let early = CredentialFixtures.credentialError { () throws(APNsCredentialError) in
-            try APNsClientIdentity.pem(certificatePath: certificate, keyPath: key,
-                                       now: dates.notBefore.addingTimeInterval(-1))
+            try APNsClientIdentity.pem(
+                certificatePath: certificate, keyPath: key,
+                now: dates.notBefore.addingTimeInterval(-1))
         }
         #expect(early == .certificateNotYetValid(path: certificate, notBefore: dates.notBefore))
         #expect(early?.description.contains(certificate) == true)
         let late = CredentialFixtures.credentialError { () throws(APNsCredentialError) in
-            try APNsClientIdentity.p12(path: CredentialFixtures.dev("client.p12"), password: "secret",
-                                       now: dates.notAfter.addingTimeInterval(1))
+            try APNsClientIdentity.p12(
+                path: CredentialFixtures.dev("client.p12"), password: "secret",
+                now: dates.notAfter.addingTimeInterval(1))
         }
         #expect(late == .expiredCertificate(path: CredentialFixtures.dev("client.p12"), notAfter: dates.notAfter))
         // An expired certificate loads if judged at a time it was valid.
         let expired = CredentialFixtures.bad("expired.pem")
         let expiredDates = try Self.opensslDates(expired)
-        _ = try APNsClientIdentity.pem(certificatePath: expired, keyPath: CredentialFixtures.bad("expired.key"),
-                                       now: expiredDates.notAfter.addingTimeInterval(-60))
+        _ = try APNsClientIdentity.pem(
+            certificatePath: expired, keyPath: CredentialFixtures.bad("expired.key"),
+            now: expiredDates.notAfter.addingTimeInterval(-60))
     }
 
     @Test func keyNotMatchingCertificate() {
@@ -260,8 +271,10 @@ import Testing
         let certificateError = CredentialFixtures.credentialError { () throws(APNsCredentialError) in
             try APNsClientIdentity.pem(certificatePath: garbage, keyPath: CredentialFixtures.dev("client.key"))
         }
-        #expect(certificateError == .wrongFormat(
-            path: garbage, detail: "not a PEM certificate (no \"-----BEGIN CERTIFICATE-----\" line)"))
+        #expect(
+            certificateError
+                == .wrongFormat(
+                    path: garbage, detail: "not a PEM certificate (no \"-----BEGIN CERTIFICATE-----\" line)"))
         let keyError = CredentialFixtures.credentialError { () throws(APNsCredentialError) in
             try APNsClientIdentity.pem(certificatePath: CredentialFixtures.dev("client.pem"), keyPath: garbage)
         }

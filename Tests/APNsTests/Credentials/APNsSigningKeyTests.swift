@@ -64,9 +64,10 @@ import Testing
     @Test(arguments: ["garbage.p8", "truncated.p8", "encrypted.p8"])
     func unusableFileIsWrongFormat(name: String) throws {
         let path = CredentialFixtures.bad(name)
-        let error = try #require(CredentialFixtures.credentialError { () throws(APNsCredentialError) in
-            try APNsSigningKey(p8File: path)
-        })
+        let error = try #require(
+            CredentialFixtures.credentialError { () throws(APNsCredentialError) in
+                try APNsSigningKey(p8File: path)
+            })
         guard case .wrongFormat(let errorPath, let detail) = error else {
             Issue.record("expected wrongFormat, got \(error)")
             return
@@ -78,9 +79,10 @@ import Testing
 
     @Test func certificateInsteadOfKeyIsWrongFormat() throws {
         let path = CredentialFixtures.dev("client.pem")
-        let error = try #require(CredentialFixtures.credentialError { () throws(APNsCredentialError) in
-            try APNsSigningKey(p8File: path)
-        })
+        let error = try #require(
+            CredentialFixtures.credentialError { () throws(APNsCredentialError) in
+                try APNsSigningKey(p8File: path)
+            })
         #expect(error == .wrongFormat(path: path, detail: "not a PEM PKCS#8 private key (it holds other PEM data)"))
     }
 
@@ -102,8 +104,7 @@ import Testing
             try APNsSigningKey(p8File: path)
         }
         #expect(error == .wrongKeyType(path: path, found: found, expected: "EC P-256"))
-        #expect(error?.description ==
-            "credential file \(path) holds a key of type \(found), but type EC P-256 is required")
+        #expect(error?.description == "credential file \(path) holds a key of type \(found), but type EC P-256 is required")
     }
 
     @Test func pemStringErrorsNameTheSource() {

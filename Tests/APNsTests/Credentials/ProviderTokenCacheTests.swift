@@ -8,9 +8,10 @@ import Testing
 
     init() throws {
         let clock = self.clock
-        cache = try ProviderTokenCache(key: APNsSigningKey(p8File: CredentialFixtures.p8),
-                                       keyID: CredentialFixtures.keyID, teamID: CredentialFixtures.teamID,
-                                       refreshAfter: .seconds(50 * 60), now: { clock.now })
+        cache = try ProviderTokenCache(
+            key: APNsSigningKey(p8File: CredentialFixtures.p8),
+            keyID: CredentialFixtures.keyID, teamID: CredentialFixtures.teamID,
+            refreshAfter: .seconds(50 * 60), now: { clock.now })
     }
 
     @Test func mintsOnFirstUseThenServesTheCachedToken() throws {
@@ -94,8 +95,9 @@ import Testing
 
     @Test func tokensFromTheCacheVerifyIndependently() throws {
         let token = try cache.current()
-        let result = try CredentialFixtures.verifyWithPython(jwt: token.jwt,
-                                                            publicKeyPath: CredentialFixtures.p8PublicKey)
+        let result = try CredentialFixtures.verifyWithPython(
+            jwt: token.jwt,
+            publicKeyPath: CredentialFixtures.p8PublicKey)
         #expect(result.status == 0, "verify_jwt.py: \(result.message)")
     }
 

@@ -6,8 +6,9 @@ import Testing
     let factory: ProviderTokenFactory
 
     init() throws {
-        factory = try ProviderTokenFactory(key: APNsSigningKey(p8File: CredentialFixtures.p8),
-                                           keyID: CredentialFixtures.keyID, teamID: CredentialFixtures.teamID)
+        factory = try ProviderTokenFactory(
+            key: APNsSigningKey(p8File: CredentialFixtures.p8),
+            keyID: CredentialFixtures.keyID, teamID: CredentialFixtures.teamID)
     }
 
     @Test func jwtHasExactlyApplesHeaderAndClaims() throws {
@@ -49,16 +50,20 @@ import Testing
         let parts = jwt.split(separator: ".").map(String.init)
         let forgedClaims = Base64URL.encode(#"{"iss":"TEAM123456","iat":1700009999}"#.utf8)
         let tampered = [parts[0], forgedClaims, parts[2]].joined(separator: ".")
-        let tamperedResult = try CredentialFixtures.verifyWithPython(jwt: tampered,
-                                                                    publicKeyPath: CredentialFixtures.p8PublicKey)
+        let tamperedResult = try CredentialFixtures.verifyWithPython(
+            jwt: tampered,
+            publicKeyPath: CredentialFixtures.p8PublicKey)
         #expect(tamperedResult.status == 1, "verify_jwt.py: \(tamperedResult.message)")
 
         // A valid P-256 signature by a different key (the dev CA key) must not verify either.
         let otherKey = try APNsSigningKey(p8File: CredentialFixtures.dev("ca.key"))
-        let foreign = try ProviderTokenFactory(key: otherKey, keyID: CredentialFixtures.keyID,
-                                               teamID: CredentialFixtures.teamID).makeJWT(issuedAt: Date())
-        let foreignResult = try CredentialFixtures.verifyWithPython(jwt: foreign,
-                                                                   publicKeyPath: CredentialFixtures.p8PublicKey)
+        let foreign = try ProviderTokenFactory(
+            key: otherKey, keyID: CredentialFixtures.keyID,
+            teamID: CredentialFixtures.teamID
+        ).makeJWT(issuedAt: Date())
+        let foreignResult = try CredentialFixtures.verifyWithPython(
+            jwt: foreign,
+            publicKeyPath: CredentialFixtures.p8PublicKey)
         #expect(foreignResult.status == 1, "verify_jwt.py: \(foreignResult.message)")
     }
 

@@ -19,8 +19,9 @@ enum Fixtures {
     }
 
     static func tokenCache(now: @escaping @Sendable () -> Date = Date.init) throws -> ProviderTokenCache {
-        try ProviderTokenCache(key: APNsSigningKey(p8File: cert("AuthKey_DEVKEY1234.p8")), keyID: keyID,
-                               teamID: teamID, now: now)
+        try ProviderTokenCache(
+            key: APNsSigningKey(p8File: cert("AuthKey_DEVKEY1234.p8")), keyID: keyID,
+            teamID: teamID, now: now)
     }
 
     /// A validating mock on an ephemeral port that trusts the dev JWT key (and, with
@@ -41,11 +42,13 @@ enum Fixtures {
         return c
     }
 
-    static func clientConfiguration(port: Int, authentication: APNsAuthentication, connections: Int = 1,
-                                    // Generous: hundreds of concurrent sends on a loaded machine three times
-                                    // slower must not hit it; tests of deadlines pass their own.
-                                    requestTimeout: Duration = .seconds(60),
-                                    events: EventLog? = nil) -> APNsClientConfiguration {
+    static func clientConfiguration(
+        port: Int, authentication: APNsAuthentication, connections: Int = 1,
+        // Generous: hundreds of concurrent sends on a loaded machine three times
+        // slower must not hit it; tests of deadlines pass their own.
+        requestTimeout: Duration = .seconds(60),
+        events: EventLog? = nil
+    ) -> APNsClientConfiguration {
         var handler: (@Sendable (APNsClientEvent) -> Void)?
         if let events { handler = { events.append($0) } }
         return APNsClientConfiguration(
@@ -57,8 +60,10 @@ enum Fixtures {
 }
 
 /// Runs `body` with a started mock and shuts it down afterwards.
-func withMock<T>(_ configuration: APNsMockConfiguration = Fixtures.mockConfiguration(),
-                 _ body: (APNsMockServer) async throws -> T) async throws -> T {
+func withMock<T>(
+    _ configuration: APNsMockConfiguration = Fixtures.mockConfiguration(),
+    _ body: (APNsMockServer) async throws -> T
+) async throws -> T {
     let mock = APNsMockServer(configuration: configuration)
     try await mock.start()
     do {

@@ -25,9 +25,11 @@ struct TestServerCertificate {
         """.write(toFile: extensions, atomically: true, encoding: .utf8)
         // The subject names no host, so only the subjectAltName entries can match.
         try Self.openssl(["req", "-new", "-key", keyPath, "-subj", "/O=PushRelay tests/CN=test server", "-out", csr])
-        try Self.openssl(["x509", "-req", "-in", csr, "-CA", Fixtures.cert("ca.pem"), "-CAkey", Fixtures.cert("ca.key"),
-                          "-set_serial", "\(UInt32.random(in: 1...UInt32.max))", "-days", "2",
-                          "-extfile", extensions, "-out", certificatePath])
+        try Self.openssl([
+            "x509", "-req", "-in", csr, "-CA", Fixtures.cert("ca.pem"), "-CAkey", Fixtures.cert("ca.key"),
+            "-set_serial", "\(UInt32.random(in: 1...UInt32.max))", "-days", "2",
+            "-extfile", extensions, "-out", certificatePath,
+        ])
     }
 
     func remove() { try? FileManager.default.removeItem(at: directory) }

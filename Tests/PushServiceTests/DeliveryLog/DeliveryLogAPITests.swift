@@ -13,7 +13,11 @@ import Testing
 
             let mine = try await relay.request(.get, "/v3/push/deliveries?message_id=5&user_id=bob")
             #expect(mine.status == .ok)
-            #expect(mine.body == json(#"{"message_id": 5, "user_id": "bob", "decision": "do_not_disturb", "accepted_at": 1700000000000, "deliveries": []}"#))
+            #expect(
+                mine.body
+                    == json(
+                        #"{"message_id": 5, "user_id": "bob", "decision": "do_not_disturb", "accepted_at": 1700000000000, "deliveries": []}"#
+                    ))
 
             let theirs = try await relay.request(.get, "/v3/push/deliveries?message_id=5&user_id=bob", app: TestApps.b)
             #expect(theirs.body["decision"] == nil || theirs.body["decision"] == .null)
@@ -28,8 +32,9 @@ import Testing
 
     @Test func thePrunerDeletesEntriesOlderThanItsAge() async throws {
         try await LiveRelay.run { relay async throws in
-            let old = AcceptedEvent(appID: TestApps.a.appID, messageID: 1, channelURL: "c1", acceptedAtMs: 1_000,
-                                    decisions: [RecipientDecisionRecord(userID: "bob", decision: .skip(.online))], deliveries: [])
+            let old = AcceptedEvent(
+                appID: TestApps.a.appID, messageID: 1, channelURL: "c1", acceptedAtMs: 1_000,
+                decisions: [RecipientDecisionRecord(userID: "bob", decision: .skip(.online))], deliveries: [])
             #expect(try await relay.store.acceptEvent(old))
             let pruner = DeliveryLogPruner(store: relay.store, maximumAge: .seconds(60), clock: { 1_000 + 59_000 })
             try await pruner.pruneOnce()

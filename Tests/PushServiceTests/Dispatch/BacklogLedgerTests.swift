@@ -20,8 +20,8 @@ import Testing
     @Test func capacityIsTheBestSecondOfTheLastTen() {
         var state = State(floorPerSecond: 10, maxBacklogMs: 1_000)
         state.accepted(app: "a", count: 1_000, atMs: 0)
-        for n in 0..<400 { state.finished(app: "a", nowMs: 5_000 + Int64(n)) }   // 400 in second 5
-        for n in 0..<100 { state.finished(app: "a", nowMs: 6_000 + Int64(n)) }   // 100 in second 6
+        for n in 0..<400 { state.finished(app: "a", nowMs: 5_000 + Int64(n)) }  // 400 in second 5
+        for n in 0..<100 { state.finished(app: "a", nowMs: 6_000 + Int64(n)) }  // 100 in second 6
         #expect(state.capacity(app: "a", nowMs: 6_500) == 400)
         #expect(state.unsent(app: "a") == 500)
         // 500 waiting, 400/s → 1.25 s of backlog: over a 1 s promise.

@@ -14,8 +14,10 @@ import Testing
     }
 
     /// Asks for a claim and has it return `count` deliveries of `app`, all started.
-    static func claim(_ machine: inout Machine, now: Int64 = 0, app: String, count: Int, exhausted: Bool = false,
-                      requested: Bool = false) -> Machine.Action {
+    static func claim(
+        _ machine: inout Machine, now: Int64 = 0, app: String, count: Int, exhausted: Bool = false,
+        requested: Bool = false
+    ) -> Machine.Action {
         guard case .claim = machine.turnContinued(now: now, claimRequested: requested) else {
             Issue.record("expected a claim")
             return .none
@@ -29,12 +31,14 @@ import Testing
         var machine = Machine(configuration: Self.configuration, now: 0)
         #expect(machine.claimStep == 5)
         #expect(machine.turnStarted(stopping: false) == .takeHandedOff)
-        #expect(machine.turnContinued(now: 0, claimRequested: false)
+        #expect(
+            machine.turnContinued(now: 0, claimRequested: false)
                 == .claim(.init(nowMs: 0, limit: 20, roomByApp: [:], defaultRoom: 20, rotation: 0)))
         // A full claim: more may be due, turn again at once.
         #expect(machine.claimed(count: 20, exhausted: false) == .turnAgain)
         for _ in 0..<20 { machine.sendStarted(app: "a", handedOff: false) }
-        #expect(machine.turnContinued(now: 1, claimRequested: false)
+        #expect(
+            machine.turnContinued(now: 1, claimRequested: false)
                 == .claim(.init(nowMs: 1, limit: 20, roomByApp: ["a": 0], defaultRoom: 20, rotation: 1)))
         #expect(machine.claimed(count: 20, exhausted: false) == .turnAgain)
         for _ in 0..<20 { machine.sendStarted(app: "b", handedOff: false) }
@@ -45,7 +49,8 @@ import Testing
         #expect(machine.turnContinued(now: 3, claimRequested: true) == .none)
         _ = machine.sendFinished(Self.outcome(5), app: "a", handedOff: false)
         #expect(machine.claimedByApp == ["a": 15, "b": 20])
-        #expect(machine.turnContinued(now: 4, claimRequested: false)
+        #expect(
+            machine.turnContinued(now: 4, claimRequested: false)
                 == .claim(.init(nowMs: 4, limit: 5, roomByApp: ["a": 5, "b": 0], defaultRoom: 20, rotation: 2)))
     }
 
@@ -54,7 +59,8 @@ import Testing
         _ = machine.turnContinued(now: 0, claimRequested: false)
         #expect(machine.claimFailed() == .none)
         #expect(machine.turnContinued(now: 49, claimRequested: false) == .none)
-        #expect(machine.turnContinued(now: 50, claimRequested: false)
+        #expect(
+            machine.turnContinued(now: 50, claimRequested: false)
                 == .claim(.init(nowMs: 50, limit: 20, roomByApp: [:], defaultRoom: 20, rotation: 0)))
     }
 

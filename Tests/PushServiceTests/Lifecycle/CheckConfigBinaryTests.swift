@@ -32,7 +32,8 @@ import Testing
 
     @Test func aMissingKeyFileExits1NamingTheFile() async throws {
         let directory = try TemporaryDirectory()
-        let config = try directory.write("relay.yaml", tokenAppYAML(database: directory.path("relay.sqlite"), keyFile: directory.path("AuthKey_NOPE.p8")))
+        let config = try directory.write(
+            "relay.yaml", tokenAppYAML(database: directory.path("relay.sqlite"), keyFile: directory.path("AuthKey_NOPE.p8")))
         let result = try await Self.run(["check-config", "--config", config])
         #expect(result.status == 1)
         #expect(result.err.contains("error: app app-A"))
@@ -41,7 +42,9 @@ import Testing
 
     @Test func aWrongP12PasswordExits1() async throws {
         let directory = try TemporaryDirectory()
-        let config = try directory.write("relay.yaml", """
+        let config = try directory.write(
+            "relay.yaml",
+            """
             listen: {}
             database: {path: x}
             apps:
@@ -55,15 +58,17 @@ import Testing
     }
 
     static func mockConfiguration() -> APNsMockConfiguration {
-        APNsMockConfiguration(tlsCertificatePath: Repository.devCert("server.pem"), tlsKeyPath: Repository.devCert("server.key"),
-                              jwtKeys: ["DEVKEY1234": Repository.devCert("AuthKey_DEVKEY1234.pub.pem")], teamID: "DEVTEAM123")
+        APNsMockConfiguration(
+            tlsCertificatePath: Repository.devCert("server.pem"), tlsKeyPath: Repository.devCert("server.key"),
+            jwtKeys: ["DEVKEY1234": Repository.devCert("AuthKey_DEVKEY1234.pub.pem")], teamID: "DEVTEAM123")
     }
 
     @Test func theProbeIsAcceptedByAnAPNsThatKnowsTheKey() async throws {
         let mock = APNsMockServer(configuration: Self.mockConfiguration())
         try await mock.start()
         let directory = try TemporaryDirectory()
-        let config = try directory.write("relay.yaml", tokenAppYAML(database: directory.path("relay.sqlite"), apnsURL: "https://127.0.0.1:\(mock.port)"))
+        let config = try directory.write(
+            "relay.yaml", tokenAppYAML(database: directory.path("relay.sqlite"), apnsURL: "https://127.0.0.1:\(mock.port)"))
         let result = try await Self.run(["check-config", "--config", config, "--probe"])
         #expect(result.status == 0, "stdout: \(result.out) stderr: \(result.err)")
         #expect(result.out.contains("probe: 127.0.0.1:\(mock.port) accepted"))
@@ -76,7 +81,8 @@ import Testing
         let mock = APNsMockServer(configuration: configuration)
         try await mock.start()
         let directory = try TemporaryDirectory()
-        let config = try directory.write("relay.yaml", tokenAppYAML(database: directory.path("relay.sqlite"), apnsURL: "https://127.0.0.1:\(mock.port)"))
+        let config = try directory.write(
+            "relay.yaml", tokenAppYAML(database: directory.path("relay.sqlite"), apnsURL: "https://127.0.0.1:\(mock.port)"))
         let result = try await Self.run(["check-config", "--config", config, "--probe"])
         #expect(result.status == 1)
         #expect(result.err.contains("probe: 127.0.0.1:\(mock.port) rejected the push: status 403"), "\(result.err)")

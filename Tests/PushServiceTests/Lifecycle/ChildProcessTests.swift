@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The tests' process runner with as many descriptors open as a parallel test run holds (the

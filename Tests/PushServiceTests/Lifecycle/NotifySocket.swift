@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import Synchronization
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A unix datagram socket standing in for systemd's `$NOTIFY_SOCKET`: a path, or an abstract

@@ -1,7 +1,7 @@
 import Foundation
 import TestSupport
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The built `push-relay` binary run as a child process, its stdout and stderr collected.
@@ -12,8 +12,10 @@ final class RelayProcess: Sendable {
 
     /// `push-relay` beside the test bundle (swift build puts every product in one directory).
     static func binary() throws -> String {
-        var candidates = [URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(), Bundle.main.bundleURL,
-                          Bundle.main.bundleURL.deletingLastPathComponent(), Repository.root.appendingPathComponent(".build/debug")]
+        var candidates = [
+            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(), Bundle.main.bundleURL,
+            Bundle.main.bundleURL.deletingLastPathComponent(), Repository.root.appendingPathComponent(".build/debug"),
+        ]
         candidates += candidates.map { $0.deletingLastPathComponent() }
         for directory in candidates {
             let path = directory.appendingPathComponent("push-relay").path

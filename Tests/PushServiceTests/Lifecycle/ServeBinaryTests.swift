@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 @testable import PushService
 
@@ -16,7 +16,8 @@ import Glibc
         let directory = try TemporaryDirectory()
         let config = try directory.write("relay.yaml", tokenAppYAML(database: directory.path("relay.sqlite")))
         let socket = try NotifySocket(path: directory.path("notify"))
-        let relay = try RelayProcess(["serve", "--config", config], environment: ["NOTIFY_SOCKET": socket.address, "WATCHDOG_USEC": "400000"])
+        let relay = try RelayProcess(
+            ["serve", "--config", config], environment: ["NOTIFY_SOCKET": socket.address, "WATCHDOG_USEC": "400000"])
         defer { relay.stop() }
 
         let ready = try #require(await socket.receive(until: "READY=1"), "no READY=1; stderr: \(relay.stderr)")
@@ -73,7 +74,8 @@ import Glibc
 
     @Test func aBadCredentialStopsStartUpWithExit78() async throws {
         let directory = try TemporaryDirectory()
-        let config = try directory.write("relay.yaml", tokenAppYAML(database: directory.path("relay.sqlite"), keyFile: "/nonexistent/AuthKey.p8"))
+        let config = try directory.write(
+            "relay.yaml", tokenAppYAML(database: directory.path("relay.sqlite"), keyFile: "/nonexistent/AuthKey.p8"))
         let relay = try RelayProcess(["serve", "--config", config])
         defer { relay.stop() }
         #expect(await relay.exitStatus() == 78)

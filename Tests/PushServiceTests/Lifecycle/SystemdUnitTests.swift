@@ -13,7 +13,9 @@ import Testing
 
     @Test(.enabled(if: analyze != nil, "systemd-analyze is not installed"))
     func theUnitRatesOKOrBetter() async throws {
-        let (status, output) = try await Self.run(["security", "--offline=true", "--no-pager", Repository.path("systemd/push-relay.service")])
+        let (status, output) = try await Self.run([
+            "security", "--offline=true", "--no-pager", Repository.path("systemd/push-relay.service"),
+        ])
         #expect(status == 0, "\(output)")
         let verdict = output.split(separator: "\n").last { $0.contains("Overall exposure level") } ?? ""
         let score = Double(verdict.split(separator: ":").last?.split(separator: " ").first ?? "") ?? 10

@@ -12,12 +12,15 @@ import Testing
 
 @Suite struct ObservabilityRoutesTests {
     /// The relay with a runtime (one app on a dev key) on a real loopback port.
-    static func withRelay(metricsToken: String? = nil, databaseProbe: DatabaseProbe? = nil,
-                          _ test: @Sendable (any TestClientProtocol, PrometheusCollectorRegistry) async throws -> Void) async throws {
+    static func withRelay(
+        metricsToken: String? = nil, databaseProbe: DatabaseProbe? = nil,
+        _ test: @Sendable (any TestClientProtocol, PrometheusCollectorRegistry) async throws -> Void
+    ) async throws {
         let directory = try TemporaryDirectory()
         let extra = metricsToken.map { "metrics: {token: \($0)}" } ?? ""
-        let configuration = try RelayConfiguration.parse(yaml: tokenAppYAML(database: directory.path("relay.sqlite"), extra: extra),
-                                                         environment: ConfigurationEnvironment(variables: [:]))
+        let configuration = try RelayConfiguration.parse(
+            yaml: tokenAppYAML(database: directory.path("relay.sqlite"), extra: extra),
+            environment: ConfigurationEnvironment(variables: [:]))
         var logger = Logger(label: "ObservabilityRoutesTests")
         logger.logLevel = .warning
         let registry = PrometheusCollectorRegistry()
@@ -30,7 +33,9 @@ import Testing
         await relay.closeClients()
     }
 
-    static func get(_ client: any TestClientProtocol, _ uri: String, headers: HTTPFields = [:]) async throws -> (HTTPResponse.Status, String, HTTPFields) {
+    static func get(_ client: any TestClientProtocol, _ uri: String, headers: HTTPFields = [:]) async throws -> (
+        HTTPResponse.Status, String, HTTPFields
+    ) {
         let response = try await client.execute(uri: uri, method: .get, headers: headers, body: nil)
         return (response.status, String(buffer: response.body), response.headers)
     }
@@ -51,8 +56,12 @@ import Testing
             let readiness = try JSONDecoder().decode(ObservabilityRoutes.Readiness.self, from: Data(body.utf8))
             #expect(readiness.status == "ready")
             #expect(readiness.database == "writable")
-            #expect(readiness.apps == [ObservabilityRoutes.AppState(app_id: "app-A", apns: "idle", connections: 0, ready_connections: 0,
-                                                                   streams_in_flight: 0, queued: 0, certificate_not_after: nil)])
+            #expect(
+                readiness.apps == [
+                    ObservabilityRoutes.AppState(
+                        app_id: "app-A", apns: "idle", connections: 0, ready_connections: 0,
+                        streams_in_flight: 0, queued: 0, certificate_not_after: nil)
+                ])
         }
     }
 
@@ -68,8 +77,10 @@ import Testing
 
     @Test func metricsAreThePrometheusTextOfTheRegistryWithPoolGauges() async throws {
         try await Self.withRelay { client, registry in
-            registry.makeCounter(descriptor: MetricNameDescriptor(metricName: "pushrelay_pushes_total", unitName: "", helpText: "pushes"),
-                                 labels: [("app", "app-A"), ("status", "200")]).increment()
+            registry.makeCounter(
+                descriptor: MetricNameDescriptor(metricName: "pushrelay_pushes_total", unitName: "", helpText: "pushes"),
+                labels: [("app", "app-A"), ("status", "200")]
+            ).increment()
             let (status, body, headers) = try await Self.get(client, "/metrics")
             #expect(status == .ok)
             #expect(headers[.contentType] == "text/plain; version=0.0.4; charset=utf-8")
@@ -95,14 +106,15 @@ import Testing
 
     @Test func certificateExpiryIsAGauge() async throws {
         let registry = PrometheusCollectorRegistry()
-        let config = try RelayConfiguration.parse(yaml: """
-            listen: {}
-            database: {path: p}
-            apps:
-              - app_id: C
-                api_token: aaaaaaaaaaaaaaaaaaaa
-                apns: {topic: t, auth: {certificate: {p12_file: \(Repository.devCert("client.p12")), password: secret}}}
-            """)
+        let config = try RelayConfiguration.parse(
+            yaml: """
+                listen: {}
+                database: {path: p}
+                apps:
+                  - app_id: C
+                    api_token: aaaaaaaaaaaaaaaaaaaa
+                    apns: {topic: t, auth: {certificate: {p12_file: \(Repository.devCert("client.p12")), password: secret}}}
+                """)
         let clients = try await APNsClients.build(configuration: config, logger: Logger(label: "test"))
         RelayGauges.update(registry, from: clients)
         let notAfter = try #require(clients.snapshot.first?.certificateNotAfter)

@@ -24,15 +24,17 @@ import Testing
         let now = PushStore.systemClockMilliseconds()
         let payload = Data(#"{"aps":{"alert":"x"}}"#.utf8)
         func delivery(_ n: Int) -> NewDelivery {
-            NewDelivery(userID: "u\(n % 1000)", deviceToken: apnsToken(n % 1000 + 1), payload: payload, apnsID: UUID(),
-                        pushType: "alert", priority: 10, expiresAtMs: now + 3_600_000)
+            NewDelivery(
+                userID: "u\(n % 1000)", deviceToken: apnsToken(n % 1000 + 1), payload: payload, apnsID: UUID(),
+                pushType: "alert", priority: 10, expiresAtMs: now + 3_600_000)
         }
         // The backlog: 100,000 pending pushes of app A, committed before the dispatcher starts.
         let perEvent = 1_000
         for batch in stride(from: 0, to: Self.backlog / perEvent, by: 10) {
             let events = (batch..<min(batch + 10, Self.backlog / perEvent)).map { event in
-                AcceptedEvent(appID: TestApps.a.appID, messageID: Int64(event), channelURL: "ch", acceptedAtMs: now,
-                              decisions: [], deliveries: (0..<perEvent).map { delivery(event * perEvent + $0) })
+                AcceptedEvent(
+                    appID: TestApps.a.appID, messageID: Int64(event), channelURL: "ch", acceptedAtMs: now,
+                    decisions: [], deliveries: (0..<perEvent).map { delivery(event * perEvent + $0) })
             }
             _ = try await store.commitEvents(events)
         }
@@ -54,9 +56,11 @@ import Testing
         // A's sends are on the wire (and stay there).
         _ = try await slow.waitForStats(timeout: .seconds(120)) { $0.streamsOpen > 0 }
         let started = ContinuousClock.now
-        _ = try await store.commitEvents([AcceptedEvent(
-            appID: TestApps.b.appID, messageID: 1, channelURL: "ch", acceptedAtMs: now, decisions: [],
-            deliveries: [delivery(7)])])
+        _ = try await store.commitEvents([
+            AcceptedEvent(
+                appID: TestApps.b.appID, messageID: 1, channelURL: "ch", acceptedAtMs: now, decisions: [],
+                deliveries: [delivery(7)])
+        ])
         dispatcher.wake()
         // Without fairness it waits behind A's backlog, which never drains (A's APNs never answers,
         // requests time out after 600 s); its arrival at all proves the point, and the wait is printed.

@@ -8,7 +8,8 @@ import Testing
     /// The single delivery of `user` for `message` (waits until it reaches `state`).
     static func delivery(_ relay: PipelineRelay, message: Int64, user: String, state: DeliveryState) async throws -> LoggedDelivery {
         try await relay.eventually("\(user)'s delivery to become \(state)") {
-            try await relay.store.deliveryLog(app: TestApps.a.appID, messageID: message, user: user).deliveries.first?.delivery.state == state
+            try await relay.store.deliveryLog(app: TestApps.a.appID, messageID: message, user: user).deliveries.first?.delivery.state
+                == state
         }
         return try #require(try await relay.store.deliveryLog(app: TestApps.a.appID, messageID: message, user: user).deliveries.first)
     }
@@ -98,7 +99,8 @@ import Testing
                 try await relay.register("bob", token: apnsToken(1))
                 try await relay.postWebhook(messageEvent(messageID: 25, offline: ["bob"]))
                 try await relay.eventually("a failed attempt") {
-                    try await relay.store.deliveryLog(app: TestApps.a.appID, messageID: 25, user: "bob").deliveries.first?.delivery.attempts ?? 0 >= 1
+                    try await relay.store.deliveryLog(app: TestApps.a.appID, messageID: 25, user: "bob").deliveries.first?.delivery.attempts
+                        ?? 0 >= 1
                 }
             }
             #expect(mock.notifications.isEmpty)
@@ -126,9 +128,10 @@ import Testing
     /// More concurrent pushes than the hand-off window: the overflow is committed as pending and
     /// claimed from SQLite. Every push arrives exactly once.
     @Test func aBacklogBeyondTheHandOffWindowIsClaimedFromTheQueue() async throws {
-        let small = DispatcherConfiguration(window: 4, claimBatch: 2, recordBatch: 3, initialBackoff: .milliseconds(50),
-                                            maximumBackoff: .milliseconds(300), idlePoll: .milliseconds(200),
-                                            shutdownGrace: .seconds(2), requestTimeout: .seconds(3))
+        let small = DispatcherConfiguration(
+            window: 4, claimBatch: 2, recordBatch: 3, initialBackoff: .milliseconds(50),
+            maximumBackoff: .milliseconds(300), idlePoll: .milliseconds(200),
+            shutdownGrace: .seconds(2), requestTimeout: .seconds(3))
         try await PipelineRelay.withMockAndDirectory { mock, directory in
             try await PipelineRelay.run(mock: mock, directory: directory, dispatcherConfiguration: small) { relay in
                 let users = (1...6).map { "user\($0)" }
@@ -153,8 +156,9 @@ import Testing
         let directory = try PipelineRelay.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let store = try PushStore(path: directory.appendingPathComponent("relay.sqlite").path)
-        let dispatcher = Dispatcher(store: store, targets: StaticDeliveryTargets([:]),
-                                    configuration: PipelineFixtures.dispatcherConfiguration)
+        let dispatcher = Dispatcher(
+            store: store, targets: StaticDeliveryTargets([:]),
+            configuration: PipelineFixtures.dispatcherConfiguration)
         #expect(!canReserve(dispatcher, 1), "not running yet")
         let running = Task { try await dispatcher.run() }
         let deadline = ContinuousClock.now + .seconds(60)

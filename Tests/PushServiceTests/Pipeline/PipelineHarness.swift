@@ -27,12 +27,14 @@ enum PipelineFixtures {
     }
 
     static func client(port: Int) throws -> APNsClient {
-        let cache = try ProviderTokenCache(key: APNsSigningKey(p8File: cert("AuthKey_DEVKEY1234.p8")), keyID: "DEVKEY1234",
-                                           teamID: "DEVTEAM123")
-        return try APNsClient(configuration: APNsClientConfiguration(
-            endpoint: APNsEndpoint(host: "127.0.0.1", port: port), authentication: .token(cache),
-            extraCAFile: cert("ca.pem"), trustSystemRoots: false, connections: 1,
-            requestTimeout: .seconds(5), reconnectBackoff: (.milliseconds(20), .milliseconds(200))))
+        let cache = try ProviderTokenCache(
+            key: APNsSigningKey(p8File: cert("AuthKey_DEVKEY1234.p8")), keyID: "DEVKEY1234",
+            teamID: "DEVTEAM123")
+        return try APNsClient(
+            configuration: APNsClientConfiguration(
+                endpoint: APNsEndpoint(host: "127.0.0.1", port: port), authentication: .token(cache),
+                extraCAFile: cert("ca.pem"), trustSystemRoots: false, connections: 1,
+                requestTimeout: .seconds(5), reconnectBackoff: (.milliseconds(20), .milliseconds(200))))
     }
 
     static let dispatcherConfiguration = DispatcherConfiguration(
@@ -48,11 +50,13 @@ struct PipelineRelay {
     let mock: APNsMockServer
 
     /// Runs `test` against a relay on `directory` (a new temp dir when nil) and `mock`.
-    static func run(mock: APNsMockServer, directory: URL, timeToLive: Duration = .seconds(3600),
-                    dispatcherConfiguration: DispatcherConfiguration = PipelineFixtures.dispatcherConfiguration,
-                    clock: @escaping @Sendable () -> Int64 = PushStore.systemClockMilliseconds,
-                    apps: [AppConfiguration] = [TestApps.a, TestApps.b],
-                    _ test: @Sendable (PipelineRelay) async throws -> Void) async throws {
+    static func run(
+        mock: APNsMockServer, directory: URL, timeToLive: Duration = .seconds(3600),
+        dispatcherConfiguration: DispatcherConfiguration = PipelineFixtures.dispatcherConfiguration,
+        clock: @escaping @Sendable () -> Int64 = PushStore.systemClockMilliseconds,
+        apps: [AppConfiguration] = [TestApps.a, TestApps.b],
+        _ test: @Sendable (PipelineRelay) async throws -> Void
+    ) async throws {
         let configuration = RelayConfiguration(
             listen: ListenConfiguration(host: "127.0.0.1", port: 0),
             database: DatabaseConfiguration(path: directory.appendingPathComponent("relay.sqlite").path),
@@ -61,10 +65,12 @@ struct PipelineRelay {
         logger.logLevel = .warning
         let apns = try PipelineFixtures.client(port: mock.port)
         let targets = StaticDeliveryTargets([
-            TestApps.a.appID: DeliveryTarget(client: apns, topic: PipelineFixtures.topic, timeToLive: timeToLive),
+            TestApps.a.appID: DeliveryTarget(client: apns, topic: PipelineFixtures.topic, timeToLive: timeToLive)
         ])
-        let relay = try await RelayApplication.build(configuration: configuration, logger: logger, seams: .init(
-            targets: targets, dispatcher: dispatcherConfiguration, clock: clock))
+        let relay = try await RelayApplication.build(
+            configuration: configuration, logger: logger,
+            seams: .init(
+                targets: targets, dispatcher: dispatcherConfiguration, clock: clock))
         let app = relay.makeApplication()
         do {
             try await app.test(.live) { client in
@@ -99,7 +105,9 @@ struct PipelineRelay {
     }
 
     @discardableResult
-    func request(_ method: HTTPRequest.Method, _ uri: String, body: String? = nil, app: AppConfiguration = TestApps.a) async throws -> HTTPResult {
+    func request(_ method: HTTPRequest.Method, _ uri: String, body: String? = nil, app: AppConfiguration = TestApps.a) async throws
+        -> HTTPResult
+    {
         var headers: HTTPFields = [:]
         headers[HTTPField.Name("Api-Token")!] = app.apiToken.value
         if body != nil { headers[.contentType] = "application/json" }
@@ -117,11 +125,12 @@ struct PipelineRelay {
     @discardableResult
     func postWebhook(_ body: String, signingToken: String?? = .some(nil)) async throws -> HTTPResult {
         var headers: HTTPFields = [.contentType: "application/json"]
-        let key: String? = switch signingToken {
-        case .some(.some(let token)): token
-        case .some(.none): TestApps.a.apiToken.value
-        case .none: nil
-        }
+        let key: String? =
+            switch signingToken {
+            case .some(.some(let token)): token
+            case .some(.none): TestApps.a.apiToken.value
+            case .none: nil
+            }
         if let key {
             let mac = HMAC<SHA256>.authenticationCode(for: Data(body.utf8), using: SymmetricKey(data: Data(key.utf8)))
             headers[HTTPField.Name("x-sendbird-signature")!] = mac.map { String(format: "%02x", $0) }.joined()
@@ -147,17 +156,24 @@ struct PipelineTestFailure: Error, CustomStringConvertible {
 
 /// A `group_channel:message_send` webhook body: `sender` writes `text` to channel `c1`; every
 /// member in `offline` is offline, the rest online.
-func messageEvent(messageID: Int64, app: String = TestApps.a.appID, sender: String = "sender", text: String = "hello",
-                  offline: [String], online: [String] = [], includeMembers: Bool = true,
-                  category: String = "group_channel:message_send", channelCustomType: String = "") -> String {
-    let members = ([sender] + online).map { #"{"user_id": "\#($0)", "nickname": "\#($0)", "is_online": true, "state": "joined", "total_unread_message_count": 1}"# }
-        + offline.map { #"{"user_id": "\#($0)", "nickname": "\#($0)", "is_online": false, "state": "joined", "total_unread_message_count": 3}"# }
+func messageEvent(
+    messageID: Int64, app: String = TestApps.a.appID, sender: String = "sender", text: String = "hello",
+    offline: [String], online: [String] = [], includeMembers: Bool = true,
+    category: String = "group_channel:message_send", channelCustomType: String = ""
+) -> String {
+    let members =
+        ([sender] + online).map {
+            #"{"user_id": "\#($0)", "nickname": "\#($0)", "is_online": true, "state": "joined", "total_unread_message_count": 1}"#
+        }
+        + offline.map {
+            #"{"user_id": "\#($0)", "nickname": "\#($0)", "is_online": false, "state": "joined", "total_unread_message_count": 3}"#
+        }
     let membersField = includeMembers ? #""members": [\#(members.joined(separator: ", "))],"# : ""
     return #"""
-    {"category": "\#(category)", "app_id": "\#(app)", "type": "MESG",
-     "sender": {"user_id": "\#(sender)", "nickname": "Sender Name"},
-     \#(membersField)
-     "payload": {"message_id": \#(messageID), "created_at": 1700000000000, "message": "\#(text)"},
-     "channel": {"channel_url": "c1", "name": "Channel One", "custom_type": "\#(channelCustomType)"}}
-    """#
+        {"category": "\#(category)", "app_id": "\#(app)", "type": "MESG",
+         "sender": {"user_id": "\#(sender)", "nickname": "Sender Name"},
+         \#(membersField)
+         "payload": {"message_id": \#(messageID), "created_at": 1700000000000, "message": "\#(text)"},
+         "channel": {"channel_url": "c1", "name": "Channel One", "custom_type": "\#(channelCustomType)"}}
+        """#
 }

@@ -11,7 +11,8 @@ import Testing
                 try await relay.register("bob", token: apnsToken(1))
                 try await relay.register("carol", token: apnsToken(2))
                 try await relay.register("dave", token: apnsToken(3))
-                let r = try await relay.postWebhook(messageEvent(messageID: 1001, text: "héllo 👋", offline: ["bob", "carol"], online: ["dave"]))
+                let r = try await relay.postWebhook(
+                    messageEvent(messageID: 1001, text: "héllo 👋", offline: ["bob", "carol"], online: ["dave"]))
                 #expect(r.status == .ok, "\(r.text)")
                 #expect(r.body == json(#"{"result": "accepted", "deliveries": 2}"#))
 
@@ -52,7 +53,11 @@ import Testing
 
                 let list = try await relay.request(.get, "/v3/users/bob/push/deliveries?limit=5")
                 #expect(list.status == .ok)
-                if case .array(let items)? = list.body["deliveries"] { #expect(items.count == 1) } else { Issue.record(Comment(rawValue: list.text)) }
+                if case .array(let items)? = list.body["deliveries"] {
+                    #expect(items.count == 1)
+                } else {
+                    Issue.record(Comment(rawValue: list.text))
+                }
             }
         }
     }
@@ -60,7 +65,8 @@ import Testing
     @Test func configuredTemplatesRenderTheAlertUnlessTheAPIChangedThem() async throws {
         var configured = TestApps.a
         configured.templates.defaultTemplate.mesg = "[{channel_name}] {sender_name}: {message}"
-        configured.templates.channelCustomTypes["support"] = PushMessageTemplate(mesg: "Support: {message}", file: "{filename}", admm: "{message}")
+        configured.templates.channelCustomTypes["support"] = PushMessageTemplate(
+            mesg: "Support: {message}", file: "{filename}", admm: "{message}")
         let apps = [configured, TestApps.b]
         try await PipelineRelay.withMockAndDirectory { mock, directory in
             try await PipelineRelay.run(mock: mock, directory: directory, apps: apps) { relay in
@@ -71,10 +77,16 @@ import Testing
                     let payload = try JSONSerialization.jsonObject(with: received[Int(messageID) - 1].payload) as? [String: Any]
                     return (payload?["aps"] as? [String: Any])?["alert"] as? String
                 }
-                #expect(try await alert(after: 1, messageEvent(messageID: 1, text: "hi", offline: ["bob"])) == "[Channel One] Sender Name: hi")
-                #expect(try await alert(after: 2, messageEvent(messageID: 2, text: "help", offline: ["bob"], channelCustomType: "support")) == "Support: help")
-                #expect(try await relay.request(.put, "/v3/applications/push/message_templates/default",
-                                                body: #"{"template": {"MESG": "{sender_name} wrote"}}"#).status == .ok)
+                #expect(
+                    try await alert(after: 1, messageEvent(messageID: 1, text: "hi", offline: ["bob"])) == "[Channel One] Sender Name: hi")
+                #expect(
+                    try await alert(after: 2, messageEvent(messageID: 2, text: "help", offline: ["bob"], channelCustomType: "support"))
+                        == "Support: help")
+                #expect(
+                    try await relay.request(
+                        .put, "/v3/applications/push/message_templates/default",
+                        body: #"{"template": {"MESG": "{sender_name} wrote"}}"#
+                    ).status == .ok)
                 #expect(try await alert(after: 3, messageEvent(messageID: 3, text: "hi", offline: ["bob"])) == "Sender Name wrote")
             }
         }
@@ -133,8 +145,9 @@ import Testing
                 #expect(try await relay.store.eventExists(app: TestApps.a.appID, messageID: 11) == false)
 
                 // App B is configured for REST but has no APNs target: not accepted.
-                let noTarget = try await relay.postWebhook(messageEvent(messageID: 12, app: TestApps.b.appID, offline: ["bob"]),
-                                                           signingToken: .some(TestApps.b.apiToken.value))
+                let noTarget = try await relay.postWebhook(
+                    messageEvent(messageID: 12, app: TestApps.b.appID, offline: ["bob"]),
+                    signingToken: .some(TestApps.b.apiToken.value))
                 #expect(noTarget.status == .serviceUnavailable)
                 #expect(try await relay.store.eventExists(app: TestApps.b.appID, messageID: 12) == false)
             }

@@ -13,7 +13,8 @@ import PushCore
         try await PipelineRelay.withMockAndDirectory { mock, directory in
             try await PipelineRelay.run(mock: mock, directory: directory, apps: [app, TestApps.b]) { relay in
                 try await relay.register("bob", token: apnsToken(1))
-                let withAPIToken = try await relay.postWebhook(messageEvent(messageID: 1, offline: ["bob"]), signingToken: TestApps.a.apiToken.value)
+                let withAPIToken = try await relay.postWebhook(
+                    messageEvent(messageID: 1, offline: ["bob"]), signingToken: TestApps.a.apiToken.value)
                 #expect(withAPIToken.status == .unauthorized)
                 #expect(withAPIToken.code == 400401)
 

@@ -8,9 +8,12 @@ import Testing
 @Suite struct APNsClientsTests {
     static let logger = Logger(label: "test")
 
-    static func configuration(keyFile: String = Repository.devCert("AuthKey_DEVKEY1234.p8"), topic: String = "com.example.a") throws -> RelayConfiguration {
-        try RelayConfiguration.parse(yaml: tokenAppYAML(database: "/tmp/unused.sqlite", keyFile: keyFile)
-            .replacingOccurrences(of: "com.example.a", with: topic), environment: ConfigurationEnvironment(variables: [:]))
+    static func configuration(keyFile: String = Repository.devCert("AuthKey_DEVKEY1234.p8"), topic: String = "com.example.a") throws
+        -> RelayConfiguration
+    {
+        try RelayConfiguration.parse(
+            yaml: tokenAppYAML(database: "/tmp/unused.sqlite", keyFile: keyFile)
+                .replacingOccurrences(of: "com.example.a", with: topic), environment: ConfigurationEnvironment(variables: [:]))
     }
 
     @Test func buildsATargetPerAppFromTheConfiguration() async throws {
@@ -32,14 +35,15 @@ import Testing
     }
 
     @Test func aWrongP12PasswordIsACredentialError() async throws {
-        let config = try RelayConfiguration.parse(yaml: """
-            listen: {}
-            database: {path: p}
-            apps:
-              - app_id: A
-                api_token: aaaaaaaaaaaaaaaaaaaa
-                apns: {topic: t, auth: {certificate: {p12_file: \(Repository.devCert("client.p12")), password: wrong-password}}}
-            """)
+        let config = try RelayConfiguration.parse(
+            yaml: """
+                listen: {}
+                database: {path: p}
+                apps:
+                  - app_id: A
+                    api_token: aaaaaaaaaaaaaaaaaaaa
+                    apns: {topic: t, auth: {certificate: {p12_file: \(Repository.devCert("client.p12")), password: wrong-password}}}
+                """)
         await #expect {
             _ = try await APNsClients.build(configuration: config, logger: Self.logger)
         } throws: { error in

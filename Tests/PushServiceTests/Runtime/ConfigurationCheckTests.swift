@@ -6,7 +6,9 @@ import Testing
 
 @Suite struct ConfigurationCheckTests {
     static func p12Config(_ directory: TemporaryDirectory) throws -> String {
-        try directory.write("relay.yaml", """
+        try directory.write(
+            "relay.yaml",
+            """
             listen: {}
             database: {path: x}
             apps:
@@ -21,9 +23,10 @@ import Testing
     @Test func aCertificateExpiringWithin30DaysIsAWarningNotAnError() async throws {
         let directory = try TemporaryDirectory()
         let notAfter = try APNsClientIdentity.p12(path: Repository.devCert("client.p12"), password: "secret").notAfter
-        let check = await ConfigurationCheck.run(path: try Self.p12Config(directory), probe: false,
-                                                 environment: ConfigurationEnvironment(variables: [:]),
-                                                 now: notAfter.addingTimeInterval(-10 * 86_400 - 60))
+        let check = await ConfigurationCheck.run(
+            path: try Self.p12Config(directory), probe: false,
+            environment: ConfigurationEnvironment(variables: [:]),
+            now: notAfter.addingTimeInterval(-10 * 86_400 - 60))
         #expect(!check.hasErrors, "\(check.findings)")
         let warnings = check.findings.filter { $0.severity == .warning }.map(\.description)
         #expect(warnings.contains { $0.hasPrefix("warning: app C: the APNs certificate expires in 10 day(s)") }, "\(warnings)")
@@ -33,10 +36,13 @@ import Testing
     @Test func anExpiredCertificateIsAnError() async throws {
         let directory = try TemporaryDirectory()
         let notAfter = try APNsClientIdentity.p12(path: Repository.devCert("client.p12"), password: "secret").notAfter
-        let check = await ConfigurationCheck.run(path: try Self.p12Config(directory), probe: false,
-                                                 environment: ConfigurationEnvironment(variables: [:]),
-                                                 now: notAfter.addingTimeInterval(86_400))
+        let check = await ConfigurationCheck.run(
+            path: try Self.p12Config(directory), probe: false,
+            environment: ConfigurationEnvironment(variables: [:]),
+            now: notAfter.addingTimeInterval(86_400))
         #expect(check.hasErrors)
-        #expect(check.findings.contains { $0.severity == .error && $0.subject == "app C" && $0.message.contains("expired") }, "\(check.findings)")
+        #expect(
+            check.findings.contains { $0.severity == .error && $0.subject == "app C" && $0.message.contains("expired") },
+            "\(check.findings)")
     }
 }
