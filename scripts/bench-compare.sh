@@ -16,6 +16,7 @@
 #   DURATION=30 CONNS=32 scripts/bench-compare.sh
 #   MEMBERS=100 DURATION=10 scripts/bench-compare.sh   # the burst: 100-member channels, 80 offline;
 #                                                      # "queue empty N s after" is the catch-up
+#   RELAY_BIN=/tmp/old/push-relay scripts/bench-compare.sh   # step 3-4 with another build (a previous commit)
 #
 # Needs: h2load (nghttp2-client), nghttpd (nghttp2-server), wrk, sqlite3, python3; release builds.
 set -euo pipefail
@@ -43,7 +44,9 @@ for tool in h2load nghttpd wrk sqlite3 python3; do
   command -v "$tool" >/dev/null || { echo "needs $tool (apt-get install nghttp2-client nghttp2-server wrk sqlite3)" >&2; exit 2; }
 done
 swift build -c release --product apns-bench >/dev/null
-swift build -c release --product push-relay >/dev/null
+# RELAY_BIN: another build of the relay (e.g. the previous commit's, from a worktree) to compare.
+RELAY_BIN=${RELAY_BIN:-.build/release/push-relay}
+[ "$RELAY_BIN" != .build/release/push-relay ] || swift build -c release --product push-relay >/dev/null
 
 python3 scripts/bench_events.py "$work/events.txt" "$EVENTS" "$USERS" 1000000 "$MEMBERS"
 # Tokens of the relay's users: token_for(u) = hex of u+1, 64 digits. The sink answers 200 for
@@ -89,7 +92,7 @@ apps:
       environment: {url: "https://127.0.0.1:$SINK_PORT", ca_file: $PWD/certs/dev/ca.pem}
       auth: {token: {key_file: $PWD/certs/dev/AuthKey_DEVKEY1234.p8, key_id: DEVKEY1234, team_id: DEVTEAM123}}
 YAML
-.build/release/push-relay serve --config "$work/relay.yaml" > "$work/relay.out" 2> "$work/relay.log" &
+"$RELAY_BIN" serve --config "$work/relay.yaml" > "$work/relay.out" 2> "$work/relay.log" &
 relay_pid=$!
 for _ in $(seq 600); do grep -q "listening" "$work/relay.out" "$work/relay.log" 2>/dev/null && break; sleep 0.1; done
 # Register every user's token through the REST API, as an app server would.
