@@ -5,7 +5,8 @@ set -euo pipefail
 
 usage() {
   cat <<'EOT'
-Usage: scripts/package-deb.sh [--binary PATH] [--output DIR] [--version VERSION] [--compress TYPE]
+Usage: scripts/package-deb.sh [--binary PATH [--bundle-swift-runtime]] [--output DIR]
+                              [--version VERSION] [--compress TYPE]
 
 Builds the release binary (swift build -c release --static-swift-stdlib --product push-relay:
 the Swift runtime linked in, so the package needs no Swift toolchain) and packages it as
@@ -25,6 +26,11 @@ the database, the token and the user.
 Options:
   --binary PATH      package this push-relay binary instead of building one (it must not need
                      the Swift toolchain's libraries: checked with ldd)
+  --bundle-swift-runtime
+                     for tests only (scripts/test packages its debug build so): accept a binary
+                     linked to the toolchain's Swift runtime, and ship those libraries beside it in
+                     /usr/lib/push-relay, with /usr/bin/push-relay a script that points the
+                     dynamic loader there
   --output DIR       where the .deb goes (default: dist in the repository)
   --version VERSION  package version (default: the binary's --version, plus +git<date>.<commit>
                      when run in a git checkout)
@@ -42,17 +48,20 @@ binary=""
 output=""
 version=""
 compress=xz
+bundle=no
 while [ $# -gt 0 ]; do
   case "$1" in
     --binary) [ $# -ge 2 ] || die "--binary needs a path"; binary=$2; shift 2 ;;
     --output) [ $# -ge 2 ] || die "--output needs a directory"; output=$2; shift 2 ;;
     --version) [ $# -ge 2 ] || die "--version needs a value"; version=$2; shift 2 ;;
     --compress) [ $# -ge 2 ] || die "--compress needs a type"; compress=$2; shift 2 ;;
+    --bundle-swift-runtime) bundle=yes; shift ;;
     -h|--help) usage; exit 0 ;;
     *) usage >&2; exit 2 ;;
   esac
 done
 command -v dpkg-deb >/dev/null || die "dpkg-deb is missing (apt-get install dpkg)"
+[ "$bundle" = no ] || [ -n "$binary" ] || die "--bundle-swift-runtime needs --binary"
 # Paths given are relative to where the script was called from.
 [ -z "$binary" ] || binary=$(realpath -- "$binary")
 [ -z "$output" ] || output=$(realpath -m -- "$output")
@@ -66,13 +75,46 @@ if [ -z "$binary" ]; then
 fi
 [ -x "$binary" ] || die "$binary is not an executable"
 
-# The package must run without a Swift toolchain: nothing may resolve to a Swift runtime library.
-libraries=$(ldd "$binary") || die "ldd $binary failed"
+staging=$(mktemp -d)
+trap 'rm -rf "$staging"' EXIT
+root=$staging/push-relay
+install -d -m 0755 "$root/DEBIAN" "$root/usr/bin" "$root/lib/systemd/system" "$root/etc/push-relay" \
+  "$root/usr/share/doc/push-relay/examples"
+
+# The package must run without a Swift toolchain: nothing may resolve into one (a Swift runtime
+# library, or anything under the toolchain's directory).
+toolchain_libs='/(swift|swift_static)/|libswift|libFoundation|lib_Foundation|libdispatch|libBlocksRuntime'
+if [ "$bundle" = no ]; then
+  install -m 0755 "$binary" "$root/usr/bin/push-relay"
+  installed_binary=$root/usr/bin/push-relay
+  libraries=$(ldd "$installed_binary") || die "ldd $binary failed"
+  if grep -Eq "$toolchain_libs" <<<"$libraries"; then
+    die "$binary links the Swift runtime dynamically (build it with --static-swift-stdlib):"$'\n'"$(grep -E "$toolchain_libs" <<<"$libraries")"
+  fi
+else
+  # Test packages only: the toolchain's libraries beside the binary. The binary's RUNPATH names
+  # the toolchain first, so the script sets LD_LIBRARY_PATH, which the loader searches before it.
+  private=$root/usr/lib/push-relay
+  install -d -m 0755 "$private"
+  install -m 0755 "$binary" "$private/push-relay"
+  installed_binary=$private/push-relay
+  ldd "$binary" | awk '$2 == "=>" && $3 ~ /^\// { print $3 }' | { grep -E "$toolchain_libs" || true; } | while read -r lib; do
+    install -m 0644 "$lib" "$private/"
+  done
+  cat > "$root/usr/bin/push-relay" <<'EOT'
+#!/bin/sh
+# Test package (scripts/package-deb.sh --bundle-swift-runtime): the Swift runtime is in ../lib/push-relay.
+dir=$(dirname "$(readlink -f "$0")")/../lib/push-relay
+LD_LIBRARY_PATH=$dir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} exec "$dir/push-relay" "$@"
+EOT
+  chmod 0755 "$root/usr/bin/push-relay"
+  libraries=$(LD_LIBRARY_PATH=$private ldd "$installed_binary") || die "ldd $binary failed"
+  if grep -E "$toolchain_libs" <<<"$libraries" | grep -v " => $private/" | grep -q .; then
+    die "bundling left libraries resolving into the toolchain:"$'\n'"$(grep -E "$toolchain_libs" <<<"$libraries" | grep -v " => $private/")"
+  fi
+fi
 if grep -q "not found" <<<"$libraries"; then
   die "$binary needs libraries that are not installed:"$'\n'"$(grep "not found" <<<"$libraries")"
-fi
-if grep -Eq 'libswift|libFoundation|libdispatch|libBlocksRuntime|/swift' <<<"$libraries"; then
-  die "$binary links the Swift runtime dynamically (build it with --static-swift-stdlib):"$'\n'"$(grep -E 'libswift|libFoundation|libdispatch|libBlocksRuntime|/swift' <<<"$libraries")"
 fi
 
 # Depends: the package of every library ldd resolves, plus what the relay needs beyond them
@@ -85,25 +127,19 @@ while read -r path; do
   done
   [ -n "$owner" ] || die "no installed package owns $path (needed by $binary)"
   depends+=("$owner")
-done < <(awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\// && $1 !~ /ld-linux/ { print $1 }' <<<"$libraries")
+done < <(awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\// && $1 !~ /ld-linux/ { print $1 }' <<<"$libraries" | grep -v "^${private:-/nonexistent}/")
 depends_line=$(printf '%s\n' "${depends[@]}" | sort -u | paste -sd, - | sed 's/,/, /g')
 
 if [ -z "$version" ]; then
-  version=$("$binary" --version) || die "$binary --version failed"
+  version=$("$root/usr/bin/push-relay" --version) || die "$binary --version failed"
   if git rev-parse --git-dir >/dev/null 2>&1; then
     version="$version+git$(git log -1 --format=%cd --date=format:%Y%m%d%H%M%S).$(git rev-parse --short HEAD)"
   fi
 fi
 arch=$(dpkg --print-architecture)
 
-staging=$(mktemp -d)
-trap 'rm -rf "$staging"' EXIT
-root=$staging/push-relay
-install -d -m 0755 "$root/DEBIAN" "$root/usr/bin" "$root/lib/systemd/system" "$root/etc/push-relay" \
-  "$root/usr/share/doc/push-relay/examples"
-install -m 0755 "$binary" "$root/usr/bin/push-relay"
 # Debug sections only; the symbol table stays, so crash backtraces still name functions.
-if command -v strip >/dev/null; then strip --strip-debug "$root/usr/bin/push-relay"; fi
+if command -v strip >/dev/null; then strip --strip-debug "$installed_binary"; fi
 
 # The unit is systemd/push-relay.service with the packaged paths and a static user instead of
 # DynamicUser= (which would move /var/lib/push-relay to /var/lib/private). Each rewritten line
