@@ -58,6 +58,7 @@ public final class EventCommitter: Sendable {
                 }
                 var count = 0, rows = 0
                 for waiter in state.pending.prefix(maximumBatch) {
+                    // At most: a pushed member stores no decision row.
                     let eventRows = 1 + waiter.event.decisions.count + 2 * waiter.event.deliveries.count
                     if count > 0, rows + eventRows > maximumRows { break }
                     count += 1

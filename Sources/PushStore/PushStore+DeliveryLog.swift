@@ -4,7 +4,7 @@ import GRDB
 
 extension PushStore {
     /// What happened to message `messageID` for `user`: the decision and each delivery with its
-    /// attempts, from one read.
+    /// attempts, from one read. Only skips are stored as decisions; deliveries mean "push".
     public func deliveryLog(app: String, messageID: Int64, user: String) async throws -> MessageDeliveryLog {
         try await pool.read { db in
             let decision = try Row.fetchOne(
@@ -14,9 +14,12 @@ extension PushStore {
                 db, sql: "SELECT * FROM deliveries WHERE app_id = ? AND message_id = ? AND user_id = ? ORDER BY id",
                 arguments: [app, messageID, user]
             ).map(DeliveryRecord.init(row:))
+            // Databases written before skips-only decisions also hold 'push' rows; they read the same.
+            let stored = (decision?["decision"] as String?).map(PushDecision.init(code:))
+            let accepted: Int64? = decision?["created_at_ms"] ?? deliveries.first?.createdAtMs
             return MessageDeliveryLog(
                 appID: app, messageID: messageID, userID: user,
-                decision: (decision?["decision"] as String?).map(PushDecision.init(code:)), acceptedAtMs: decision?["created_at_ms"],
+                decision: stored ?? (deliveries.isEmpty ? nil : .push), acceptedAtMs: accepted,
                 deliveries: try deliveries.map { LoggedDelivery(delivery: $0, attempts: try Self.attempts(db, deliveryID: $0.id)) })
         }
     }

@@ -39,7 +39,9 @@ extension PushStore {
                 INSERT INTO decisions (app_id, message_id, user_id, decision, created_at_ms) VALUES (?, ?, ?, ?, ?)
                 ON CONFLICT DO NOTHING
                 """)
-        for record in event.decisions {
+        // Only skips get a row: a pushed member's deliveries already say "push" (and when), and a
+        // 10-member event with 8 pushed members writes 8 rows fewer.
+        for record in event.decisions where record.decision != .push {
             let insert = RawStatement(decision)
             insert.bind(1, event.appID)
             insert.bind(2, event.messageID)

@@ -30,6 +30,25 @@ import Testing
         #expect(try await store.appliedMigrations().contains("v2_events_deliveries"))
     }
 
+    /// Only skips are stored as decisions; a pushed member's log still says push, accepted when
+    /// the event was, from its deliveries.
+    @Test func pushedMembersStoreNoDecisionRowAndStillReadAsPushed() async throws {
+        let db = try TemporaryDatabase()
+        let store = try db.open()
+        #expect(try await store.acceptEvent(Self.event(7, users: ["bob", "carol"], at: 1_700_000_000_123)))
+        let rows = try await store.pool.read { db in
+            try String.fetchAll(db, sql: "SELECT user_id FROM decisions WHERE message_id = 7 ORDER BY user_id")
+        }
+        #expect(rows == ["zed"])
+        let bob = try await store.deliveryLog(app: "app", messageID: 7, user: "bob")
+        #expect(bob.decision == .push)
+        #expect(bob.acceptedAtMs == 1_700_000_000_123)
+        #expect(bob.deliveries.count == 1)
+        let nobody = try await store.deliveryLog(app: "app", messageID: 7, user: "nobody")
+        #expect(nobody.decision == nil)
+        #expect(nobody.acceptedAtMs == nil)
+    }
+
     @Test func concurrentAcceptsThroughTheCommitterAllCommit() async throws {
         let db = try TemporaryDatabase()
         let store = try db.open()

@@ -16,7 +16,8 @@ enum DeliveryQueueSchema {
                 ) WITHOUT ROWID;
                 CREATE INDEX events_on_created ON events (created_at_ms);
 
-                -- Every (message, member) decision: 'push' or a SkipReason code.
+                -- Every (message, member) skip: a SkipReason code. (Pushed members have deliveries; rows
+                -- 'push' were written before 2026-11-23 and read the same.)
                 CREATE TABLE decisions (
                     app_id TEXT NOT NULL,
                     message_id INTEGER NOT NULL,
