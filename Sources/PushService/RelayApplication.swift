@@ -27,7 +27,8 @@ public final class RelayApplication: Sendable {
         public var dispatcher: DispatcherConfiguration?
         /// An opened store, instead of opening `database.path` (e.g. with another durability).
         public var store: PushStore?
-        /// Unix milliseconds, for the webhook, the dispatcher and session tokens.
+        /// Unix milliseconds, for the webhook, the dispatcher, the pruner and session tokens (one
+        /// clock: a test that accepts events "in 2023" must not see them pruned as old).
         public var clock: @Sendable () -> Int64
         /// The database check behind `/ready`.
         public var databaseProbe: DatabaseProbe?
@@ -93,7 +94,7 @@ public final class RelayApplication: Sendable {
         let pruneAfter = configuration.delivery.pruneAfter
         pruner = DeliveryLogPruner(
             store: api.store, maximumAge: pruneAfter,
-            interval: max(.seconds(1), min(.seconds(3600), pruneAfter / 4)))
+            interval: max(.seconds(1), min(.seconds(3600), pruneAfter / 4)), clock: seams.clock)
         self.registry = registry
         self.notifier = seams.notifier
         self.logger = logger
@@ -110,7 +111,7 @@ public final class RelayApplication: Sendable {
         seams: Seams = Seams()
     ) async throws -> RelayApplication {
         // Before anything opens descriptors: HTTP connections, APNs and SQLite share the table.
-        if seams.store == nil { DescriptorBudget(configuration: configuration).apply(logger: logger) }
+        DescriptorBudget(configuration: configuration).apply(logger: logger)
         seams.notifier.status("opening the database")
         let store = try seams.store ?? PushStore(path: configuration.database.path)
         let api = try RelayAPI(configuration: configuration, store: store, logger: logger, clock: seams.clock)

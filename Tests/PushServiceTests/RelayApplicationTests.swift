@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import Prometheus
+import PushStore
 import Testing
 @testable import PushService
 
@@ -35,5 +36,25 @@ import Testing
         #expect(relay.targets.target(forApp: "app-A")?.topic == "com.example.b")
         #expect(relay.api.templates.templates(forApp: "app-A").defaultTemplate.mesg == "{sender_name} says {message}")
         await relay.closeClients()
+    }
+
+    /// The pruner keeps the application's clock: events accepted "in 2023" by a test's clock are
+    /// not a week old to it (with the system clock they were, and went at its first pass).
+    @Test func thePrunerRunsOnTheApplicationsClock() async throws {
+        let directory = try TemporaryDirectory()
+        let configuration = try RelayConfiguration.parse(
+            yaml: tokenAppYAML(database: directory.path("relay.sqlite")), environment: ConfigurationEnvironment(variables: [:]))
+        let now: Int64 = 1_700_000_000_000
+        var logger = Logger(label: "RelayApplicationTests")
+        logger.logLevel = .critical
+        let relay = try await RelayApplication.build(
+            configuration: configuration, logger: logger,
+            seams: .init(targets: StaticDeliveryTargets([:]), clock: { now }, notifier: SystemdNotifier(environment: [:])))
+        let event = AcceptedEvent(
+            appID: "app-A", messageID: 1, channelURL: "c1", acceptedAtMs: now,
+            decisions: [RecipientDecisionRecord(userID: "bob", decision: .skip(.online))], deliveries: [])
+        #expect(try await relay.store.acceptEvent(event))
+        #expect(try await relay.pruner.pruneOnce() == 0)
+        #expect(try await relay.store.deliveryLog(app: "app-A", messageID: 1, user: "bob").decision == .skip(.online))
     }
 }

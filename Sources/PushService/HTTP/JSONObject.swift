@@ -71,11 +71,12 @@ struct JSONObject: Sendable {
     func integer(_ key: String, allowNumericString: Bool = false) throws(APIError) -> Int64? {
         switch fields[key] {
         case nil, .null?: return nil
-        case .int(let value)?: return value
         case .string(let text)? where allowNumericString:
             guard let value = Int64(text) else { throw .wrongType(name(key), expected: .integer) }
             return value
-        default: throw .wrongType(name(key), expected: .integer)
+        case let value?:
+            guard let integer = value.exactInteger else { throw .wrongType(name(key), expected: .integer) }
+            return integer
         }
     }
 
@@ -124,5 +125,17 @@ struct JSONObject: Sendable {
             result.append(JSONObject(fields: fields, path: "\(name(key))[\(index)]"))
         }
         return result
+    }
+}
+
+extension JSONValue {
+    /// An integer, also when written `1.0` or `1e2` (Foundation's decoder, which parsed REST
+    /// bodies before PushCore's parser did, accepted those); nil for a fraction or a non-number.
+    var exactInteger: Int64? {
+        switch self {
+        case .int(let value): value
+        case .double(let value): value.isFinite && value.rounded() == value ? Int64(exactly: value) : nil
+        default: nil
+        }
     }
 }

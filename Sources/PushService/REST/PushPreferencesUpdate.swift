@@ -106,8 +106,9 @@ struct PushPreferencesUpdate: Sendable {
             switch item {
             case .string(let id) where !id.isEmpty && id.utf8.count <= PathParameter.maximumBytes: ids.append(id)
             case .string: throw .tooLong("push_blocked_bot_ids[\(index)]", maximumBytes: PathParameter.maximumBytes)
-            case .int(let number): ids.append(String(number))
-            default: throw .wrongType("push_blocked_bot_ids[\(index)]", expected: .string)
+            default:
+                guard let number = item.exactInteger else { throw .wrongType("push_blocked_bot_ids[\(index)]", expected: .string) }
+                ids.append(String(number))
             }
         }
         return ids
