@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// One queued APNs request and where it stands.
 public struct DeliveryRecord: Sendable, Hashable {
@@ -42,29 +41,35 @@ public struct DeliveryRecord: Sendable, Hashable {
         updatedAtMs = event.acceptedAtMs
     }
 
-    init(row: Row) throws {
-        id = row["id"]
-        appID = row["app_id"]
-        messageID = row["message_id"]
-        userID = row["user_id"]
-        deviceToken = row["device_token"]
-        // Only the claim joins `delivery_payloads`; the delivery log does not need the bytes.
-        payload = row["payload"] ?? Data()
-        let rawID: String = row["apns_id"]
+    /// The columns `init(_:)` reads, in its order, from `deliveries d`; a payload may follow.
+    static let columns = """
+        d.id, d.app_id, d.message_id, d.user_id, d.device_token, d.apns_id, d.push_type, d.priority, d.expires_at_ms, \
+        d.state, d.attempts, d.next_attempt_at_ms, d.last_status, d.last_reason, d.sent_at_ms, d.created_at_ms, d.updated_at_ms
+        """
+
+    /// A row of `SELECT \(columns) [, payload]`, read by position (the claim reads thousands).
+    init(_ row: RawStatement.Row) throws {
+        id = row.int64(0)
+        appID = row.string(1)
+        messageID = row.int64(2)
+        userID = row.string(3)
+        deviceToken = row.string(4)
+        let rawID = row.string(5)
         guard let uuid = UUID(uuidString: rawID) else {
             throw PushStoreError.corruptValue(table: "deliveries", column: "apns_id", value: rawID)
         }
         apnsID = uuid
-        pushType = row["push_type"]
-        priority = row["priority"]
-        expiresAtMs = row["expires_at_ms"]
-        state = DeliveryState(rawValue: row["state"])
-        attempts = row["attempts"]
-        nextAttemptAtMs = row["next_attempt_at_ms"]
-        lastStatus = row["last_status"]
-        lastReason = row["last_reason"]
-        sentAtMs = row["sent_at_ms"]
-        createdAtMs = row["created_at_ms"]
-        updatedAtMs = row["updated_at_ms"]
+        pushType = row.string(6)
+        priority = Int(row.int64(7))
+        expiresAtMs = row.int64(8)
+        state = DeliveryState(rawValue: row.string(9))
+        attempts = Int(row.int64(10))
+        nextAttemptAtMs = row.int64(11)
+        lastStatus = row.optionalInt64(12).map(Int.init)
+        lastReason = row.optionalString(13)
+        sentAtMs = row.optionalInt64(14)
+        createdAtMs = row.int64(15)
+        updatedAtMs = row.int64(16)
+        payload = row.columnCount > 17 ? row.data(17) : Data()
     }
 }

@@ -33,7 +33,7 @@ extension PushStore {
             guard !apps.isEmpty else { return DueClaim(records: [], exhausted: true) }
             let due = try db.cachedStatement(
                 sql: """
-                    SELECT d.*, p.payload FROM deliveries d LEFT JOIN delivery_payloads p ON p.delivery_id = d.id
+                    SELECT \(DeliveryRecord.columns), p.payload FROM deliveries d LEFT JOIN delivery_payloads p ON p.delivery_id = d.id
                     WHERE d.state = 'pending' AND d.app_id = ? AND d.next_attempt_at_ms <= ?
                     ORDER BY d.next_attempt_at_ms, d.id LIMIT ?
                     """)
@@ -45,9 +45,13 @@ extension PushStore {
                 let app = apps[(start + offset) % apps.count]
                 let room = min(roomByApp[app] ?? defaultRoom, limit - claimed.count)
                 guard room > 0 else { cut = true; continue }
-                let rows = try Row.fetchAll(due, arguments: [app, nowMs, room])
-                if rows.count == room { cut = true }
-                claimed += try rows.map(DeliveryRecord.init(row:))
+                let query = RawStatement(due)
+                query.bind(1, app)
+                query.bind(2, nowMs)
+                query.bind(3, room)
+                let before = claimed.count
+                try query.forEachRow { row in claimed.append(try DeliveryRecord(row)) }
+                if claimed.count - before == room { cut = true }
             }
             guard !claimed.isEmpty else { return DueClaim(records: [], exhausted: !cut) }
             let mark = try db.cachedStatement(
@@ -104,7 +108,10 @@ extension PushStore {
                 var target: (app: String, token: String)?
                 try change.forEachRow { row in target = (row.string(0), row.string(1)) }
                 guard let (app, token) = target else { continue }  // pruned meanwhile
-                if let a {
+                // A send APNs accepted is the delivery row itself (state, sent_at_ms, last_status,
+                // apns_id): only other attempts get a log row, one insert and one index entry
+                // fewer per push. `attempts(_:delivery:)` puts the accepted one back on reading.
+                if let a, !(outcome.state == .sent && a.isPlainAcceptance && a.atMs == outcome.atMs) {
                     let log = RawStatement(attempt)
                     log.bind(1, outcome.deliveryID)
                     log.bind(2, a.atMs)

@@ -10,17 +10,16 @@ extension PushStore {
             let decision = try Row.fetchOne(
                 db, sql: "SELECT decision, created_at_ms FROM decisions WHERE app_id = ? AND message_id = ? AND user_id = ?",
                 arguments: [app, messageID, user])
-            let deliveries = try Row.fetchAll(
-                db, sql: "SELECT * FROM deliveries WHERE app_id = ? AND message_id = ? AND user_id = ? ORDER BY id",
-                arguments: [app, messageID, user]
-            ).map(DeliveryRecord.init(row:))
+            let deliveries = try Self.deliveryRecords(
+                db, where: "d.app_id = ? AND d.message_id = ? AND d.user_id = ? ORDER BY d.id",
+                arguments: [app, messageID, user])
             // Databases written before skips-only decisions also hold 'push' rows; they read the same.
             let stored = (decision?["decision"] as String?).map(PushDecision.init(code:))
             let accepted: Int64? = decision?["created_at_ms"] ?? deliveries.first?.createdAtMs
             return MessageDeliveryLog(
                 appID: app, messageID: messageID, userID: user,
                 decision: stored ?? (deliveries.isEmpty ? nil : .push), acceptedAtMs: accepted,
-                deliveries: try deliveries.map { LoggedDelivery(delivery: $0, attempts: try Self.attempts(db, deliveryID: $0.id)) })
+                deliveries: try deliveries.map { LoggedDelivery(delivery: $0, attempts: try Self.attempts(db, delivery: $0)) })
         }
     }
 
@@ -33,33 +32,39 @@ extension PushStore {
     public func recentDeliveries(app: String, user: String, limit: Int) async throws -> [LoggedDelivery] {
         try await pool.read { db in
             let newest = try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM deliveries") ?? 0
-            return try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT * FROM deliveries WHERE id > ? AND app_id = ? AND user_id = ?
-                    ORDER BY id DESC LIMIT ?
-                    """,
+            return try Self.deliveryRecords(
+                db, where: "d.id > ? AND d.app_id = ? AND d.user_id = ? ORDER BY d.id DESC LIMIT ?",
                 arguments: [newest - Self.recentDeliveriesScanWindow, app, user, max(0, limit)]
-            ).map { row in
-                let record = try DeliveryRecord(row: row)
-                return LoggedDelivery(delivery: record, attempts: try Self.attempts(db, deliveryID: record.id))
-            }
+            ).map { LoggedDelivery(delivery: $0, attempts: try Self.attempts(db, delivery: $0)) }
         }
     }
 
     /// The delivery with this id, with its attempts.
     public func delivery(id: Int64) async throws -> LoggedDelivery? {
         try await pool.read { db in
-            guard let row = try Row.fetchOne(db, sql: "SELECT * FROM deliveries WHERE id = ?", arguments: [id]) else { return nil }
-            let record = try DeliveryRecord(row: row)
-            return LoggedDelivery(delivery: record, attempts: try Self.attempts(db, deliveryID: id))
+            guard let record = try Self.deliveryRecords(db, where: "d.id = ?", arguments: [id]).first else { return nil }
+            return LoggedDelivery(delivery: record, attempts: try Self.attempts(db, delivery: record))
         }
     }
 
-    static func attempts(_ db: Database, deliveryID: Int64) throws -> [DeliveryAttempt] {
-        try Row.fetchAll(
+    /// Deliveries (without their payloads) matching a condition on `deliveries d`.
+    private static func deliveryRecords(_ db: Database, where condition: String, arguments: StatementArguments) throws
+        -> [DeliveryRecord]
+    {
+        let statement = try db.makeStatement(sql: "SELECT \(DeliveryRecord.columns) FROM deliveries d WHERE \(condition)")
+        try statement.setArguments(arguments)
+        var records: [DeliveryRecord] = []
+        try RawStatement(statement, keepingArguments: true).forEachRow { records.append(try DeliveryRecord($0)) }
+        return records
+    }
+
+    /// A delivery's attempts, oldest first. The accepted send of a sent delivery has no row of its
+    /// own (`recordOutcomes` leaves it to the delivery's row) and is put back here; rows written
+    /// before 2026-11-23 hold it already.
+    static func attempts(_ db: Database, delivery: DeliveryRecord) throws -> [DeliveryAttempt] {
+        var attempts = try Row.fetchAll(
             db, sql: "SELECT at_ms, status, reason, error, apns_id FROM delivery_attempts WHERE delivery_id = ? ORDER BY at_ms, rowid",
-            arguments: [deliveryID]
+            arguments: [delivery.id]
         ).map { row in
             let raw: String = row["apns_id"]
             guard let uuid = UUID(uuidString: raw) else {
@@ -67,5 +72,9 @@ extension PushStore {
             }
             return DeliveryAttempt(atMs: row["at_ms"], status: row["status"], reason: row["reason"], error: row["error"], apnsID: uuid)
         }
+        if delivery.state == .sent, let sentAtMs = delivery.sentAtMs, !attempts.contains(where: { $0.status == 200 }) {
+            attempts.append(DeliveryAttempt(atMs: sentAtMs, status: 200, reason: nil, error: nil, apnsID: delivery.apnsID))
+        }
+        return attempts
     }
 }

@@ -15,11 +15,13 @@ struct RawStatement {
     /// For error messages only (`Statement.sql` is not free to read).
     private let statement: Statement
 
-    init(_ statement: Statement) {
+    /// - Parameter keepingArguments: run with the arguments GRDB's `setArguments` bound, for
+    ///   statements that are not hot enough to bind by hand but whose rows are read by position.
+    init(_ statement: Statement, keepingArguments: Bool = false) {
         handle = statement.sqliteStatement
         self.statement = statement
         sqlite3_reset(handle)
-        sqlite3_clear_bindings(handle)
+        if !keepingArguments { sqlite3_clear_bindings(handle) }
     }
 
     // MARK: Binding (1-based, as in SQLite)
@@ -119,6 +121,18 @@ struct RawStatement {
 
         func int64(_ column: Int32) -> Int64 {
             sqlite3_column_int64(handle, column)
+        }
+
+        var columnCount: Int32 { sqlite3_column_count(handle) }
+
+        func optionalInt64(_ column: Int32) -> Int64? {
+            sqlite3_column_type(handle, column) == SQLITE_NULL ? nil : int64(column)
+        }
+
+        func data(_ column: Int32) -> Data {
+            // Read the pointer first: asking for the size first could convert the value.
+            guard let bytes = sqlite3_column_blob(handle, column) else { return Data() }
+            return Data(bytes: bytes, count: Int(sqlite3_column_bytes(handle, column)))
         }
 
         func bool(_ column: Int32) -> Bool {

@@ -49,6 +49,38 @@ import Testing
         #expect(nobody.acceptedAtMs == nil)
     }
 
+    /// APNs' plain 200 is the sent delivery's row; only other attempts are logged as rows. The log
+    /// reads the accepted attempt back, after a retried one.
+    @Test func anAcceptedSendIsReadFromTheDeliveryRowAlone() async throws {
+        let db = try TemporaryDatabase()
+        let store = try db.open()
+        #expect(try await store.acceptEvent(Self.event(8, users: ["bob"], at: 1_000)))
+        var claimed = try await store.claimDue(nowMs: 1_000, limit: 10)
+        let id = try #require(claimed.first).id
+        let apnsID = claimed[0].apnsID
+        try await store.recordOutcomes([
+            DeliveryOutcome(
+                deliveryID: id, state: .pending, atMs: 1_100,
+                attempt: DeliveryAttempt(atMs: 1_100, status: 503, reason: "ServiceUnavailable", error: nil, apnsID: apnsID),
+                nextAttemptAtMs: 1_200)
+        ])
+        claimed = try await store.claimDue(nowMs: 1_200, limit: 10)
+        #expect(claimed.map(\.id) == [id])
+        try await store.recordOutcomes([
+            DeliveryOutcome(
+                deliveryID: id, state: .sent, atMs: 1_300,
+                attempt: DeliveryAttempt(atMs: 1_300, status: 200, reason: nil, error: nil, apnsID: apnsID))
+        ])
+        let rows = try await store.pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM delivery_attempts") }
+        #expect(rows == 1)
+        let bob = try await store.deliveryLog(app: "app", messageID: 8, user: "bob")
+        let delivery = try #require(bob.deliveries.first)
+        #expect(delivery.delivery.state == .sent)
+        #expect(delivery.delivery.attempts == 2)
+        #expect(delivery.attempts.map(\.status) == [503, 200])
+        #expect(delivery.attempts.last == DeliveryAttempt(atMs: 1_300, status: 200, reason: nil, error: nil, apnsID: apnsID))
+    }
+
     @Test func concurrentAcceptsThroughTheCommitterAllCommit() async throws {
         let db = try TemporaryDatabase()
         let store = try db.open()
