@@ -124,7 +124,18 @@ struct JSONParser {
 
     private mutating func parseString() throws(JSONParseError) -> String {
         index += 1  // opening quote
-        var buffer: [UInt8] = []
+        // Most strings (keys, ids, nicknames) have no escapes: one scan and one copy.
+        let start = index
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") {
+                index += 1
+                return String(decoding: bytes[start..<index - 1], as: UTF8.self)
+            }
+            if byte == UInt8(ascii: "\\") { break }
+            index += 1
+        }
+        var buffer = Array(bytes[start..<index])
         while true {
             guard let byte = current else { throw error("unterminated string") }
             index += 1
@@ -205,6 +216,13 @@ struct JSONParser {
             index += 1
             if current == UInt8(ascii: "+") || current == UInt8(ascii: "-") { index += 1 }
             guard skipDigits() > 0 else { throw error("invalid number") }
+        }
+        // Integers of up to 18 digits cannot overflow: summed here without making a String.
+        let digitsStart = bytes[start] == UInt8(ascii: "-") ? start + 1 : start
+        if isInteger, index - digitsStart <= 18 {
+            var value: Int64 = 0
+            for byte in bytes[digitsStart..<index] { value = value &* 10 &+ Int64(byte &- UInt8(ascii: "0")) }
+            return .int(digitsStart == start ? value : -value)
         }
         let text = String(decoding: bytes[start..<index], as: UTF8.self)
         if isInteger, let integer = Int64(text) { return .int(integer) }
