@@ -120,8 +120,11 @@ public final class BacklogLedger: Sendable {
             guard maxBacklogMs > 0, count > 0 else { return .admit }
             let capacity = capacity(app: app, nowMs: nowMs)
             let allowed = Int(Int64(capacity) * maxBacklogMs / 1000)
-            let after = unsent(app: app) + count
-            guard after > allowed else { return .admit }
+            let unsent = unsent(app: app)
+            let after = unsent + count
+            // An event larger than the whole allowance is taken when nothing of its app waits:
+            // refusing it then would refuse it forever.
+            guard after > allowed, unsent > 0 else { return .admit }
             // Seconds until enough has left to take this event.
             let excess = after - allowed
             return .refuse(retryAfterSeconds: max(1, (excess + capacity - 1) / capacity))

@@ -17,6 +17,15 @@ import Testing
         #expect(state.admit(app: "b", count: 200, nowMs: 0) == .admit)
     }
 
+    @Test func anEventLargerThanTheAllowanceIsTakenWhenNothingWaits() {
+        // 100/s × 1 s = 100 pushes may wait; a 1,000-member event would be refused forever.
+        var state = State(floorPerSecond: 100, maxBacklogMs: 1_000)
+        #expect(state.admit(app: "a", count: 800, nowMs: 0) == .admit)
+        state.accepted(app: "a", count: 800, atMs: 0)
+        // Once it waits, the next one waits for it to leave.
+        #expect(state.admit(app: "a", count: 800, nowMs: 0) == .refuse(retryAfterSeconds: 15))
+    }
+
     @Test func capacityIsTheBestSecondOfTheLastTen() {
         var state = State(floorPerSecond: 10, maxBacklogMs: 1_000)
         state.accepted(app: "a", count: 1_000, atMs: 0)
