@@ -205,6 +205,24 @@ import Testing
         #expect(try await store.eventExists(app: "app", messageID: 2))
     }
 
+    /// Pruned a few rows per transaction, everything old and finished still goes, and only that.
+    @Test func pruneInSmallTransactionsDeletesAllOfIt() async throws {
+        let db = try TemporaryDatabase()
+        let store = try db.open()
+        for n in 1...7 { _ = try await store.acceptEvent(Self.event(Int64(n), users: ["a", "b"], at: 1000)) }
+        _ = try await store.acceptEvent(Self.event(8, users: ["a"], at: 5000))
+        let claimed = try await store.claimDue(nowMs: 1000, limit: 13)
+        try await store.recordOutcomes(claimed.map { DeliveryOutcome(deliveryID: $0.id, state: .sent, atMs: 1000, attempt: nil) })
+        #expect(try await store.prune(olderThanMs: 2000, batch: 2) == 13)
+        #expect(try await store.pendingCount() == 2, "the one unfinished old delivery and the new one are kept")
+        for n in 1...7 { #expect(try await store.eventExists(app: "app", messageID: Int64(n)) == false) }
+        #expect(try await store.eventExists(app: "app", messageID: 8))
+        let left = try await store.pool.read { db in
+            try Int.fetchOne(db, sql: "SELECT (SELECT COUNT(*) FROM decisions) + (SELECT COUNT(*) FROM delivery_payloads)")
+        }
+        #expect(left == 1 + 2, "event 8's decision, and the payloads of the two unsent deliveries")
+    }
+
     @Test func durabilityIsFullByDefault() async throws {
         let db = try TemporaryDatabase()
         let store = try db.open()
