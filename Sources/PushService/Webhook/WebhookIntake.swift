@@ -145,18 +145,15 @@ public struct WebhookIntake: Sendable {
                 status: .serviceUnavailable, code: .unexpected,
                 message: "Application \"\(app.appID)\" has no APNs configuration; the event was not accepted.")
         }
+        // While not even one more push fits, refuse before reading members and rendering payloads:
+        // a refusal must cost less than an acceptance, or refusing does not relieve the relay.
+        let policy = RecipientPolicy(options: target.options)
+        if event.members.contains(where: { policy.skipBeforePreferences(event: event, member: $0) == nil }) {
+            try admit(app: app.appID, count: 1, category: envelope.category)
+        }
         var accepted = try await plan(event, target: target)
         let count = accepted.deliveries.count
-        if let backlog = dispatcher?.backlog,
-            case .refuse(let retryAfter) = backlog.admit(app: app.appID, count: count, nowMs: clock())
-        {
-            refused(result: "backlog_full", appID: app.appID, category: envelope.category)
-            throw APIError(
-                status: .serviceUnavailable, code: .unexpected,
-                message: "The relay has \(backlog.unsent(app: app.appID)) pushes of this app waiting, more than it "
-                    + "can send within delivery.max_backlog; retry after \(retryAfter) s.",
-                retryAfterSeconds: retryAfter)
-        }
+        try admit(app: app.appID, count: count, category: envelope.category)
         // Dropped unused (an error thrown, a duplicate event), the reservation gives its room back.
         var reservation = count > 0 ? dispatcher?.reserve(count) : nil
         accepted.handedOff = reservation != nil
@@ -186,6 +183,18 @@ public struct WebhookIntake: Sendable {
             reservation.take()?.release()
         }
         return WebhookAnswer(result: isNew ? "accepted" : "duplicate", deliveries: isNew ? accepted.deliveries.count : 0)
+    }
+
+    /// Throws the backlog promise's 503 when `count` more pushes of `app` would wait too long.
+    private func admit(app: String, count: Int, category: String) throws {
+        guard let backlog = dispatcher?.backlog, case .refuse(let retryAfter) = backlog.admit(app: app, count: count, nowMs: clock())
+        else { return }
+        refused(result: "backlog_full", appID: app, category: category)
+        throw APIError(
+            status: .serviceUnavailable, code: .unexpected,
+            message: "The relay has \(backlog.unsent(app: app)) pushes of this app waiting, more than it "
+                + "can send within delivery.max_backlog; retry after \(retryAfter) s.",
+            retryAfterSeconds: retryAfter)
     }
 
     static let badSignature = APIError(
