@@ -11,6 +11,9 @@ let package = Package(
         .executable(name: "apns-mock", targets: ["apns-mock"]),
         .library(name: "APNs", targets: ["APNs"]),
         .library(name: "APNsMock", targets: ["APNsMock"]),
+        // For the per-stage suite in Benchmarks/Stages, a package of its own.
+        .library(name: "PushCore", targets: ["PushCore"]),
+        .library(name: "PushStore", targets: ["PushStore"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
