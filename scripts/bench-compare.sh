@@ -17,6 +17,7 @@
 #   MEMBERS=100 DURATION=10 scripts/bench-compare.sh   # the burst: 100-member channels, 80 offline;
 #                                                      # "queue empty N s after" is the catch-up
 #   RELAY_BIN=/tmp/old/push-relay scripts/bench-compare.sh   # step 3-4 with another build (a previous commit)
+#   MAX_BACKLOG=5s scripts/bench-compare.sh                  # the relay with another delivery.max_backlog
 #
 # Needs: h2load (nghttp2-client), nghttpd (nghttp2-server), wrk, sqlite3, python3; release builds.
 set -euo pipefail
@@ -84,6 +85,7 @@ echo "-- 3. push-relay serve (default log level, synchronous=FULL), wrk $THREADS
 cat > "$work/relay.yaml" <<YAML
 listen: {host: 127.0.0.1, port: $RELAY_PORT}
 database: {path: $work/relay.sqlite}
+${MAX_BACKLOG:+delivery: {max_backlog: $MAX_BACKLOG\}}
 apps:
   - app_id: bench-app
     api_token: bench-token-0123456789abcdef0123456789abcdef
@@ -116,6 +118,15 @@ sent_during=$(( $(q "SELECT COUNT(*) FROM deliveries WHERE state = 'sent'") - se
 load_end=$(date +%s.%N)
 while [ "$(q "SELECT COUNT(*) FROM deliveries WHERE state IN ('pending','in_flight')")" != "0" ]; do sleep 0.2; done
 drained=$(python3 -c "import time; print(f'{time.time() - $load_end:.1f}')")
+# Accepted-to-APNs-answer time of the pushes so far (the relay's own histogram), p50 and p99.
+wait_quantiles=$(curl -s "http://127.0.0.1:$RELAY_PORT/metrics" | python3 -c '
+import re, sys
+buckets = sorted((float("inf") if le == "+Inf" else float(le), float(n)) for le, n in
+                 re.findall(r"^pushrelay_push_wait_seconds_bucket\{.*?le=\"([^\"]+)\".*?\} ([0-9.e+]+)", sys.stdin.read(), re.M))
+total = buckets[-1][1] if buckets else 0
+def quantile(q):
+    return next((le for le, n in buckets if n >= q * total), float("nan")) if total else float("nan")
+print(f"p50 <= {quantile(0.5) * 1000:g} ms, p99 <= {quantile(0.99) * 1000:g} ms over {total:,.0f} pushes")')
 grep -E "Requests/sec|99%|50%|non-2xx" "$work/wrk.txt"
 rss=$(awk '/VmHWM/ {print $2 / 1024}' /proc/$relay_pid/status)
 
@@ -137,7 +148,7 @@ while [ "$(q "SELECT COUNT(*) FROM deliveries WHERE state IN ('pending','in_flig
 lat_half=$(python3 scripts/bench_openloop.py --port "$RELAY_PORT" --path /webhooks/sendbird/bench-app \
   --events "$work/events-open.txt.half" --rate "$half" --duration "$LAT_DURATION" | tee /dev/stderr)
 
-python3 - "$h2rate" "$one" "$pool" "$sent_during" "$DURATION" "$work/wrk.txt" "$drained" "$rss" "$lat_tenth" "$lat_half" <<'PY'
+python3 - "$h2rate" "$one" "$pool" "$sent_during" "$DURATION" "$work/wrk.txt" "$drained" "$rss" "$lat_tenth" "$lat_half" "$wait_quantiles" <<'PY'
 import json, re, sys
 h2, one, pool = (float(x) for x in sys.argv[1:4])
 sent, duration = int(sys.argv[4]), float(sys.argv[5])
@@ -154,6 +165,7 @@ print(f"whole relay                 {relay:10,.0f} pushes/s sent during the load
       f"delivery.max_backlog; "
       f"queue empty {sys.argv[7]} s after; peak RSS {float(sys.argv[8]):.0f} MB)")
 print(f"                            = {relay / pool:.2f} x the pooled client               (goal >= 0.6)")
+print(f"push wait (accepted -> APNs answer, pushrelay_push_wait_seconds buckets): {sys.argv[11]}")
 tenth, half = json.loads(sys.argv[9]), json.loads(sys.argv[10])
 print(f"webhook p99, open loop      {tenth['p99_ms']} ms at {tenth['rate']:.0f}/s, {half['p99_ms']} ms at {half['rate']:.0f}/s "
       f"= {half['p99_ms'] / tenth['p99_ms']:.1f} x   (goal <= 3; non-2xx {tenth['non_2xx']} / {half['non_2xx']}, "

@@ -11,7 +11,7 @@ public struct DeliveryConfiguration: Sendable, Hashable {
 
     public static let defaultPruneAfter: Duration = .seconds(7 * 86_400)
     public static let defaultShutdownGrace: Duration = .seconds(10)
-    public static let defaultMaxBacklog: Duration = .seconds(10)
+    public static let defaultMaxBacklog: Duration = .seconds(2)
 
     public init(
         pruneAfter: Duration = DeliveryConfiguration.defaultPruneAfter,
