@@ -43,6 +43,24 @@ final class RecipientCache: Sendable {
         var templates: [String: [PushTemplateName: PushMessageTemplate]] = [:]
         /// `approximateBytes` of the users held.
         var bytes = 0
+
+        /// Full: drops users in the dictionary's order, which follows the keys' hashes and so is
+        /// no particular user's, until both bounds hold. A quarter goes at once, so the cost is
+        /// spread over the next quarter's inserts; starting over instead left a working set of
+        /// about the capacity missing half the time.
+        mutating func evict(toUsers maxUsers: Int, bytes maxBytes: Int) {
+            var doomed: [UserKey] = []
+            var users = self.users.count
+            var bytes = self.bytes
+            for (key, entry) in self.users {
+                guard users > maxUsers || bytes > maxBytes else { break }
+                doomed.append(key)
+                users -= 1
+                bytes -= entry.approximateBytes
+            }
+            for key in doomed { self.users.removeValue(forKey: key) }
+            self.bytes = bytes
+        }
     }
 
     private struct UserKey: Hashable {
@@ -52,7 +70,7 @@ final class RecipientCache: Sendable {
 
     private let contents = Mutex(Contents())
     private let versionCounter = Atomic<UInt64>(0)
-    /// Bounds memory: beyond this many users, or this many bytes, the cache starts over.
+    /// Bounds memory: beyond this many users, or this many bytes, a quarter is dropped.
     private let capacity: Int
     private let byteCapacity: Int
 
@@ -94,12 +112,11 @@ final class RecipientCache: Sendable {
                 contents = Contents(version: version)
             }
             let adding = users.values.reduce(0) { $0 + $1.approximateBytes }
-            if contents.users.count + users.count > capacity || contents.bytes + adding > byteCapacity {
-                contents.users.removeAll(keepingCapacity: true)
-                contents.bytes = 0
-            }
             // A batch larger than the whole budget is not kept at all.
-            guard adding <= byteCapacity else { return }
+            guard adding <= byteCapacity, users.count <= capacity else { return }
+            if contents.users.count + users.count > capacity || contents.bytes + adding > byteCapacity {
+                contents.evict(toUsers: capacity * 3 / 4 - users.count, bytes: byteCapacity * 3 / 4 - adding)
+            }
             for (user, entry) in users {
                 let key = UserKey(app: app, user: user)
                 if let old = contents.users.updateValue(entry, forKey: key) { contents.bytes -= old.approximateBytes }

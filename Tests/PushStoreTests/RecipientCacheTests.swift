@@ -71,4 +71,21 @@ import Testing
         ])
         #expect(try read(store).states["u"]?.tokens == [])
     }
+
+    /// Full, the cache drops a quarter and keeps the rest: a working set the size of the capacity
+    /// mostly hits, where starting over made every user miss again.
+    @Test func aFullCacheKeepsThreeQuartersOfWhatItHeld() {
+        let cache = RecipientCache(capacity: 100)
+        let entry = RecipientCache.UserEntry(state: nil, channelPreferences: [:])
+        for n in 0..<100 { cache.store(app: "A", users: ["u\(n)": entry], templates: nil, version: 0) }
+        #expect(cache.lookUp(app: "A", users: (0..<100).map { "u\($0)" }, version: 0).missing.isEmpty)
+        cache.store(app: "A", users: ["new": entry], templates: nil, version: 0)
+        let after = cache.lookUp(app: "A", users: (0..<100).map { "u\($0)" } + ["new"], version: 0)
+        #expect(after.found.count == 75)
+        #expect(after.found["new"] != nil)
+        // A batch larger than the whole cache is not kept, and does not empty it.
+        let huge = Dictionary(uniqueKeysWithValues: (0..<101).map { ("h\($0)", entry) })
+        cache.store(app: "A", users: huge, templates: nil, version: 0)
+        #expect(cache.lookUp(app: "A", users: ["new"], version: 0).found.count == 1)
+    }
 }
