@@ -452,7 +452,7 @@ check_sink() {
 
 # Writes the relay's configuration for database $1. 1,000-member events are ~95 KB, more than
 # http.max_body_bytes' default 64 KB; apps[].limits.max_members_per_event (default 2,000) and
-# delivery.max_backlog (default 10 s) keep their defaults, so 503s past the backlog promise show.
+# delivery.max_backlog (default 2 s) keep their defaults, so 503s past the backlog promise show.
 config() {
   cat > "$work/relay.yaml" <<YAML
 listen: {host: 127.0.0.1, port: $RELAY_PORT}
