@@ -36,10 +36,6 @@ public final class PushStore: Sendable {
                 + TimeInterval(configuration.busyTimeout.components.attoseconds) / 1e18)
         config.maximumReaderCount = configuration.maximumReaderCount
         config.label = "PushStore"
-        // Pages read through a memory map: in WAL mode a reader's page cache is dropped at every
-        // commit, and the webhook commits every few milliseconds, so each recipient read that
-        // misses `RecipientCache` went back to the file with a pread (and a copy) per page.
-        config.prepareDatabase { db in try db.execute(sql: "PRAGMA mmap_size = \(PushStore.mmapBytes)") }
         do {
             pool = try DatabasePool(path: path, configuration: config)
             try PushStoreMigrations.migrator.migrate(pool)
@@ -51,9 +47,6 @@ public final class PushStore: Sendable {
             throw PushStoreError.cannotOpen(path: path, reason: error.message ?? error.description)
         }
     }
-
-    /// How much of the database file is read through a memory map (SQLite's `mmap_size`).
-    static let mmapBytes = 256 << 20
 
     /// The wall clock in Unix milliseconds, the default `clock`.
     public static let systemClockMilliseconds: @Sendable () -> Int64 = {
