@@ -243,23 +243,30 @@ extension PushStore {
     public func prune(olderThanMs cutoffMs: Int64, batch: Int = 5_000) async throws -> Int {
         let batch = max(1, batch)
         var deleted = 0
+        // Where the last batch stopped in (created_at_ms, id) order: old unfinished deliveries,
+        // which stay, are passed over once, not once per batch.
+        var after: (createdAtMs: Int64, id: Int64) = (Int64.min, Int64.min)
         while true {
-            let count = try await pool.write { db in
-                let ids = try Int64.fetchAll(
+            let from = after
+            let (count, last) = try await pool.write { db -> (Int, (Int64, Int64)?) in
+                let rows = try Row.fetchAll(
                     db.cachedStatement(
                         sql: """
-                            SELECT id FROM deliveries WHERE created_at_ms < ? AND state NOT IN ('pending', 'in_flight') LIMIT ?
-                            """), arguments: [cutoffMs, batch])
-                guard !ids.isEmpty else { return 0 }
-                let list = "[" + ids.map(String.init).joined(separator: ",") + "]"
+                            SELECT id, created_at_ms FROM deliveries
+                            WHERE created_at_ms < ? AND (created_at_ms, id) > (?, ?) AND state NOT IN ('pending', 'in_flight')
+                            ORDER BY created_at_ms, id LIMIT ?
+                            """), arguments: [cutoffMs, from.createdAtMs, from.id, batch])
+                guard let last = rows.last else { return (0, nil) }
+                let list = "[" + rows.map { String($0[0] as Int64) }.joined(separator: ",") + "]"
                 for table in ["delivery_payloads", "delivery_attempts"] {
                     try db.execute(sql: "DELETE FROM \(table) WHERE delivery_id IN (SELECT value FROM json_each(?))", arguments: [list])
                 }
                 try db.execute(sql: "DELETE FROM deliveries WHERE id IN (SELECT value FROM json_each(?))", arguments: [list])
-                return ids.count
+                return (rows.count, (last[1], last[0]))
             }
             deleted += count
-            if count < batch { break }
+            guard count == batch, let last else { break }
+            after = last
         }
         // Both are WITHOUT ROWID: rows are named by their primary key.
         for (table, key) in [("decisions", "app_id, message_id, user_id"), ("events", "app_id, message_id")] {

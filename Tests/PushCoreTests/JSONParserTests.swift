@@ -25,6 +25,21 @@ import Testing
         #expect(try parse("1e400") == .double(.infinity))
     }
 
+    /// Up to 18 digits are summed directly; 19 go through the full conversion: both exact.
+    @Test func integersAtTheFastPathsEdgeAreExact() throws {
+        #expect(try parse("999999999999999999") == .int(999_999_999_999_999_999))
+        #expect(try parse("-999999999999999999") == .int(-999_999_999_999_999_999))
+        #expect(try parse("1000000000000000000") == .int(1_000_000_000_000_000_000))
+        #expect(try parse("[-0,0,7]") == .array([.int(0), .int(0), .int(7)]))
+    }
+
+    /// A string read in one scan up to an escape, then byte by byte; unterminated either way.
+    @Test func stringsSwitchToEscapesMidwayAndEndOnlyAtTheirQuote() throws {
+        #expect(try parse(#"["plain","abc\"def","x\u0041"]"#) == .array([.string("plain"), .string(#"abc"def"#), .string("xA")]))
+        #expect(throws: JSONParseError.self) { try parse(#""abc"#) }
+        #expect(throws: JSONParseError.self) { try parse(#""abc\"#) }
+    }
+
     @Test func decodesEscapes() throws {
         #expect(try parse(#""\"\\\/\b\f\n\r\t\u0041\u00e9\uD55C\ud83d\ude00""#) == .string("\"\\/\u{8}\u{C}\n\r\tAé한😀"))
         // Sendbird sends "unicode-escaped" bodies: everything non-ASCII as \u escapes.
