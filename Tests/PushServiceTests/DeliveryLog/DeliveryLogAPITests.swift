@@ -6,8 +6,10 @@ import Testing
 @Suite struct DeliveryLogAPITests {
     @Test func theLogIsPerAppAuthenticatedAndValidated() async throws {
         try await LiveRelay.run { relay async throws in
+            // Accepted now, so the relay's own pruner (7 days, running meanwhile) keeps it.
+            let now = PushStore.systemClockMilliseconds()
             let event = AcceptedEvent(
-                appID: TestApps.a.appID, messageID: 5, channelURL: "c1", acceptedAtMs: 1_700_000_000_000,
+                appID: TestApps.a.appID, messageID: 5, channelURL: "c1", acceptedAtMs: now,
                 decisions: [RecipientDecisionRecord(userID: "bob", decision: .skip(.doNotDisturb))], deliveries: [])
             #expect(try await relay.store.acceptEvent(event))
 
@@ -16,7 +18,7 @@ import Testing
             #expect(
                 mine.body
                     == json(
-                        #"{"message_id": 5, "user_id": "bob", "decision": "do_not_disturb", "accepted_at": 1700000000000, "deliveries": []}"#
+                        #"{"message_id": 5, "user_id": "bob", "decision": "do_not_disturb", "accepted_at": \#(now), "deliveries": []}"#
                     ))
 
             let theirs = try await relay.request(.get, "/v3/push/deliveries?message_id=5&user_id=bob", app: TestApps.b)
@@ -32,14 +34,17 @@ import Testing
 
     @Test func thePrunerDeletesEntriesOlderThanItsAge() async throws {
         try await LiveRelay.run { relay async throws in
+            // Accepted now: the relay's own pruner (7 days, on the system clock) runs meanwhile and
+            // must not be the one that deletes it.
+            let now = PushStore.systemClockMilliseconds()
             let old = AcceptedEvent(
-                appID: TestApps.a.appID, messageID: 1, channelURL: "c1", acceptedAtMs: 1_000,
+                appID: TestApps.a.appID, messageID: 1, channelURL: "c1", acceptedAtMs: now,
                 decisions: [RecipientDecisionRecord(userID: "bob", decision: .skip(.online))], deliveries: [])
             #expect(try await relay.store.acceptEvent(old))
-            let pruner = DeliveryLogPruner(store: relay.store, maximumAge: .seconds(60), clock: { 1_000 + 59_000 })
+            let pruner = DeliveryLogPruner(store: relay.store, maximumAge: .seconds(60), clock: { now + 59_000 })
             try await pruner.pruneOnce()
             #expect(try await relay.store.eventExists(app: TestApps.a.appID, messageID: 1))
-            let later = DeliveryLogPruner(store: relay.store, maximumAge: .seconds(60), clock: { 1_000 + 61_000 })
+            let later = DeliveryLogPruner(store: relay.store, maximumAge: .seconds(60), clock: { now + 61_000 })
             try await later.pruneOnce()
             #expect(try await relay.store.eventExists(app: TestApps.a.appID, messageID: 1) == false)
         }
