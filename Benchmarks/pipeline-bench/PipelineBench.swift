@@ -21,7 +21,7 @@ struct PipelineBench {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("pipeline-bench-\(getpid())")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
-        let store = try PushStore(path: dir.appendingPathComponent("bench.sqlite").path)
+        let store = try SQLiteStore(path: dir.appendingPathComponent("bench.sqlite").path)
         let users = 10_000
         for u in 0..<users {
             _ = try await store.registerToken(app: "bench-app", user: "u\(u)", token: String(format: "%064x", u + 1), isUnique: false)

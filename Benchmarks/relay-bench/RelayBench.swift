@@ -33,7 +33,7 @@ struct RelayBench: AsyncParsableCommand {
             listen: ListenConfiguration(host: "127.0.0.1", port: port),
             database: DatabaseConfiguration(path: database),
             apps: [AppConfiguration(appID: Self.appID, apiToken: Secret(Self.apiToken))])
-        let store = try PushStore(
+        let store = try SQLiteStore(
             path: database,
             configuration: PushStoreConfiguration(
                 durability: StoreDurability(rawValue: durability) ?? .full))

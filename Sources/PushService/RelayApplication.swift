@@ -26,26 +26,26 @@ public final class RelayApplication: Sendable {
         /// The dispatcher's tuning, instead of the one derived from `delivery` in the configuration.
         public var dispatcher: DispatcherConfiguration?
         /// An opened store, instead of opening `database.path` (e.g. with another durability).
-        public var store: PushStore?
+        public var store: (any RelayStore)?
         /// Unix milliseconds, for the webhook, the dispatcher, the pruner and session tokens (one
         /// clock: a test that accepts events "in 2023" must not see them pruned as old).
         public var clock: @Sendable () -> Int64
-        /// The database check behind `/ready`.
-        public var databaseProbe: DatabaseProbe?
+        /// The database check behind `/ready`, instead of the store's `checkWritable`.
+        public var databaseCheck: (@Sendable () async -> String?)?
         public var notifier: SystemdNotifier
         public var environment: ConfigurationEnvironment
 
         public init(
             targets: (any DeliveryTargetProvider)? = nil, dispatcher: DispatcherConfiguration? = nil,
-            store: PushStore? = nil, clock: @escaping @Sendable () -> Int64 = PushStore.systemClockMilliseconds,
-            databaseProbe: DatabaseProbe? = nil, notifier: SystemdNotifier = SystemdNotifier(),
+            store: (any RelayStore)? = nil, clock: @escaping @Sendable () -> Int64 = WallClock.milliseconds,
+            databaseCheck: (@Sendable () async -> String?)? = nil, notifier: SystemdNotifier = SystemdNotifier(),
             environment: ConfigurationEnvironment = .process
         ) {
             self.targets = targets
             self.dispatcher = dispatcher
             self.store = store
             self.clock = clock
-            self.databaseProbe = databaseProbe
+            self.databaseCheck = databaseCheck
             self.notifier = notifier
             self.environment = environment
         }
@@ -64,10 +64,10 @@ public final class RelayApplication: Sendable {
     public let registry: PrometheusCollectorRegistry
     public let notifier: SystemdNotifier
     public let logger: Logger
-    private let databaseProbe: DatabaseProbe
+    private let databaseCheck: @Sendable () async -> String?
     private let environment: ConfigurationEnvironment
 
-    public var store: PushStore { api.store }
+    public var store: any RelayStore { api.store }
     public var configuration: RelayConfiguration { api.configuration }
 
     private init(
@@ -98,7 +98,8 @@ public final class RelayApplication: Sendable {
         self.registry = registry
         self.notifier = seams.notifier
         self.logger = logger
-        self.databaseProbe = seams.databaseProbe ?? DatabaseProbe(path: api.store.path)
+        let store = api.store
+        self.databaseCheck = seams.databaseCheck ?? { await store.checkWritable() }
         self.environment = seams.environment
     }
 
@@ -113,8 +114,9 @@ public final class RelayApplication: Sendable {
         // Before anything opens descriptors: HTTP connections, APNs and SQLite share the table.
         DescriptorBudget(configuration: configuration).apply(logger: logger)
         seams.notifier.status("opening the database")
-        let store = try seams.store ?? PushStore(path: configuration.database.path)
-        let api = try RelayAPI(configuration: configuration, store: store, logger: logger, clock: seams.clock)
+        let store: any RelayStore
+        if let given = seams.store { store = given } else { store = try await openStore(configuration.database, logger: logger) }
+        let api = try await RelayAPI(configuration: configuration, store: store, logger: logger, clock: seams.clock)
         var clients: APNsClients?
         if seams.targets == nil {
             seams.notifier.status("loading APNs credentials")
@@ -139,7 +141,7 @@ public final class RelayApplication: Sendable {
     public func makeRouter() -> Router<RelayRequestContext> {
         api.makeRouter(
             observability: ObservabilityRoutes(
-                database: databaseProbe, clients: clients, registry: registry,
+                databaseCheck: databaseCheck, clients: clients, registry: registry,
                 metricsToken: configuration.metrics.token),
             webhook: webhook)
     }

@@ -1,4 +1,4 @@
-/// Everything one webhook event leads to, stored in one transaction by `PushStore.commitEvents`.
+/// Everything one webhook event leads to, stored in one transaction by `SQLiteStore.commitEvents`.
 public struct AcceptedEvent: Sendable, Hashable {
     public var appID: String
     public var messageID: Int64
@@ -27,7 +27,7 @@ public struct AcceptedEvent: Sendable, Hashable {
 }
 
 extension AcceptedEvent {
-    /// The stored deliveries, given the ids `PushStore.commitEvents` returned for this event.
+    /// The stored deliveries, given the ids `SQLiteStore.commitEvents` returned for this event.
     public func deliveryRecords(ids: [Int64]) -> [DeliveryRecord] {
         zip(ids, deliveries).map { DeliveryRecord(id: $0, event: self, delivery: $1) }
     }

@@ -1,4 +1,4 @@
-/// What happened to one claimed delivery, recorded by `PushStore.recordOutcomes`.
+/// What happened to one claimed delivery, recorded by `SQLiteStore.recordOutcomes`.
 public struct DeliveryOutcome: Sendable, Hashable {
     public var deliveryID: Int64
     /// The new state: `pending` for a retry (at `nextAttemptAtMs`), or a final state.

@@ -11,7 +11,7 @@ public final class EventCommitter: Sendable {
         var writing = false
     }
 
-    private let store: PushStore
+    private let store: any EventStore
     /// Most events per transaction.
     private let maximumBatch: Int
     /// Most rows (events, decisions, deliveries, payloads) per transaction, beyond the first
@@ -22,7 +22,7 @@ public final class EventCommitter: Sendable {
     private let maximumRows: Int
     private let state = Mutex(State())
 
-    public init(store: PushStore, maximumBatch: Int = 1024, maximumRows: Int = 16384) {
+    public init(store: any EventStore, maximumBatch: Int = 1024, maximumRows: Int = 16384) {
         self.store = store
         self.maximumBatch = max(1, maximumBatch)
         self.maximumRows = max(1, maximumRows)

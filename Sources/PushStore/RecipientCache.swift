@@ -5,7 +5,7 @@ import Synchronization
 /// tables commits.
 ///
 /// Correctness rests on one counter: every write to users, tokens, preferences or templates goes
-/// through `PushStore.registryWrite`, which bumps `version` after the commit. A reader takes the
+/// through `SQLiteStore.registryWrite`, which bumps `version` after the commit. A reader takes the
 /// version *before* reading SQLite and files what it read under that version; an entry is used
 /// only while the version is unchanged. So an entry can be older than the database only if a
 /// write committed after it was read, and then the version has moved and the entry is ignored.

@@ -16,5 +16,9 @@ public struct StoredSessionToken: Sendable, Hashable {
     }
 
     /// Whether the token is refused at `nowMs`.
+    /// Live session tokens kept per user; issuing one more drops the oldest. Apps that issue a
+    /// token per login would otherwise grow the table without bound.
+    public static let maximumPerUser = 100
+
     public func isExpired(atMs nowMs: Int64) -> Bool { nowMs >= expiresAtMs }
 }

@@ -52,7 +52,7 @@ struct ServeCommand: AsyncParsableCommand {
             metadata: [
                 "version": .string(version),
                 "config": .string(config),
-                "database": .string(configuration.database.path),
+                "database": .string(configuration.database.location),
                 "apps": .string(configuration.apps.map(\.appID).joined(separator: ",")),
             ])
         let relay: RelayApplication

@@ -23,7 +23,7 @@ import Testing
     @Test func parsesEveryKey() throws {
         let config = try RelayConfiguration.parse(yaml: Self.valid)
         #expect(config.listen == ListenConfiguration(host: "0.0.0.0", port: 9090))
-        #expect(config.database.path == "/tmp/relay.sqlite")
+        #expect(config.database.backend == .sqlite(path: "/tmp/relay.sqlite"))
         #expect(config.http.maxBodyBytes == 2048)
         #expect(config.http.maxConnections == 100)
         #expect(config.apps.map(\.appID) == ["A", "12345"])

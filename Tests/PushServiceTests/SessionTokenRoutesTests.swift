@@ -11,7 +11,7 @@ import PushCore
 /// credential, they reach their own user's device tokens, preferences and template choice and
 /// nothing else.
 @Suite struct SessionTokenRoutesTests {
-    static func nowMs() -> Int64 { PushStore.systemClockMilliseconds() }
+    static func nowMs() -> Int64 { WallClock.milliseconds() }
 
     @Test func issuedAsSendbirdAnswersWithAWeekByDefault() async throws {
         try await LiveRelay.run { relay async throws in
@@ -143,10 +143,10 @@ import PushCore
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("SessionTokenRoutesTests-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let store = try PushStore(path: directory.appendingPathComponent("r.sqlite").path)
+        let store = try SQLiteStore(path: directory.appendingPathComponent("r.sqlite").path)
         let middleware = AuthenticationMiddleware(
             apps: AppRegistry(apps: [TestApps.a]), secondaryAPITokens: SecondaryAPITokens([]), store: store,
-            clock: PushStore.systemClockMilliseconds)
+            clock: WallClock.milliseconds)
         try store.pool.close()
         for token in ["x", String(repeating: "Z", count: 64), String(repeating: "a", count: 63) + "\u{e9}"] {
             await #expect(throws: APIError.invalidSessionToken) {

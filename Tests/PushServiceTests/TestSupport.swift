@@ -52,7 +52,7 @@ struct HTTPResult {
 /// real SQLite file in a temporary directory.
 struct LiveRelay {
     let client: any TestClientProtocol
-    let store: PushStore
+    let store: SQLiteStore
     let api: RelayAPI
 
     /// - Parameter databasePath: an existing database to serve (a restart); by default a new one
@@ -65,19 +65,22 @@ struct LiveRelay {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("PushServiceTests-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
+        let path = databasePath ?? directory.appendingPathComponent("relay.sqlite").path
         let configuration = RelayConfiguration(
             listen: ListenConfiguration(host: "127.0.0.1", port: 0),
-            database: DatabaseConfiguration(path: databasePath ?? directory.appendingPathComponent("relay.sqlite").path),
+            database: DatabaseConfiguration(path: path),
             http: HTTPConfiguration(maxBodyBytes: maxBodyBytes),
             apps: apps
         )
         var logger = Logger(label: "PushServiceTests")
         logger.logLevel = .warning
+        // Opened here, so tests can read the file itself (what is stored, and how).
+        let store = try SQLiteStore(path: path)
         let relay = try await RelayApplication.build(
             configuration: configuration, logger: logger,
-            seams: .init(targets: StaticDeliveryTargets([:])))
+            seams: .init(targets: StaticDeliveryTargets([:]), store: store))
         try await relay.makeApplication().test(.live) { client in
-            try await test(LiveRelay(client: client, store: relay.store, api: relay.api))
+            try await test(LiveRelay(client: client, store: store, api: relay.api))
         }
     }
 

@@ -37,7 +37,7 @@ import Testing
         // Another user's expired token waits for that user's next issue (it is refused anyway).
         #expect(try await store.sessionToken(digest: Self.digest(2)) != nil)
 
-        for n in 0..<PushStore.maximumSessionTokensPerUser {
+        for n in 0..<StoredSessionToken.maximumPerUser {
             clock.advance(by: 1)
             try await store.addSessionToken(
                 digest: Data(repeating: UInt8(n), count: 31) + [0xff], app: "A", user: "carol",
@@ -48,7 +48,7 @@ import Testing
         let count = try await store.pool.read { db in
             try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM session_tokens WHERE user_id = 'carol'")
         }
-        #expect(count == PushStore.maximumSessionTokensPerUser)
+        #expect(count == StoredSessionToken.maximumPerUser)
         #expect(try await store.sessionToken(digest: Data(repeating: 0, count: 31) + [0xff]) == nil, "the oldest went")
         #expect(try await store.sessionToken(digest: Self.digest(200)) != nil)
     }

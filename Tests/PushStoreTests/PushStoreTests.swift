@@ -57,7 +57,7 @@ import Testing
     @Test func aPathThatCannotBeOpenedIsAnErrorNamingThePath() throws {
         let path = "/nonexistent-dir-\(UUID().uuidString)/relay.sqlite"
         #expect {
-            try PushStore(path: path)
+            try SQLiteStore(path: path)
         } throws: { error in
             guard case PushStoreError.cannotOpen(let failedPath, _) = error else { return false }
             return failedPath == path && "\(error)".contains(path)

@@ -5,7 +5,7 @@ import Testing
 
 /// The webhook's recipient cache must never serve state older than the last committed write.
 @Suite struct RecipientCacheTests {
-    func read(_ store: PushStore, channel: String = "c") throws -> (
+    func read(_ store: SQLiteStore, channel: String = "c") throws -> (
         states: [String: RecipientPushState], templates: [PushTemplateName: PushMessageTemplate]
     ) {
         try store.recipientStatesAndTemplates(app: "A", users: ["u", "v", "ghost"], channel: channel)

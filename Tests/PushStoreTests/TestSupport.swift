@@ -28,8 +28,8 @@ final class TemporaryDatabase: Sendable {
 
     deinit { try? FileManager.default.removeItem(at: directory) }
 
-    func open(clock: ManualClock = ManualClock(), configuration: PushStoreConfiguration = PushStoreConfiguration()) throws -> PushStore {
-        try PushStore(path: path, configuration: configuration, clock: clock.function)
+    func open(clock: ManualClock = ManualClock(), configuration: PushStoreConfiguration = PushStoreConfiguration()) throws -> SQLiteStore {
+        try SQLiteStore(path: path, configuration: configuration, clock: clock.function)
     }
 }
 

@@ -1,7 +1,34 @@
-/// The SQLite database (`database:`).
+/// Where the relay keeps its state (`database:`): one SQLite file, the embedded default for one
+/// relay, or a PostgreSQL database that a fleet of relays shares.
+///
+/// ```yaml
+/// database: {path: /var/lib/push-relay/relay.sqlite}
+/// database:
+///   postgres: {url: "postgres://pushrelay@db.internal/pushrelay", password: {credential: pg-password}}
+/// ```
 public struct DatabaseConfiguration: Sendable, Hashable {
-    /// Path of the database file; created with its directory's permissions if missing.
-    public var path: String
+    public enum Backend: Sendable, Hashable {
+        /// Path of the database file; created with its directory's permissions if missing.
+        case sqlite(path: String)
+        case postgres(PostgresSettings)
+    }
 
-    public init(path: String) { self.path = path }
+    public var backend: Backend
+
+    public init(path: String) { backend = .sqlite(path: path) }
+
+    public init(postgres: PostgresSettings) { backend = .postgres(postgres) }
+
+    /// The SQLite file, when that is the backend.
+    public var path: String? {
+        if case .sqlite(let path) = backend { path } else { nil }
+    }
+
+    /// For logs: the file, or the server and database (never the password).
+    public var location: String {
+        switch backend {
+        case .sqlite(let path): path
+        case .postgres(let settings): settings.location
+        }
+    }
 }

@@ -70,10 +70,7 @@ extension RelayConfiguration {
         let port = try listenMap.int("port") ?? ListenConfiguration().port
         guard (0...65535).contains(port) else { throw .invalidValue(key: listenMap.name("port"), reason: "must be 0...65535") }
 
-        let databaseMap = try top.requiredMapping("database")
-        try databaseMap.allowOnly(["path"])
-        guard let databasePath = try databaseMap.string("path") else { throw .missingKey(databaseMap.name("path")) }
-        guard !databasePath.isEmpty else { throw .invalidValue(key: databaseMap.name("path"), reason: "must not be empty") }
+        let database = try Self.parseDatabase(try top.requiredMapping("database"), environment: environment)
 
         var http = HTTPConfiguration()
         if let httpMap = try top.mapping("http") {
@@ -150,7 +147,7 @@ extension RelayConfiguration {
 
         return RelayConfiguration(
             listen: ListenConfiguration(host: host, port: port),
-            database: DatabaseConfiguration(path: databasePath),
+            database: database,
             http: http,
             apps: apps,
             logLevel: logLevel,

@@ -30,7 +30,7 @@ final class ConnectionGate: Sendable {
     private let shedCounter = Counter(label: "pushrelay_http_connections_limited_total", dimensions: [("action", "closed_idle")])
     private let refusedCounter = Counter(label: "pushrelay_http_connections_limited_total", dimensions: [("action", "refused")])
 
-    init(maximum: Int, logger: Logger, clock: @escaping @Sendable () -> Int64 = PushStore.systemClockMilliseconds) {
+    init(maximum: Int, logger: Logger, clock: @escaping @Sendable () -> Int64 = WallClock.milliseconds) {
         self.maximum = maximum
         limiter = Mutex(ConnectionLimiter(maximum: maximum))
         self.logger = logger

@@ -4,7 +4,7 @@ import PushStore
 /// The delivery log, per app (behind `Api-Token`): what happened to message M for user U, and a
 /// user's recent deliveries.
 struct DeliveryLogAPI: Sendable {
-    let store: PushStore
+    let store: any RelayStore
 
     /// Largest `limit` of the listing.
     static let maximumLimit = 200

@@ -5,15 +5,15 @@ import ServiceLifecycle
 /// Deletes delivery log entries (events, decisions, finished deliveries and their attempts)
 /// older than `maximumAge`, every `interval`. Unfinished deliveries are never pruned.
 public struct DeliveryLogPruner: Service {
-    let store: PushStore
+    let store: any RelayStore
     let maximumAge: Duration
     let interval: Duration
     let clock: @Sendable () -> Int64
     let logger: Logger
 
     public init(
-        store: PushStore, maximumAge: Duration = .seconds(7 * 86_400), interval: Duration = .seconds(3600),
-        clock: @escaping @Sendable () -> Int64 = PushStore.systemClockMilliseconds,
+        store: any RelayStore, maximumAge: Duration = .seconds(7 * 86_400), interval: Duration = .seconds(3600),
+        clock: @escaping @Sendable () -> Int64 = WallClock.milliseconds,
         logger: Logger = Logger(label: "DeliveryLogPruner")
     ) {
         self.store = store

@@ -44,7 +44,7 @@ struct DispatchStateMachine {
         case finish
     }
 
-    /// One claim's arguments for `PushStore.claimDue`.
+    /// One claim's arguments for `DeliveryQueue.claimDue`.
     struct Claim: Equatable {
         var nowMs: Int64
         var limit: Int

@@ -18,7 +18,7 @@ import Synchronization
 /// `idlePoll`. On graceful shutdown it stops claiming, gives in-flight sends `shutdownGrace`,
 /// then puts what is left back to pending.
 public final class Dispatcher: Service, Sendable {
-    private let store: PushStore
+    private let store: any RelayStore
     private let targets: any DeliveryTargetProvider
     private let configuration: DispatcherConfiguration
     private let clock: @Sendable () -> Int64
@@ -38,9 +38,9 @@ public final class Dispatcher: Service, Sendable {
     ///   - clock: Unix milliseconds (the same clock the webhook stamps expirations with).
     ///   - random: a value in 0..<1 for backoff jitter.
     public init(
-        store: PushStore, targets: any DeliveryTargetProvider,
+        store: any RelayStore, targets: any DeliveryTargetProvider,
         configuration: DispatcherConfiguration = DispatcherConfiguration(),
-        clock: @escaping @Sendable () -> Int64 = PushStore.systemClockMilliseconds,
+        clock: @escaping @Sendable () -> Int64 = WallClock.milliseconds,
         random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
         logger: Logger = Logger(label: "Dispatcher")
     ) {
@@ -71,7 +71,7 @@ public final class Dispatcher: Service, Sendable {
     }
 
     /// Takes deliveries committed as in flight under `reservation`. False when the dispatcher
-    /// has stopped meanwhile: the caller puts them back to pending (`PushStore.requeue`); if it
+    /// has stopped meanwhile: the caller puts them back to pending (`DeliveryQueue.requeue`); if it
     /// cannot, `resumeInFlight()` at the next start does.
     public func handOff(_ reservation: consuming DispatchReservation, _ deliveries: [DeliveryRecord]) -> Bool {
         let taken = inbox.handOff(reservation, deliveries)

@@ -20,7 +20,7 @@ struct AuthenticationMiddleware: RouterMiddleware {
 
     let apps: AppRegistry
     let secondaryAPITokens: SecondaryAPITokens
-    let store: PushStore
+    let store: any RelayStore
     /// Unix milliseconds; decides whether a session token has expired.
     let clock: @Sendable () -> Int64
 

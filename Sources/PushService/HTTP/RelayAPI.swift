@@ -11,7 +11,7 @@ import ServiceLifecycle
 /// webhook, dispatcher and APNs clients; nothing else should.
 public struct RelayAPI: Sendable {
     public let configuration: RelayConfiguration
-    public let store: PushStore
+    public let store: any RelayStore
     public let apps: AppRegistry
     /// The apps' configured templates as they are now: SIGHUP replaces them (`RelayApplication.reload`),
     /// while `configuration.apps[].templates` keeps those read at start. Read templates here.
@@ -25,14 +25,14 @@ public struct RelayAPI: Sendable {
 
     /// - Throws: when the store cannot be read (the secondary API tokens are loaded here).
     public init(
-        configuration: RelayConfiguration, store: PushStore, logger: Logger,
-        clock: @escaping @Sendable () -> Int64 = PushStore.systemClockMilliseconds
-    ) throws {
+        configuration: RelayConfiguration, store: any RelayStore, logger: Logger,
+        clock: @escaping @Sendable () -> Int64 = WallClock.milliseconds
+    ) async throws {
         self.configuration = configuration
         self.store = store
         self.apps = AppRegistry(apps: configuration.apps)
         self.templates = ConfiguredTemplates(apps: configuration.apps)
-        self.secondaryAPITokens = SecondaryAPITokens(try store.allAPITokens())
+        self.secondaryAPITokens = SecondaryAPITokens(try await store.allAPITokens())
         self.logger = logger
         self.clock = clock
     }
@@ -69,7 +69,7 @@ public struct RelayAPI: Sendable {
     /// The webhook intake for this service's apps, waking `dispatcher` after each commit.
     func makeWebhookIntake(
         targets: any DeliveryTargetProvider, dispatcher: Dispatcher?,
-        clock: @escaping @Sendable () -> Int64 = PushStore.systemClockMilliseconds
+        clock: @escaping @Sendable () -> Int64 = WallClock.milliseconds
     ) -> WebhookIntake {
         WebhookIntake(
             store: store, apps: apps, targets: targets, templates: templates,

@@ -1,8 +1,8 @@
 import PushStore
 import Synchronization
 
-/// The database's writability as `GET /ready` reports it: the result of the last `DatabaseProbe`
-/// check, at most `maximumAge` old. A request never runs a check of its own: a stale result
+/// The database's writability as `GET /ready` reports it: the result of the last
+/// `RelayStore.checkWritable`, at most `maximumAge` old. A request never runs a check of its own: a stale result
 /// starts one refresh in the background (one at a time) and is answered as it is, so a flood of
 /// unauthenticated probes costs the database at most one check per `maximumAge`, not a
 /// connection and a write lock each. Only the very first requests wait, for the first check.
@@ -19,17 +19,13 @@ public final class DatabaseReadiness: Sendable {
     private let maximumAge: Duration
     private let state = Mutex(State())
 
-    public convenience init(probe: DatabaseProbe, maximumAge: Duration = DatabaseReadiness.defaultMaximumAge) {
-        self.init(maximumAge: maximumAge, check: { await probe.check() })
-    }
-
     /// - Parameter check: nil when writable, else what went wrong.
-    init(maximumAge: Duration, check: @escaping @Sendable () async -> String?) {
+    public init(maximumAge: Duration = DatabaseReadiness.defaultMaximumAge, check: @escaping @Sendable () async -> String?) {
         self.check = check
         self.maximumAge = maximumAge
     }
 
-    /// nil when writable, else what went wrong (as `DatabaseProbe.check`).
+    /// nil when writable, else what went wrong (as `RelayStore.checkWritable`).
     public func current() async -> String? {
         let now = ContinuousClock.now
         let (cached, pending): (String??, Task<String?, Never>?) = state.withLock { state in

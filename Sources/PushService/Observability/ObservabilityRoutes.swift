@@ -16,8 +16,12 @@ public struct ObservabilityRoutes: Sendable {
     public let registry: PrometheusCollectorRegistry
     public let metricsToken: Secret?
 
-    public init(database: DatabaseProbe, clients: APNsClients?, registry: PrometheusCollectorRegistry, metricsToken: Secret?) {
-        self.database = DatabaseReadiness(probe: database)
+    /// - Parameter databaseCheck: nil when the store takes writes, else why not (`RelayStore.checkWritable`).
+    public init(
+        databaseCheck: @escaping @Sendable () async -> String?, clients: APNsClients?, registry: PrometheusCollectorRegistry,
+        metricsToken: Secret?
+    ) {
+        self.database = DatabaseReadiness(check: databaseCheck)
         self.clients = clients
         self.registry = registry
         self.metricsToken = metricsToken

@@ -6,7 +6,7 @@ import PushStore
 /// `AuthenticationMiddleware` already authenticates; each route says who may call it with one
 /// of `RelayRequestContext`'s `require…` methods.
 struct RESTAPI: Sendable {
-    let store: PushStore
+    let store: any RelayStore
     /// Each app's configured templates, under the ones changed through the API.
     let templates: ConfiguredTemplates
     /// What `Api-Token` is checked against besides the master tokens.

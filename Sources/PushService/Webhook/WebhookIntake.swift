@@ -18,7 +18,7 @@ import PushStore
 /// body costs at most one HMAC per app and is never parsed; nothing is stored unless the
 /// signature is right, and 200 means the event and its deliveries are committed.
 public struct WebhookIntake: Sendable {
-    let store: PushStore
+    let store: any RelayStore
     let apps: AppRegistry
     let targets: any DeliveryTargetProvider
     let templates: ConfiguredTemplates
@@ -38,11 +38,11 @@ public struct WebhookIntake: Sendable {
     ///     while it has room, instead of being claimed back from SQLite.
     ///   - clock: Unix milliseconds; stamps acceptance and expirations.
     public init(
-        store: PushStore, apps: AppRegistry, targets: any DeliveryTargetProvider,
+        store: any RelayStore, apps: AppRegistry, targets: any DeliveryTargetProvider,
         templates: ConfiguredTemplates? = nil, committer: EventCommitter? = nil, onCommit: @escaping @Sendable () -> Void = {},
         dispatcher: Dispatcher? = nil,
         bodyLimit: Int = 1024 * 1024,
-        clock: @escaping @Sendable () -> Int64 = PushStore.systemClockMilliseconds,
+        clock: @escaping @Sendable () -> Int64 = WallClock.milliseconds,
         logger: Logger = Logger(label: "WebhookIntake")
     ) {
         self.store = store
@@ -230,7 +230,7 @@ public struct WebhookIntake: Sendable {
         // Members skipped for reasons in the event alone (sender, online, …) need no lookup.
         let policy = RecipientPolicy(options: target.options)
         let members = event.members.filter { policy.skipBeforePreferences(event: event, member: $0) == nil }.map(\.userID)
-        let (states, stored) = try store.recipientStatesAndTemplates(
+        let (states, stored) = try await store.recipientStatesAndTemplates(
             app: event.appID, users: members, channel: event.channel.channelURL)
         let lookup = RecipientLookup(states)
         let nowMs = clock()

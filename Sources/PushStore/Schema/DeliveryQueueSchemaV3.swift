@@ -12,7 +12,7 @@ import GRDB
 /// - `deliveries_on_user` is dropped. Deliveries go to random users, so that index took one
 ///   random page per delivery: most of the pages each commit wrote to the WAL and checkpointed
 ///   (`scripts/bench-relay.sh`: 1,350 → 2,140 events/s without it). The per-user listing scans
-///   the most recent deliveries by id instead (`PushStore.recentDeliveries`).
+///   the most recent deliveries by id instead (`SQLiteStore.recentDeliveries`).
 enum DeliveryQueueSchemaV3 {
     static func migrate(_ db: Database) throws {
         try db.execute(

@@ -7,7 +7,7 @@ import Testing
     @Test func theLogIsPerAppAuthenticatedAndValidated() async throws {
         try await LiveRelay.run { relay async throws in
             // Accepted now, so the relay's own pruner (7 days, running meanwhile) keeps it.
-            let now = PushStore.systemClockMilliseconds()
+            let now = WallClock.milliseconds()
             let event = AcceptedEvent(
                 appID: TestApps.a.appID, messageID: 5, channelURL: "c1", acceptedAtMs: now,
                 decisions: [RecipientDecisionRecord(userID: "bob", decision: .skip(.doNotDisturb))], deliveries: [])
@@ -36,7 +36,7 @@ import Testing
         try await LiveRelay.run { relay async throws in
             // Accepted now: the relay's own pruner (7 days, on the system clock) runs meanwhile and
             // must not be the one that deletes it.
-            let now = PushStore.systemClockMilliseconds()
+            let now = WallClock.milliseconds()
             let old = AcceptedEvent(
                 appID: TestApps.a.appID, messageID: 1, channelURL: "c1", acceptedAtMs: now,
                 decisions: [RecipientDecisionRecord(userID: "bob", decision: .skip(.online))], deliveries: [])

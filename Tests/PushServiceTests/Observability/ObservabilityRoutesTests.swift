@@ -13,7 +13,7 @@ import Testing
 @Suite struct ObservabilityRoutesTests {
     /// The relay with a runtime (one app on a dev key) on a real loopback port.
     static func withRelay(
-        metricsToken: String? = nil, databaseProbe: DatabaseProbe? = nil,
+        metricsToken: String? = nil, databaseCheck: (@Sendable () async -> String?)? = nil,
         _ test: @Sendable (any TestClientProtocol, PrometheusCollectorRegistry) async throws -> Void
     ) async throws {
         let directory = try TemporaryDirectory()
@@ -26,7 +26,7 @@ import Testing
         let registry = PrometheusCollectorRegistry()
         let relay = try await RelayApplication.build(
             configuration: configuration, logger: logger, registry: registry,
-            seams: .init(databaseProbe: databaseProbe, notifier: SystemdNotifier(environment: [:])))
+            seams: .init(databaseCheck: databaseCheck, notifier: SystemdNotifier(environment: [:])))
         try await relay.makeApplication().test(.live) { client in
             try await test(client, registry)
         }
@@ -66,7 +66,7 @@ import Testing
     }
 
     @Test func readyIs503WhenTheDatabaseIsNotWritable() async throws {
-        try await Self.withRelay(databaseProbe: DatabaseProbe(path: "/nonexistent-dir/relay.sqlite")) { client, _ in
+        try await Self.withRelay(databaseCheck: { await DatabaseProbe(path: "/nonexistent-dir/relay.sqlite").check() }) { client, _ in
             let (status, body, _) = try await Self.get(client, "/ready")
             #expect(status == .serviceUnavailable)
             let readiness = try JSONDecoder().decode(ObservabilityRoutes.Readiness.self, from: Data(body.utf8))

@@ -20,8 +20,8 @@ import Testing
         try await fast.start()
         // A's APNs holds every answer far longer than the test runs.
         slow.addFault(.delay(milliseconds: 120_000))
-        let store = try PushStore(path: directory.appendingPathComponent("relay.sqlite").path)
-        let now = PushStore.systemClockMilliseconds()
+        let store = try SQLiteStore(path: directory.appendingPathComponent("relay.sqlite").path)
+        let now = WallClock.milliseconds()
         let payload = Data(#"{"aps":{"alert":"x"}}"#.utf8)
         func delivery(_ n: Int) -> NewDelivery {
             NewDelivery(

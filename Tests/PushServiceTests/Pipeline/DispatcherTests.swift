@@ -155,7 +155,7 @@ import Testing
     @Test func theHandOffIsRefusedUnlessTheDispatcherRuns() async throws {
         let directory = try PipelineRelay.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let store = try PushStore(path: directory.appendingPathComponent("relay.sqlite").path)
+        let store = try SQLiteStore(path: directory.appendingPathComponent("relay.sqlite").path)
         let dispatcher = Dispatcher(
             store: store, targets: StaticDeliveryTargets([:]),
             configuration: PipelineFixtures.dispatcherConfiguration)

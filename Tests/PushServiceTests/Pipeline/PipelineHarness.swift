@@ -46,14 +46,14 @@ enum PipelineFixtures {
 /// `directory`, the dispatcher sending over HTTP/2+TLS to the mock.
 struct PipelineRelay {
     let client: any TestClientProtocol
-    let store: PushStore
+    let store: any RelayStore
     let mock: APNsMockServer
 
     /// Runs `test` against a relay on `directory` (a new temp dir when nil) and `mock`.
     static func run(
         mock: APNsMockServer, directory: URL, timeToLive: Duration = .seconds(3600),
         dispatcherConfiguration: DispatcherConfiguration = PipelineFixtures.dispatcherConfiguration,
-        clock: @escaping @Sendable () -> Int64 = PushStore.systemClockMilliseconds,
+        clock: @escaping @Sendable () -> Int64 = WallClock.milliseconds,
         apps: [AppConfiguration] = [TestApps.a, TestApps.b],
         _ test: @Sendable (PipelineRelay) async throws -> Void
     ) async throws {

@@ -37,7 +37,7 @@ let benchmarks: @Sendable () -> Void = {
     stage("record sent, batches of 1000") { benchmark, fixture in
         try await fixture.queue(benchmark.scaledIterations.count)
         let outcomes = try await fixture.claimAll().map {
-            let atMs = PushStore.systemClockMilliseconds()
+            let atMs = WallClock.milliseconds()
             let attempt = DeliveryAttempt(atMs: atMs, status: 200, reason: nil, error: nil, apnsID: $0.apnsID)
             return DeliveryOutcome(deliveryID: $0.id, state: .sent, atMs: atMs, attempt: attempt)
         }

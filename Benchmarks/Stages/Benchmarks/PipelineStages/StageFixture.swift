@@ -16,7 +16,7 @@ final class StageFixture: Sendable {
         FileManager.default.temporaryDirectory.appendingPathComponent("pipeline-stages-\(getpid())")
     }
 
-    let store: PushStore
+    let store: SQLiteStore
     let planner = PushPlanner()
     /// Unique across iterations: the store takes a repeated message id for a duplicate event.
     private let nextMessageID = Atomic<Int>(1_000_000)
@@ -26,12 +26,12 @@ final class StageFixture: Sendable {
         let path = Self.directory.appendingPathComponent("bench.sqlite").path
         // Registered with synchronous=NORMAL, without an fsync for each of the 10,000 commits; the
         // stages then run on the relay's default, FULL.
-        let loader = try PushStore(path: path, configuration: PushStoreConfiguration(durability: .normal))
+        let loader = try SQLiteStore(path: path, configuration: PushStoreConfiguration(durability: .normal))
         for user in 0..<Self.users {
             _ = try await loader.registerToken(
                 app: Self.app, user: "u\(user)", token: String(format: "%064x", user + 1), isUnique: false)
         }
-        store = try PushStore(path: path)
+        store = try SQLiteStore(path: path)
     }
 
     static func removeFiles() {
@@ -70,7 +70,7 @@ final class StageFixture: Sendable {
 
     /// Plans and rows as the intake makes them for the store, 8 deliveries per event.
     func acceptedEvents(_ count: Int) throws -> [AcceptedEvent] {
-        let nowMs = PushStore.systemClockMilliseconds()
+        let nowMs = WallClock.milliseconds()
         return try events(count).map { event in
             let plan = planner.plan(event, lookup: try lookup(for: event), now: Date(timeIntervalSince1970: Double(nowMs) / 1000))
             return AcceptedEvent(
@@ -92,7 +92,7 @@ final class StageFixture: Sendable {
     /// Claims everything due, in batches of 1,000 as pipeline-bench does.
     func claimAll() async throws -> [DeliveryRecord] {
         var claimed: [DeliveryRecord] = []
-        while case let batch = try await store.claimDue(nowMs: PushStore.systemClockMilliseconds(), limit: 1000), !batch.isEmpty {
+        while case let batch = try await store.claimDue(nowMs: WallClock.milliseconds(), limit: 1000), !batch.isEmpty {
             claimed += batch
         }
         return claimed

@@ -1,7 +1,7 @@
 import GRDB
 import PushCore
 
-extension PushStore {
+extension SQLiteStore {
     /// The template a user chose; `nil` when the user is unknown.
     public func pushTemplateName(app: String, user: String) async throws -> PushTemplateName? {
         try await pool.read { db in try Self.pushTemplateName(db, app: app, user: user) }

@@ -1,7 +1,7 @@
 import GRDB
 import PushCore
 
-extension PushStore {
+extension SQLiteStore {
     /// Registers an APNs device token for a user, creating the user on first use.
     ///
     /// - A token held by another user of the same app moves to this user (one device, one user).

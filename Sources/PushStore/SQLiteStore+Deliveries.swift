@@ -1,12 +1,6 @@
 import GRDB
 
-extension PushStore {
-    /// Marks up to `limit` pending deliveries due at `nowMs` as in flight and returns them,
-    /// oldest due first within each app (see the full form for how apps share the limit).
-    public func claimDue(nowMs: Int64, limit: Int) async throws -> [DeliveryRecord] {
-        try await claimDue(nowMs: nowMs, limit: limit, roomByApp: [:], defaultRoom: limit, rotation: 0).records
-    }
-
+extension SQLiteStore {
     /// Claims due deliveries app by app: each app gets at most `roomByApp(app)` (an app absent
     /// from it: `defaultRoom`), `limit` in all. Apps are served in turn, starting `rotation`
     /// places into the list of apps with pending deliveries, so when the limit runs out it is a
@@ -240,7 +234,7 @@ extension PushStore {
     /// transaction over an hour of deliveries (millions of rows, 18.6 s per million measured by
     /// `scripts/bench-costs.sh`) held every webhook commit and outcome record behind it.
     @discardableResult
-    public func prune(olderThanMs cutoffMs: Int64, batch: Int = 5_000) async throws -> Int {
+    public func prune(olderThanMs cutoffMs: Int64, batch: Int) async throws -> Int {
         let batch = max(1, batch)
         var deleted = 0
         // Where the last batch stopped in (created_at_ms, id) order: old unfinished deliveries,

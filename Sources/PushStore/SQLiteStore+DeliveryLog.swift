@@ -2,7 +2,7 @@ import PushCore
 import Foundation
 import GRDB
 
-extension PushStore {
+extension SQLiteStore {
     /// What happened to message `messageID` for `user`: the decision and each delivery with its
     /// attempts, from one read. Only skips are stored as decisions; deliveries mean "push".
     public func deliveryLog(app: String, messageID: Int64, user: String) async throws -> MessageDeliveryLog {

@@ -1,25 +1,12 @@
 import GRDB
 
-extension PushStore {
-    /// Stores each event with its decisions and deliveries, all in ONE transaction (one fsync),
-    /// and returns for each event whether it was new. A duplicate (same app and message id,
-    /// including one earlier in the same batch) inserts nothing and yields `false`.
-    public func acceptEvents(_ events: [AcceptedEvent]) async throws -> [Bool] {
-        try await commitEvents(events).map { $0 != nil }
-    }
-
-    /// Like `acceptEvents`, returning for each new event the ids of its deliveries (in the order
-    /// of `deliveries`), and nil for a duplicate.
+extension SQLiteStore {
+    /// One write transaction (one fsync) for the whole batch.
     public func commitEvents(_ events: [AcceptedEvent]) async throws -> [[Int64]?] {
         guard !events.isEmpty else { return [] }
         return try await pool.write { db in
             try events.map { try Self.accept($0, db) }
         }
-    }
-
-    /// One event in its own transaction. Concurrent callers should go through `EventCommitter`.
-    public func acceptEvent(_ event: AcceptedEvent) async throws -> Bool {
-        try await acceptEvents([event])[0]
     }
 
     private static func accept(_ event: AcceptedEvent, _ db: Database) throws -> [Int64]? {

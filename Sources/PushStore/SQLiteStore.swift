@@ -7,7 +7,7 @@ import GRDB
 /// A WAL-mode `DatabasePool`: reads run concurrently with each other and with the single writer,
 /// so a slow write never blocks a token lookup. Every method is `async` and runs on GRDB's own
 /// serial writer / reader pool, never on the caller's executor.
-public final class PushStore: Sendable {
+public final class SQLiteStore: RelayStore {
     /// The open database. Internal so sibling files of this module (tokens, preferences, the delivery queue, the log)
     /// share it; other modules go through the typed methods.
     let pool: DatabasePool
@@ -24,7 +24,7 @@ public final class PushStore: Sendable {
     public init(
         path: String,
         configuration: PushStoreConfiguration = PushStoreConfiguration(),
-        clock: @escaping @Sendable () -> Int64 = PushStore.systemClockMilliseconds
+        clock: @escaping @Sendable () -> Int64 = WallClock.milliseconds
     ) throws {
         self.path = path
         self.configuration = configuration
@@ -48,16 +48,22 @@ public final class PushStore: Sendable {
         }
     }
 
-    /// The wall clock in Unix milliseconds, the default `clock`.
-    public static let systemClockMilliseconds: @Sendable () -> Int64 = {
-        Int64((Date().timeIntervalSince1970 * 1000).rounded(.down))
-    }
-
     /// Names of the migrations applied to the database, oldest first.
     public func appliedMigrations() async throws -> [String] {
         try await pool.read { db in
             try PushStoreMigrations.migrator.appliedIdentifiers(db).sorted()
         }
+    }
+
+    public var location: String { path }
+
+    /// Takes the write lock on a connection of its own (`DatabaseProbe`).
+    public func checkWritable() async -> String? {
+        await DatabaseProbe(path: path).check()
+    }
+
+    public func close() async throws {
+        try pool.close()
     }
 
     /// Whether anything was ever written for this user of this app.

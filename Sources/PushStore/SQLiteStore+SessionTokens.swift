@@ -3,14 +3,10 @@ import GRDB
 
 /// Session tokens: issued by an app's server for one user (`POST /v3/users/{id}/token`), stored
 /// as digests, looked up by digest alone on every request that presents one.
-extension PushStore {
-    /// Live session tokens kept per user; issuing one more drops the oldest. Apps that issue a
-    /// token per login would otherwise grow the table without bound.
-    public static let maximumSessionTokensPerUser = 100
-
+extension SQLiteStore {
     /// Stores a new session token (by its digest) for `user` of `app`, valid until `expiresAtMs`.
     /// The user's expired tokens go in the same transaction, and the oldest beyond
-    /// `maximumSessionTokensPerUser`.
+    /// `StoredSessionToken.maximumPerUser`.
     @discardableResult
     public func addSessionToken(digest: Data, app: String, user: String, expiresAtMs: Int64) async throws -> StoredSessionToken {
         let now = clock()
@@ -31,7 +27,7 @@ extension PushStore {
                         SELECT token_digest FROM session_tokens WHERE app_id = ? AND user_id = ?
                         ORDER BY created_at DESC LIMIT ?)
                     """,
-                arguments: [app, user, app, user, Self.maximumSessionTokensPerUser])
+                arguments: [app, user, app, user, StoredSessionToken.maximumPerUser])
         }
         return stored
     }

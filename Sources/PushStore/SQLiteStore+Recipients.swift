@@ -1,7 +1,7 @@
 import GRDB
 import PushCore
 
-extension PushStore {
+extension SQLiteStore {
     /// The push state of several users for one channel, from one consistent read. Users the relay
     /// has never seen are absent from the result (they have no tokens to push to).
     ///

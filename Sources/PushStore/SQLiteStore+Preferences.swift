@@ -1,7 +1,7 @@
 import GRDB
 import PushCore
 
-extension PushStore {
+extension SQLiteStore {
     /// A user's app-wide push preferences: the defaults when none were set; `nil` when the user
     /// is unknown.
     public func preferences(app: String, user: String) async throws -> UserPushPreferences? {
@@ -67,7 +67,7 @@ extension PushStore {
         app: String,
         user: String,
         channel: String,
-        maximumPerUser: Int = .max,
+        maximumPerUser: Int,
         _ change: @escaping @Sendable (inout ChannelPushPreference) throws -> Void
     ) async throws -> ChannelPushPreference {
         let now = clock()

@@ -3,7 +3,7 @@ import GRDB
 
 /// Secondary API tokens (`/v3/applications/api_tokens`), stored as digests. The service keeps
 /// them in memory for authentication; the table is what survives a restart.
-extension PushStore {
+extension SQLiteStore {
     /// Adds a token (by its digest) to `app`, unless the app already has `limit`; nil then.
     public func addAPIToken(app: String, digest: Data, prefix: String, limit: Int) async throws -> StoredAPIToken? {
         let stored = StoredAPIToken(app: app, digest: digest, prefix: prefix, createdAtMs: clock())

@@ -1,0 +1,80 @@
+import Foundation
+
+/// `database.postgres`: the PostgreSQL database a fleet of relays shares.
+///
+/// ```yaml
+/// database:
+///   postgres:
+///     url: postgres://pushrelay@db.internal:5432/pushrelay
+///     password: {credential: pg-password}   # or {file: …}, {env: …}; never logged
+///     pool_size: 8                          # connections per relay
+///     node_id: relay-a                      # default: the host name
+///     lease: 60s                            # how long a dead relay's claimed pushes wait for another
+/// ```
+public struct PostgresSettings: Sendable, Hashable {
+    public var host: String
+    public var port: Int
+    public var username: String
+    public var password: Secret?
+    public var database: String
+    /// Connections this relay opens at most.
+    public var poolSize: Int
+    /// This relay's name in the fleet: its claims carry it, and at start it takes back only its
+    /// own unfinished claims. Two live relays must not share one.
+    public var nodeID: String
+    /// How long a claim holds without renewal: a relay that dies mid-send has its pushes taken
+    /// over by the others this long after its last renewal.
+    public var lease: Duration
+
+    public static let defaultPoolSize = 8
+    public static let allowedPoolSize = 1...256
+    public static let defaultLease: Duration = .seconds(60)
+    public static let allowedLease: ClosedRange<Duration> = .seconds(5) ... .seconds(3600)
+
+    public init(
+        host: String, port: Int = 5432, username: String, password: Secret? = nil, database: String,
+        poolSize: Int = PostgresSettings.defaultPoolSize, nodeID: String = PostgresSettings.defaultNodeID,
+        lease: Duration = PostgresSettings.defaultLease
+    ) {
+        self.host = host
+        self.port = port
+        self.username = username
+        self.password = password
+        self.database = database
+        self.poolSize = poolSize
+        self.nodeID = nodeID
+        self.lease = lease
+    }
+
+    /// The host name: unique per machine, and stable across restarts, so a restarted relay
+    /// takes back its own claims at once.
+    public static var defaultNodeID: String { ProcessInfo.processInfo.hostName }
+
+    /// `postgres://user[:password]@host[:port]/database`, the form libpq and most tools take.
+    /// Fails with the reason when `url` is not of that form.
+    static func parse(url: String) -> Result<(host: String, port: Int, username: String, password: String?, database: String), URLProblem>
+    {
+        guard let components = URLComponents(string: url), let scheme = components.scheme,
+            ["postgres", "postgresql"].contains(scheme.lowercased())
+        else { return .failure(URLProblem("must be postgres://user@host[:port]/database")) }
+        guard let host = components.host, !host.isEmpty else { return .failure(URLProblem("names no host")) }
+        guard let user = components.user, !user.isEmpty else { return .failure(URLProblem("names no user")) }
+        let database = String(components.path.drop(while: { $0 == "/" }))
+        guard !database.isEmpty, !database.contains("/") else { return .failure(URLProblem("names no database (…/DATABASE)")) }
+        if let query = components.query, !query.isEmpty {
+            return .failure(URLProblem("takes no options (?\(query)); give them as keys of database.postgres"))
+        }
+        let port = components.port ?? 5432
+        guard (1...65535).contains(port) else { return .failure(URLProblem("port must be 1...65535")) }
+        return .success(
+            (host, port, user.removingPercentEncoding ?? user, components.password.map { $0.removingPercentEncoding ?? $0 }, database))
+    }
+
+    struct URLProblem: Error {
+        let reason: String
+        init(_ reason: String) { self.reason = reason }
+    }
+
+    /// `postgres://user@host:port/database`, without the password.
+    public var location: String { "postgres://\(username)@\(host):\(port)/\(database)" }
+}

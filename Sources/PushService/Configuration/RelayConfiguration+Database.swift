@@ -1,0 +1,57 @@
+import PushCore
+
+extension RelayConfiguration {
+    /// `database`: exactly one of `path` (SQLite) or `postgres`.
+    static func parseDatabase(_ map: ConfigMapping, environment: ConfigurationEnvironment) throws(ConfigurationError)
+        -> DatabaseConfiguration
+    {
+        try map.allowOnly(["path", "postgres"])
+        if let postgres = try map.mapping("postgres") {
+            guard try map.string("path") == nil else {
+                throw .invalidValue(key: map.name("postgres"), reason: "give either path (SQLite) or postgres, not both")
+            }
+            return DatabaseConfiguration(postgres: try parsePostgres(postgres, environment: environment))
+        }
+        guard let path = try map.string("path") else { throw .missingKey(map.name("path")) }
+        guard !path.isEmpty else { throw .invalidValue(key: map.name("path"), reason: "must not be empty") }
+        return DatabaseConfiguration(path: path)
+    }
+
+    private static func parsePostgres(_ map: ConfigMapping, environment: ConfigurationEnvironment) throws(ConfigurationError)
+        -> PostgresSettings
+    {
+        try map.allowOnly(["url", "password", "pool_size", "node_id", "lease"])
+        guard let url = try map.string("url") else { throw .missingKey(map.name("url")) }
+        let parts: (host: String, port: Int, username: String, password: String?, database: String)
+        switch PostgresSettings.parse(url: url) {
+        case .success(let parsed): parts = parsed
+        case .failure(let problem): throw .invalidValue(key: map.name("url"), reason: problem.reason)
+        }
+        var settings = PostgresSettings(
+            host: parts.host, port: parts.port, username: parts.username, password: parts.password.map(Secret.init),
+            database: parts.database)
+        if let (password, _) = try map.secret("password", environment: environment) {
+            guard parts.password == nil else {
+                throw .invalidValue(key: map.name("password"), reason: "the url has a password already; give it in one place")
+            }
+            settings.password = password
+        }
+        if let size = try map.int("pool_size") {
+            guard PostgresSettings.allowedPoolSize.contains(size) else {
+                throw .invalidValue(
+                    key: map.name("pool_size"),
+                    reason: "must be \(PostgresSettings.allowedPoolSize.lowerBound)...\(PostgresSettings.allowedPoolSize.upperBound)")
+            }
+            settings.poolSize = size
+        }
+        if let node = try map.string("node_id") {
+            if let problem = IdentifierRules.problem(with: node) { throw .invalidValue(key: map.name("node_id"), reason: "must be \(problem)") }
+            settings.nodeID = node
+        }
+        if let lease = try map.duration("lease") {
+            guard PostgresSettings.allowedLease.contains(lease) else { throw .invalidValue(key: map.name("lease"), reason: "must be 5s...1h") }
+            settings.lease = lease
+        }
+        return settings
+    }
+}

@@ -1,0 +1,13 @@
+/// What happened to each message for each user, as the delivery-log API shows it.
+public protocol DeliveryLogStore: Sendable {
+    /// The decision and each delivery with its attempts, from one read. Only skips are stored as
+    /// decisions; deliveries mean "push".
+    func deliveryLog(app: String, messageID: Int64, user: String) async throws -> MessageDeliveryLog
+
+    /// A user's most recent deliveries, newest first, with their attempts. Implementations may
+    /// bound how far back they look (`SQLiteStore.recentDeliveriesScanWindow`).
+    func recentDeliveries(app: String, user: String, limit: Int) async throws -> [LoggedDelivery]
+
+    /// The delivery with this id, with its attempts.
+    func delivery(id: Int64) async throws -> LoggedDelivery?
+}

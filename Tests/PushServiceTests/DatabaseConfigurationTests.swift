@@ -1,0 +1,69 @@
+import Foundation
+import Testing
+@testable import PushService
+
+/// `database:`: a SQLite path, or a PostgreSQL server for a fleet.
+@Suite struct DatabaseConfigurationTests {
+    static func parse(_ database: String, environment: [String: String] = [:]) throws(ConfigurationError) -> DatabaseConfiguration {
+        try RelayConfiguration.parse(
+            yaml: "listen: {}\ndatabase: \(database)\napps: [{app_id: A, api_token: aaaaaaaaaaaaaaaaaaaa}]",
+            environment: ConfigurationEnvironment(variables: environment)
+        ).database
+    }
+
+    @Test func postgresFromAURLWithThePasswordKeptOutOfIt() throws {
+        let database = try Self.parse(
+            "{postgres: {url: 'postgres://relay@db.internal:6432/push', password: {env: PGPW}, pool_size: 4, node_id: relay-a, lease: 30s}}",
+            environment: ["PGPW": "s3cret-password"])
+        guard case .postgres(let settings) = database.backend else {
+            Issue.record("expected postgres, got \(database.backend)")
+            return
+        }
+        #expect(settings.host == "db.internal")
+        #expect(settings.port == 6432)
+        #expect(settings.username == "relay")
+        #expect(settings.database == "push")
+        #expect(settings.password?.value == "s3cret-password")
+        #expect(settings.poolSize == 4)
+        #expect(settings.nodeID == "relay-a")
+        #expect(settings.lease == .seconds(30))
+        // What logs show: never the password.
+        #expect(database.location == "postgres://relay@db.internal:6432/push")
+        #expect(!"\(database)".contains("s3cret-password"))
+    }
+
+    @Test func postgresDefaults() throws {
+        let database = try Self.parse("{postgres: {url: 'postgresql://relay@127.0.0.1/push'}}")
+        guard case .postgres(let settings) = database.backend else {
+            Issue.record("expected postgres")
+            return
+        }
+        #expect(settings.port == 5432)
+        #expect(settings.password == nil)
+        #expect(settings.poolSize == PostgresSettings.defaultPoolSize)
+        #expect(settings.nodeID == PostgresSettings.defaultNodeID)
+        #expect(settings.lease == PostgresSettings.defaultLease)
+    }
+
+    @Test(arguments: [
+        ("{path: p, postgres: {url: 'postgres://u@h/d'}}", "database.postgres"),
+        ("{postgres: {}}", "database.postgres.url"),
+        ("{postgres: {url: 'mysql://u@h/d'}}", "database.postgres.url"),
+        ("{postgres: {url: 'postgres://h/d'}}", "database.postgres.url"),
+        ("{postgres: {url: 'postgres://u@h/'}}", "database.postgres.url"),
+        ("{postgres: {url: 'postgres://u@h/d?sslmode=require'}}", "database.postgres.url"),
+        ("{postgres: {url: 'postgres://u:pw@h/d', password: other}}", "database.postgres.password"),
+        ("{postgres: {url: 'postgres://u@h/d', pool_size: 0}}", "database.postgres.pool_size"),
+        ("{postgres: {url: 'postgres://u@h/d', lease: 1s}}", "database.postgres.lease"),
+        ("{postgres: {url: 'postgres://u@h/d', node_id: ''}}", "database.postgres.node_id"),
+        ("{postgres: {url: 'postgres://u@h/d', hots: x}}", "database.postgres.hots"),
+    ])
+    func mistakesAreNamedByKey(database: String, key: String) {
+        do {
+            _ = try Self.parse(database)
+            Issue.record("\(database) was accepted")
+        } catch {
+            #expect(error.description.contains(key), "\(error)")
+        }
+    }
+}
