@@ -52,8 +52,7 @@ public struct PostgresSettings: Sendable, Hashable {
 
     /// `postgres://user[:password]@host[:port]/database`, the form libpq and most tools take.
     /// Fails with the reason when `url` is not of that form.
-    static func parse(url: String) -> Result<(host: String, port: Int, username: String, password: String?, database: String), URLProblem>
-    {
+    static func parse(url: String) -> Result<(host: String, port: Int, username: String, password: String?, database: String), URLProblem> {
         guard let components = URLComponents(string: url), let scheme = components.scheme,
             ["postgres", "postgresql"].contains(scheme.lowercased())
         else { return .failure(URLProblem("must be postgres://user@host[:port]/database")) }

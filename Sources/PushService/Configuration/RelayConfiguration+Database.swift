@@ -45,11 +45,15 @@ extension RelayConfiguration {
             settings.poolSize = size
         }
         if let node = try map.string("node_id") {
-            if let problem = IdentifierRules.problem(with: node) { throw .invalidValue(key: map.name("node_id"), reason: "must be \(problem)") }
+            if let problem = IdentifierRules.problem(with: node) {
+                throw .invalidValue(key: map.name("node_id"), reason: "must be \(problem)")
+            }
             settings.nodeID = node
         }
         if let lease = try map.duration("lease") {
-            guard PostgresSettings.allowedLease.contains(lease) else { throw .invalidValue(key: map.name("lease"), reason: "must be 5s...1h") }
+            guard PostgresSettings.allowedLease.contains(lease) else {
+                throw .invalidValue(key: map.name("lease"), reason: "must be 5s...1h")
+            }
             settings.lease = lease
         }
         return settings
