@@ -14,6 +14,7 @@ let package = Package(
         // For the per-stage suite in Benchmarks/Stages, a package of its own.
         .library(name: "PushCore", targets: ["PushCore"]),
         .library(name: "PushStore", targets: ["PushStore"]),
+        .library(name: "PushStorePostgres", targets: ["PushStorePostgres"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
@@ -31,6 +32,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
+        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
     ],
     targets: [
         .systemLibrary(
@@ -65,6 +67,16 @@ let package = Package(
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]
         ),
+        // The same store on PostgreSQL: one database shared by a fleet of relays.
+        .target(
+            name: "PushStorePostgres",
+            dependencies: [
+                "PushCore",
+                "PushStore",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .target(
             name: "PushService",
             dependencies: [
@@ -72,6 +84,7 @@ let package = Package(
                 "LogRedaction",
                 "PushCore",
                 "PushStore",
+                "PushStorePostgres",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "Yams", package: "Yams"),
@@ -167,7 +180,7 @@ let package = Package(
         ),
         .testTarget(name: "PushCoreTests", dependencies: ["PushCore"]),
         .testTarget(name: "LogRedactionTests", dependencies: ["LogRedaction"]),
-        .testTarget(name: "PushStoreTests", dependencies: ["PushStore", "PushCore"]),
+        .testTarget(name: "PushStoreTests", dependencies: ["PushStore", "PushStorePostgres", "PushCore", "TestSupport"]),
         .testTarget(
             name: "PushServiceTests",
             dependencies: [

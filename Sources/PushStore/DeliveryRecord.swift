@@ -23,7 +23,7 @@ public struct DeliveryRecord: Sendable, Hashable {
     public var updatedAtMs: Int64
 
     /// A delivery just inserted by `commitEvents`, as the dispatcher would have claimed it.
-    init(id: Int64, event: AcceptedEvent, delivery d: NewDelivery) {
+    package init(id: Int64, event: AcceptedEvent, delivery d: NewDelivery) {
         self.id = id
         appID = event.appID
         messageID = event.messageID

@@ -14,11 +14,17 @@ import Synchronization
 ///
 /// Why: in WAL mode a reader's page cache is dropped whenever anyone commits, and the webhook's
 /// own commits come every few milliseconds, so every read went back to the file (pread per page).
-final class RecipientCache: Sendable {
+package final class RecipientCache: Sendable {
     /// A user as the webhook needs them, for every channel: nil `state` means unknown to the relay.
-    struct UserEntry: Sendable {
-        var state: RecipientPushState?
-        var channelPreferences: [String: ChannelPushPreference]
+    package struct UserEntry: Sendable {
+        package var state: RecipientPushState?
+        package var channelPreferences: [String: ChannelPushPreference]
+
+        /// The memberwise initializer, visible to the package (PushStorePostgres fills the cache too).
+        package init(state: RecipientPushState?, channelPreferences: [String: ChannelPushPreference]) {
+            self.state = state
+            self.channelPreferences = channelPreferences
+        }
 
         /// About what the entry holds in memory, in bytes: strings by their UTF-8 length plus a
         /// fixed overhead per value. An estimate, but one that grows with everything a tenant
@@ -76,21 +82,21 @@ final class RecipientCache: Sendable {
 
     /// 64 MB by default: a tenant whose users hold thousands of channel preferences each fills
     /// it sooner, but cannot make it grow past it.
-    init(capacity: Int = 100_000, byteCapacity: Int = 64 << 20) {
+    package init(capacity: Int = 100_000, byteCapacity: Int = 64 << 20) {
         self.capacity = capacity
         self.byteCapacity = byteCapacity
     }
 
     /// The current registry version; take it before reading SQLite.
-    var version: UInt64 { versionCounter.load(ordering: .acquiring) }
+    package var version: UInt64 { versionCounter.load(ordering: .acquiring) }
 
     /// A registry write committed: everything cached so far is stale.
-    func invalidate() {
+    package func invalidate() {
         versionCounter.add(1, ordering: .releasing)
     }
 
     /// Cached entries for `users` valid at `version`, and the users that need a read.
-    func lookUp(app: String, users: [String], version: UInt64)
+    package func lookUp(app: String, users: [String], version: UInt64)
         -> (found: [String: UserEntry], missing: [String], templates: [PushTemplateName: PushMessageTemplate]?)
     {
         contents.withLock { contents in
@@ -105,7 +111,7 @@ final class RecipientCache: Sendable {
     }
 
     /// Files what was read at `version` (dropped if a write committed meanwhile).
-    func store(app: String, users: [String: UserEntry], templates: [PushTemplateName: PushMessageTemplate]?, version: UInt64) {
+    package func store(app: String, users: [String: UserEntry], templates: [PushTemplateName: PushMessageTemplate]?, version: UInt64) {
         contents.withLock { contents in
             if contents.version != version {
                 guard version > contents.version else { return }

@@ -1,17 +1,16 @@
 import Foundation
-import GRDB
 import Testing
 @testable import PushStore
 
-/// Session tokens and secondary API tokens in a real SQLite file. The store is handed digests
+/// Session tokens and secondary API tokens in a real database. The store is handed digests
 /// only; these tests use arbitrary bytes for them.
 @Suite struct PushStoreCredentialsTests {
     static func digest(_ n: UInt8) -> Data { Data(repeating: n, count: 32) }
 
-    @Test func aSessionTokenIsFoundByItsDigestWithItsAppUserAndExpiry() async throws {
-        let db = try TemporaryDatabase()
+    @Test(arguments: StoreKind.allCases) func aSessionTokenIsFoundByItsDigestWithItsAppUserAndExpiry(kind: StoreKind) async throws {
+        let db = try await TestDatabase.make(kind)
         let clock = ManualClock()
-        let store = try db.open(clock: clock)
+        let store = try await db.open(clock: clock)
         let stored = try await store.addSessionToken(
             digest: Self.digest(1), app: "A", user: "alice", expiresAtMs: clock.milliseconds + 1000)
         #expect(
@@ -19,16 +18,16 @@ import Testing
         #expect(try await store.sessionToken(digest: Self.digest(1)) == stored)
         #expect(try await store.sessionToken(digest: Self.digest(2)) == nil)
         // What is stored: the digest and who it speaks for, nothing else.
-        let columns = try await store.pool.read { db in try db.columns(in: "session_tokens").map(\.name) }
+        let columns = try await db.columns(of: "session_tokens")
         #expect(columns == ["token_digest", "app_id", "user_id", "created_at", "expires_at"])
         #expect(stored.isExpired(atMs: clock.milliseconds + 999) == false)
         #expect(stored.isExpired(atMs: clock.milliseconds + 1000))
     }
 
-    @Test func issuingDropsTheUsersExpiredTokensAndKeepsTheNewestHundred() async throws {
-        let db = try TemporaryDatabase()
+    @Test(arguments: StoreKind.allCases) func issuingDropsTheUsersExpiredTokensAndKeepsTheNewestHundred(kind: StoreKind) async throws {
+        let db = try await TestDatabase.make(kind)
         let clock = ManualClock()
-        let store = try db.open(clock: clock)
+        let store = try await db.open(clock: clock)
         try await store.addSessionToken(digest: Self.digest(1), app: "A", user: "alice", expiresAtMs: clock.milliseconds + 10)
         try await store.addSessionToken(digest: Self.digest(2), app: "A", user: "bob", expiresAtMs: clock.milliseconds + 10)
         clock.advance(by: 10)
@@ -45,17 +44,15 @@ import Testing
         }
         clock.advance(by: 1)
         try await store.addSessionToken(digest: Self.digest(200), app: "A", user: "carol", expiresAtMs: clock.milliseconds + 1_000_000)
-        let count = try await store.pool.read { db in
-            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM session_tokens WHERE user_id = 'carol'")
-        }
+        let count = try await db.count("SELECT COUNT(*) FROM session_tokens WHERE user_id = 'carol'")
         #expect(count == StoredSessionToken.maximumPerUser)
         #expect(try await store.sessionToken(digest: Data(repeating: 0, count: 31) + [0xff]) == nil, "the oldest went")
         #expect(try await store.sessionToken(digest: Self.digest(200)) != nil)
     }
 
-    @Test func revokingRemovesAllOfOneUsersTokensInOneApp() async throws {
-        let db = try TemporaryDatabase()
-        let store = try db.open()
+    @Test(arguments: StoreKind.allCases) func revokingRemovesAllOfOneUsersTokensInOneApp(kind: StoreKind) async throws {
+        let db = try await TestDatabase.make(kind)
+        let store = try await db.open()
         for (n, (app, user)) in [("A", "alice"), ("A", "alice"), ("A", "bob"), ("B", "alice")].enumerated() {
             try await store.addSessionToken(digest: Self.digest(UInt8(n)), app: app, user: user, expiresAtMs: .max)
         }
@@ -67,11 +64,11 @@ import Testing
         #expect(try await store.sessionToken(digest: Self.digest(3))?.app == "B")
     }
 
-    @Test func apiTokensAreBoundedListedRemovedAndReadBackAfterReopening() async throws {
-        let db = try TemporaryDatabase()
+    @Test(arguments: StoreKind.allCases) func apiTokensAreBoundedListedRemovedAndReadBackAfterReopening(kind: StoreKind) async throws {
+        let db = try await TestDatabase.make(kind)
         let clock = ManualClock()
         do {
-            let store = try db.open(clock: clock)
+            let store = try await db.open(clock: clock)
             let first = try #require(try await store.addAPIToken(app: "A", digest: Self.digest(1), prefix: "ab12", limit: 2))
             clock.advance(by: 1)
             let second = try #require(try await store.addAPIToken(app: "A", digest: Self.digest(2), prefix: "ab12", limit: 2))
@@ -85,7 +82,7 @@ import Testing
             #expect(try await store.removeAPIToken(app: "A", .digest(Self.digest(1))) == .removed(first))
             #expect(try await store.removeAPIToken(app: "A", .prefix("ab12")) == .removed(second))
         }
-        let reopened = try db.open(clock: clock)
-        #expect(try reopened.allAPITokens().map(\.app) == ["B"])
+        let reopened = try await db.open(clock: clock)
+        #expect(try await reopened.allAPITokens().map(\.app) == ["B"])
     }
 }

@@ -18,28 +18,26 @@ import Testing
             })
     }
 
-    @Test func anEventIsStoredOnceAndADuplicateInsertsNothing() async throws {
-        let db = try TemporaryDatabase()
-        let store = try db.open()
+    @Test(arguments: StoreKind.allCases) func anEventIsStoredOnceAndADuplicateInsertsNothing(kind: StoreKind) async throws {
+        let db = try await TestDatabase.make(kind)
+        let store = try await db.open()
         #expect(try await store.acceptEvents([Self.event(1), Self.event(1), Self.event(2)]) == [true, false, true])
         #expect(try await store.acceptEvent(Self.event(1, users: ["bob", "carol"])) == false)
         #expect(try await store.pendingCount() == 2)
         let log = try await store.deliveryLog(app: "app", messageID: 1, user: "zed")
         #expect(log.decision == .skip(.online))
         #expect(log.deliveries.isEmpty)
-        #expect(try await store.appliedMigrations().contains("v2_events_deliveries"))
+        #expect(try await store.appliedMigrations() == db.migrations)
     }
 
     /// Only skips are stored as decisions; a pushed member's log still says push, accepted when
     /// the event was, from its deliveries.
-    @Test func pushedMembersStoreNoDecisionRowAndStillReadAsPushed() async throws {
-        let db = try TemporaryDatabase()
-        let store = try db.open()
+    @Test(arguments: StoreKind.allCases) func pushedMembersStoreNoDecisionRowAndStillReadAsPushed(kind: StoreKind) async throws {
+        let db = try await TestDatabase.make(kind)
+        let store = try await db.open()
         #expect(try await store.acceptEvent(Self.event(7, users: ["bob", "carol"], at: 1_700_000_000_123)))
-        let rows = try await store.pool.read { db in
-            try String.fetchAll(db, sql: "SELECT user_id FROM decisions WHERE message_id = 7 ORDER BY user_id")
-        }
-        #expect(rows == ["zed"])
+        #expect(try await db.count("SELECT COUNT(*) FROM decisions WHERE message_id = 7 AND user_id <> 'zed'") == 0)
+        #expect(try await db.count("SELECT COUNT(*) FROM decisions WHERE message_id = 7 AND user_id = 'zed'") == 1)
         let bob = try await store.deliveryLog(app: "app", messageID: 7, user: "bob")
         #expect(bob.decision == .push)
         #expect(bob.acceptedAtMs == 1_700_000_000_123)
@@ -51,9 +49,9 @@ import Testing
 
     /// APNs' plain 200 is the sent delivery's row; only other attempts are logged as rows. The log
     /// reads the accepted attempt back, after a retried one.
-    @Test func anAcceptedSendIsReadFromTheDeliveryRowAlone() async throws {
-        let db = try TemporaryDatabase()
-        let store = try db.open()
+    @Test(arguments: StoreKind.allCases) func anAcceptedSendIsReadFromTheDeliveryRowAlone(kind: StoreKind) async throws {
+        let db = try await TestDatabase.make(kind)
+        let store = try await db.open()
         #expect(try await store.acceptEvent(Self.event(8, users: ["bob"], at: 1_000)))
         var claimed = try await store.claimDue(nowMs: 1_000, limit: 10)
         let id = try #require(claimed.first).id
@@ -71,8 +69,7 @@ import Testing
                 deliveryID: id, state: .sent, atMs: 1_300,
                 attempt: DeliveryAttempt(atMs: 1_300, status: 200, reason: nil, error: nil, apnsID: apnsID))
         ])
-        let rows = try await store.pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM delivery_attempts") }
-        #expect(rows == 1)
+        #expect(try await db.count("SELECT COUNT(*) FROM delivery_attempts") == 1)
         let bob = try await store.deliveryLog(app: "app", messageID: 8, user: "bob")
         let delivery = try #require(bob.deliveries.first)
         #expect(delivery.delivery.state == .sent)
@@ -81,9 +78,9 @@ import Testing
         #expect(delivery.attempts.last == DeliveryAttempt(atMs: 1_300, status: 200, reason: nil, error: nil, apnsID: apnsID))
     }
 
-    @Test func concurrentAcceptsThroughTheCommitterAllCommit() async throws {
-        let db = try TemporaryDatabase()
-        let store = try db.open()
+    @Test(arguments: StoreKind.allCases) func concurrentAcceptsThroughTheCommitterAllCommit(kind: StoreKind) async throws {
+        let db = try await TestDatabase.make(kind)
+        let store = try await db.open()
         let committer = EventCommitter(store: store, maximumBatch: 7)
         let results = try await withThrowingTaskGroup(of: Bool.self) { group in
             for n in 0..<100 { group.addTask { try await committer.accept(Self.event(Int64(n % 50))) } }
@@ -94,9 +91,9 @@ import Testing
     }
 
     /// A row bound smaller than one event still commits every event (one per transaction).
-    @Test func aRowBoundBelowOneEventStillCommitsEachEvent() async throws {
-        let db = try TemporaryDatabase()
-        let store = try db.open()
+    @Test(arguments: StoreKind.allCases) func aRowBoundBelowOneEventStillCommitsEachEvent(kind: StoreKind) async throws {
+        let db = try await TestDatabase.make(kind)
+        let store = try await db.open()
         let committer = EventCommitter(store: store, maximumRows: 1)
         let results = try await withThrowingTaskGroup(of: [Int64]?.self) { group in
             for n in 0..<40 { group.addTask { try await committer.commit(Self.event(Int64(n % 20), users: ["a", "b"])) } }
@@ -107,9 +104,9 @@ import Testing
         #expect(try await store.pendingCount() == 40)
     }
 
-    @Test func claimRecordAndResume() async throws {
-        let db = try TemporaryDatabase()
-        let store = try db.open()
+    @Test(arguments: StoreKind.allCases) func claimRecordAndResume(kind: StoreKind) async throws {
+        let db = try await TestDatabase.make(kind)
+        let store = try await db.open()
         _ = try await store.acceptEvent(Self.event(1, users: ["a", "b", "c"]))
         let now: Int64 = 1_700_000_000_100
         let claimed = try await store.claimDue(nowMs: now, limit: 2)
@@ -136,7 +133,7 @@ import Testing
         #expect(retried.attempts.map(\.apnsID) == [claimed[0].apnsID])
 
         // A crash leaves the third in flight; a new instance on the same file resumes it.
-        let reopened = try db.open()
+        let reopened = try await db.open()
         #expect(try await reopened.resumeInFlight() == 1)
         let again = try await reopened.claimDue(nowMs: retryAt, limit: 10)
         #expect(again.count == 2)
@@ -146,9 +143,9 @@ import Testing
     /// The webhook's hand-off: deliveries committed as in flight are invisible to claims, come
     /// back as the records the dispatcher needs, and after a crash are pending again with the
     /// same apns-id; `requeue` puts them back without a restart.
-    @Test func handedOffDeliveriesAreInFlightUntilResumedOrRequeued() async throws {
-        let db = try TemporaryDatabase()
-        let store = try db.open()
+    @Test(arguments: StoreKind.allCases) func handedOffDeliveriesAreInFlightUntilResumedOrRequeued(kind: StoreKind) async throws {
+        let db = try await TestDatabase.make(kind)
+        let store = try await db.open()
         var event = Self.event(1, users: ["bob", "carol"])
         event.handedOff = true
         let ids = try #require(try await store.commitEvents([event])[0])
@@ -170,10 +167,10 @@ import Testing
         #expect(Set(resumed.map(\.apnsID)) == Set(event.deliveries.map(\.apnsID)))
     }
 
-    @Test func tokenRemovalFollowsThe410Rule() async throws {
-        let db = try TemporaryDatabase()
+    @Test(arguments: StoreKind.allCases) func tokenRemovalFollowsThe410Rule(kind: StoreKind) async throws {
+        let db = try await TestDatabase.make(kind)
         let clock = ManualClock(1_700_000_000_000)
-        let store = try db.open(clock: clock)
+        let store = try await db.open(clock: clock)
         _ = try await store.registerToken(app: "app", user: "bob", token: hexToken(1), isUnique: false)
         _ = try await store.registerToken(app: "app", user: "carol", token: hexToken(2), isUnique: false)
         _ = try await store.acceptEvent(Self.event(1, users: ["bob", "carol"]))
@@ -192,9 +189,9 @@ import Testing
         #expect(try await store.tokens(app: "app", user: "carol")?.count == 1)
     }
 
-    @Test func pruneDeletesOldFinishedEntriesOnly() async throws {
-        let db = try TemporaryDatabase()
-        let store = try db.open()
+    @Test(arguments: StoreKind.allCases) func pruneDeletesOldFinishedEntriesOnly(kind: StoreKind) async throws {
+        let db = try await TestDatabase.make(kind)
+        let store = try await db.open()
         _ = try await store.acceptEvent(Self.event(1, users: ["a", "b"], at: 1000))
         _ = try await store.acceptEvent(Self.event(2, users: ["a"], at: 5000))
         let claimed = try await store.claimDue(nowMs: 1000, limit: 1)
@@ -206,9 +203,9 @@ import Testing
     }
 
     /// Pruned a few rows per transaction, everything old and finished still goes, and only that.
-    @Test func pruneInSmallTransactionsDeletesAllOfIt() async throws {
-        let db = try TemporaryDatabase()
-        let store = try db.open()
+    @Test(arguments: StoreKind.allCases) func pruneInSmallTransactionsDeletesAllOfIt(kind: StoreKind) async throws {
+        let db = try await TestDatabase.make(kind)
+        let store = try await db.open()
         for n in 1...7 { _ = try await store.acceptEvent(Self.event(Int64(n), users: ["a", "b"], at: 1000)) }
         _ = try await store.acceptEvent(Self.event(8, users: ["a"], at: 5000))
         let claimed = try await store.claimDue(nowMs: 1000, limit: 13)
@@ -217,9 +214,7 @@ import Testing
         #expect(try await store.pendingCount() == 2, "the one unfinished old delivery and the new one are kept")
         for n in 1...7 { #expect(try await store.eventExists(app: "app", messageID: Int64(n)) == false) }
         #expect(try await store.eventExists(app: "app", messageID: 8))
-        let left = try await store.pool.read { db in
-            try Int.fetchOne(db, sql: "SELECT (SELECT COUNT(*) FROM decisions) + (SELECT COUNT(*) FROM delivery_payloads)")
-        }
+        let left = try await db.count("SELECT (SELECT COUNT(*) FROM decisions) + (SELECT COUNT(*) FROM delivery_payloads)")
         #expect(left == 1 + 2, "event 8's decision, and the payloads of the two unsent deliveries")
     }
 

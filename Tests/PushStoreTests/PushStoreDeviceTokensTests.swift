@@ -3,10 +3,10 @@ import Testing
 @testable import PushStore
 
 @Suite struct PushStoreDeviceTokensTests {
-    @Test func registeringCreatesTheUserAndStampsTheTime() async throws {
-        let db = try TemporaryDatabase()
+    @Test(arguments: StoreKind.allCases) func registeringCreatesTheUserAndStampsTheTime(kind: StoreKind) async throws {
+        let db = try await TestDatabase.make(kind)
         let clock = ManualClock(1_000)
-        let store = try db.open(clock: clock)
+        let store = try await db.open(clock: clock)
         #expect(try await store.userExists(app: "A", user: "u") == false)
         #expect(try await store.tokens(app: "A", user: "u") == nil)
 
@@ -18,10 +18,10 @@ import Testing
         #expect(try await store.tokens(app: "A", user: "u") == [DeviceToken(token: hexToken(1), registeredAtMs: 1_000)])
     }
 
-    @Test func reRegisteringRefreshesTheTimeWithoutDuplicating() async throws {
-        let db = try TemporaryDatabase()
+    @Test(arguments: StoreKind.allCases) func reRegisteringRefreshesTheTimeWithoutDuplicating(kind: StoreKind) async throws {
+        let db = try await TestDatabase.make(kind)
         let clock = ManualClock(1_000)
-        let store = try db.open(clock: clock)
+        let store = try await db.open(clock: clock)
         _ = try await store.registerToken(app: "A", user: "u", token: hexToken(1), isUnique: false)
         clock.advance(by: 10)
         _ = try await store.registerToken(app: "A", user: "u", token: hexToken(2), isUnique: false)
@@ -35,9 +35,9 @@ import Testing
             ])
     }
 
-    @Test func aTokenOfAnotherUserMovesToTheNewUser() async throws {
-        let db = try TemporaryDatabase()
-        let store = try db.open()
+    @Test(arguments: StoreKind.allCases) func aTokenOfAnotherUserMovesToTheNewUser(kind: StoreKind) async throws {
+        let db = try await TestDatabase.make(kind)
+        let store = try await db.open()
         _ = try await store.registerToken(app: "A", user: "alice", token: hexToken(1), isUnique: false)
         let moved = try await store.registerToken(app: "A", user: "bob", token: hexToken(1), isUnique: false)
         #expect(moved.previousOwner == "alice")
@@ -45,9 +45,9 @@ import Testing
         #expect(try await store.tokens(app: "A", user: "alice") == [])
     }
 
-    @Test func isUniqueRemovesTheUsersOtherTokensOnly() async throws {
-        let db = try TemporaryDatabase()
-        let store = try db.open()
+    @Test(arguments: StoreKind.allCases) func isUniqueRemovesTheUsersOtherTokensOnly(kind: StoreKind) async throws {
+        let db = try await TestDatabase.make(kind)
+        let store = try await db.open()
         for n in 1...3 { _ = try await store.registerToken(app: "A", user: "u", token: hexToken(n), isUnique: false) }
         _ = try await store.registerToken(app: "A", user: "other", token: hexToken(9), isUnique: false)
         let unique = try await store.registerToken(app: "A", user: "u", token: hexToken(2), isUnique: true)
@@ -57,10 +57,10 @@ import Testing
     }
 
     /// Tokens registered in the same millisecond still evict in registration order.
-    @Test func theOldestTokensAreEvictedBeyondTheLimit() async throws {
-        let db = try TemporaryDatabase()
+    @Test(arguments: StoreKind.allCases) func theOldestTokensAreEvictedBeyondTheLimit(kind: StoreKind) async throws {
+        let db = try await TestDatabase.make(kind)
         let clock = ManualClock()
-        let store = try db.open(clock: clock)
+        let store = try await db.open(clock: clock)
         for n in 1...20 { _ = try await store.registerToken(app: "A", user: "u", token: hexToken(n), isUnique: false) }
         let twentyFirst = try await store.registerToken(app: "A", user: "u", token: hexToken(21), isUnique: false)
         #expect(twentyFirst.removedTokens == [hexToken(1)])
@@ -73,16 +73,16 @@ import Testing
         #expect(tokens.suffix(2) == [hexToken(2), hexToken(22)])
     }
 
-    @Test func theLimitIsConfigurable() async throws {
-        let db = try TemporaryDatabase()
-        let store = try db.open(configuration: PushStoreConfiguration(maximumTokensPerUser: 2))
+    @Test(arguments: StoreKind.allCases) func theLimitIsConfigurable(kind: StoreKind) async throws {
+        let db = try await TestDatabase.make(kind)
+        let store = try await db.open(configuration: PushStoreConfiguration(maximumTokensPerUser: 2))
         for n in 1...3 { _ = try await store.registerToken(app: "A", user: "u", token: hexToken(n), isUnique: false) }
         #expect(try await store.tokens(app: "A", user: "u")?.map(\.token) == [hexToken(2), hexToken(3)])
     }
 
-    @Test func removeOneAllAndFromOwner() async throws {
-        let db = try TemporaryDatabase()
-        let store = try db.open()
+    @Test(arguments: StoreKind.allCases) func removeOneAllAndFromOwner(kind: StoreKind) async throws {
+        let db = try await TestDatabase.make(kind)
+        let store = try await db.open()
         for n in 1...3 { _ = try await store.registerToken(app: "A", user: "u", token: hexToken(n), isUnique: false) }
         #expect(try await store.removeToken(app: "A", user: "u", token: hexToken(1)))
         #expect(try await store.removeToken(app: "A", user: "u", token: hexToken(1)) == false)
@@ -97,10 +97,10 @@ import Testing
     }
 
     /// APNs 410: remove only if the token was registered before the 410's timestamp.
-    @Test func removeIfRegisteredBefore() async throws {
-        let db = try TemporaryDatabase()
+    @Test(arguments: StoreKind.allCases) func removeIfRegisteredBefore(kind: StoreKind) async throws {
+        let db = try await TestDatabase.make(kind)
         let clock = ManualClock(5_000)
-        let store = try db.open(clock: clock)
+        let store = try await db.open(clock: clock)
         _ = try await store.registerToken(app: "A", user: "u", token: hexToken(1), isUnique: false)
         #expect(try await store.removeToken(app: "A", token: hexToken(1), ifRegisteredBefore: 5_000) == false)
         #expect(try await store.removeToken(app: "A", token: hexToken(1), ifRegisteredBefore: 4_000) == false)

@@ -5,9 +5,9 @@ import Testing
 @Suite struct PushStorePreferencesTests {
     struct Rejected: Error {}
 
-    @Test func unknownUsersHaveNoPreferencesKnownOnesHaveDefaults() async throws {
-        let db = try TemporaryDatabase()
-        let store = try db.open()
+    @Test(arguments: StoreKind.allCases) func unknownUsersHaveNoPreferencesKnownOnesHaveDefaults(kind: StoreKind) async throws {
+        let db = try await TestDatabase.make(kind)
+        let store = try await db.open()
         #expect(try await store.preferences(app: "A", user: "u") == nil)
         #expect(try await store.channelPreference(app: "A", user: "u", channel: "c") == nil)
         #expect(try await store.resetPreferences(app: "A", user: "u") == nil)
@@ -17,9 +17,9 @@ import Testing
         #expect(try await store.channelPreference(app: "A", user: "u", channel: "c") == .defaults)
     }
 
-    @Test func everyFieldRoundTrips() async throws {
-        let db = try TemporaryDatabase()
-        let store = try db.open()
+    @Test(arguments: StoreKind.allCases) func everyFieldRoundTrips(kind: StoreKind) async throws {
+        let db = try await TestDatabase.make(kind)
+        let store = try await db.open()
         let full = UserPushPreferences(
             pushTriggerOption: .mentionOnly,
             doNotDisturb: true,
@@ -49,14 +49,14 @@ import Testing
         try await store.updateChannelPreference(app: "A", user: "u", channel: "c") {
             $0 = ChannelPushPreference(triggerOption: .mentionOnly, pushSound: "c.caf")
         }
-        let state = try store.recipientStatesAndTemplates(app: "A", users: ["u"], channel: "c").states["u"]
+        let state = try await store.recipientStatesAndTemplates(app: "A", users: ["u"], channel: "c").states["u"]
         #expect(state?.preferences == full)
         #expect(state?.channelPreference == ChannelPushPreference(triggerOption: .mentionOnly, pushSound: "c.caf"))
     }
 
-    @Test func anErrorInTheChangeLeavesStoredPreferencesUntouched() async throws {
-        let db = try TemporaryDatabase()
-        let store = try db.open()
+    @Test(arguments: StoreKind.allCases) func anErrorInTheChangeLeavesStoredPreferencesUntouched(kind: StoreKind) async throws {
+        let db = try await TestDatabase.make(kind)
+        let store = try await db.open()
         try await store.updatePreferences(app: "A", user: "u") { $0.pushSound = "a.caf" }
         await #expect(throws: Rejected.self) {
             try await store.updatePreferences(app: "A", user: "u") { prefs in
@@ -67,18 +67,18 @@ import Testing
         #expect(try await store.preferences(app: "A", user: "u")?.pushSound == "a.caf")
     }
 
-    @Test func aRejectedFirstWriteDoesNotCreateTheUser() async throws {
-        let db = try TemporaryDatabase()
-        let store = try db.open()
+    @Test(arguments: StoreKind.allCases) func aRejectedFirstWriteDoesNotCreateTheUser(kind: StoreKind) async throws {
+        let db = try await TestDatabase.make(kind)
+        let store = try await db.open()
         await #expect(throws: Rejected.self) {
             try await store.updatePreferences(app: "A", user: "new") { _ in throw Rejected() }
         }
         #expect(try await store.userExists(app: "A", user: "new") == false)
     }
 
-    @Test func resetReturnsToDefaultsButKeepsTokensAndChannels() async throws {
-        let db = try TemporaryDatabase()
-        let store = try db.open()
+    @Test(arguments: StoreKind.allCases) func resetReturnsToDefaultsButKeepsTokensAndChannels(kind: StoreKind) async throws {
+        let db = try await TestDatabase.make(kind)
+        let store = try await db.open()
         _ = try await store.registerToken(app: "A", user: "u", token: hexToken(1), isUnique: false)
         try await store.updatePreferences(app: "A", user: "u") {
             $0.doNotDisturb = true
@@ -91,9 +91,9 @@ import Testing
         #expect(try await store.channelPreference(app: "A", user: "u", channel: "c")?.triggerOption == .off)
     }
 
-    @Test func channelPreferencesArePerChannel() async throws {
-        let db = try TemporaryDatabase()
-        let store = try db.open()
+    @Test(arguments: StoreKind.allCases) func channelPreferencesArePerChannel(kind: StoreKind) async throws {
+        let db = try await TestDatabase.make(kind)
+        let store = try await db.open()
         let url = "sendbird_group_channel_1/with spaces?&"
         let stored = try await store.updateChannelPreference(app: "A", user: "u", channel: url) {
             $0 = ChannelPushPreference(triggerOption: .mentionOnly, pushSound: "x.caf")

@@ -3,9 +3,9 @@ import Testing
 @testable import PushStore
 
 @Suite struct PushStoreTemplatesTests {
-    @Test func templateChoiceDefaultsToDefaultAndPersists() async throws {
-        let db = try TemporaryDatabase()
-        let store = try db.open()
+    @Test(arguments: StoreKind.allCases) func templateChoiceDefaultsToDefaultAndPersists(kind: StoreKind) async throws {
+        let db = try await TestDatabase.make(kind)
+        let store = try await db.open()
         #expect(try await store.pushTemplateName(app: "A", user: "u") == nil)
         _ = try await store.registerToken(app: "A", user: "u", token: hexToken(1), isUnique: false)
         #expect(try await store.pushTemplateName(app: "A", user: "u") == .default)
@@ -13,16 +13,18 @@ import Testing
         #expect(try await db.open().pushTemplateName(app: "A", user: "u") == .alternative)
     }
 
-    @Test func noTemplateIsStoredUntilOneIsChanged() async throws {
-        let db = try TemporaryDatabase()
-        let store = try db.open()
+    @Test(arguments: StoreKind.allCases) func noTemplateIsStoredUntilOneIsChanged(kind: StoreKind) async throws {
+        let db = try await TestDatabase.make(kind)
+        let store = try await db.open()
         #expect(try await store.storedMessageTemplates(app: "A").isEmpty)
         #expect(try await store.storedMessageTemplate(app: "A", name: .default) == nil)
     }
 
-    @Test func updatingOneTemplateStartsFromTheBaselineAndLeavesTheOtherAndOtherApps() async throws {
-        let db = try TemporaryDatabase()
-        let store = try db.open()
+    @Test(arguments: StoreKind.allCases) func updatingOneTemplateStartsFromTheBaselineAndLeavesTheOtherAndOtherApps(kind: StoreKind)
+        async throws
+    {
+        let db = try await TestDatabase.make(kind)
+        let store = try await db.open()
         let baseline = PushMessageTemplate(mesg: "configured", file: "configured file", admm: "configured admin")
         let updated = try await store.updateMessageTemplate(app: "A", name: .alternative, startingFrom: baseline) {
             $0.mesg = "{sender_name} wrote"
@@ -39,10 +41,10 @@ import Testing
         #expect(again == PushMessageTemplate(mesg: "{sender_name} wrote", file: "configured file", admm: "news"))
     }
 
-    @Test func recipientStatesReadEverythingForKnownUsers() async throws {
-        let db = try TemporaryDatabase()
+    @Test(arguments: StoreKind.allCases) func recipientStatesReadEverythingForKnownUsers(kind: StoreKind) async throws {
+        let db = try await TestDatabase.make(kind)
         let clock = ManualClock(7)
-        let store = try db.open(clock: clock)
+        let store = try await db.open(clock: clock)
         _ = try await store.registerToken(app: "A", user: "u1", token: hexToken(1), isUnique: false)
         try await store.updatePreferences(app: "A", user: "u2") { $0.pushTriggerOption = .mentionOnly }
         try await store.updateChannelPreference(app: "A", user: "u2", channel: "c") { $0.triggerOption = .off }

@@ -3,6 +3,7 @@ import GRDB
 import Synchronization
 import Testing
 @testable import PushStore
+@testable import PushStorePostgres
 
 @Suite struct PushStoreTests {
     @Test func opensWithWALForeignKeysAndTheNamedMigrations() async throws {
@@ -20,15 +21,16 @@ import Testing
         #expect(foreignKeys == true)
     }
 
-    @Test func reopeningKeepsDataAndDoesNotRerunMigrations() async throws {
-        let db = try TemporaryDatabase()
+    @Test(arguments: StoreKind.allCases) func reopeningKeepsDataAndDoesNotRerunMigrations(kind: StoreKind) async throws {
+        let db = try await TestDatabase.make(kind)
         do {
-            let store = try db.open()
+            let store = try await db.open()
             _ = try await store.registerToken(app: "A", user: "u", token: hexToken(1), isUnique: false)
+            try await store.close()
         }
-        let reopened = try db.open()
+        let reopened = try await db.open()
         #expect(try await reopened.tokens(app: "A", user: "u")?.map(\.token) == [hexToken(1)])
-        #expect(try await reopened.appliedMigrations().count == 5)
+        #expect(try await reopened.appliedMigrations() == db.migrations)
     }
 
     /// A database written by the previous version (payloads inside `deliveries`) keeps every
@@ -61,6 +63,19 @@ import Testing
         } throws: { error in
             guard case PushStoreError.cannotOpen(let failedPath, _) = error else { return false }
             return failedPath == path && "\(error)".contains(path)
+        }
+    }
+
+    /// The PostgreSQL store's `cannotOpen` names the database by its location, never the password.
+    @Test func anUnreachableServerIsAnErrorNamingTheLocationWithoutThePassword() async throws {
+        let configuration = try PostgresStoreConfiguration(url: "postgres://relay:s3cret@127.0.0.1:1/pushrelay", nodeID: "a")
+        #expect(configuration.location == "postgres://relay@127.0.0.1:1/pushrelay")
+        #expect(!"\(configuration)".contains("s3cret"))
+        await #expect {
+            try await PostgresStore.open(configuration: configuration)
+        } throws: { error in
+            guard case PushStoreError.cannotOpen(let location, _) = error else { return false }
+            return location == configuration.location && !"\(error)".contains("s3cret")
         }
     }
 
@@ -100,9 +115,9 @@ import Testing
         }
     }
 
-    @Test func dataIsScopedPerApp() async throws {
-        let db = try TemporaryDatabase()
-        let store = try db.open()
+    @Test(arguments: StoreKind.allCases) func dataIsScopedPerApp(kind: StoreKind) async throws {
+        let db = try await TestDatabase.make(kind)
+        let store = try await db.open()
         _ = try await store.registerToken(app: "A", user: "u", token: hexToken(1), isUnique: false)
         _ = try await store.registerToken(app: "B", user: "u", token: hexToken(1), isUnique: false)
         try await store.updatePreferences(app: "A", user: "u") { $0.pushTriggerOption = .off }
@@ -118,10 +133,12 @@ import Testing
         #expect(try await store.tokens(app: "B", user: "u")?.count == 1)
     }
 
-    /// Many concurrent writers and readers: nothing lost, nothing torn, no `SQLITE_BUSY`.
-    @Test func concurrentWritersAndReaders() async throws {
-        let db = try TemporaryDatabase()
-        let store = try db.open()
+    /// Many concurrent writers and readers: nothing lost, nothing torn, no `SQLITE_BUSY` (nor, on
+    /// PostgreSQL, a lost update or a unique violation between concurrent registrations).
+    @Test(arguments: StoreKind.allCases) func concurrentWritersAndReaders(kind: StoreKind) async throws {
+        let db = try await TestDatabase.make(kind)
+        let store = try await db.open()
+        let limit = PushStoreConfiguration().maximumTokensPerUser
         let users = 8, tokensPerUser = 12
         try await withThrowingTaskGroup(of: Void.self) { group in
             for u in 0..<users {
@@ -132,7 +149,7 @@ import Testing
                     group.addTask {
                         // Readers see a consistent count at any moment: never more than the limit.
                         let count = try await store.tokens(app: "A", user: "user\(u)")?.count ?? 0
-                        #expect(count <= store.configuration.maximumTokensPerUser)
+                        #expect(count <= limit)
                     }
                 }
                 // Concurrent partial updates of one user's preferences must not lose each other.
@@ -152,35 +169,49 @@ import Testing
         }
     }
 
-    /// WAL + a pool: a read completes while a write transaction is still open, and sees the
-    /// state before that write.
-    @Test func readsDoNotWaitForWrites() async throws {
-        let db = try TemporaryDatabase()
-        let store = try db.open()
+    /// A read completes while a write transaction is still open, and sees the state before that
+    /// write (SQLite: WAL and a pool of readers; PostgreSQL: MVCC).
+    @Test(arguments: StoreKind.allCases) func readsDoNotWaitForWrites(kind: StoreKind) async throws {
+        let db = try await TestDatabase.make(kind)
+        let store = try await db.open()
         _ = try await store.registerToken(app: "A", user: "u", token: hexToken(1), isUnique: false)
 
-        let release = DispatchSemaphore(value: 0)
-        let writeFinished = Mutex(false)
-        let (entered, enteredContinuation) = AsyncStream<Void>.makeStream()
-        let writer = Task {
-            try await store.pool.write { db in
-                try db.execute(sql: "DELETE FROM device_tokens")
-                enteredContinuation.yield()
-                // Blocks GRDB's writer thread (not the test's executor) until the read is done;
-                // the deadline only bounds a failing run.
-                _ = release.wait(timeout: .now() + 30)
+        switch store {
+        case let store as SQLiteStore:
+            let release = DispatchSemaphore(value: 0)
+            let writeFinished = Mutex(false)
+            let (entered, enteredContinuation) = AsyncStream<Void>.makeStream()
+            let writer = Task {
+                try await store.pool.write { db in
+                    try db.execute(sql: "DELETE FROM device_tokens")
+                    enteredContinuation.yield()
+                    // Blocks GRDB's writer thread (not the test's executor) until the read is done;
+                    // the deadline only bounds a failing run.
+                    _ = release.wait(timeout: .now() + 30)
+                }
+                writeFinished.withLock { $0 = true }
             }
-            writeFinished.withLock { $0 = true }
+            var iterator = entered.makeAsyncIterator()
+            await iterator.next()
+
+            let seen = try await store.tokens(app: "A", user: "u")
+            #expect(writeFinished.withLock { $0 } == false, "the read waited for the write")
+            #expect(seen?.map(\.token) == [hexToken(1)])
+
+            release.signal()
+            try await writer.value
+        case let store as PostgresStore:
+            // The write's transaction stays open on a connection of its own while the store reads.
+            try await store.client.withConnection { connection in
+                try await connection.run("BEGIN", logger: store.logger)
+                try await connection.run("DELETE FROM device_tokens", logger: store.logger)
+                let seen = try await store.tokens(app: "A", user: "u")
+                #expect(seen?.map(\.token) == [hexToken(1)])
+                try await connection.run("COMMIT", logger: store.logger)
+            }
+        default:
+            Issue.record("unknown store \(type(of: store))")
         }
-        var iterator = entered.makeAsyncIterator()
-        await iterator.next()
-
-        let seen = try await store.tokens(app: "A", user: "u")
-        #expect(writeFinished.withLock { $0 } == false, "the read waited for the write")
-        #expect(seen?.map(\.token) == [hexToken(1)])
-
-        release.signal()
-        try await writer.value
         #expect(try await store.tokens(app: "A", user: "u") == [])
     }
 }

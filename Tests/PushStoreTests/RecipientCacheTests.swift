@@ -5,54 +5,54 @@ import Testing
 
 /// The webhook's recipient cache must never serve state older than the last committed write.
 @Suite struct RecipientCacheTests {
-    func read(_ store: SQLiteStore, channel: String = "c") throws -> (
+    func read(_ store: any RelayStore, channel: String = "c") async throws -> (
         states: [String: RecipientPushState], templates: [PushTemplateName: PushMessageTemplate]
     ) {
-        try store.recipientStatesAndTemplates(app: "A", users: ["u", "v", "ghost"], channel: channel)
+        try await store.recipientStatesAndTemplates(app: "A", users: ["u", "v", "ghost"], channel: channel)
     }
 
-    @Test func everyRegistryWriteIsSeenByTheNextRead() async throws {
-        let db = try TemporaryDatabase()
-        let store = try db.open()
+    @Test(arguments: StoreKind.allCases) func everyRegistryWriteIsSeenByTheNextRead(kind: StoreKind) async throws {
+        let db = try await TestDatabase.make(kind)
+        let store = try await db.open()
         _ = try await store.registerToken(app: "A", user: "u", token: hexToken(1), isUnique: false)
-        #expect(try read(store).states["u"]?.tokens.map(\.token) == [hexToken(1)])
-        #expect(try read(store).states["ghost"] == nil)
+        #expect(try await read(store).states["u"]?.tokens.map(\.token) == [hexToken(1)])
+        #expect(try await read(store).states["ghost"] == nil)
 
         _ = try await store.registerToken(app: "A", user: "u", token: hexToken(2), isUnique: false)
-        #expect(try read(store).states["u"]?.tokens.map(\.token) == [hexToken(1), hexToken(2)])
+        #expect(try await read(store).states["u"]?.tokens.map(\.token) == [hexToken(1), hexToken(2)])
 
         _ = try await store.registerToken(app: "A", user: "ghost", token: hexToken(3), isUnique: false)
-        #expect(try read(store).states["ghost"]?.tokens.map(\.token) == [hexToken(3)], "a user created after a miss")
+        #expect(try await read(store).states["ghost"]?.tokens.map(\.token) == [hexToken(3)], "a user created after a miss")
 
         try await store.updatePreferences(app: "A", user: "u") { $0.pushTriggerOption = .off }
-        #expect(try read(store).states["u"]?.preferences.pushTriggerOption == .off)
+        #expect(try await read(store).states["u"]?.preferences.pushTriggerOption == .off)
 
         try await store.updateChannelPreference(app: "A", user: "u", channel: "c") { $0.triggerOption = .mentionOnly }
-        #expect(try read(store).states["u"]?.channelPreference.triggerOption == .mentionOnly)
-        #expect(try read(store, channel: "other").states["u"]?.channelPreference == .defaults)
+        #expect(try await read(store).states["u"]?.channelPreference.triggerOption == .mentionOnly)
+        #expect(try await read(store, channel: "other").states["u"]?.channelPreference == .defaults)
 
         try await store.setPushTemplateName(app: "A", user: "u", .alternative)
-        #expect(try read(store).states["u"]?.templateName == .alternative)
+        #expect(try await read(store).states["u"]?.templateName == .alternative)
 
         try await store.updateMessageTemplate(app: "A", name: .default, startingFrom: .sendbirdDefault(for: .default)) {
             $0.mesg = "{sender_name} says {message}"
         }
-        #expect(try read(store).templates[.default]?.mesg == "{sender_name} says {message}")
+        #expect(try await read(store).templates[.default]?.mesg == "{sender_name} says {message}")
 
         _ = try await store.resetPreferences(app: "A", user: "u")
-        #expect(try read(store).states["u"]?.preferences == .defaults)
+        #expect(try await read(store).states["u"]?.preferences == .defaults)
 
         try await store.removeToken(app: "A", user: "u", token: hexToken(1))
-        #expect(try read(store).states["u"]?.tokens.map(\.token) == [hexToken(2)])
+        #expect(try await read(store).states["u"]?.tokens.map(\.token) == [hexToken(2)])
 
         _ = try await store.removeAllTokens(app: "A", user: "u")
-        #expect(try read(store).states["u"]?.tokens == [])
+        #expect(try await read(store).states["u"]?.tokens == [])
     }
 
     /// A token removed by the dispatcher (APNs said it is dead) is not pushed to again.
-    @Test func aTokenRemovedByAnOutcomeIsSeenByTheNextRead() async throws {
-        let db = try TemporaryDatabase()
-        let store = try db.open()
+    @Test(arguments: StoreKind.allCases) func aTokenRemovedByAnOutcomeIsSeenByTheNextRead(kind: StoreKind) async throws {
+        let db = try await TestDatabase.make(kind)
+        let store = try await db.open()
         _ = try await store.registerToken(app: "A", user: "u", token: hexToken(1), isUnique: false)
         _ = try await store.acceptEvent(
             AcceptedEvent(
@@ -62,14 +62,14 @@ import Testing
                         userID: "u", deviceToken: hexToken(1), payload: Data("{}".utf8), apnsID: UUID(),
                         pushType: "alert", priority: 10, expiresAtMs: .max)
                 ]))
-        #expect(try read(store).states["u"]?.tokens.count == 1)
+        #expect(try await read(store).states["u"]?.tokens.count == 1)
         let delivery = try #require(try await store.claimDue(nowMs: .max, limit: 1).first)
         try await store.recordOutcomes([
             DeliveryOutcome(
                 deliveryID: delivery.id, state: .tokenInvalid, atMs: 2, attempt: nil,
                 tokenRemoval: .always)
         ])
-        #expect(try read(store).states["u"]?.tokens == [])
+        #expect(try await read(store).states["u"]?.tokens == [])
     }
 
     /// Full, the cache drops a quarter and keeps the rest: a working set the size of the capacity

@@ -1,6 +1,10 @@
 import Foundation
+import GRDB
 import Synchronization
+import TestSupport
+import Testing
 @testable import PushStore
+@testable import PushStorePostgres
 
 /// A clock the test moves by hand (Unix milliseconds).
 final class ManualClock: Sendable {
@@ -30,6 +34,102 @@ final class TemporaryDatabase: Sendable {
 
     func open(clock: ManualClock = ManualClock(), configuration: PushStoreConfiguration = PushStoreConfiguration()) throws -> SQLiteStore {
         try SQLiteStore(path: path, configuration: configuration, clock: clock.function)
+    }
+}
+
+/// The two implementations of `RelayStore`; the store tests that check the interface run against both.
+enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case sqlite
+    case postgres
+
+    var testDescription: String { rawValue }
+}
+
+/// A fresh, empty database of one kind: a temporary SQLite file, or a new database in the test
+/// process's PostgreSQL cluster. Every store opened on it sees the same data (a reopened SQLite
+/// file; another relay of the fleet).
+final class TestDatabase: Sendable {
+    let kind: StoreKind
+    private let sqlite: TemporaryDatabase?
+    private let postgres: (cluster: PostgresCluster, database: String)?
+
+    private init(kind: StoreKind, sqlite: TemporaryDatabase?, postgres: (cluster: PostgresCluster, database: String)?) {
+        self.kind = kind
+        self.sqlite = sqlite
+        self.postgres = postgres
+    }
+
+    static func make(_ kind: StoreKind) async throws -> TestDatabase {
+        switch kind {
+        case .sqlite:
+            return TestDatabase(kind: kind, sqlite: try TemporaryDatabase(), postgres: nil)
+        case .postgres:
+            let cluster = try await PostgresCluster.shared()
+            return TestDatabase(kind: kind, sqlite: nil, postgres: (cluster, try await cluster.createDatabase()))
+        }
+    }
+
+    /// The cluster and database name, for a PostgreSQL database.
+    var postgresDatabase: (cluster: PostgresCluster, database: String)? { postgres }
+
+    /// The migrations a new database gets.
+    var migrations: [String] {
+        switch kind {
+        case .sqlite:
+            ["v1_users_tokens_preferences_templates", "v2_events_deliveries", "v3_delivery_payloads", "v4_credentials", "v5_due_by_app"]
+        case .postgres: ["v1_schema"]
+        }
+    }
+
+    /// A store on this database. `nodeID` and `lease` only matter to PostgreSQL.
+    func open(
+        clock: ManualClock = ManualClock(), configuration: PushStoreConfiguration = PushStoreConfiguration(), nodeID: String = "node-a"
+    ) async throws -> any RelayStore {
+        switch kind {
+        case .sqlite: try sqlite!.open(clock: clock, configuration: configuration)
+        case .postgres: try await openPostgres(clock: clock, configuration: configuration, nodeID: nodeID)
+        }
+    }
+
+    func openPostgres(
+        clock: ManualClock = ManualClock(), configuration: PushStoreConfiguration = PushStoreConfiguration(), nodeID: String = "node-a",
+        lease: Duration = .seconds(60)
+    ) async throws -> PostgresStore {
+        let (cluster, database) = try #require(postgres, "a PostgreSQL store on a \(kind) database")
+        return try await PostgresStore.open(
+            configuration: PostgresStoreConfiguration(
+                url: cluster.url(database: database), nodeID: nodeID, poolSize: 4, leaseDuration: lease, store: configuration),
+            clock: clock.function)
+    }
+
+    /// The one integer `sql` answers (a COUNT), read beside the store, not through it.
+    func count(_ sql: String) async throws -> Int {
+        switch kind {
+        case .sqlite:
+            let queue = try DatabaseQueue(path: sqlite!.path)
+            defer { try? queue.close() }
+            return try await queue.read { db in try Int.fetchOne(db, sql: sql) ?? -1 }
+        case .postgres:
+            let (cluster, database) = postgres!
+            let rows = try await cluster.psql(database: database, sql)
+            return try #require(rows.first?.first.flatMap { Int($0) }, "\(sql) answered \(rows)")
+        }
+    }
+
+    /// A table's column names, in order.
+    func columns(of table: String) async throws -> [String] {
+        switch kind {
+        case .sqlite:
+            let queue = try DatabaseQueue(path: sqlite!.path)
+            defer { try? queue.close() }
+            return try await queue.read { db in try db.columns(in: table).map(\.name) }
+        case .postgres:
+            let (cluster, database) = postgres!
+            return try await cluster.psql(
+                database: database,
+                "SELECT column_name FROM information_schema.columns WHERE table_name = '\(table)' ORDER BY ordinal_position"
+            ).map { $0[0] }
+        }
     }
 }
 

@@ -27,10 +27,12 @@ public protocol DeliveryQueue: Sendable {
     /// stopped). Others are left alone.
     func requeue(ids: [Int64]) async throws
 
-    /// Unsent deliveries (pending or in flight) per app.
+    /// Unsent deliveries (pending or in flight) per app. On a shared queue: the pending ones and
+    /// this relay's own claims.
     func unsentCountsByApp() async throws -> [String: Int]
 
-    /// Unsent deliveries (pending or in flight) by the second they were created.
+    /// Unsent deliveries (pending or in flight) by the second they were created. On a shared
+    /// queue: this relay's own claims only.
     func unsentCountsBySecond() async throws -> [Int64: Int]
 
     /// Deliveries waiting to be sent (pending or in flight).
@@ -44,9 +46,29 @@ public protocol DeliveryQueue: Sendable {
     /// whatever their age. Returns how many deliveries were deleted.
     @discardableResult
     func prune(olderThanMs cutoffMs: Int64, batch: Int) async throws -> Int
+
+    /// How often this relay must renew its claims (`renewClaims`), or nil when claims never
+    /// expire (one relay alone on its store: SQLite).
+    var claimRenewalInterval: Duration? { get }
+
+    /// Extends this relay's claims, so no other relay takes them over while it lives. Returns how many.
+    @discardableResult
+    func renewClaims() async throws -> Int
+
+    /// Whether other relays send from the same queue: then `unsentCountsByApp` includes pushes
+    /// other relays finish, and a relay's running count of them must be corrected from the store
+    /// now and then.
+    var isShared: Bool { get }
 }
 
 extension DeliveryQueue {
+    public var claimRenewalInterval: Duration? { nil }
+
+    @discardableResult
+    public func renewClaims() async throws -> Int { 0 }
+
+    public var isShared: Bool { false }
+
     /// Up to `limit` due deliveries, oldest due first within each app.
     public func claimDue(nowMs: Int64, limit: Int) async throws -> [DeliveryRecord] {
         try await claimDue(nowMs: nowMs, limit: limit, roomByApp: [:], defaultRoom: limit, rotation: 0).records

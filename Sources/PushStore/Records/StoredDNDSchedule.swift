@@ -2,7 +2,7 @@ import Foundation
 import PushCore
 
 /// The stored JSON form of one weekly do-not-disturb day. Its keys are the store's, fixed here.
-struct StoredDNDSchedule: Codable {
+package struct StoredDNDSchedule: Codable {
     struct Window: Codable {
         var startHour: Int
         var startMin: Int
@@ -21,14 +21,14 @@ struct StoredDNDSchedule: Codable {
         case dayOfWeek = "day_of_week", timeWindows = "time_windows"
     }
 
-    init(_ schedule: DNDSchedule) {
+    package init(_ schedule: DNDSchedule) {
         dayOfWeek = schedule.dayOfWeek.rawValue
         timeWindows = schedule.timeWindows.map {
             Window(startHour: $0.startHour, startMin: $0.startMin, endHour: $0.endHour, endMin: $0.endMin)
         }
     }
 
-    func schedule() throws -> DNDSchedule {
+    package func schedule() throws -> DNDSchedule {
         guard let day = Weekday(rawValue: dayOfWeek) else {
             throw PushStoreError.corruptValue(table: UserPreferencesRecord.databaseTableName, column: "dnd_schedules", value: dayOfWeek)
         }
@@ -42,14 +42,14 @@ struct StoredDNDSchedule: Codable {
 }
 
 /// JSON text columns.
-enum StoredJSON {
-    static func encode(_ value: some Encodable) throws -> String {
+package enum StoredJSON {
+    package static func encode(_ value: some Encodable) throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         return String(decoding: try encoder.encode(value), as: UTF8.self)
     }
 
-    static func decode<T: Decodable>(_ type: T.Type, from text: String, table: String, column: String) throws -> T {
+    package static func decode<T: Decodable>(_ type: T.Type, from text: String, table: String, column: String) throws -> T {
         do {
             return try JSONDecoder().decode(type, from: Data(text.utf8))
         } catch {

@@ -1,0 +1,47 @@
+import Logging
+import PostgresNIO
+
+/// The schema as named migrations, in the spirit of SQLite's (`PushStoreMigrations`): applied
+/// names are kept in `pushrelay_migrations`, a migration that has shipped is never edited, only
+/// followed by a new one.
+///
+/// All pending migrations run in ONE transaction under a fleet-wide advisory lock: relays
+/// starting at once apply them one after the other (the second finds them applied), and a
+/// migration that fails leaves nothing half done (PostgreSQL's DDL is transactional).
+enum PostgresMigrations {
+    static let all: [(name: String, statements: [String])] = [
+        ("v1_schema", PostgresSchemaV1.statements)
+    ]
+
+    /// Applies the pending migrations on `connection`, which the caller closes if this throws.
+    static func migrate(_ connection: PostgresConnection, clock: () -> Int64, logger: Logger) async throws {
+        // No ROLLBACK on failure: the caller closes the connection, which ends the transaction
+        // too, even on a connection that failed.
+        try await connection.run("BEGIN", logger: logger)
+        try await connection.run(
+            "SELECT pg_advisory_xact_lock(\(AdvisoryLock.jobClass), \(AdvisoryLock.migrations))", logger: logger)
+        try await connection.run(
+            "CREATE TABLE IF NOT EXISTS pushrelay_migrations (name text PRIMARY KEY, applied_at_ms bigint NOT NULL)",
+            logger: logger)
+        let applied = Set(try await connection.rows("SELECT name FROM pushrelay_migrations", logger: logger) { try $0.decode(String.self) })
+        for migration in all where !applied.contains(migration.name) {
+            logger.debug("applying migration", metadata: ["migration": "\(migration.name)"])
+            for statement in migration.statements {
+                try await connection.run(PostgresQuery(unsafeSQL: statement), logger: logger)
+            }
+            try await connection.run(
+                "INSERT INTO pushrelay_migrations (name, applied_at_ms) VALUES (\(migration.name), \(clock()))", logger: logger)
+        }
+        try await connection.run("COMMIT", logger: logger)
+    }
+
+    /// Applied names in the order of `all`; names this version does not know (a newer relay's)
+    /// follow by name.
+    static func applied(_ connection: PostgresConnection, logger: Logger) async throws -> [String] {
+        let names = try await connection.rows("SELECT name FROM pushrelay_migrations ORDER BY name", logger: logger) {
+            try $0.decode(String.self)
+        }
+        let known = all.map(\.name)
+        return known.filter(names.contains) + names.filter { !known.contains($0) }
+    }
+}

@@ -1,0 +1,303 @@
+import PostgresNIO
+import PushStore
+
+extension PostgresStore {
+    /// Claims due deliveries app by app, as `SQLiteStore.claimDue` does (each app at most its room,
+    /// `limit` in all, apps served in turn from `rotation`), in one transaction, leasing each
+    /// claimed delivery to this relay until `leaseDuration` from now.
+    ///
+    /// Several relays claim at once: each app's batch is taken with `FOR UPDATE SKIP LOCKED` and
+    /// marked in flight in the same statement, so no delivery is claimed twice and nobody waits for
+    /// another's claim. First, deliveries whose lease ran out (a relay that died) go back to
+    /// pending (`deliveries_in_flight` makes that one index probe when there are none); the same
+    /// statement lists the apps with pending deliveries by a loose index scan of
+    /// `deliveries_due_by_app`, one probe per app.
+    public func claimDue(
+        nowMs: Int64, limit: Int, roomByApp: [String: Int], defaultRoom: Int,
+        rotation: Int
+    ) async throws -> DueClaim {
+        guard limit > 0 else { return DueClaim(records: [], exhausted: false) }
+        // Leases run on the store's clock, never the caller's `nowMs` (which may be far ahead to
+        // mean "everything due"): every relay compares them with its own wall clock.
+        let leaseNow = clock()
+        let leaseUntil = Self.adding(configuration.leaseMilliseconds, to: leaseNow)
+        return try await transaction { connection in
+            let apps = try await connection.rows(
+                """
+                WITH RECURSIVE swept AS (
+                    \(unescaped: Self.sweepExpiredLeases) \(leaseNow) RETURNING app_id
+                ), pending_apps(app) AS (
+                    (SELECT app_id FROM deliveries WHERE state = 'pending' ORDER BY app_id LIMIT 1)
+                    UNION ALL
+                    SELECT (SELECT app_id FROM deliveries WHERE state = 'pending' AND app_id > pending_apps.app ORDER BY app_id LIMIT 1)
+                    FROM pending_apps WHERE pending_apps.app IS NOT NULL
+                )
+                SELECT app FROM pending_apps WHERE app IS NOT NULL
+                UNION
+                SELECT app_id FROM swept
+                """, logger: logger
+            ) { try $0.decode(String.self) }
+            // SQLite's order (bytes, whatever this database's collation), so `rotation` means the same app.
+            .sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+            guard !apps.isEmpty else { return DueClaim(records: [], exhausted: true) }
+            var claimed: [DeliveryRecord] = []
+            // Whether some app may have more due than it got (its room, or the limit, cut it short).
+            var cut = false
+            let start = rotation % apps.count
+            for offset in apps.indices {
+                let app = apps[(start + offset) % apps.count]
+                let room = min(roomByApp[app] ?? defaultRoom, limit - claimed.count)
+                guard room > 0 else {
+                    cut = true
+                    continue
+                }
+                let taken = try await connection.rows(
+                    """
+                    WITH picked AS (
+                        SELECT id FROM deliveries
+                        WHERE state = 'pending' AND app_id = \(app) AND next_attempt_at_ms <= \(nowMs)
+                        ORDER BY next_attempt_at_ms, id LIMIT \(Int64(room))
+                        FOR UPDATE SKIP LOCKED
+                    ), claimed AS (
+                        UPDATE deliveries d
+                        SET state = 'in_flight', updated_at_ms = \(nowMs), lease_owner = \(nodeID), lease_expires_at_ms = \(leaseUntil)
+                        FROM picked WHERE d.id = picked.id
+                        RETURNING \(unescaped: DeliveryColumns.prefixed("d"))
+                    )
+                    SELECT \(unescaped: DeliveryColumns.prefixed("c")), p.payload
+                    FROM claimed c LEFT JOIN delivery_payloads p ON p.delivery_id = c.id
+                    ORDER BY c.next_attempt_at_ms, c.id
+                    """, logger: logger, DeliveryColumns.record)
+                claimed += taken
+                if taken.count == room { cut = true }
+            }
+            return DueClaim(records: claimed, exhausted: !cut)
+        }
+    }
+
+    /// `UPDATE …` putting in-flight deliveries whose lease ran out before the time that follows
+    /// back to pending, same apns-id, same attempts (a dead relay's work is taken over).
+    static let sweepExpiredLeases = """
+        UPDATE deliveries SET state = 'pending', lease_owner = NULL, lease_expires_at_ms = NULL
+        WHERE state = 'in_flight' AND lease_expires_at_ms <
+        """
+
+    /// When the earliest pending delivery is due; nil when none is pending. Another relay's
+    /// in-flight delivery counts as due just after its lease runs out, when a claim here would
+    /// take it over: a relay with nothing of its own to send still wakes for a dead one's work.
+    public func nextDueAtMs() async throws -> Int64? {
+        try await withConnection { connection in
+            try await connection.value(
+                """
+                SELECT LEAST(
+                    (SELECT MIN(next_attempt_at_ms) FROM deliveries WHERE state = 'pending'),
+                    (SELECT MIN(lease_expires_at_ms) + 1 FROM deliveries WHERE state = 'in_flight' AND lease_owner <> \(nodeID)))
+                """, as: Int64.self, logger: logger)
+        }
+    }
+
+    /// Records outcomes (state, attempt log, token removals) in ONE statement, so one transaction
+    /// and one round trip per batch: the updates, the attempt rows and the token removals go in as
+    /// arrays. Clears each delivery's lease. Returns how many tokens were removed.
+    ///
+    /// A batch naming one delivery twice (never the dispatcher's) is recorded as several
+    /// statements in one transaction, in order, as SQLite applies them.
+    @discardableResult
+    public func recordOutcomes(_ outcomes: [DeliveryOutcome]) async throws -> Int {
+        guard !outcomes.isEmpty else { return 0 }
+        // Removing a token is a registry write: the statement notifies the fleet if it removed
+        // one, and this relay's cache is emptied once it has ended.
+        let removesTokens = outcomes.contains { $0.tokenRemoval != nil }
+        defer { if removesTokens { recipientCache.invalidate() } }
+        var rounds: [[DeliveryOutcome]] = [[]]
+        var ids: Set<Int64> = []
+        for outcome in outcomes {
+            if !ids.insert(outcome.deliveryID).inserted {
+                rounds.append([])
+                ids = [outcome.deliveryID]
+            }
+            rounds[rounds.count - 1].append(outcome)
+        }
+        if rounds.count == 1 {
+            return try await retryingTransientFailures {
+                try await withConnection { connection in try await Self.record(outcomes, connection, logger: logger) }
+            }
+        }
+        return try await transaction { connection in
+            var removed = 0
+            for round in rounds { removed += try await Self.record(round, connection, logger: logger) }
+            return removed
+        }
+    }
+
+    /// One statement recording `outcomes` (each delivery at most once); returns the tokens removed.
+    private static func record(_ outcomes: [DeliveryOutcome], _ connection: PostgresConnection, logger: Logger) async throws -> Int {
+        var attemptOutcomes: [DeliveryOutcome] = []
+        var attemptRows: [DeliveryAttempt] = []
+        var removals: [(id: Int64, before: Int64?)] = []
+        for outcome in outcomes {
+            // A send APNs accepted is the delivery row itself (state, sent_at_ms, last_status,
+            // apns_id): only other attempts get a log row. `attempts(_:)` puts it back on reading.
+            if let a = outcome.attempt, !(outcome.state == .sent && a.isPlainAcceptance && a.atMs == outcome.atMs) {
+                attemptOutcomes.append(outcome)
+                attemptRows.append(a)
+            }
+            switch outcome.tokenRemoval {
+            case .ifRegisteredBefore(let ms)?: removals.append((outcome.deliveryID, ms))
+            case .always?: removals.append((outcome.deliveryID, nil))
+            case nil: break
+            }
+        }
+        let removed = try await connection.value(
+            """
+            WITH o AS (
+                SELECT * FROM unnest(
+                    \(PostgresArray.int8(outcomes.map(\.deliveryID))), \(PostgresArray.text(outcomes.map(\.state.rawValue))),
+                    \(PostgresArray.int8(outcomes.map { $0.attempt == nil ? 0 : 1 })),
+                    \(PostgresArray.int8(outcomes.map(\.nextAttemptAtMs))),
+                    \(PostgresArray.int8(outcomes.map { $0.attempt?.status.map(Int64.init) })),
+                    \(PostgresArray.text(outcomes.map { $0.attempt?.reason ?? $0.attempt?.error })),
+                    \(PostgresArray.int8(outcomes.map { $0.state == .sent ? $0.atMs : nil })), \(PostgresArray.int8(outcomes.map(\.atMs)))
+                ) AS o(id, state, attempted, next_attempt_at_ms, status, reason, sent_at_ms, at_ms)
+            ), updated AS (
+                UPDATE deliveries d SET state = o.state, attempts = d.attempts + o.attempted,
+                    next_attempt_at_ms = COALESCE(o.next_attempt_at_ms, d.next_attempt_at_ms),
+                    last_status = COALESCE(o.status, d.last_status), last_reason = COALESCE(o.reason, d.last_reason),
+                    sent_at_ms = COALESCE(o.sent_at_ms, d.sent_at_ms), updated_at_ms = o.at_ms,
+                    lease_owner = NULL, lease_expires_at_ms = NULL
+                FROM o WHERE d.id = o.id
+                RETURNING d.id, d.app_id, d.device_token
+            ), logged AS (
+                INSERT INTO delivery_attempts (delivery_id, at_ms, status, reason, error, apns_id)
+                SELECT a.delivery_id, a.at_ms, a.status, a.reason, a.error, a.apns_id
+                FROM unnest(
+                    \(PostgresArray.int8(attemptOutcomes.map(\.deliveryID))), \(PostgresArray.int8(attemptRows.map(\.atMs))),
+                    \(PostgresArray.int8(attemptRows.map { $0.status.map(Int64.init) })), \(PostgresArray.text(attemptRows.map(\.reason))),
+                    \(PostgresArray.text(attemptRows.map(\.error))),
+                    \(PostgresArray.text(attemptRows.map { $0.apnsID.uuidString.lowercased() }))
+                ) WITH ORDINALITY AS a(delivery_id, at_ms, status, reason, error, apns_id, n)
+                WHERE a.delivery_id IN (SELECT id FROM updated)  -- pruned meanwhile: nothing to log
+                ORDER BY a.n
+            ), removed AS (
+                DELETE FROM device_tokens t
+                USING updated u,
+                    unnest(\(PostgresArray.int8(removals.map(\.id))), \(PostgresArray.int8(removals.map(\.before)))) AS r(id, before)
+                WHERE u.id = r.id AND t.app_id = u.app_id AND t.token = u.device_token AND (r.before IS NULL OR t.registered_at < r.before)
+                RETURNING 1
+            ), notified AS (
+                SELECT pg_notify(\(RegistryListener.channel), '') WHERE EXISTS (SELECT 1 FROM removed)
+            )
+            SELECT (SELECT COUNT(*) FROM removed) + 0 * (SELECT COUNT(*) FROM notified)
+            """, as: Int.self, logger: logger)
+        return removed ?? 0
+    }
+
+    /// Puts deliveries THIS relay left in flight (a crash) back to pending, same apns-id, same
+    /// attempts. Other relays' in-flight deliveries are theirs until their lease runs out.
+    /// Call once at start, before the dispatcher claims anything. Returns how many.
+    @discardableResult
+    public func resumeInFlight() async throws -> Int {
+        try await withConnection { connection in
+            try await connection.count(
+                """
+                UPDATE deliveries SET state = 'pending', lease_owner = NULL, lease_expires_at_ms = NULL
+                WHERE state = 'in_flight' AND lease_owner = \(nodeID) RETURNING 1
+                """, logger: logger)
+        }
+    }
+
+    /// Claims expire: renewed every third of a lease, a live relay never loses them.
+    public var claimRenewalInterval: Duration? { configuration.leaseDuration / 3 }
+
+    public var isShared: Bool { true }
+
+    /// Extends this relay's leases on its in-flight deliveries to `leaseDuration` from now
+    /// (the dispatcher calls it every `claimRenewalInterval`). Returns how many.
+    @discardableResult
+    public func renewClaims() async throws -> Int {
+        let until = Self.adding(configuration.leaseMilliseconds, to: clock())
+        return try await withConnection { connection in
+            try await connection.count(
+                """
+                UPDATE deliveries SET lease_expires_at_ms = \(until) WHERE state = 'in_flight' AND lease_owner = \(nodeID) RETURNING 1
+                """, logger: logger)
+        }
+    }
+
+    /// Puts this relay's in-flight deliveries among `ids` back to pending, due now (e.g. handed
+    /// to a dispatcher that had stopped). Others are left alone, including one another relay
+    /// took over when its lease ran out.
+    public func requeue(ids: [Int64]) async throws {
+        guard !ids.isEmpty else { return }
+        let now = clock()
+        try await withConnection { connection in
+            try await connection.run(
+                """
+                UPDATE deliveries SET state = 'pending', next_attempt_at_ms = \(now), updated_at_ms = \(now),
+                    lease_owner = NULL, lease_expires_at_ms = NULL
+                WHERE state = 'in_flight' AND lease_owner = \(nodeID) AND id = ANY(\(PostgresArray.int8(ids)))
+                """, logger: logger)
+        }
+    }
+
+    /// What this relay answers for, per app: every pending delivery (any relay may take it) and
+    /// its own in-flight ones. Other relays' claims are theirs to count.
+    public func unsentCountsByApp() async throws -> [String: Int] {
+        try await withConnection { connection in
+            var counts: [String: Int] = [:]
+            for row in try await connection.rows(
+                """
+                SELECT app_id, COUNT(*) FROM (
+                    SELECT app_id FROM deliveries WHERE state = 'pending'
+                    UNION ALL SELECT app_id FROM deliveries WHERE state = 'in_flight' AND lease_owner = \(nodeID)
+                ) unsent GROUP BY app_id
+                """, logger: logger)
+            {
+                let (app, count) = try row.decode((String, Int).self)
+                counts[app] = count
+            }
+            return counts
+        }
+    }
+
+    /// This relay's own in-flight deliveries by the second they were created. Pending ones are
+    /// left out: other relays send them without this relay hearing of it, and their seconds
+    /// would stay counted here forever (the age of the oldest unsent push would only grow).
+    public func unsentCountsBySecond() async throws -> [Int64: Int] {
+        try await withConnection { connection in
+            var counts: [Int64: Int] = [:]
+            for row in try await connection.rows(
+                """
+                SELECT created_at_ms / 1000 AS s, COUNT(*) FROM deliveries WHERE state = 'in_flight' AND lease_owner = \(nodeID) GROUP BY s
+                """, logger: logger)
+            {
+                let (second, count) = try row.decode((Int64, Int).self)
+                counts[second] = count
+            }
+            return counts
+        }
+    }
+
+    /// Deliveries waiting to be sent (pending or in flight).
+    public func pendingCount() async throws -> Int {
+        try await withConnection { connection in
+            try await connection.value(
+                """
+                SELECT (SELECT COUNT(*) FROM deliveries WHERE state = 'pending')
+                     + (SELECT COUNT(*) FROM deliveries WHERE state = 'in_flight')
+                """, as: Int.self, logger: logger) ?? 0
+        }
+    }
+
+    /// Deliveries in each state (for tests and operators).
+    public func deliveryStateCounts() async throws -> [DeliveryState: Int] {
+        try await withConnection { connection in
+            var counts: [DeliveryState: Int] = [:]
+            for row in try await connection.rows("SELECT state, COUNT(*) FROM deliveries GROUP BY state", logger: logger) {
+                let (state, count) = try row.decode((String, Int).self)
+                counts[DeliveryState(rawValue: state)] = count
+            }
+            return counts
+        }
+    }
+}

@@ -1,0 +1,144 @@
+import PostgresNIO
+import PushCore
+import PushStore
+
+extension PostgresStore {
+    /// Registers an APNs device token for a user, creating the user on first use (see
+    /// `DeviceTokenStore.registerToken`). Under the user's and the token's locks, so concurrent
+    /// registrations behave as SQLite's serialised ones do.
+    public func registerToken(app: String, user: String, token: String, isUnique: Bool) async throws -> TokenRegistration {
+        let now = clock()
+        let limit = configuration.store.maximumTokensPerUser
+        return try await registryWrite { connection in
+            try await Self.lockAndEnsureUser(connection, app: app, user: user, token: token, now: now, logger: logger)
+            // The token wherever it is (its owner is the previous one) and, under `isUnique`, the
+            // user's other tokens. Deleted and re-inserted rather than updated, so the row gets
+            // the newest `id` and ranks as the newest registration even within one millisecond.
+            var previousOwner: String?
+            var removed: [StoredToken] = []
+            for row in try await connection.rows(
+                """
+                DELETE FROM device_tokens WHERE app_id = \(app) AND (token = \(token) OR (\(isUnique) AND user_id = \(user)))
+                RETURNING token, user_id, registered_at, id
+                """, logger: logger)
+            {
+                let (held, owner, registeredAt, id) = try row.decode((String, String, Int64, Int64).self)
+                if held == token {
+                    previousOwner = owner
+                } else {
+                    removed.append(StoredToken(token: held, registeredAt: registeredAt, id: id))
+                }
+            }
+            try await connection.run(
+                "INSERT INTO device_tokens (app_id, token, user_id, registered_at) VALUES (\(app), \(token), \(user), \(now))",
+                logger: logger)
+            let excess = try await connection.rows(
+                """
+                DELETE FROM device_tokens WHERE id IN (
+                    SELECT id FROM device_tokens WHERE app_id = \(app) AND user_id = \(user)
+                    ORDER BY registered_at DESC, id DESC OFFSET \(Int64(max(0, limit))))
+                RETURNING token, registered_at, id
+                """, logger: logger, StoredToken.init)
+            return TokenRegistration(
+                token: DeviceToken(token: token, registeredAtMs: now),
+                previousOwner: previousOwner == user ? nil : previousOwner,
+                removedTokens: StoredToken.oldestFirst(removed) + StoredToken.oldestFirst(excess)
+            )
+        }
+    }
+
+    /// A user's tokens, oldest registration first; `nil` when the user is unknown. One statement:
+    /// the user and their tokens from one snapshot.
+    public func tokens(app: String, user: String) async throws -> [DeviceToken]? {
+        try await withConnection { connection in
+            var known = false
+            var tokens: [DeviceToken] = []
+            for row in try await connection.rows(
+                """
+                SELECT t.token, t.registered_at FROM users u
+                LEFT JOIN device_tokens t ON t.app_id = u.app_id AND t.user_id = u.user_id
+                WHERE u.app_id = \(app) AND u.user_id = \(user) ORDER BY t.registered_at, t.id
+                """, logger: logger)
+            {
+                known = true
+                let (token, registeredAt) = try row.decode((String?, Int64?).self)
+                if let token, let registeredAt { tokens.append(DeviceToken(token: token, registeredAtMs: registeredAt)) }
+            }
+            return known ? tokens : nil
+        }
+    }
+
+    /// Removes one of a user's tokens. Returns whether the user held it.
+    @discardableResult
+    public func removeToken(app: String, user: String, token: String) async throws -> Bool {
+        try await registryWrite { connection in
+            try await connection.count(
+                "DELETE FROM device_tokens WHERE app_id = \(app) AND user_id = \(user) AND token = \(token) RETURNING 1",
+                logger: logger) > 0
+        }
+    }
+
+    /// Removes all of a user's tokens and returns them, oldest first.
+    @discardableResult
+    public func removeAllTokens(app: String, user: String) async throws -> [String] {
+        try await registryWrite { connection in
+            StoredToken.oldestFirst(
+                try await connection.rows(
+                    "DELETE FROM device_tokens WHERE app_id = \(app) AND user_id = \(user) RETURNING token, registered_at, id",
+                    logger: logger, StoredToken.init))
+        }
+    }
+
+    /// The user a token is registered to, if any.
+    public func owner(app: String, token: String) async throws -> String? {
+        try await withConnection { connection in
+            try await connection.value(
+                "SELECT user_id FROM device_tokens WHERE app_id = \(app) AND token = \(token)", as: String.self, logger: logger)
+        }
+    }
+
+    /// Removes a token from whoever holds it; returns that user, if any.
+    @discardableResult
+    public func removeTokenFromOwner(app: String, token: String) async throws -> String? {
+        try await registryWrite { connection in
+            try await connection.value(
+                "DELETE FROM device_tokens WHERE app_id = \(app) AND token = \(token) RETURNING user_id", as: String.self,
+                logger: logger)
+        }
+    }
+
+    /// Removes a token APNs reported as no longer valid, but only if it was registered before
+    /// `timestampMs` (APNs' 410 `timestamp`): a registration after that moment is a new, valid one.
+    @discardableResult
+    public func removeToken(app: String, token: String, ifRegisteredBefore timestampMs: Int64) async throws -> Bool {
+        try await registryWrite { connection in
+            try await connection.count(
+                """
+                DELETE FROM device_tokens WHERE app_id = \(app) AND token = \(token) AND registered_at < \(timestampMs) RETURNING 1
+                """, logger: logger) > 0
+        }
+    }
+}
+
+/// A token row as a DELETE … RETURNING hands it back: unordered, so sorted here the way SQLite
+/// reads them (registration time, then id).
+struct StoredToken {
+    var token: String
+    var registeredAt: Int64
+    var id: Int64
+
+    init(token: String, registeredAt: Int64, id: Int64) {
+        self.token = token
+        self.registeredAt = registeredAt
+        self.id = id
+    }
+
+    /// A row of `RETURNING token, registered_at, id`.
+    init(_ row: PostgresRow) throws {
+        (token, registeredAt, id) = try row.decode((String, Int64, Int64).self)
+    }
+
+    static func oldestFirst(_ tokens: [StoredToken]) -> [String] {
+        tokens.sorted { ($0.registeredAt, $0.id) < ($1.registeredAt, $1.id) }.map(\.token)
+    }
+}

@@ -1,0 +1,124 @@
+import PostgresNIO
+import PushCore
+import PushStore
+
+extension PostgresStore {
+    /// The push state of several users for one channel, from one statement (one snapshot). Users
+    /// the relay has never seen are absent from the result (they have no tokens to push to).
+    public func recipientStates(app: String, users: [String], channel: String) async throws -> [String: RecipientPushState] {
+        guard !users.isEmpty else { return [:] }
+        let entries = try await withConnection { connection in
+            try await Self.userEntries(connection, app: app, users: users, logger: logger)
+        }
+        return Self.states(entries, channel: channel)
+    }
+
+    /// `recipientStates` and the templates the app changed through the API, as the webhook needs them.
+    ///
+    /// Served from `RecipientCache` while no registry write has been seen since the users were
+    /// last read: this relay's own writes invalidate it at commit, other relays' through
+    /// `RegistryListener`, and while that is not listening the cache is not used at all (a
+    /// notification could be missed). Otherwise one statement for the missing users (every table
+    /// at once) and, when the app's templates are missing too, one for them in the same snapshot.
+    public func recipientStatesAndTemplates(
+        app: String, users: [String], channel: String
+    ) async throws -> (states: [String: RecipientPushState], templates: [PushTemplateName: PushMessageTemplate]) {
+        let version = recipientCache.version
+        let useCache = registry.isListening
+        let cached =
+            useCache ? recipientCache.lookUp(app: app, users: users, version: version) : (found: [:], missing: users, templates: nil)
+        var found = cached.found
+        var templates = cached.templates
+        if !cached.missing.isEmpty || templates == nil {
+            let missingUsers = cached.missing
+            let needsTemplates = templates == nil
+            let (read, readTemplates) =
+                if !missingUsers.isEmpty && needsTemplates {
+                    try await transaction(.snapshot) { connection in
+                        (
+                            try await Self.userEntries(connection, app: app, users: missingUsers, logger: logger),
+                            Optional(try await Self.storedMessageTemplates(connection, app: app, logger: logger))
+                        )
+                    }
+                } else {
+                    try await withConnection { connection in
+                        (
+                            missingUsers.isEmpty
+                                ? [:] : try await Self.userEntries(connection, app: app, users: missingUsers, logger: logger),
+                            needsTemplates ? try await Self.storedMessageTemplates(connection, app: app, logger: logger) : nil
+                        )
+                    }
+                }
+            if useCache { recipientCache.store(app: app, users: read, templates: readTemplates, version: version) }
+            found.merge(read) { _, new in new }
+            templates = templates ?? readTemplates
+        }
+        return (Self.states(found, channel: channel), templates ?? [:])
+    }
+
+    /// The known users' states, with their preference for `channel`.
+    static func states(_ entries: [String: RecipientCache.UserEntry], channel: String) -> [String: RecipientPushState] {
+        var states: [String: RecipientPushState] = [:]
+        for (user, entry) in entries {
+            guard var state = entry.state else { continue }
+            state.channelPreference = entry.channelPreferences[channel] ?? .defaults
+            states[user] = state
+        }
+        return states
+    }
+
+    /// Every one of `users` (unknown ones with a nil state) with their tokens, preferences,
+    /// template choice and preferences for all channels: ONE statement, one row per known user,
+    /// the tokens and channel preferences aggregated into arrays (by the indexes' order).
+    static func userEntries(
+        _ connection: PostgresConnection, app: String, users: [String], logger: Logger
+    ) async throws -> [String: RecipientCache.UserEntry] {
+        var entries: [String: RecipientCache.UserEntry] = [:]
+        for user in users { entries[user] = RecipientCache.UserEntry(state: nil, channelPreferences: [:]) }
+        let rows = try await connection.rows(
+            """
+            SELECT \(unescaped: prefixed("p", PreferenceColumns.user)), p.app_id IS NULL, u.user_id, u.push_template,
+                t.tokens, t.registered, c.channels, c.triggers, c.sounds, c.has_sound
+            FROM users u
+            LEFT JOIN user_push_preferences p ON p.app_id = u.app_id AND p.user_id = u.user_id
+            LEFT JOIN LATERAL (
+                SELECT array_agg(token ORDER BY registered_at, id) AS tokens,
+                    array_agg(registered_at ORDER BY registered_at, id) AS registered
+                FROM device_tokens WHERE app_id = u.app_id AND user_id = u.user_id
+            ) t ON true
+            LEFT JOIN LATERAL (
+                SELECT array_agg(channel_url) AS channels, array_agg(push_trigger_option) AS triggers,
+                    array_agg(COALESCE(push_sound, '')) AS sounds, array_agg(push_sound IS NOT NULL) AS has_sound
+                FROM channel_push_preferences WHERE app_id = u.app_id AND user_id = u.user_id
+            ) c ON true
+            WHERE u.app_id = \(app) AND u.user_id = ANY(\(PostgresArray.text(users)))
+            """, logger: logger)
+        for row in rows {
+            let columns = row.makeRandomAccess()
+            let user = try columns[16].decode(String.self)
+            let templateName = try templateName(try columns[17].decode(String.self))
+            let tokens = try columns[18].decode([String]?.self) ?? []
+            let registered = try columns[19].decode([Int64]?.self) ?? []
+            let state = RecipientPushState(
+                userID: user, tokens: zip(tokens, registered).map { DeviceToken(token: $0, registeredAtMs: $1) },
+                preferences: try columns[15].decode(Bool.self) ? .defaults : try PreferenceColumns.userPreferences(row),
+                channelPreference: .defaults, templateName: templateName)
+            var channelPreferences: [String: ChannelPushPreference] = [:]
+            if let channels = try columns[20].decode([String]?.self) {
+                let triggers = try columns[21].decode([String].self)
+                let sounds = try columns[22].decode([String].self)
+                let hasSound = try columns[23].decode([Bool].self)
+                for (index, channel) in channels.enumerated() {
+                    guard let trigger = ChannelPushTriggerOption(rawValue: triggers[index]) else {
+                        throw PushStoreError.corruptValue(
+                            table: PreferenceColumns.channelTable, column: "push_trigger_option", value: triggers[index])
+                    }
+                    channelPreferences[channel] = ChannelPushPreference(
+                        triggerOption: trigger, pushSound: hasSound[index] ? sounds[index] : nil)
+                }
+            }
+            entries[user] = RecipientCache.UserEntry(state: state, channelPreferences: channelPreferences)
+        }
+        return entries
+    }
+}

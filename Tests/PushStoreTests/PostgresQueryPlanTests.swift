@@ -1,0 +1,53 @@
+import Testing
+
+/// The PostgreSQL store's frequent statements can each be answered from an index (SQLite's
+/// counterpart: `PushStoreTests.lookupsUseAnIndex`). The tables are empty, so sequential scans are
+/// disabled for the check: a plan that still has one has no index to use.
+@Suite struct PostgresQueryPlanTests {
+    /// One migrated database for every statement checked.
+    static let database = Task { () throws -> TestDatabase in
+        let db = try await TestDatabase.make(.postgres)
+        try await db.open().close()
+        return db
+    }
+
+    @Test(arguments: [
+        // The claim: each app's due deliveries, the loose scan for the apps, the lease sweep, the wake-up.
+        """
+        SELECT id FROM deliveries WHERE state = 'pending' AND app_id = 'a' AND next_attempt_at_ms <= 5 \
+        ORDER BY next_attempt_at_ms, id LIMIT 10
+        """,
+        "SELECT app_id FROM deliveries WHERE state = 'pending' AND app_id > 'a' ORDER BY app_id LIMIT 1",
+        "UPDATE deliveries SET state = 'pending' WHERE state = 'in_flight' AND lease_expires_at_ms < 5",
+        "SELECT MIN(next_attempt_at_ms) FROM deliveries WHERE state = 'pending'",
+        "SELECT MIN(lease_expires_at_ms) FROM deliveries WHERE state = 'in_flight' AND lease_owner <> 'a'",
+        "UPDATE deliveries SET lease_expires_at_ms = 5 WHERE state = 'in_flight' AND lease_owner = 'a'",
+        "SELECT payload FROM delivery_payloads WHERE delivery_id = 1",
+        // The webhook's read of its recipients (per user, for a list of users).
+        "SELECT user_id, push_template FROM users WHERE app_id = 'a' AND user_id = ANY('{u,v}'::text[])",
+        "SELECT token FROM device_tokens WHERE app_id = 'a' AND user_id = 'u' ORDER BY registered_at, id",
+        "SELECT * FROM user_push_preferences WHERE app_id = 'a' AND user_id = 'u'",
+        "SELECT * FROM channel_push_preferences WHERE app_id = 'a' AND user_id = 'u'",
+        "SELECT * FROM push_message_templates WHERE app_id = 'a'",
+        // The REST API and the delivery log.
+        "SELECT user_id FROM device_tokens WHERE app_id = 'a' AND token = 't'",
+        "SELECT * FROM session_tokens WHERE token_digest = '\\x00'::bytea",
+        "SELECT * FROM deliveries WHERE app_id = 'a' AND user_id = 'u' ORDER BY id DESC LIMIT 20",
+        "SELECT * FROM deliveries WHERE app_id = 'a' AND message_id = 1 AND user_id = 'u' ORDER BY id",
+        "SELECT * FROM delivery_attempts WHERE delivery_id = ANY('{1,2}'::bigint[]) ORDER BY delivery_id, at_ms, id",
+        // Pruning.
+        """
+        SELECT id FROM deliveries WHERE created_at_ms < 5 AND (created_at_ms, id) > (0, 0) AND state NOT IN ('pending', 'in_flight') \
+        ORDER BY created_at_ms, id LIMIT 10
+        """,
+        "SELECT app_id, message_id, user_id FROM decisions WHERE created_at_ms < 5 LIMIT 10",
+        "SELECT app_id, message_id FROM events WHERE created_at_ms < 5 LIMIT 10",
+    ])
+    func statementsHaveAnIndex(query: String) async throws {
+        let db = try await Self.database.value
+        let (cluster, database) = try #require(db.postgresDatabase)
+        let plan = try await cluster.psql(database: database, "SET enable_seqscan = off; EXPLAIN \(query)").map { $0.joined() }
+        #expect(!plan.isEmpty)
+        #expect(!plan.contains { $0.contains("Seq Scan") }, "no index for: \(plan.joined(separator: "\n"))")
+    }
+}
