@@ -1,5 +1,6 @@
 import Logging
 import PushStore
+import PushStorePostgres
 
 extension RelayApplication {
     /// Opens the configured store and brings its schema up to date.
@@ -9,8 +10,13 @@ extension RelayApplication {
         switch database.backend {
         case .sqlite(let path):
             return try SQLiteStore(path: path)
-        case .postgres:
-            throw PushStoreError.cannotOpen(path: database.location, reason: "PostgreSQL is not available in this build")
+        case .postgres(let settings):
+            return try await PostgresStore.open(
+                configuration: PostgresStoreConfiguration(
+                    host: settings.host, port: settings.port, username: settings.username, password: settings.password?.value,
+                    database: settings.database, poolSize: settings.poolSize, nodeID: settings.nodeID,
+                    leaseDuration: settings.lease, tls: settings.tls),
+                logger: Logger(label: "push-relay.store", factory: { _ in logger.handler }))
         }
     }
 }

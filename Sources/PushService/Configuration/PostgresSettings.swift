@@ -1,4 +1,5 @@
 import Foundation
+import PushStorePostgres
 
 /// `database.postgres`: the PostgreSQL database a fleet of relays shares.
 ///
@@ -10,6 +11,7 @@ import Foundation
 ///     pool_size: 8                          # connections per relay
 ///     node_id: relay-a                      # default: the host name
 ///     lease: 60s                            # how long a dead relay's claimed pushes wait for another
+///     tls: prefer                           # disable (default) | prefer | require
 /// ```
 public struct PostgresSettings: Sendable, Hashable {
     public var host: String
@@ -25,6 +27,8 @@ public struct PostgresSettings: Sendable, Hashable {
     /// How long a claim holds without renewal: a relay that dies mid-send has its pushes taken
     /// over by the others this long after its last renewal.
     public var lease: Duration
+    /// TLS to the server: `disable`, `prefer` (when the server offers it) or `require`.
+    public var tls: PostgresStoreConfiguration.TLSMode
 
     public static let defaultPoolSize = 8
     public static let allowedPoolSize = 1...256
@@ -34,7 +38,7 @@ public struct PostgresSettings: Sendable, Hashable {
     public init(
         host: String, port: Int = 5432, username: String, password: Secret? = nil, database: String,
         poolSize: Int = PostgresSettings.defaultPoolSize, nodeID: String = PostgresSettings.defaultNodeID,
-        lease: Duration = PostgresSettings.defaultLease
+        lease: Duration = PostgresSettings.defaultLease, tls: PostgresStoreConfiguration.TLSMode = .disable
     ) {
         self.host = host
         self.port = port
@@ -44,35 +48,12 @@ public struct PostgresSettings: Sendable, Hashable {
         self.poolSize = poolSize
         self.nodeID = nodeID
         self.lease = lease
+        self.tls = tls
     }
 
     /// The host name: unique per machine, and stable across restarts, so a restarted relay
     /// takes back its own claims at once.
     public static var defaultNodeID: String { ProcessInfo.processInfo.hostName }
-
-    /// `postgres://user[:password]@host[:port]/database`, the form libpq and most tools take.
-    /// Fails with the reason when `url` is not of that form.
-    static func parse(url: String) -> Result<(host: String, port: Int, username: String, password: String?, database: String), URLProblem> {
-        guard let components = URLComponents(string: url), let scheme = components.scheme,
-            ["postgres", "postgresql"].contains(scheme.lowercased())
-        else { return .failure(URLProblem("must be postgres://user@host[:port]/database")) }
-        guard let host = components.host, !host.isEmpty else { return .failure(URLProblem("names no host")) }
-        guard let user = components.user, !user.isEmpty else { return .failure(URLProblem("names no user")) }
-        let database = String(components.path.drop(while: { $0 == "/" }))
-        guard !database.isEmpty, !database.contains("/") else { return .failure(URLProblem("names no database (…/DATABASE)")) }
-        if let query = components.query, !query.isEmpty {
-            return .failure(URLProblem("takes no options (?\(query)); give them as keys of database.postgres"))
-        }
-        let port = components.port ?? 5432
-        guard (1...65535).contains(port) else { return .failure(URLProblem("port must be 1...65535")) }
-        return .success(
-            (host, port, user.removingPercentEncoding ?? user, components.password.map { $0.removingPercentEncoding ?? $0 }, database))
-    }
-
-    struct URLProblem: Error {
-        let reason: String
-        init(_ reason: String) { self.reason = reason }
-    }
 
     /// `postgres://user@host:port/database`, without the password.
     public var location: String { "postgres://\(username)@\(host):\(port)/\(database)" }

@@ -1,4 +1,5 @@
 import PushCore
+import PushStorePostgres
 
 extension RelayConfiguration {
     /// `database`: exactly one of `path` (SQLite) or `postgres`.
@@ -20,18 +21,20 @@ extension RelayConfiguration {
     private static func parsePostgres(_ map: ConfigMapping, environment: ConfigurationEnvironment) throws(ConfigurationError)
         -> PostgresSettings
     {
-        try map.allowOnly(["url", "password", "pool_size", "node_id", "lease"])
+        try map.allowOnly(["url", "password", "pool_size", "node_id", "lease", "tls"])
         guard let url = try map.string("url") else { throw .missingKey(map.name("url")) }
-        let parts: (host: String, port: Int, username: String, password: String?, database: String)
-        switch PostgresSettings.parse(url: url) {
-        case .success(let parsed): parts = parsed
-        case .failure(let problem): throw .invalidValue(key: map.name("url"), reason: problem.reason)
+        // The store's own reading of the URL, so the relay and the store agree on it.
+        let parsed: PostgresStoreConfiguration
+        do {
+            parsed = try PostgresStoreConfiguration(url: url, nodeID: PostgresSettings.defaultNodeID)
+        } catch {
+            throw .invalidValue(key: map.name("url"), reason: error.reason)
         }
         var settings = PostgresSettings(
-            host: parts.host, port: parts.port, username: parts.username, password: parts.password.map(Secret.init),
-            database: parts.database)
+            host: parsed.host, port: parsed.port, username: parsed.username, password: parsed.password.map(Secret.init),
+            database: parsed.database)
         if let (password, _) = try map.secret("password", environment: environment) {
-            guard parts.password == nil else {
+            guard parsed.password == nil else {
                 throw .invalidValue(key: map.name("password"), reason: "the url has a password already; give it in one place")
             }
             settings.password = password
@@ -55,6 +58,12 @@ extension RelayConfiguration {
                 throw .invalidValue(key: map.name("lease"), reason: "must be 5s...1h")
             }
             settings.lease = lease
+        }
+        if let mode = try map.string("tls") {
+            guard let tls = PostgresStoreConfiguration.TLSMode(rawValue: mode) else {
+                throw .invalidValue(key: map.name("tls"), reason: "must be disable, prefer or require")
+            }
+            settings.tls = tls
         }
         return settings
     }

@@ -53,6 +53,14 @@ public final class BacklogLedger: Sendable {
             for (second, count) in bySecond { add(count, atSecond: second) }
         }
 
+        /// The store's own count, read while this relay kept counting: replaces each app's
+        /// running count (apps absent from `counts` have none unsent). On a shared queue other
+        /// relays finish pushes this one counted, which only the store sees.
+        mutating func reconcile(_ counts: [String: Int]) {
+            for app in apps.keys where counts[app] == nil { apps[app]?.unsent = 0 }
+            for (app, count) in counts { apps[app, default: AppState()].unsent = count }
+        }
+
         mutating func accepted(app: String, count: Int, atMs: Int64) {
             apps[app, default: AppState()].unsent += count
             add(count, atSecond: atMs / 1000)
@@ -147,6 +155,11 @@ public final class BacklogLedger: Sendable {
     public func seed(_ counts: [String: Int], bySecond: [Int64: Int] = [:]) {
         state.withLock { $0.seed(counts, bySecond: bySecond) }
     }
+    /// Replaces each app's running count with the store's (see `State.reconcile`).
+    public func reconcile(_ counts: [String: Int]) {
+        state.withLock { $0.reconcile(counts) }
+    }
+
     /// An event's pushes were committed (accepted at `atMs`).
     public func accepted(app: String, count: Int, atMs: Int64) {
         state.withLock { $0.accepted(app: app, count: count, atMs: atMs) }

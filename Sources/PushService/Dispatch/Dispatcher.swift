@@ -93,6 +93,7 @@ public final class Dispatcher: Service, Sendable {
         // fills with request handlers, and at their priority every send waited behind them
         // (100-member events: 712 pushes/s sent during the load, 11,000/s once it stopped).
         let loop = Task(priority: .high) { await self.loop() }
+        let upkeep = Task { await self.fleetUpkeep() }
         await withTaskCancellationHandler {
             await withGracefulShutdownHandler {
                 await loop.value
@@ -101,6 +102,37 @@ public final class Dispatcher: Service, Sendable {
             }
         } onCancel: {
             loop.cancel()
+        }
+        upkeep.cancel()
+    }
+
+    /// On a store other relays share: renews this relay's claims before they expire (a relay
+    /// that stops renewing, dead or hung, has its pushes taken over) and corrects the backlog
+    /// count with the store's, which sees what the other relays sent. Nothing on SQLite.
+    private func fleetUpkeep() async {
+        let renewal = store.claimRenewalInterval
+        guard renewal != nil || store.isShared else { return }
+        let reconcileEvery: Duration = .seconds(5)
+        let tick = min(renewal ?? reconcileEvery, reconcileEvery)
+        let clock = ContinuousClock()
+        var lastReconcile = clock.now
+        var lastRenewal = clock.now
+        while !Task.isCancelled {
+            try? await Task.sleep(for: tick)
+            if Task.isCancelled { return }
+            do {
+                if let renewal, clock.now - lastRenewal >= renewal {
+                    lastRenewal = clock.now
+                    try await store.renewClaims()
+                }
+                if store.isShared, clock.now - lastReconcile >= reconcileEvery {
+                    lastReconcile = clock.now
+                    backlog.reconcile(try await store.unsentCountsByApp())
+                    reportBacklog()
+                }
+            } catch {
+                logger.warning("could not renew claims or read the backlog from the store", metadata: ["error": "\(error)"])
+            }
         }
     }
 

@@ -26,6 +26,23 @@ import Testing
         #expect(state.admit(app: "a", count: 800, nowMs: 0) == .refuse(retryAfterSeconds: 15))
     }
 
+    /// On a shared queue other relays send pushes this one counted: only the store's count,
+    /// read now and then, brings the running count back down, and it replaces it whole.
+    @Test func reconcilingTakesTheStoresCount() {
+        var state = State(floorPerSecond: 100, maxBacklogMs: 1_000)
+        state.accepted(app: "a", count: 300, atMs: 0)
+        state.accepted(app: "b", count: 50, atMs: 0)
+        #expect(state.admit(app: "a", count: 10, nowMs: 0) == .refuse(retryAfterSeconds: 3))
+        // Another relay sent most of a's; b's are all gone.
+        state.reconcile(["a": 40])
+        #expect(state.unsent(app: "a") == 40)
+        #expect(state.unsent(app: "b") == 0)
+        #expect(state.admit(app: "a", count: 10, nowMs: 0) == .admit)
+        state.reconcile(["c": 7])
+        #expect(state.unsent(app: "c") == 7)
+        #expect(state.totalUnsent == 7)
+    }
+
     @Test func capacityIsTheBestSecondOfTheLastTen() {
         var state = State(floorPerSecond: 10, maxBacklogMs: 1_000)
         state.accepted(app: "a", count: 1_000, atMs: 0)
