@@ -6,6 +6,7 @@ import queue
 import re
 import signal
 import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
@@ -13,6 +14,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "Tests" / "PythonSupport"))
+import pgcluster  # noqa: E402
 BINARY = Path(os.environ.get("PUSH_RELAY_BINARY", ROOT / ".build" / "debug" / "push-relay"))
 
 APP_ID = "conformance-app"
@@ -31,16 +34,22 @@ class Relay:
         self.database = database
 
 
-@pytest.fixture(scope="session")
-def relay(tmp_path_factory):
+# Every conformance test runs against both stores: the SQLite file and a PostgreSQL database.
+@pytest.fixture(scope="session", params=["sqlite", "postgres"])
+def relay(request, tmp_path_factory):
     if not BINARY.exists():
         pytest.fail(f"{BINARY} not found: run `swift build` first (scripts/test does)")
     workdir = tmp_path_factory.mktemp("relay")
-    database = workdir / "relay.sqlite"
+    if request.param == "postgres":
+        database = pgcluster.cluster().create_database()
+        database_yaml = f"{{postgres: {{url: '{database}'}}}}"
+    else:
+        database = workdir / "relay.sqlite"
+        database_yaml = f"{{path: {database}}}"
     config = workdir / "push-relay.yaml"
     config.write_text(
         "listen: {host: 127.0.0.1, port: 0}\n"
-        f"database: {{path: {database}}}\n"
+        f"database: {database_yaml}\n"
         "apps:\n"
         f"  - {{app_id: {APP_ID}, api_token: {API_TOKEN}}}\n"
         f"  - {{app_id: {OTHER_APP_ID}, api_token: {OTHER_API_TOKEN}}}\n"

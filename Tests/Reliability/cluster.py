@@ -10,6 +10,7 @@ import random
 import signal
 import sqlite3
 import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
@@ -17,6 +18,8 @@ from pathlib import Path
 import requests
 
 ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "Tests" / "PythonSupport"))
+import pgcluster  # noqa: E402
 RELAY_BIN = Path(os.environ.get("PUSH_RELAY_BINARY", ROOT / ".build" / "debug" / "push-relay"))
 MOCK_BIN = Path(os.environ.get("APNS_MOCK_BINARY", ROOT / ".build" / "debug" / "apns-mock"))
 CERTS = ROOT / "certs" / "dev"
@@ -77,12 +80,20 @@ def event_body(message_id: int, rng: random.Random) -> bytes:
 
 
 class Cluster:
-    """apns-mock plus a restartable relay on one database."""
+    """apns-mock plus a restartable relay on one database: a SQLite file, or (`store="postgres"`)
+    a database of its own on the test cluster (`pgcluster`)."""
 
-    def __init__(self, workdir: Path, extra_config: str = "", app_config: str = "", log_level: str = "warning"):
+    def __init__(self, workdir: Path, extra_config: str = "", app_config: str = "", log_level: str = "warning",
+                 store: str = "sqlite"):
         self.workdir = workdir
         self.record = workdir / "pushes.jsonl"
-        self.database = workdir / "relay.sqlite"
+        self.store = store
+        if store == "postgres":
+            self.database = pgcluster.cluster().create_database()
+            database_yaml = f"{{postgres: {{url: '{self.database}'}}}}"
+        else:
+            self.database = workdir / "relay.sqlite"
+            database_yaml = f"{{path: {self.database}}}"
         self.mock, line = start_and_wait(
             [str(MOCK_BIN), "--port", "0", "--admin-port", "0", "--team-id", "DEVTEAM123", "--record", str(self.record),
              "--cert", str(CERTS / "server.pem"), "--key", str(CERTS / "server.key"),
@@ -93,7 +104,7 @@ class Cluster:
         self.config = workdir / "relay.yaml"
         self.config.write_text(
             "listen: {host: 127.0.0.1, port: 0}\n"
-            f"database: {{path: {self.database}}}\n"
+            f"database: {database_yaml}\n"
             f"log_level: {log_level}\n"
             f"{extra_config}"
             "apps:\n"
@@ -124,6 +135,10 @@ class Cluster:
         self.relay.wait()
 
     def integrity(self) -> str:
+        if self.store == "postgres":
+            # PostgreSQL's own crash safety is not under test; that the relay's tables read is.
+            pgcluster.cluster().psql(self.database, "SELECT COUNT(*) FROM deliveries")
+            return "ok"
         connection = sqlite3.connect(self.database)
         try:
             return connection.execute("PRAGMA integrity_check").fetchone()[0]

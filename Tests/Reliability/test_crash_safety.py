@@ -3,8 +3,8 @@ of signed webhook events with fan-out, and SIGKILL at random moments with a rest
 
 Passes when every event answered 200 (or `duplicate`, which means an earlier attempt committed)
 has every expected push recorded by the mock, the SQLite file passes `PRAGMA integrity_check`
-after every kill, and duplicate pushes (same apns-id twice) stay within what can be in flight
-at a kill. The figures are printed (`pytest -s`, or scripts/crash-test.sh for a long run).
+after every kill (on PostgreSQL: the relay's tables read), and duplicate pushes (same apns-id twice) stay within what can be in flight
+at a kill. It runs on both stores. The figures are printed (`pytest -s`, or scripts/crash-test.sh for a long run).
 
 Knobs (environment): CRASH_EVENTS (default 3000), CRASH_KILLS (10), CRASH_FANOUT (5),
 CRASH_SENDERS (4), CRASH_SEED.
@@ -27,9 +27,10 @@ SEED = int(os.environ.get("CRASH_SEED", str(int(time.time()))))
 
 
 @pytest.mark.skipif(not RELAY_BIN.exists() or not MOCK_BIN.exists(), reason="build first (scripts/test does)")
-def test_sigkill_at_random_moments_loses_no_accepted_push(tmp_path):
+@pytest.mark.parametrize("store", ["sqlite", "postgres"])
+def test_sigkill_at_random_moments_loses_no_accepted_push(tmp_path, store):
     rng = random.Random(SEED)
-    cluster = Cluster(tmp_path)
+    cluster = Cluster(tmp_path, store=store)
     try:
         cluster.register_users()
 
@@ -113,7 +114,7 @@ def test_sigkill_at_random_moments_loses_no_accepted_push(tmp_path):
             time.sleep(0.5)
         apns_ids = [r["headers"].get("apns-id") for r in records]
         duplicates = len(apns_ids) - len(set(apns_ids))
-        print(f"\ncrash-safety: seed {SEED}, {len(kills)} SIGKILLs ({sum(kills)} while events streamed in), {len(expected)} events answered 200 "
+        print(f"\ncrash-safety ({store}): seed {SEED}, {len(kills)} SIGKILLs ({sum(kills)} while events streamed in), {len(expected)} events answered 200 "
               f"({answers['accepted']} accepted, {answers['duplicate']} duplicate after a lost answer, "
               f"{answers['retried']} retried sends, {answers['deferred']} deferred by 503), {len(want)} pushes expected, {len(got & want)} recorded, "
               f"{len(missing)} missing, {duplicates} duplicates (bound {len(kills) * WINDOW}), "
