@@ -87,6 +87,17 @@ package final class RecipientCache: Sendable {
         self.byteCapacity = byteCapacity
     }
 
+    /// The known users' states, with their preference for `channel` (unknown users are left out).
+    package static func states(_ entries: [String: UserEntry], channel: String) -> [String: RecipientPushState] {
+        var states: [String: RecipientPushState] = [:]
+        for (user, entry) in entries {
+            guard var state = entry.state else { continue }
+            state.channelPreference = entry.channelPreferences[channel] ?? .defaults
+            states[user] = state
+        }
+        return states
+    }
+
     /// The current registry version; take it before reading SQLite.
     package var version: UInt64 { versionCounter.load(ordering: .acquiring) }
 

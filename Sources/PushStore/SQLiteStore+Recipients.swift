@@ -11,7 +11,7 @@ extension SQLiteStore {
         guard !users.isEmpty else { return [:] }
         let list = Self.jsonArray(of: users)
         let entries = try await pool.read { db in try Self.userEntries(db, app: app, users: users, userList: list) }
-        return Self.states(entries, channel: channel)
+        return RecipientCache.states(entries, channel: channel)
     }
 
     /// `recipientStates` and the templates the app changed through the API, as the webhook needs them.
@@ -39,18 +39,7 @@ extension SQLiteStore {
             found.merge(read) { _, new in new }
             templates = templates ?? readTemplates
         }
-        return (Self.states(found, channel: channel), templates ?? [:])
-    }
-
-    /// The known users' states, with their preference for `channel`.
-    static func states(_ entries: [String: RecipientCache.UserEntry], channel: String) -> [String: RecipientPushState] {
-        var states: [String: RecipientPushState] = [:]
-        for (user, entry) in entries {
-            guard var state = entry.state else { continue }
-            state.channelPreference = entry.channelPreferences[channel] ?? .defaults
-            states[user] = state
-        }
-        return states
+        return (RecipientCache.states(found, channel: channel), templates ?? [:])
     }
 
     /// Every one of `users` (unknown ones with a nil state) with their preferences for all channels.
