@@ -263,3 +263,60 @@ def payload(record) -> dict:
 
 def payload_message_id(record):
     return payload(record)["sendbird"]["message_id"]
+
+
+class Fleet(Cluster):
+    """apns-mock plus `size` relays sharing one PostgreSQL database, each with its own node_id,
+    each restartable on its own (`kill(i)`, `start(i)`)."""
+
+    def __init__(self, workdir: Path, size: int = 3, **kwargs):
+        self.size = size
+        self.nodes = [None] * size
+        super().__init__(workdir, store="postgres", **kwargs)
+
+    def node_config(self, index: int) -> Path:
+        path = self.workdir / f"relay-{index}.yaml"
+        text = self.config.read_text().replace(
+            f"database: {{postgres: {{url: '{self.database}'}}}}",
+            f"database: {{postgres: {{url: '{self.database}', node_id: relay-{index}, lease: 5s}}}}")
+        path.write_text(text)
+        return path
+
+    def start_relay(self):
+        for index in range(self.size):
+            self.start(index)
+
+    def start(self, index: int):
+        process, line = start_and_wait([str(RELAY_BIN), "serve", "--config", str(self.node_config(index))],
+                                       self.workdir / f"relay-{index}.log", "listening on")
+        with self.lock:
+            self.nodes[index] = {"process": process, "url": line.split("listening on ")[1].split()[0]}
+            self.relay = self.nodes[0]["process"] if self.nodes[0] else process
+            self.url = next(n["url"] for n in self.nodes if n)
+        self.up.set()
+
+    def kill(self, index: int):
+        with self.lock:
+            node = self.nodes[index]
+            self.nodes[index] = None
+        node["process"].send_signal(signal.SIGKILL)
+        node["process"].wait()
+
+    def urls(self):
+        with self.lock:
+            return [n["url"] for n in self.nodes if n]
+
+    def stop(self):
+        for node in self.nodes:
+            if node and node["process"].poll() is None:
+                node["process"].send_signal(signal.SIGTERM)
+                try:
+                    node["process"].wait(timeout=20)
+                except subprocess.TimeoutExpired:
+                    node["process"].kill()
+        if self.mock and self.mock.poll() is None:
+            self.mock.send_signal(signal.SIGTERM)
+            try:
+                self.mock.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                self.mock.kill()
