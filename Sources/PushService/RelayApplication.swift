@@ -64,7 +64,8 @@ public final class RelayApplication: Sendable {
     public let registry: PrometheusCollectorRegistry
     public let notifier: SystemdNotifier
     public let logger: Logger
-    private let databaseCheck: @Sendable () async -> String?
+    /// The store's writability, shared by `/ready` and (on a shared store) the webhook.
+    private let databaseReadiness: DatabaseReadiness
     private let environment: ConfigurationEnvironment
 
     public var store: any RelayStore { api.store }
@@ -88,7 +89,11 @@ public final class RelayApplication: Sendable {
                     maxBacklog: configuration.delivery.maxBacklog),
             clock: seams.clock,
             logger: Logger(label: "push-relay.dispatcher", factory: { _ in logger.handler }))
-        webhook = api.makeWebhookIntake(targets: targets, dispatcher: dispatcher, clock: seams.clock)
+        let store = api.store
+        let readiness = DatabaseReadiness(check: seams.databaseCheck ?? { await store.checkWritable() })
+        databaseReadiness = readiness
+        webhook = api.makeWebhookIntake(
+            targets: targets, dispatcher: dispatcher, storeReadiness: store.isShared ? readiness : nil, clock: seams.clock)
         // Prune at least four times per retention period (hourly for the default week), so a
         // short `prune_after` really bounds the database.
         let pruneAfter = configuration.delivery.pruneAfter
@@ -98,8 +103,7 @@ public final class RelayApplication: Sendable {
         self.registry = registry
         self.notifier = seams.notifier
         self.logger = logger
-        let store = api.store
-        self.databaseCheck = seams.databaseCheck ?? { await store.checkWritable() }
+        
         self.environment = seams.environment
     }
 
@@ -141,7 +145,7 @@ public final class RelayApplication: Sendable {
     public func makeRouter() -> Router<RelayRequestContext> {
         api.makeRouter(
             observability: ObservabilityRoutes(
-                databaseCheck: databaseCheck, clients: clients, registry: registry,
+                database: databaseReadiness, clients: clients, registry: registry,
                 metricsToken: configuration.metrics.token),
             webhook: webhook)
     }

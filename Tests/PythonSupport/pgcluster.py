@@ -42,9 +42,16 @@ class Cluster:
         if self.as_postgres:
             shutil.chown(self.directory, "postgres", "postgres")
         self._run("initdb", "-A", "trust", "-U", USER, "--no-sync", "-D", str(self.data))
+        self.start_server()
+        atexit.register(self.stop)
+
+    def start_server(self):
         options = f"-p {self.port} -k {self.directory} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=300"
         self._run("pg_ctl", "-D", str(self.data), "-l", str(self.directory / "server.log"), "-w", "-o", options, "start")
-        atexit.register(self.stop)
+
+    def stop_server(self):
+        """Stops the server as an outage would (connections cut); `start_server` brings it back."""
+        self._run("pg_ctl", "-D", str(self.data), "-m", "fast", "-w", "stop")
 
     def _run(self, tool, *args):
         command = [str(self.bindir / tool), *args]

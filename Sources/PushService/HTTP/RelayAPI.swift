@@ -68,12 +68,12 @@ public struct RelayAPI: Sendable {
 
     /// The webhook intake for this service's apps, waking `dispatcher` after each commit.
     func makeWebhookIntake(
-        targets: any DeliveryTargetProvider, dispatcher: Dispatcher?,
+        targets: any DeliveryTargetProvider, dispatcher: Dispatcher?, storeReadiness: DatabaseReadiness? = nil,
         clock: @escaping @Sendable () -> Int64 = WallClock.milliseconds
     ) -> WebhookIntake {
         WebhookIntake(
             store: store, apps: apps, targets: targets, templates: templates,
-            onCommit: { dispatcher?.wake() }, dispatcher: dispatcher,
+            onCommit: { dispatcher?.wake() }, dispatcher: dispatcher, storeReadiness: storeReadiness,
             bodyLimit: max(configuration.http.maxBodyBytes, 1024 * 1024), clock: clock,
             logger: logger)
     }

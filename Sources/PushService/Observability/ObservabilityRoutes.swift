@@ -16,12 +16,10 @@ public struct ObservabilityRoutes: Sendable {
     public let registry: PrometheusCollectorRegistry
     public let metricsToken: Secret?
 
-    /// - Parameter databaseCheck: nil when the store takes writes, else why not (`RelayStore.checkWritable`).
     public init(
-        databaseCheck: @escaping @Sendable () async -> String?, clients: APNsClients?, registry: PrometheusCollectorRegistry,
-        metricsToken: Secret?
+        database: DatabaseReadiness, clients: APNsClients?, registry: PrometheusCollectorRegistry, metricsToken: Secret?
     ) {
-        self.database = DatabaseReadiness(check: databaseCheck)
+        self.database = database
         self.clients = clients
         self.registry = registry
         self.metricsToken = metricsToken

@@ -24,6 +24,10 @@ public struct WebhookIntake: Sendable {
     let templates: ConfiguredTemplates
     let committer: EventCommitter
     let onCommit: @Sendable () -> Void
+    /// The store's writability as `/ready` last saw it, on a store that can be out of reach
+    /// (PostgreSQL): while it is down, events are refused at once instead of waiting for a
+    /// connection the pool cannot make.
+    let storeReadiness: DatabaseReadiness?
     let dispatcher: Dispatcher?
     let bodyLimit: Int
     let clock: @Sendable () -> Int64
@@ -37,10 +41,11 @@ public struct WebhookIntake: Sendable {
     ///   - dispatcher: when given, committed deliveries go straight to it (`Dispatcher.reserve`)
     ///     while it has room, instead of being claimed back from SQLite.
     ///   - clock: Unix milliseconds; stamps acceptance and expirations.
+    ///   - storeReadiness: when given, events are refused (503) while it reports the store unwritable.
     public init(
         store: any RelayStore, apps: AppRegistry, targets: any DeliveryTargetProvider,
         templates: ConfiguredTemplates? = nil, committer: EventCommitter? = nil, onCommit: @escaping @Sendable () -> Void = {},
-        dispatcher: Dispatcher? = nil,
+        dispatcher: Dispatcher? = nil, storeReadiness: DatabaseReadiness? = nil,
         bodyLimit: Int = 1024 * 1024,
         clock: @escaping @Sendable () -> Int64 = WallClock.milliseconds,
         logger: Logger = Logger(label: "WebhookIntake")
@@ -52,6 +57,7 @@ public struct WebhookIntake: Sendable {
         self.committer = committer ?? EventCommitter(store: store)
         self.onCommit = onCommit
         self.dispatcher = dispatcher
+        self.storeReadiness = storeReadiness
         self.bodyLimit = bodyLimit
         self.clock = clock
         self.logger = logger
@@ -103,6 +109,10 @@ public struct WebhookIntake: Sendable {
         // far less than an acceptance, or under overload the relay spends its CPU refusing (a
         // 1,000-member event's body is 100 KB of JSON). Sendbird retries any event it sends.
         try admit(app: app.appID, count: 1, category: nil)
+        if let storeReadiness, await storeReadiness.current() != nil {
+            refused(result: "store_unavailable", appID: app.appID)
+            throw Self.storeUnavailable
+        }
         let envelope: WebhookEnvelope
         do {
             envelope = try WebhookEnvelope(json: body)
@@ -150,13 +160,14 @@ public struct WebhookIntake: Sendable {
                 status: .serviceUnavailable, code: .unexpected,
                 message: "Application \"\(app.appID)\" has no APNs configuration; the event was not accepted.")
         }
-        var accepted = try await plan(event, target: target)
+        var accepted = try await storeStep(app: app.appID, category: envelope.category) { try await self.plan(event, target: target) }
         let count = accepted.deliveries.count
         try admit(app: app.appID, count: count, category: envelope.category)
         // Dropped unused (an error thrown, a duplicate event), the reservation gives its room back.
         var reservation = count > 0 ? dispatcher?.reserve(count) : nil
         accepted.handedOff = reservation != nil
-        let ids = try await committer.commit(accepted)
+        let committing = accepted
+        let ids = try await storeStep(app: app.appID, category: envelope.category) { try await self.committer.commit(committing) }
         let isNew = ids != nil
         if isNew, count > 0 { dispatcher?.backlog.accepted(app: app.appID, count: count, atMs: accepted.acceptedAtMs) }
         metrics.webhookEvent(category: WebhookEvent.offlineMessageCategory, result: isNew ? "accepted" : "duplicate")
@@ -183,6 +194,24 @@ public struct WebhookIntake: Sendable {
         }
         return WebhookAnswer(result: isNew ? "accepted" : "duplicate", deliveries: isNew ? accepted.deliveries.count : 0)
     }
+
+    /// A read or the commit of the store: when it fails (the database unreachable, a PostgreSQL
+    /// failover, a full disk) nothing was accepted, and the answer is 503 with Retry-After, which
+    /// Sendbird retries, not a 500.
+    private func storeStep<T>(app: String, category: String?, _ step: () async throws -> T) async throws -> T {
+        do {
+            return try await step()
+        } catch let error as APIError {
+            throw error
+        } catch {
+            refused(result: "store_unavailable", appID: app, category: category)
+            throw Self.storeUnavailable
+        }
+    }
+
+    static let storeUnavailable = APIError(
+        status: .serviceUnavailable, code: .unexpected,
+        message: "The relay's database is unavailable; the event was not accepted. Retry later.", retryAfterSeconds: 1)
 
     /// Throws the backlog promise's 503 when `count` more pushes of `app` would wait too long.
     private func admit(app: String, count: Int, category: String?) throws {
