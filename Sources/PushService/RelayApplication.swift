@@ -103,7 +103,7 @@ public final class RelayApplication: Sendable {
         self.registry = registry
         self.notifier = seams.notifier
         self.logger = logger
-        
+
         self.environment = seams.environment
     }
 
