@@ -103,7 +103,6 @@ public final class RelayApplication: Sendable {
         self.registry = registry
         self.notifier = seams.notifier
         self.logger = logger
-
         self.environment = seams.environment
     }
 
