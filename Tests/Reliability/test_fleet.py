@@ -99,14 +99,10 @@ def test_three_relays_lose_nothing_when_relays_die(tmp_path):
 
         want = {(m, t) for m, tokens in expected.items() for t in tokens}
         # Pushes a killed relay held come back when its lease runs out or it restarts.
-        deadline = time.monotonic() + 180
-        while True:
-            records = fleet.recorded()
-            got = {(payload_message_id(r), r["deviceToken"]) for r in records}
-            missing = want - got
-            if not missing or time.monotonic() > deadline:
-                break
-            time.sleep(0.5)
+        fleet.wait_delivered(want, deadline_s=180)
+        records = fleet.recorded()
+        got = {(payload_message_id(r), r["deviceToken"]) for r in records}
+        missing = want - got
         apns_ids = [r["headers"].get("apns-id") for r in records]
         duplicates = len(apns_ids) - len(set(apns_ids))
         print(f"\nfleet: seed {SEED}, 3 relays, {kills} SIGKILLs, {len(expected)} events answered 200 "
