@@ -211,15 +211,17 @@ extension PostgresStore {
 
     public var isShared: Bool { true }
 
-    /// Extends this relay's leases on its in-flight deliveries to `leaseDuration` from now
-    /// (the dispatcher calls it every `claimRenewalInterval`). Returns how many.
+    /// Extends this relay's leases on those of `ids` it still holds to `leaseDuration` from now
+    /// (the dispatcher calls it every `claimRenewalInterval` with what it holds). Returns how many.
     @discardableResult
-    public func renewClaims() async throws -> Int {
+    public func renewClaims(ids: [Int64]) async throws -> Int {
+        guard !ids.isEmpty else { return 0 }
         let until = Self.adding(configuration.leaseMilliseconds, to: clock())
         return try await withConnection { connection in
             try await connection.count(
                 """
-                UPDATE deliveries SET lease_expires_at_ms = \(until) WHERE state = 'in_flight' AND lease_owner = \(nodeID) RETURNING 1
+                UPDATE deliveries SET lease_expires_at_ms = \(until)
+                WHERE state = 'in_flight' AND lease_owner = \(nodeID) AND id = ANY(\(PostgresArray.int8(ids))) RETURNING 1
                 """, logger: logger)
         }
     }

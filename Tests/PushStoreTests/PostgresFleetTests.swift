@@ -115,7 +115,7 @@ import Testing
         #expect(try await fleet.a.nextDueAtMs() == nil, "a's own claims are not due to a")
 
         fleet.clock.advance(by: 50_000)
-        #expect(try await fleet.a.renewClaims() == 2)
+        #expect(try await fleet.a.renewClaims(ids: claimed.map(\.id)) == 2)
         fleet.clock.advance(by: 20_000)
         #expect(try await fleet.b.claimDue(nowMs: .max, limit: 10).isEmpty, "renewed at +50 s: held until +110 s")
 
@@ -125,8 +125,26 @@ import Testing
         #expect(Set(takenOver.map(\.apnsID)) == Set(event.deliveries.map(\.apnsID)))
         #expect(takenOver.allSatisfy { $0.state == .inFlight && $0.attempts == 0 })
         #expect(try await fleet.db.count("SELECT COUNT(*) FROM deliveries WHERE lease_owner = 'b'") == 2)
-        #expect(try await fleet.a.renewClaims() == 0, "a lost them")
+        #expect(try await fleet.a.renewClaims(ids: claimed.map(\.id)) == 0, "a lost them")
         #expect(try await fleet.a.resumeInFlight() == 0)
+    }
+
+    /// A relay renews only the claims it names (what it holds in memory): one it committed but
+    /// never got to send — the commit's answer was lost — runs out and the other relay takes it.
+    @Test func aClaimTheRelayNoLongerHoldsRunsOutAndIsTakenOver() async throws {
+        let fleet = try await fleet()
+        var lostAnswer = Self.event(1, users: 2)
+        lostAnswer.handedOff = true
+        _ = try await fleet.a.commitEvents([lostAnswer, Self.event(2, users: 1)])
+        let held = try await fleet.a.claimDue(nowMs: .max, limit: 10)
+        #expect(held.count == 1)
+
+        fleet.clock.advance(by: 50_000)
+        #expect(try await fleet.a.renewClaims(ids: held.map(\.id)) == 1)
+        #expect(try await fleet.a.renewClaims(ids: []) == 0)
+        fleet.clock.advance(by: 11_000)
+        let takenOver = try await fleet.b.claimDue(nowMs: .max, limit: 10)
+        #expect(Set(takenOver.map(\.apnsID)) == Set(lostAnswer.deliveries.map(\.apnsID)), "the unheld hand-offs, not a's claim")
     }
 
     /// `resumeInFlight` at a relay's start takes back only its own claims (and hand-offs); the

@@ -30,6 +30,8 @@ public final class Dispatcher: Service, Sendable {
     private let retry: RetryPolicy
     private let inbox: DispatchInbox
     private let metrics = DeliveryMetrics.Handles()
+    /// What this relay renews on a store whose claims expire; nil on one that never expires them.
+    private let held: HeldClaims?
     /// Every unsent push per app and how fast each app's pushes leave: the webhook's admission
     /// and the honest queue depth.
     public let backlog: BacklogLedger
@@ -53,6 +55,7 @@ public final class Dispatcher: Service, Sendable {
         self.retry = RetryPolicy(initial: configuration.initialBackoff, maximum: configuration.maximumBackoff)
         self.backlog = BacklogLedger(maxBacklog: configuration.maxBacklog)
         self.inbox = DispatchInbox(window: configuration.window)
+        self.held = store.claimRenewalInterval == nil ? nil : HeldClaims()
     }
 
     /// New pending deliveries were committed: claim from the queue now.
@@ -74,8 +77,14 @@ public final class Dispatcher: Service, Sendable {
     /// has stopped meanwhile: the caller puts them back to pending (`DeliveryQueue.requeue`); if it
     /// cannot, `resumeInFlight()` at the next start does.
     public func handOff(_ reservation: consuming DispatchReservation, _ deliveries: [DeliveryRecord]) -> Bool {
+        // Held before the inbox has them, so no renewal misses them.
+        held?.hold(deliveries.lazy.map(\.id))
         let taken = inbox.handOff(reservation, deliveries)
-        if taken { wakeSignal.signal() }
+        if taken {
+            wakeSignal.signal()
+        } else {
+            held?.release(deliveries.lazy.map(\.id))
+        }
         return taken
     }
 
@@ -123,7 +132,7 @@ public final class Dispatcher: Service, Sendable {
             do {
                 if let renewal, clock.now - lastRenewal >= renewal {
                     lastRenewal = clock.now
-                    try await store.renewClaims()
+                    try await store.renewClaims(ids: held?.ids ?? [])
                 }
                 if store.isShared, clock.now - lastReconcile >= reconcileEvery {
                     lastReconcile = clock.now
@@ -225,6 +234,7 @@ public final class Dispatcher: Service, Sendable {
                         let due = try await store.claimDue(
                             nowMs: claim.nowMs, limit: claim.limit, roomByApp: claim.roomByApp,
                             defaultRoom: claim.defaultRoom, rotation: claim.rotation)
+                        held?.hold(due.records.lazy.map(\.id))
                         let next = machine.claimed(count: due.records.count, exhausted: due.exhausted)
                         for delivery in due.records { start(delivery, handedOff: false, now: claim.nowMs) }
                         return performNow(next)
@@ -334,11 +344,14 @@ public final class Dispatcher: Service, Sendable {
     }
 
     /// Records outcomes in one transaction. Runs detached from cancellation so a shutdown still
-    /// records what was sent; on failure the deliveries stay in flight and are resent after a
-    /// restart (same apns-id).
+    /// records what was sent; on failure the deliveries stay in flight and are resent (same
+    /// apns-id) after a restart, or on a shared store once their lease runs out.
     private func write(_ batch: [DeliveryOutcome]) async {
         let store = self.store
         let result = await Task { try await store.recordOutcomes(batch) }.result
+        // Recorded or not, the relay is done with them: a claim left unrecorded runs out and is
+        // taken over (on a shared store) or resumed at the next start.
+        held?.release(batch.lazy.map(\.deliveryID))
         if case .failure(let error) = result {
             logger.error("recording delivery outcomes failed", metadata: ["error": "\(error)", "count": .stringConvertible(batch.count)])
         }

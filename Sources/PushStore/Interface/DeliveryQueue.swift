@@ -51,9 +51,11 @@ public protocol DeliveryQueue: Sendable {
     /// expire (one relay alone on its store: SQLite).
     var claimRenewalInterval: Duration? { get }
 
-    /// Extends this relay's claims, so no other relay takes them over while it lives. Returns how many.
+    /// Extends this relay's claims on `ids`, the deliveries it holds in memory, so no other relay
+    /// takes them over while it lives. Only those: a claim it no longer holds (a commit whose
+    /// answer was lost, an outcome it could not record) runs out and is taken over. Returns how many.
     @discardableResult
-    func renewClaims() async throws -> Int
+    func renewClaims(ids: [Int64]) async throws -> Int
 
     /// Whether other relays send from the same queue: then `unsentCountsByApp` includes pushes
     /// other relays finish, and a relay's running count of them must be corrected from the store
@@ -65,7 +67,7 @@ extension DeliveryQueue {
     public var claimRenewalInterval: Duration? { nil }
 
     @discardableResult
-    public func renewClaims() async throws -> Int { 0 }
+    public func renewClaims(ids: [Int64]) async throws -> Int { 0 }
 
     public var isShared: Bool { false }
 
