@@ -306,6 +306,14 @@ class Fleet(Cluster):
         with self.lock:
             return [n["url"] for n in self.nodes if n]
 
+    def terminate(self, index: int, timeout: float = 60) -> int:
+        """SIGTERM, as systemd stops a relay; returns its exit status once it is gone."""
+        with self.lock:
+            node = self.nodes[index]
+            self.nodes[index] = None
+        node["process"].send_signal(signal.SIGTERM)
+        return node["process"].wait(timeout=timeout)
+
     def stop(self):
         for node in self.nodes:
             if node and node["process"].poll() is None:
@@ -320,3 +328,94 @@ class Fleet(Cluster):
                 self.mock.wait(timeout=20)
             except subprocess.TimeoutExpired:
                 self.mock.kill()
+
+
+class FleetLoad:
+    """Signed webhook events posted round-robin to a fleet's live relays by `senders` threads,
+    each retried like Sendbird until answered 200: after a connection error, a timeout or a 503
+    (honouring Retry-After, capped at `max_pause`), on the next relay. `events` bounds the
+    stream (None: until `stop()`); `pace` spaces each sender's events. What was answered 200 is
+    in `expected` (message id -> tokens); `statuses` counts every answer, `unexpected` holds any
+    answer other than 200 or 503 + Retry-After."""
+
+    def __init__(self, fleet: Fleet, first_message_id: int, events=None, senders: int = 4, timeout: float = 10,
+                 pace: float = 0.0, max_pause: float = 0.2):
+        self.fleet = fleet
+        self.first = first_message_id
+        self.events = events
+        self.timeout = timeout
+        self.pace = pace
+        self.max_pause = max_pause
+        self.expected = {}
+        self.statuses = {}
+        self.answers = {"accepted": 0, "duplicate": 0, "retried": 0}
+        self.unexpected = []
+        self.lock = threading.Lock()
+        self.stopping = threading.Event()
+        self.next_index = 0
+        self.threads = [threading.Thread(target=self._send, args=(n,), daemon=True) for n in range(senders)]
+
+    def start(self):
+        for t in self.threads:
+            t.start()
+        return self
+
+    def stop(self):
+        self.stopping.set()
+        self.join()
+
+    def join(self, timeout: float = 600):
+        for t in self.threads:
+            t.join(timeout=timeout)
+
+    def accepted(self) -> int:
+        with self.lock:
+            return len(self.expected)
+
+    def counts(self) -> dict:
+        with self.lock:
+            return dict(self.statuses)
+
+    def want(self) -> set:
+        with self.lock:
+            return {(m, t) for m, tokens in self.expected.items() for t in tokens}
+
+    def _send(self, number: int):
+        http = requests.Session()
+        turn = number
+        while not self.stopping.is_set():
+            with self.lock:
+                index = self.next_index
+                self.next_index += 1
+            if self.events is not None and index >= self.events:
+                return
+            message_id = self.first + index
+            body, tokens = event_body(message_id, random.Random(message_id))
+            while not self.stopping.is_set():
+                urls = self.fleet.urls()
+                turn += 1
+                if not urls:
+                    time.sleep(0.05)
+                    continue
+                try:
+                    r = http.post(f"{urls[turn % len(urls)]}/webhooks/sendbird", data=body, timeout=self.timeout,
+                                  headers={"Content-Type": "application/json", "x-sendbird-signature": signed(body)})
+                except requests.RequestException:
+                    with self.lock:
+                        self.answers["retried"] += 1
+                    continue
+                with self.lock:
+                    self.statuses[r.status_code] = self.statuses.get(r.status_code, 0) + 1
+                if r.status_code == 200:
+                    with self.lock:
+                        self.answers[r.json()["result"]] += 1
+                        self.expected[message_id] = tokens
+                    break
+                if r.status_code != 503 or "Retry-After" not in r.headers:
+                    with self.lock:
+                        self.unexpected.append((message_id, r.status_code, r.text[:200]))
+                    if r.status_code < 500:
+                        break  # a 4xx is final: Sendbird would not retry it either
+                time.sleep(min(float(r.headers.get("Retry-After", "1")), self.max_pause))
+            if self.pace:
+                time.sleep(self.pace)
