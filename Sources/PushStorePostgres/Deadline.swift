@@ -11,14 +11,16 @@ func withDeadline<T: Sendable>(_ timeout: Duration, _ operation: @escaping @Send
     try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
         let once = ResumeOnce(continuation)
         let timer = Task {
-            try? await Task.sleep(for: timeout)
+            // Cancelled means the operation answered first: a cancelled sleep returns at once,
+            // and resuming here then would report a deadline that never passed.
+            do { try await Task.sleep(for: timeout) } catch { return }
             once.resume(with: .failure(DeadlineExceeded()))
         }
         Task {
             let result: Result<T, any Error>
             do { result = .success(try await operation()) } catch { result = .failure(error) }
-            timer.cancel()
             once.resume(with: result)
+            timer.cancel()
         }
     }
 }
