@@ -147,6 +147,26 @@ import Testing
         #expect(Set(takenOver.map(\.apnsID)) == Set(lostAnswer.deliveries.map(\.apnsID)), "the unheld hand-offs, not a's claim")
     }
 
+    /// A rolling upgrade: the new release's relay migrates the database (additive changes only)
+    /// while the previous release's relays still run on it. An older relay opens a database with
+    /// migrations it does not know, lists them, and goes on accepting and claiming.
+    @Test func aRelayRunsOnADatabaseANewerReleaseMigrated() async throws {
+        let fleet = try await fleet()
+        let (cluster, database) = try #require(fleet.db.postgresDatabase)
+        _ = try await cluster.psql(
+            database: database,
+            """
+            ALTER TABLE deliveries ADD COLUMN future_note text;
+            CREATE TABLE future_things (id bigint PRIMARY KEY);
+            INSERT INTO pushrelay_migrations (name, applied_at_ms) VALUES ('v2_future', 0)
+            """)
+        let older = try await fleet.db.openPostgres(clock: fleet.clock, nodeID: "older")
+        #expect(try await older.appliedMigrations() == ["v1_schema", "v2_future"])
+        _ = try await older.commitEvents([Self.event(1, users: 2)])
+        #expect(try await older.claimDue(nowMs: .max, limit: 10).count == 2)
+        #expect(try await fleet.a.commitEvents([Self.event(1, users: 2)]) == [nil], "the new release's relay sees it as a duplicate")
+    }
+
     /// `resumeInFlight` at a relay's start takes back only its own claims (and hand-offs); the
     /// other relay's are still its own.
     @Test func resumeInFlightTouchesOnlyItsOwnRelaysDeliveries() async throws {
