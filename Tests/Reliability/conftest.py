@@ -1,8 +1,11 @@
-"""A `push-relay serve` (no APNs needed) on a free loopback port for the bad-input suites."""
+"""A `push-relay serve` (no APNs needed) on a free loopback port for the bad-input suites, once
+on a SQLite file and once on a PostgreSQL database of the suites' own cluster (`pgcluster`)."""
 
 import os
 import signal
+import sqlite3
 import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
@@ -11,25 +14,45 @@ import pytest
 
 from fuzz_support import API_TOKEN, APP_ID, RELAY_BIN, ROOT
 
+sys.path.insert(0, str(ROOT / "Tests" / "PythonSupport"))
+import pgcluster  # noqa: E402
+
 
 class Relay:
-    def __init__(self, url, process, database):
+    def __init__(self, url, process, store, database):
         self.url = url
         self.process = process
+        self.store = store
         self.database = database
 
+    def count(self, sql) -> int:
+        """The one integer `sql` answers, read beside the relay from its database."""
+        if self.store == "postgres":
+            return int(pgcluster.cluster().psql(self.database, sql)[0][0])
+        connection = sqlite3.connect(f"file:{self.database}?mode=ro", uri=True)
+        try:
+            return connection.execute(sql).fetchone()[0]
+        finally:
+            connection.close()
 
-@pytest.fixture(scope="module")
-def relay(tmp_path_factory):
+
+@pytest.fixture(scope="module", params=["sqlite", "postgres"])
+def relay(request, tmp_path_factory):
     if not RELAY_BIN.exists():
         pytest.skip(f"{RELAY_BIN} not built (scripts/test builds it)")
+    store = request.param
     workdir = tmp_path_factory.mktemp("fuzz")
-    database = workdir / "relay.sqlite"
+    if store == "postgres":
+        database = pgcluster.cluster().create_database()
+        database_yaml = f"{{postgres: {{url: '{database}'}}}}"
+    else:
+        database = workdir / "relay.sqlite"
+        database_yaml = f"{{path: {database}}}"
     config = workdir / "relay.yaml"
     # An APNs endpoint nobody listens on: events are accepted and queued, nothing is sent.
     config.write_text(
         "listen: {host: 127.0.0.1, port: 0}\n"
-        f"database: {{path: {database}}}\n"
+        f"database: {database_yaml}\n"
         "log_level: error\n"
         "apps:\n"
         f"  - app_id: {APP_ID}\n"
@@ -54,7 +77,7 @@ def relay(tmp_path_factory):
         assert process.poll() is None and time.monotonic() < deadline, (workdir / "relay.log").read_text()
         time.sleep(0.01)
     try:
-        yield Relay(found["url"], process, database)
+        yield Relay(found["url"], process, store, database)
     finally:
         process.send_signal(signal.SIGTERM)
         try:

@@ -17,8 +17,9 @@ from cluster import MOCK_BIN, RELAY_BIN, Cluster, payload_message_id
 
 
 @pytest.mark.skipif(not RELAY_BIN.exists() or not MOCK_BIN.exists(), reason="build first (scripts/test does)")
-def test_sigterm_with_pushes_in_flight_loses_nothing(tmp_path):
-    cluster = Cluster(tmp_path, extra_config="delivery: {shutdown_grace: 1s}\n")
+@pytest.mark.parametrize("store", ["sqlite", "postgres"])
+def test_sigterm_with_pushes_in_flight_loses_nothing(tmp_path, store):
+    cluster = Cluster(tmp_path, extra_config="delivery: {shutdown_grace: 1s}\n", store=store)
     try:
         cluster.register_users()
         cluster.arm({"kind": "delay", "milliseconds": 3000})
@@ -47,7 +48,7 @@ def test_sigterm_with_pushes_in_flight_loses_nothing(tmp_path):
             if expected <= got or time.monotonic() > deadline:
                 break
             time.sleep(0.2)
-        print(f"\ngraceful shutdown: {in_flight} streams in flight at SIGTERM, exit 0 after {stopped_after:.1f} s, "
+        print(f"\ngraceful shutdown ({store}): {in_flight} streams in flight at SIGTERM, exit 0 after {stopped_after:.1f} s, "
               f"{len(expected)} pushes expected, {len(expected - got)} missing after the restart")
         assert expected <= got
     finally:

@@ -22,8 +22,9 @@ def configured_default_mesg(cluster):
 
 
 @pytest.mark.skipif(not RELAY_BIN.exists() or not MOCK_BIN.exists(), reason="build first (scripts/test does)")
-def test_sighup_with_pushes_in_flight_swaps_credentials_and_templates_and_loses_nothing(tmp_path):
-    cluster = Cluster(tmp_path, app_config='    templates: {default: {MESG: "before {message}"}}\n')
+@pytest.mark.parametrize("store", ["sqlite", "postgres"])
+def test_sighup_with_pushes_in_flight_swaps_credentials_and_templates_and_loses_nothing(tmp_path, store):
+    cluster = Cluster(tmp_path, app_config='    templates: {default: {MESG: "before {message}"}}\n', store=store)
     try:
         cluster.register_users()
         cluster.arm({"kind": "delay", "milliseconds": 1500})
@@ -57,7 +58,7 @@ def test_sighup_with_pushes_in_flight_swaps_credentials_and_templates_and_loses_
         apns_ids = [r["headers"].get("apns-id") for r in records]
         duplicates = len(apns_ids) - len(set(apns_ids))
         alerts = {payload_message_id(r): payload(r)["aps"]["alert"] for r in records}
-        print(f"\nreload: {in_flight} streams in flight at SIGHUP, {len(expected)} pushes expected, "
+        print(f"\nreload ({store}): {in_flight} streams in flight at SIGHUP, {len(expected)} pushes expected, "
               f"{len(expected - got)} missing, {duplicates} duplicates")
         assert expected <= got, f"{len(expected - got)} pushes missing"
         assert duplicates == 0
