@@ -33,7 +33,10 @@ def _free_port():
 
 
 class Cluster:
-    def __init__(self):
+    """`durable`: fsync on, as a production server runs (the benchmarks); the tests run without."""
+
+    def __init__(self, durable: bool = False):
+        self.durable = durable
         self.bindir = _bindir()
         self.directory = Path(tempfile.mkdtemp(prefix="pushrelay-pg-"))
         self.data = self.directory / "data"
@@ -46,7 +49,13 @@ class Cluster:
         atexit.register(self.stop)
 
     def start_server(self):
-        options = f"-p {self.port} -k {self.directory} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=300"
+        options = f"-p {self.port} -k {self.directory} -c listen_addresses=127.0.0.1 -c max_connections=300"
+        if not self.durable:
+            options += " -c fsync=off"
+        else:
+            # As docs/operations.md ("Sizing") advises: room for WAL between checkpoints, so
+            # full-page images do not double it under a steady write load.
+            options += " -c shared_buffers=256MB -c max_wal_size=4GB -c checkpoint_timeout=15min"
         self._run("pg_ctl", "-D", str(self.data), "-l", str(self.directory / "server.log"), "-w", "-o", options, "start")
 
     def stop_server(self):
