@@ -14,8 +14,7 @@ struct DeliveryLogAPI: Sendable {
             let app = try context.requireApp()
             guard let rawMessage = request.uri.queryParameters["message_id"] else { throw APIError.missing("message_id") }
             guard let messageID = Int64(String(rawMessage)) else { throw APIError.wrongType("message_id", expected: .integer) }
-            guard let rawUser = request.uri.queryParameters["user_id"], !rawUser.isEmpty else { throw APIError.missing("user_id") }
-            let user = String(rawUser).removingPercentEncoding ?? String(rawUser)
+            let user = try PathParameter.query("user_id", from: request)
             let log = try await store.deliveryLog(app: app.appID, messageID: messageID, user: user)
             return DeliveryLogBody(log)
         }

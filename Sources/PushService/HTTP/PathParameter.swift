@@ -13,6 +13,19 @@ enum PathParameter {
         guard let value = raw.removingPercentEncoding else {
             throw .invalidValue(name, "is not valid percent-encoding")
         }
+        return try checked(name, value)
+    }
+
+    /// A user id or channel URL from a query string (Hummingbird has decoded it): the same rules
+    /// as in a path.
+    static func query(_ name: String, from request: Request) throws(APIError) -> String {
+        guard let value = request.uri.queryParameters[Substring(name)], !value.isEmpty else { throw .missing(name) }
+        return try checked(name, String(value))
+    }
+
+    /// `IdentifierRules`, as the API reports them: no store is asked about an id no store could
+    /// hold (PostgreSQL refuses a NUL in text outright).
+    private static func checked(_ name: String, _ value: String) throws(APIError) -> String {
         guard !value.isEmpty, value.utf8.count <= maximumBytes else {
             throw .tooLong(name, maximumBytes: maximumBytes)
         }

@@ -27,6 +27,13 @@ import Testing
             #expect(try await relay.request(.get, "/v3/push/deliveries?message_id=5&user_id=bob", app: nil).status == .unauthorized)
             #expect(try await relay.request(.get, "/v3/push/deliveries?user_id=bob").code == 400105)
             #expect(try await relay.request(.get, "/v3/push/deliveries?message_id=x&user_id=bob").code == 400101)
+            // The query's user id follows the path's rules (PostgreSQL answered a NUL with a 500),
+            // and is decoded once: "%2541" is the user "%41", not "A".
+            #expect(try await relay.request(.get, "/v3/push/deliveries?message_id=5&user_id=%06b%00").code == 400151)
+            #expect(
+                try await relay.request(.get, "/v3/push/deliveries?message_id=5&user_id=\(String(repeating: "u", count: 256))").code
+                    == 400110)
+            #expect(try await relay.request(.get, "/v3/push/deliveries?message_id=5&user_id=b%2541").body["user_id"] == .string("b%41"))
             #expect(try await relay.request(.get, "/v3/users/bob/push/deliveries?limit=0").code == 400111)
             #expect(try await relay.request(.get, "/v3/users/bob/push/deliveries").body == json(#"{"deliveries": []}"#))
         }
