@@ -129,6 +129,8 @@ let package = Package(
             dependencies: [
                 "APNs",
                 "PushService",
+                "PushStore",
+                "PushStorePostgres",
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -12,10 +12,7 @@ extension RelayApplication {
             return try SQLiteStore(path: path)
         case .postgres(let settings):
             return try await PostgresStore.open(
-                configuration: PostgresStoreConfiguration(
-                    host: settings.host, port: settings.port, username: settings.username, password: settings.password?.value,
-                    database: settings.database, poolSize: settings.poolSize, nodeID: settings.nodeID,
-                    leaseDuration: settings.lease, tls: settings.tls),
+                configuration: settings.storeConfiguration,
                 logger: Logger(label: "push-relay.store", factory: { _ in logger.handler }))
         }
     }

@@ -51,10 +51,31 @@ public struct PostgresSettings: Sendable, Hashable {
         self.tls = tls
     }
 
+    /// From `postgres://user[:password]@host[:port]/database`, read as the store reads it (so
+    /// the relay and the store agree on it); `key` names where it was given, for errors.
+    init(url: String, key: String) throws(ConfigurationError) {
+        let parsed: PostgresStoreConfiguration
+        do {
+            parsed = try PostgresStoreConfiguration(url: url, nodeID: PostgresSettings.defaultNodeID)
+        } catch {
+            throw .invalidValue(key: key, reason: error.reason)
+        }
+        self.init(
+            host: parsed.host, port: parsed.port, username: parsed.username, password: parsed.password.map(Secret.init),
+            database: parsed.database)
+    }
+
     /// The host name: unique per machine, and stable across restarts, so a restarted relay
     /// takes back its own claims at once.
     public static var defaultNodeID: String { ProcessInfo.processInfo.hostName }
 
     /// `postgres://user@host:port/database`, without the password.
     public var location: String { "postgres://\(username)@\(host):\(port)/\(database)" }
+
+    /// What `PostgresStore.open` takes.
+    public var storeConfiguration: PostgresStoreConfiguration {
+        PostgresStoreConfiguration(
+            host: host, port: port, username: username, password: password?.value, database: database, poolSize: poolSize,
+            nodeID: nodeID, leaseDuration: lease, tls: tls)
+    }
 }

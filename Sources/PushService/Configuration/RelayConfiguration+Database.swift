@@ -23,18 +23,9 @@ extension RelayConfiguration {
     {
         try map.allowOnly(["url", "password", "pool_size", "node_id", "lease", "tls"])
         guard let url = try map.string("url") else { throw .missingKey(map.name("url")) }
-        // The store's own reading of the URL, so the relay and the store agree on it.
-        let parsed: PostgresStoreConfiguration
-        do {
-            parsed = try PostgresStoreConfiguration(url: url, nodeID: PostgresSettings.defaultNodeID)
-        } catch {
-            throw .invalidValue(key: map.name("url"), reason: error.reason)
-        }
-        var settings = PostgresSettings(
-            host: parsed.host, port: parsed.port, username: parsed.username, password: parsed.password.map(Secret.init),
-            database: parsed.database)
+        var settings = try PostgresSettings(url: url, key: map.name("url"))
         if let (password, _) = try map.secret("password", environment: environment) {
-            guard parsed.password == nil else {
+            guard settings.password == nil else {
                 throw .invalidValue(key: map.name("password"), reason: "the url has a password already; give it in one place")
             }
             settings.password = password

@@ -95,7 +95,7 @@ extension ConfigMapping {
         return try environment.credentialPath(credential, key: source.name("credential"))
     }
 
-    private static func readSecretFile(_ path: String, key: String) throws(ConfigurationError) -> Secret {
+    static func readSecretFile(_ path: String, key: String) throws(ConfigurationError) -> Secret {
         guard let data = FileManager.default.contents(atPath: path), var text = String(data: data, encoding: .utf8) else {
             throw .invalidValue(key: key, reason: "cannot read secret file \(path)")
         }

@@ -1,0 +1,84 @@
+/// A table `push-relay migrate-store` copies row for row from SQLite to PostgreSQL: both schemas
+/// give it the same name and columns (PostgreSQL's booleans are SQLite's 0/1 integers). The
+/// deliveries, whose ids change on the way, are copied apart (`DeliveryPage`).
+public struct CopiedTable: Sendable, Hashable {
+    public enum Kind: Sendable, Hashable {
+        case text, integer, blob, boolean
+    }
+
+    public struct Column: Sendable, Hashable {
+        public let name: String
+        public let kind: Kind
+    }
+
+    public let name: String
+    /// Copied, in this order.
+    public let columns: [Column]
+    /// SQLite's order for reading the table page by page (a key, so a page ends exactly).
+    public let pageKey: [String]
+    /// What makes a source row "there" in PostgreSQL: its primary key (or unique key), plus,
+    /// for device tokens, the owner (a token another user holds there is not this row).
+    public let matchKey: [String]
+    /// Whether a write to it must empty the relays' recipient caches.
+    public let isRegistry: Bool
+
+    init(_ name: String, _ columns: [(String, Kind)], pageKey: [String], matchKey: [String]? = nil, isRegistry: Bool) {
+        self.name = name
+        self.columns = columns.map { Column(name: $0.0, kind: $0.1) }
+        self.pageKey = pageKey
+        self.matchKey = matchKey ?? pageKey
+        self.isRegistry = isRegistry
+    }
+
+    /// Every table but the queue, parents before children (users before their tokens and
+    /// preferences, which reference them).
+    public static let all: [CopiedTable] = [
+        CopiedTable(
+            "users", [("app_id", .text), ("user_id", .text), ("created_at", .integer), ("push_template", .text)],
+            pageKey: ["app_id", "user_id"], isRegistry: true),
+        // Read in SQLite's id order, so PostgreSQL's new ids keep the registration order that
+        // decides which token the 20-token cap evicts.
+        CopiedTable(
+            "device_tokens", [("app_id", .text), ("token", .text), ("user_id", .text), ("registered_at", .integer)],
+            pageKey: ["id"], matchKey: ["app_id", "token", "user_id"], isRegistry: true),
+        CopiedTable(
+            "user_push_preferences",
+            [
+                ("app_id", .text), ("user_id", .text), ("push_trigger_option", .text), ("do_not_disturb", .boolean),
+                ("start_hour", .integer), ("start_min", .integer), ("end_hour", .integer), ("end_min", .integer),
+                ("timezone", .text), ("snooze_enabled", .boolean), ("snooze_start_ts", .integer), ("snooze_end_ts", .integer),
+                ("dnd_schedules", .text), ("push_sound", .text), ("block_push_from_bots", .boolean),
+                ("push_blocked_bot_ids", .text), ("enable_push_for_replies", .boolean),
+            ],
+            pageKey: ["app_id", "user_id"], isRegistry: true),
+        CopiedTable(
+            "channel_push_preferences",
+            [("app_id", .text), ("user_id", .text), ("channel_url", .text), ("push_trigger_option", .text), ("push_sound", .text)],
+            pageKey: ["app_id", "user_id", "channel_url"], isRegistry: true),
+        CopiedTable(
+            "push_message_templates",
+            [("app_id", .text), ("template_name", .text), ("mesg", .text), ("file", .text), ("admm", .text)],
+            pageKey: ["app_id", "template_name"], isRegistry: true),
+        CopiedTable(
+            "session_tokens",
+            [("token_digest", .blob), ("app_id", .text), ("user_id", .text), ("created_at", .integer), ("expires_at", .integer)],
+            pageKey: ["token_digest"], isRegistry: false),
+        CopiedTable(
+            "api_tokens", [("app_id", .text), ("token_digest", .blob), ("token_prefix", .text), ("created_at", .integer)],
+            pageKey: ["app_id", "token_digest"], isRegistry: false),
+        // Accepted events: the webhook dedupe (a retry of an event SQLite took pushes nothing
+        // twice) and the delivery log's "accepted at".
+        CopiedTable(
+            "events", [("app_id", .text), ("message_id", .integer), ("channel_url", .text), ("created_at_ms", .integer)],
+            pageKey: ["app_id", "message_id"], isRegistry: false),
+        CopiedTable(
+            "decisions",
+            [("app_id", .text), ("message_id", .integer), ("user_id", .text), ("decision", .text), ("created_at_ms", .integer)],
+            pageKey: ["app_id", "message_id", "user_id"], isRegistry: false),
+    ]
+
+    public var columnNames: [String] { columns.map(\.name) }
+
+    /// The match key's columns, in `columns`' order of positions.
+    public var matchColumns: [Column] { matchKey.compactMap { key in columns.first { $0.name == key } } }
+}

@@ -1,0 +1,42 @@
+import Foundation
+
+/// A page of the delivery queue and log, for `push-relay migrate-store`: each delivery with its
+/// payload and its attempts, in SQLite's id order. The ids themselves are not kept (the target
+/// numbers its own); `apnsID`, chosen at accept time, identifies a delivery anywhere.
+public struct DeliveryPage: Sendable {
+    public struct Delivery: Sendable, Hashable {
+        public var appID: String
+        public var messageID: Int64
+        public var userID: String
+        public var deviceToken: String
+        public var apnsID: String
+        public var pushType: String
+        public var priority: Int64
+        public var expiresAtMs: Int64
+        /// As stored (`DeliveryState.rawValue`).
+        public var state: String
+        public var attempts: Int64
+        public var nextAttemptAtMs: Int64
+        public var lastStatus: Int64?
+        public var lastReason: String?
+        public var sentAtMs: Int64?
+        public var createdAtMs: Int64
+        public var updatedAtMs: Int64
+        /// nil only for a row whose payload was lost (none is, today).
+        public var payload: Data?
+        /// Oldest first.
+        public var attemptLog: [Attempt]
+    }
+
+    public struct Attempt: Sendable, Hashable {
+        public var atMs: Int64
+        public var status: Int64?
+        public var reason: String?
+        public var error: String?
+        public var apnsID: String
+    }
+
+    public let deliveries: [Delivery]
+    /// The SQLite id to continue after; nil after the last page.
+    public let next: Int64?
+}

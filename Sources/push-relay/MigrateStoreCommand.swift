@@ -1,0 +1,133 @@
+import ArgumentParser
+import Foundation
+import Logging
+import PushService
+import PushStore
+import PushStorePostgres
+
+/// `push-relay migrate-store --from sqlite:PATH --to postgres://…`: moves a relay's state from
+/// its SQLite file to PostgreSQL (`StoreMigration`), then says per table whether all of it is there.
+struct MigrateStoreCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "migrate-store",
+        abstract: "Copy a relay's SQLite store into PostgreSQL, for a fleet.",
+        discussion: """
+            Copies users, device tokens (with their registration times), push preferences, \
+            templates, session and API token digests, accepted events (so a retried webhook is still \
+            a duplicate), and every delivery with its payload and attempts: the queue (a push in \
+            flight arrives pending, with the same apns-id) and the delivery log. The target's schema \
+            is created or updated first. The source is read as one snapshot; stop the relay first, \
+            or pushes it accepts after the snapshot stay behind.
+
+            Rows already in the target are left as they are, so running it again (after an \
+            interruption, say) copies only what is missing. Afterwards it counts, per table, the \
+            source rows found in the target.
+
+            --from: sqlite:PATH, or config:PATH (the file's database.path).
+            --to: postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE (also postgres:postgres://…), \
+            or config:PATH (the file's database.postgres, password and all). The password of a \
+            URL comes from the URL, --password-file, --password-env, or else PGPASSWORD.
+
+            Exit status: 0 every row is in the target; 1 a row is missing, or a store failed; \
+            64 usage error; 78 a configuration file named with config: is invalid.
+            """
+    )
+
+    @Option(name: .long, help: "The SQLite store: sqlite:PATH or config:PATH.")
+    var from: String
+
+    @Option(name: .long, help: "The PostgreSQL store: postgres://USER@HOST[:PORT]/DATABASE or config:PATH.")
+    var to: String
+
+    @Option(name: .customLong("password-file"), help: "A file holding the PostgreSQL password (trailing newline dropped).")
+    var passwordFile: String?
+
+    @Option(name: .customLong("password-env"), help: "An environment variable holding the PostgreSQL password.")
+    var passwordEnv: String?
+
+    @Option(name: .long, help: "TLS to PostgreSQL for a URL target: disable, prefer or require.")
+    var tls: String = "disable"
+
+    @Option(name: .customLong("page-size"), help: "Rows per statement (1...10000).")
+    var pageSize = 1000
+
+    func validate() throws {
+        guard (1...10_000).contains(pageSize) else { throw ValidationError("--page-size must be 1...10000") }
+        guard PostgresStoreConfiguration.TLSMode(rawValue: tls) != nil else {
+            throw ValidationError("--tls must be disable, prefer or require")
+        }
+        if passwordFile != nil && passwordEnv != nil {
+            throw ValidationError("give --password-file or --password-env, not both")
+        }
+    }
+
+    func run() async throws {
+        let sourcePath: String
+        var target: PostgresStoreConfiguration
+        do {
+            guard case .sqlite(let path) = try StoreLocation.parse(from, option: "--from").backend else {
+                throw ValidationError("--from must name an SQLite store (sqlite:PATH)")
+            }
+            guard FileManager.default.fileExists(atPath: path) else { throw ValidationError("--from: no such file: \(path)") }
+            sourcePath = path
+            let location = try StoreLocation.parse(to, option: "--to", passwordFile: passwordFile, passwordEnv: passwordEnv)
+            guard case .postgres(var settings) = location.backend else {
+                throw ValidationError("--to must name a PostgreSQL store (postgres://… or config:PATH)")
+            }
+            if !to.hasPrefix("config:") { settings.tls = PostgresStoreConfiguration.TLSMode(rawValue: tls) ?? .disable }
+            settings.nodeID = "migrate-store"
+            settings.poolSize = 2
+            target = settings.storeConfiguration
+        } catch let error as ConfigurationError {
+            if case .invalidValue(let key, _) = error, key.hasPrefix("--") { throw ValidationError(error.description) }
+            FileHandle.standardError.write(Data("push-relay migrate-store: \(error)\n".utf8))
+            throw ExitCode(78)
+        }
+
+        var logger = Logger(label: "push-relay.migrate-store")
+        logger.logLevel = .warning
+        do {
+            let sqlite = try SQLiteStore(path: sourcePath)
+            let snapshot = try SQLiteSnapshot(sqlite)
+            let postgres = try await PostgresStore.open(configuration: target, logger: logger)
+            print("copying \(sourcePath) → \(target.location)")
+            print(Self.row("table", "source", "copied", "present", "missing"))
+            let migration = StoreMigration(source: snapshot, target: postgres, pageSize: pageSize, deliveryPageSize: min(pageSize, 500))
+            let report: StoreMigration.Report
+            do {
+                report = try await migration.run { figures in
+                    print(Self.row(figures.table, figures.source, figures.copied, figures.present, figures.missing))
+                }
+            } catch {
+                try? await postgres.close()
+                throw error
+            }
+            try await postgres.close()
+            if report.inFlightMadePending > 0 {
+                print("\(report.inFlightMadePending) deliveries in flight at the source are pending in the target (same apns-id)")
+            }
+            guard report.isComplete else {
+                let missing = report.tables.filter { $0.missing > 0 }.map { "\($0.table) \($0.missing)" }
+                FileHandle.standardError.write(
+                    Data("push-relay migrate-store: rows missing in the target: \(missing.joined(separator: ", "))\n".utf8))
+                throw ExitCode(1)
+            }
+            print("verified: every row of \(sourcePath) is in \(target.location)")
+        } catch let error as ExitCode {
+            throw error
+        } catch {
+            FileHandle.standardError.write(Data("push-relay migrate-store: \(error)\n".utf8))
+            throw ExitCode(1)
+        }
+    }
+
+    private static func row(_ table: String, _ values: Any...) -> String {
+        table.padding(toLength: 26, withPad: " ", startingAt: 0) + values.map { "\($0)".leftPadded(to: 10) }.joined()
+    }
+}
+
+extension String {
+    fileprivate func leftPadded(to width: Int) -> String {
+        count >= width ? " " + self : String(repeating: " ", count: width - count) + self
+    }
+}

@@ -1,0 +1,43 @@
+import Foundation
+import Testing
+@testable import PushService
+
+/// `migrate-store`'s `--from` and `--to`.
+@Suite struct StoreLocationTests {
+    static let none = ConfigurationEnvironment(variables: [:])
+
+    @Test func sqliteFilesAndPostgresURLs() throws {
+        #expect(try StoreLocation.parse("sqlite:/var/lib/a.sqlite", option: "--from", environment: Self.none).path == "/var/lib/a.sqlite")
+        #expect(try StoreLocation.parse("relative.sqlite", option: "--from", environment: Self.none).path == "relative.sqlite")
+        for text in ["postgres://u:pw@db:6543/push", "postgres:postgres://u:pw@db:6543/push", "postgresql://u:pw@db:6543/push"] {
+            guard case .postgres(let settings) = try StoreLocation.parse(text, option: "--to", environment: Self.none).backend else {
+                Issue.record("\(text) is not PostgreSQL")
+                continue
+            }
+            #expect(settings.location == "postgres://u@db:6543/push")
+            #expect(settings.password?.value == "pw")
+        }
+        #expect(throws: ConfigurationError.self) { try StoreLocation.parse("postgres://db/push", option: "--to", environment: Self.none) }
+        #expect(throws: ConfigurationError.self) { try StoreLocation.parse("sqlite:", option: "--from", environment: Self.none) }
+    }
+
+    @Test func thePasswordComesFromAFileAVariableOrPGPASSWORD() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("pw-\(UUID().uuidString)")
+        try "from-file\n".write(to: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let environment = ConfigurationEnvironment(variables: ["PG_PW": "from-env", "PGPASSWORD": "from-libpq"])
+        func password(_ file: String? = nil, _ variable: String? = nil) throws -> String? {
+            let location = try StoreLocation.parse(
+                "postgres://u@db/push", option: "--to", passwordFile: file, passwordEnv: variable, environment: environment)
+            guard case .postgres(let settings) = location.backend else { return nil }
+            return settings.password?.value
+        }
+        #expect(try password(file.path) == "from-file")
+        #expect(try password(nil, "PG_PW") == "from-env")
+        #expect(try password() == "from-libpq")
+        #expect(throws: ConfigurationError.self) { try password(nil, "UNSET") }
+        #expect(throws: ConfigurationError.self) {
+            try StoreLocation.parse("config:/etc/x.yaml", option: "--to", passwordEnv: "PG_PW", environment: environment)
+        }
+    }
+}
