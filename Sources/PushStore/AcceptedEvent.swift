@@ -3,6 +3,9 @@ public struct AcceptedEvent: Sendable, Hashable {
     public var appID: String
     public var messageID: Int64
     public var channelURL: String
+    /// The sender's user id (nil for an admin message without one): erasing that user finds the
+    /// payloads that name them through it.
+    public var senderID: String?
     /// Unix ms when the relay accepted it.
     public var acceptedAtMs: Int64
     /// Every member's decision: push, or why not.
@@ -14,12 +17,13 @@ public struct AcceptedEvent: Sendable, Hashable {
     public var handedOff: Bool = false
 
     public init(
-        appID: String, messageID: Int64, channelURL: String, acceptedAtMs: Int64,
+        appID: String, messageID: Int64, channelURL: String, senderID: String? = nil, acceptedAtMs: Int64,
         decisions: [RecipientDecisionRecord], deliveries: [NewDelivery]
     ) {
         self.appID = appID
         self.messageID = messageID
         self.channelURL = channelURL
+        self.senderID = senderID
         self.acceptedAtMs = acceptedAtMs
         self.decisions = decisions
         self.deliveries = deliveries

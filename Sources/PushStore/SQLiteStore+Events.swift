@@ -13,12 +13,14 @@ extension SQLiteStore {
         let insertEvent = RawStatement(
             try db.cachedStatement(
                 sql: """
-                    INSERT INTO events (app_id, message_id, channel_url, created_at_ms) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING
+                    INSERT INTO events (app_id, message_id, channel_url, created_at_ms, sender_id) VALUES (?, ?, ?, ?, ?)
+                    ON CONFLICT DO NOTHING
                     """))
         insertEvent.bind(1, event.appID)
         insertEvent.bind(2, event.messageID)
         insertEvent.bind(3, event.channelURL)
         insertEvent.bind(4, event.acceptedAtMs)
+        insertEvent.bind(5, event.senderID)
         guard try insertEvent.run() > 0 else { return nil }
 
         let decision = try db.cachedStatement(

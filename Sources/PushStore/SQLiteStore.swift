@@ -36,6 +36,9 @@ public final class SQLiteStore: RelayStore {
                 + TimeInterval(configuration.busyTimeout.components.attoseconds) / 1e18)
         config.maximumReaderCount = configuration.maximumReaderCount
         config.label = "PushStore"
+        // Deleted content is zeroed, not left in free space: erasing a user (`eraseUser`) and
+        // pruning leave no readable copy in the file.
+        config.prepareDatabase { db in try db.execute(sql: "PRAGMA secure_delete = ON") }
         do {
             pool = try DatabasePool(path: path, configuration: config)
             try PushStoreMigrations.migrator.migrate(pool)

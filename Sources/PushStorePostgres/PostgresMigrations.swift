@@ -10,7 +10,18 @@ import PostgresNIO
 /// migration that fails leaves nothing half done (PostgreSQL's DDL is transactional).
 enum PostgresMigrations {
     static let all: [(name: String, statements: [String])] = [
-        ("v1_schema", PostgresSchemaV1.statements)
+        ("v1_schema", PostgresSchemaV1.statements),
+        // Sendbird's user API and erasure (SQLite's `v6_user_profiles`).
+        (
+            "v2_user_profiles",
+            [
+                "ALTER TABLE users ADD COLUMN nickname text NOT NULL DEFAULT ''",
+                "ALTER TABLE users ADD COLUMN profile_url text NOT NULL DEFAULT ''",
+                "ALTER TABLE users ADD COLUMN profile_created_at bigint",
+                "ALTER TABLE events ADD COLUMN sender_id text",
+                "CREATE INDEX events_on_sender ON events (app_id, sender_id) WHERE sender_id IS NOT NULL",
+            ]
+        ),
     ]
 
     /// Applies the pending migrations on `connection`, which the caller closes if this throws.

@@ -25,11 +25,11 @@ extension PostgresStore {
                         SELECT * FROM unnest(
                             \(PostgresArray.text(batch.appIDs)), \(PostgresArray.int8(batch.messageIDs)),
                             \(PostgresArray.text(batch.channelURLs)), \(PostgresArray.int8(batch.acceptedAtMs)),
-                            \(PostgresArray.bool(batch.handedOff))
-                        ) WITH ORDINALITY AS e(app_id, message_id, channel_url, created_at_ms, handed_off, n)
+                            \(PostgresArray.bool(batch.handedOff)), \(PostgresArray.text(batch.senderIDs))
+                        ) WITH ORDINALITY AS e(app_id, message_id, channel_url, created_at_ms, handed_off, sender_id, n)
                     ), new_events AS (
-                        INSERT INTO events (app_id, message_id, channel_url, created_at_ms)
-                        SELECT app_id, message_id, channel_url, created_at_ms FROM ev ORDER BY app_id, message_id
+                        INSERT INTO events (app_id, message_id, channel_url, created_at_ms, sender_id)
+                        SELECT app_id, message_id, channel_url, created_at_ms, sender_id FROM ev ORDER BY app_id, message_id
                         ON CONFLICT DO NOTHING
                         RETURNING app_id, message_id
                     ), fresh AS (
@@ -103,7 +103,7 @@ private struct EventBatch {
     private var numbers: [Int64?] = []
 
     private(set) var appIDs: [String?] = [], messageIDs: [Int64?] = [], channelURLs: [String?] = [], acceptedAtMs: [Int64?] = []
-    private(set) var handedOff: [Bool] = []
+    private(set) var handedOff: [Bool] = [], senderIDs: [String?] = []
     private(set) var decisionEvents: [Int64?] = [], decisionUsers: [String?] = [], decisionCodes: [String?] = []
     private(set) var deliveryEvents: [Int64?] = [], deliveryUsers: [String?] = [], deviceTokens: [String?] = []
     private(set) var apnsIDs: [String?] = [], pushTypes: [String?] = [], priorities: [Int64?] = [], expiresAtMs: [Int64?] = []
@@ -123,6 +123,7 @@ private struct EventBatch {
             channelURLs.append(event.channelURL)
             acceptedAtMs.append(event.acceptedAtMs)
             handedOff.append(event.handedOff)
+            senderIDs.append(event.senderID)
             // Only skips get a row: a pushed member's deliveries already say "push" (and when).
             for record in event.decisions where record.decision != .push {
                 decisionEvents.append(number)

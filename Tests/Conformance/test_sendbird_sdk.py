@@ -275,3 +275,46 @@ def test_apps_are_separate(api):
     with pytest.raises(ApiException) as other:
         api.list_registration_or_device_tokens(user, "apns", api_token=OTHER_API_TOKEN)
     assert json.loads(other.value.body)["code"] == 400201
+
+
+def test_user_lifecycle_create_view_update_list_and_delete(api):
+    from sendbird_platform_sdk.model.create_a_user_request import CreateAUserRequest
+    from sendbird_platform_sdk.model.update_a_user_request import UpdateAUserRequest
+
+    users = sorted(new_user() for _ in range(3))
+    for n, user in enumerate(users):
+        created = api.create_a_user(
+            api_token=API_TOKEN,
+            create_a_user_request=CreateAUserRequest(nickname=f"N{n}", user_id=user, profile_url=f"https://x/{n}.png"))
+        assert (created.user_id, created.nickname, created.profile_url) == (user, f"N{n}", f"https://x/{n}.png")
+    with pytest.raises(ApiException) as again:
+        api.create_a_user(api_token=API_TOKEN, create_a_user_request=CreateAUserRequest(nickname="x", user_id=users[0]))
+    assert json.loads(again.value.body)["code"] == 400202
+
+    viewed = api.view_a_user(users[0], api_token=API_TOKEN)
+    assert viewed.nickname == "N0" and viewed.created_at > 1_600_000_000
+    updated = api.update_a_user(users[0], api_token=API_TOKEN, update_a_user_request=UpdateAUserRequest(nickname="Renamed"))
+    assert updated.nickname == "Renamed" and updated.profile_url == "https://x/0.png"
+
+    # Every page in turn (other tests' users are listed too), in id order.
+    seen, page_token = [], None
+    while True:
+        kwargs = {"api_token": API_TOKEN, "limit": 2}
+        if page_token:
+            kwargs["token"] = page_token
+        page = api.list_users(**kwargs)
+        seen += [u.user_id for u in page.users]
+        if not page.next:
+            break
+        page_token = page.next
+    assert [u for u in seen if u in users] == users
+    assert len(seen) == len(set(seen))
+
+    # Deleting erases: the user and their tokens are gone.
+    add(api, users[1], token(42))
+    assert api.delete_a_user(users[1], api_token=API_TOKEN) == {}
+    with pytest.raises(ApiException) as gone:
+        api.view_a_user(users[1], api_token=API_TOKEN)
+    assert json.loads(gone.value.body)["code"] == 400201
+    owner = api.view_who_owns_a_registration_or_device_token("apns", token(42), api_token=API_TOKEN)
+    assert owner.value == []

@@ -43,6 +43,11 @@ enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case postgres
 
     var testDescription: String { rawValue }
+
+    static let sqliteMigrations = [
+        "v1_users_tokens_preferences_templates", "v2_events_deliveries", "v3_delivery_payloads", "v4_credentials", "v5_due_by_app",
+        "v6_user_profiles",
+    ]
 }
 
 /// A fresh, empty database of one kind: a temporary SQLite file, or a new database in the test
@@ -75,9 +80,8 @@ final class TestDatabase: Sendable {
     /// The migrations a new database gets.
     var migrations: [String] {
         switch kind {
-        case .sqlite:
-            ["v1_users_tokens_preferences_templates", "v2_events_deliveries", "v3_delivery_payloads", "v4_credentials", "v5_due_by_app"]
-        case .postgres: ["v1_schema"]
+        case .sqlite: StoreKind.sqliteMigrations
+        case .postgres: ["v1_schema", "v2_user_profiles"]
         }
     }
 

@@ -32,6 +32,8 @@ public struct SendbirdErrorCode: RawRepresentable, Sendable, Hashable, CustomStr
     public static let notAllowedCharacters = SendbirdErrorCode(rawValue: 400151)
     /// 400201 "Object not found": an unknown user, template or path.
     public static let notFound = SendbirdErrorCode(rawValue: 400201)
+    /// 400202 "Violates unique constraint" (a user that exists already).
+    public static let uniqueConstraint = SendbirdErrorCode(rawValue: 400202)
     /// 400302 "Invalid access token": the `Session-Token` is malformed, unknown or revoked
     /// (HTTP 401). Sendbird's SDKs call it `accessTokenNotValid`.
     public static let invalidSessionToken = SendbirdErrorCode(rawValue: 400302)

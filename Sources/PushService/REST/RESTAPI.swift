@@ -1,7 +1,7 @@
 import Hummingbird
 import PushStore
 
-/// The Sendbird-compatible REST API: device tokens, push preferences, template choice, app
+/// The Sendbird-compatible REST API: users, device tokens, push preferences, template choice, app
 /// templates, session tokens and secondary API tokens. Routes are registered on a group that
 /// `AuthenticationMiddleware` already authenticates; each route says who may call it with one
 /// of `RelayRequestContext`'s `require…` methods.
@@ -17,6 +17,7 @@ struct RESTAPI: Sendable {
     let clock: @Sendable () -> Int64
 
     func register(on v3: RouterGroup<RelayRequestContext>) {
+        registerUserRoutes(on: v3)
         registerDeviceTokenRoutes(on: v3)
         registerPushPreferenceRoutes(on: v3)
         registerChannelPushPreferenceRoutes(on: v3)

@@ -269,7 +269,8 @@ public struct WebhookIntake: Sendable {
         let plan = planner.plan(event, lookup: lookup, now: Date(timeIntervalSince1970: Double(nowMs) / 1000))
         let expiresAt = nowMs + target.timeToLive.milliseconds
         return AcceptedEvent(
-            appID: event.appID, messageID: event.message.messageID, channelURL: event.channel.channelURL, acceptedAtMs: nowMs,
+            appID: event.appID, messageID: event.message.messageID, channelURL: event.channel.channelURL,
+            senderID: event.sender?.userID, acceptedAtMs: nowMs,
             decisions: plan.recipients.map {
                 RecipientDecisionRecord(userID: $0.userID, decision: $0.decision)
             },

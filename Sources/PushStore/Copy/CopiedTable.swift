@@ -34,7 +34,11 @@ public struct CopiedTable: Sendable, Hashable {
     /// preferences, which reference them).
     public static let all: [CopiedTable] = [
         CopiedTable(
-            "users", [("app_id", .text), ("user_id", .text), ("created_at", .integer), ("push_template", .text)],
+            "users",
+            [
+                ("app_id", .text), ("user_id", .text), ("created_at", .integer), ("push_template", .text), ("nickname", .text),
+                ("profile_url", .text), ("profile_created_at", .integer),
+            ],
             pageKey: ["app_id", "user_id"], isRegistry: true),
         // Read in SQLite's id order, so PostgreSQL's new ids keep the registration order that
         // decides which token the 20-token cap evicts.
@@ -69,7 +73,8 @@ public struct CopiedTable: Sendable, Hashable {
         // Accepted events: the webhook dedupe (a retry of an event SQLite took pushes nothing
         // twice) and the delivery log's "accepted at".
         CopiedTable(
-            "events", [("app_id", .text), ("message_id", .integer), ("channel_url", .text), ("created_at_ms", .integer)],
+            "events",
+            [("app_id", .text), ("message_id", .integer), ("channel_url", .text), ("created_at_ms", .integer), ("sender_id", .text)],
             pageKey: ["app_id", "message_id"], isRegistry: false),
         CopiedTable(
             "decisions",

@@ -1,0 +1,21 @@
+/// Users as Sendbird's user API sees them: create, read, list, update, and erase.
+public protocol UserStore: Sendable {
+    /// Gives `user` a profile (creating the user, or keeping what is stored for one the relay
+    /// knows already). nil, and nothing changed, when they have a profile already.
+    func createUser(app: String, user: String, nickname: String, profileURL: String) async throws -> UserProfile?
+
+    /// The user, or nil when the relay knows nothing of them.
+    func user(app: String, user: String) async throws -> UserProfile?
+
+    /// Changes the fields given; nil (and nothing changed) when the user is unknown.
+    func updateUser(app: String, user: String, nickname: String?, profileURL: String?) async throws -> UserProfile?
+
+    /// Up to `limit` users of `app` with ids after `after` (from the first when nil), by id.
+    func users(app: String, after: String?, limit: Int) async throws -> [UserProfile]
+
+    /// Erases the user: the user row with their device tokens, preferences and template choice,
+    /// their session tokens, every delivery (payload and attempts) and decision naming them, and
+    /// the payloads of pushes they sent (unsent ones fail with `UserDeleted`). Returns whether
+    /// the store held anything of theirs.
+    func eraseUser(app: String, user: String) async throws -> Bool
+}

@@ -1,0 +1,130 @@
+import GRDB
+
+/// Sendbird's user API (`/v3/users`) and erasure.
+extension SQLiteStore {
+    static let userColumns = "user_id, nickname, profile_url, COALESCE(profile_created_at, created_at), profile_created_at IS NOT NULL"
+
+    static func profile(_ row: Row) -> UserProfile {
+        UserProfile(userID: row[0], nickname: row[1], profileURL: row[2], createdAtMs: row[3], hasProfile: row[4])
+    }
+
+    public func createUser(app: String, user: String, nickname: String, profileURL: String) async throws -> UserProfile? {
+        let now = clock()
+        return try await registryWrite { db in
+            try Self.ensureUser(db, app: app, user: user, now: now)
+            let row = try Row.fetchOne(
+                db,
+                sql: """
+                    UPDATE users SET nickname = ?, profile_url = ?, profile_created_at = ?
+                    WHERE app_id = ? AND user_id = ? AND profile_created_at IS NULL
+                    RETURNING \(Self.userColumns)
+                    """, arguments: [nickname, profileURL, now, app, user])
+            return row.map(Self.profile)
+        }
+    }
+
+    public func user(app: String, user: String) async throws -> UserProfile? {
+        try await pool.read { db in
+            try Row.fetchOne(
+                db, sql: "SELECT \(Self.userColumns) FROM users WHERE app_id = ? AND user_id = ?", arguments: [app, user]
+            ).map(Self.profile)
+        }
+    }
+
+    public func updateUser(app: String, user: String, nickname: String?, profileURL: String?) async throws -> UserProfile? {
+        try await registryWrite { db in
+            try Row.fetchOne(
+                db,
+                sql: """
+                    UPDATE users SET nickname = COALESCE(?, nickname), profile_url = COALESCE(?, profile_url)
+                    WHERE app_id = ? AND user_id = ? RETURNING \(Self.userColumns)
+                    """, arguments: [nickname, profileURL, app, user]
+            ).map(Self.profile)
+        }
+    }
+
+    public func users(app: String, after: String?, limit: Int) async throws -> [UserProfile] {
+        try await pool.read { db in
+            try Row.fetchAll(
+                db,
+                sql: "SELECT \(Self.userColumns) FROM users WHERE app_id = ? AND user_id > ? ORDER BY user_id LIMIT ?",
+                arguments: [app, after ?? "", limit]
+            ).map(Self.profile)
+        }
+    }
+
+    /// In two phases, so the single writer is never held for a scan: a read finds what names the
+    /// user (their deliveries and decisions have no index by user alone, a full scan of each),
+    /// then writes of at most `UserErasure.batch` rows each delete it, and a last one the user
+    /// and their registry rows. `secure_delete` (set on every connection) zeroes what is deleted,
+    /// and a final `wal_checkpoint(TRUNCATE)` empties the WAL, which held earlier page images.
+    public func eraseUser(app: String, user: String) async throws -> Bool {
+        let found = try await pool.read { db in
+            UserErasure(
+                ownDeliveries: try Int64.fetchAll(
+                    db, sql: "SELECT id FROM deliveries WHERE app_id = ? AND user_id = ?", arguments: [app, user]),
+                sentDeliveries: try Int64.fetchAll(
+                    db,
+                    sql: """
+                        SELECT d.id FROM events e JOIN deliveries d ON d.app_id = e.app_id AND d.message_id = e.message_id
+                        WHERE e.app_id = ? AND e.sender_id = ?
+                        """, arguments: [app, user]),
+                decisionMessages: try Int64.fetchAll(
+                    db, sql: "SELECT message_id FROM decisions WHERE app_id = ? AND user_id = ?", arguments: [app, user]))
+        }
+        for ids in found.sentDeliveries.chunks(of: UserErasure.batch) {
+            try await pool.write { db in
+                let list = ids.map(String.init).joined(separator: ",")
+                try db.execute(sql: "DELETE FROM delivery_payloads WHERE delivery_id IN (\(list))")
+                try db.execute(
+                    sql: """
+                        UPDATE deliveries SET state = 'failed', last_reason = 'UserDeleted' WHERE id IN (\(list)) AND state = 'pending'
+                        """)
+            }
+        }
+        for ids in found.ownDeliveries.chunks(of: UserErasure.batch) {
+            try await pool.write { db in
+                let list = ids.map(String.init).joined(separator: ",")
+                try db.execute(sql: "DELETE FROM delivery_payloads WHERE delivery_id IN (\(list))")
+                // Attempts go with their delivery (ON DELETE CASCADE).
+                try db.execute(sql: "DELETE FROM deliveries WHERE id IN (\(list))")
+            }
+        }
+        for messages in found.decisionMessages.chunks(of: UserErasure.batch) {
+            try await pool.write { db in
+                let list = messages.map(String.init).joined(separator: ",")
+                try db.execute(
+                    sql: "DELETE FROM decisions WHERE app_id = ? AND message_id IN (\(list)) AND user_id = ?", arguments: [app, user])
+            }
+        }
+        let registry = try await registryWrite { db in
+            try db.execute(sql: "UPDATE events SET sender_id = NULL WHERE app_id = ? AND sender_id = ?", arguments: [app, user])
+            try db.execute(sql: "DELETE FROM session_tokens WHERE app_id = ? AND user_id = ?", arguments: [app, user])
+            var changes = db.changesCount
+            // Device tokens, preferences and channel preferences go with the user (ON DELETE CASCADE).
+            try db.execute(sql: "DELETE FROM users WHERE app_id = ? AND user_id = ?", arguments: [app, user])
+            changes += db.changesCount
+            return changes
+        }
+        try await pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
+        return registry > 0 || !found.isEmpty
+    }
+}
+
+/// What an erasure found to delete (ids), before deleting it.
+struct UserErasure: Sendable {
+    /// Rows per write transaction.
+    static let batch = 5_000
+
+    var ownDeliveries: [Int64]
+    var sentDeliveries: [Int64]
+    var decisionMessages: [Int64]
+
+    var isEmpty: Bool { ownDeliveries.isEmpty && sentDeliveries.isEmpty && decisionMessages.isEmpty }
+}
+
+extension Array {
+    func chunks(of size: Int) -> [ArraySlice<Element>] {
+        stride(from: 0, to: count, by: size).map { self[$0..<Swift.min($0 + size, count)] }
+    }
+}

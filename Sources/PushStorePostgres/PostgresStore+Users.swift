@@ -1,0 +1,101 @@
+import PostgresNIO
+import PushStore
+
+/// Sendbird's user API (`/v3/users`) and erasure, as `SQLiteStore` does them.
+extension PostgresStore {
+    static let userColumns = "user_id, nickname, profile_url, COALESCE(profile_created_at, created_at), profile_created_at IS NOT NULL"
+
+    static func profiles(_ connection: PostgresConnection, _ query: PostgresQuery, logger: Logger) async throws -> [UserProfile] {
+        try await connection.rows(query, logger: logger) { row in
+            let (id, nickname, url, created, hasProfile) = try row.decode((String, String, String, Int64, Bool).self)
+            return UserProfile(userID: id, nickname: nickname, profileURL: url, createdAtMs: created, hasProfile: hasProfile)
+        }
+    }
+
+    public func createUser(app: String, user: String, nickname: String, profileURL: String) async throws -> UserProfile? {
+        let now = clock()
+        return try await registryWrite { connection in
+            try await Self.profiles(
+                connection,
+                """
+                INSERT INTO users (app_id, user_id, created_at, nickname, profile_url, profile_created_at)
+                VALUES (\(app), \(user), \(now), \(nickname), \(profileURL), \(now))
+                ON CONFLICT (app_id, user_id) DO UPDATE
+                    SET nickname = EXCLUDED.nickname, profile_url = EXCLUDED.profile_url, profile_created_at = EXCLUDED.profile_created_at
+                    WHERE users.profile_created_at IS NULL
+                RETURNING \(unescaped: Self.userColumns)
+                """, logger: logger
+            ).first
+        }
+    }
+
+    public func user(app: String, user: String) async throws -> UserProfile? {
+        try await withConnection { connection in
+            try await Self.profiles(
+                connection,
+                "SELECT \(unescaped: Self.userColumns) FROM users WHERE app_id = \(app) AND user_id = \(user)", logger: logger
+            ).first
+        }
+    }
+
+    public func updateUser(app: String, user: String, nickname: String?, profileURL: String?) async throws -> UserProfile? {
+        try await registryWrite { connection in
+            try await Self.profiles(
+                connection,
+                """
+                UPDATE users SET nickname = COALESCE(\(nickname), nickname), profile_url = COALESCE(\(profileURL), profile_url)
+                WHERE app_id = \(app) AND user_id = \(user) RETURNING \(unescaped: Self.userColumns)
+                """, logger: logger
+            ).first
+        }
+    }
+
+    public func users(app: String, after: String?, limit: Int) async throws -> [UserProfile] {
+        try await withConnection { connection in
+            // The primary key's order (the database's collation), so a page costs its rows.
+            try await Self.profiles(
+                connection,
+                """
+                SELECT \(unescaped: Self.userColumns) FROM users
+                WHERE app_id = \(app) AND user_id > \(after ?? "") ORDER BY user_id LIMIT \(limit)
+                """, logger: logger)
+        }
+    }
+
+    /// One transaction: PostgreSQL has no single writer to hold up, and `deliveries_on_user`
+    /// finds the user's deliveries. The rows are gone at commit; their bytes stay in the table
+    /// files until VACUUM reuses the space (docs/operations.md, "Erasing a user").
+    public func eraseUser(app: String, user: String) async throws -> Bool {
+        try await registryWrite { connection in
+            let counts = try await connection.rows(
+                """
+                WITH sent AS (
+                    SELECT d.id, d.state FROM events e JOIN deliveries d ON d.app_id = e.app_id AND d.message_id = e.message_id
+                    WHERE e.app_id = \(app) AND e.sender_id = \(user)
+                ), own AS (
+                    SELECT id FROM deliveries WHERE app_id = \(app) AND user_id = \(user)
+                ), payloads AS (
+                    DELETE FROM delivery_payloads WHERE delivery_id IN (SELECT id FROM sent UNION ALL SELECT id FROM own)
+                ), failed AS (
+                    UPDATE deliveries SET state = 'failed', last_reason = 'UserDeleted', lease_owner = NULL, lease_expires_at_ms = NULL
+                    WHERE id IN (SELECT id FROM sent WHERE state = 'pending' EXCEPT SELECT id FROM own)
+                ), deliveries AS (
+                    -- Attempts go with their delivery (ON DELETE CASCADE).
+                    DELETE FROM deliveries WHERE id IN (SELECT id FROM own) RETURNING 1
+                ), decisions AS (
+                    DELETE FROM decisions WHERE app_id = \(app) AND user_id = \(user) RETURNING 1
+                ), senders AS (
+                    UPDATE events SET sender_id = NULL WHERE app_id = \(app) AND sender_id = \(user) RETURNING 1
+                ), sessions AS (
+                    DELETE FROM session_tokens WHERE app_id = \(app) AND user_id = \(user) RETURNING 1
+                ), users AS (
+                    DELETE FROM users WHERE app_id = \(app) AND user_id = \(user) RETURNING 1
+                )
+                SELECT (SELECT count(*) FROM deliveries) + (SELECT count(*) FROM decisions) + (SELECT count(*) FROM senders)
+                    + (SELECT count(*) FROM sessions) + (SELECT count(*) FROM users)
+                """, logger: logger
+            ) { try $0.decode(Int64.self) }
+            return (counts.first ?? 0) > 0
+        }
+    }
+}
