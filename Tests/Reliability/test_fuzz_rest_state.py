@@ -1,6 +1,6 @@
 """A rejected REST request changes nothing: hypothesis sends malformed and wrongly typed bodies to
 the endpoints that write (preferences, channel preferences, tokens, template choice, app
-templates, secondary API tokens) and, whenever the relay answers 4xx, reads the state back and compares it with
+templates, secondary API tokens, users) and, whenever the relay answers 4xx, reads the state back and compares it with
 before. Knob: FUZZ_EXAMPLES (default 300 per property)."""
 
 import json
@@ -25,7 +25,8 @@ PREFERENCE_KEYS = ["push_trigger_option", "do_not_disturb", "start_hour", "start
                    "timezone", "snooze_enabled", "snooze_start_ts", "snooze_end_ts", "dnd_schedules", "push_sound",
                    "block_push_from_bots", "push_blocked_bot_ids", "enable_push_for_replies"]
 bodies = (st.dictionaries(st.sampled_from(PREFERENCE_KEYS + ["name", "apns_device_token", "is_unique", "template",
-                                                             "enable", "MESG", "FILE", "ADMM"]), json_values, max_size=4)
+                                                             "enable", "MESG", "FILE", "ADMM", "user_id",
+                                                             "nickname", "profile_url"]), json_values, max_size=4)
           .map(lambda d: json.dumps(d).encode())
           | st.binary(max_size=300))
 
@@ -36,6 +37,8 @@ WRITES = [
     ("PUT", "/v3/users/state-user/push/template", "/v3/users/state-user/push/template"),
     ("PUT", "/v3/applications/push/message_templates/default", "/v3/applications/push/message_templates/default"),
     ("POST", "/v3/applications/api_tokens", "/v3/applications/api_tokens"),
+    ("PUT", "/v3/users/state-user", "/v3/users/state-user"),
+    ("POST", "/v3/users", "/v3/users?limit=100"),
 ]
 
 
