@@ -29,9 +29,12 @@ public struct LoggedDelivery: Sendable, Hashable {
     public var delivery: DeliveryRecord
     /// Oldest first.
     public var attempts: [DeliveryAttempt]
+    /// When the device said it got the push (`POST /v3/sdk/push_delivery`), Unix ms.
+    public var acknowledgedAtMs: Int64?
 
-    public init(delivery: DeliveryRecord, attempts: [DeliveryAttempt]) {
+    public init(delivery: DeliveryRecord, attempts: [DeliveryAttempt], acknowledgedAtMs: Int64? = nil) {
         self.delivery = delivery
         self.attempts = attempts
+        self.acknowledgedAtMs = acknowledgedAtMs
     }
 }

@@ -19,7 +19,7 @@ extension SQLiteStore {
             return MessageDeliveryLog(
                 appID: app, messageID: messageID, userID: user,
                 decision: stored ?? (deliveries.isEmpty ? nil : .push), acceptedAtMs: accepted,
-                deliveries: try deliveries.map { LoggedDelivery(delivery: $0, attempts: try Self.attempts(db, delivery: $0)) })
+                deliveries: try deliveries.map { try Self.logged(db, $0) })
         }
     }
 
@@ -35,7 +35,7 @@ extension SQLiteStore {
             return try Self.deliveryRecords(
                 db, where: "d.id > ? AND d.app_id = ? AND d.user_id = ? ORDER BY d.id DESC LIMIT ?",
                 arguments: [newest - Self.recentDeliveriesScanWindow, app, user, max(0, limit)]
-            ).map { LoggedDelivery(delivery: $0, attempts: try Self.attempts(db, delivery: $0)) }
+            ).map { try Self.logged(db, $0) }
         }
     }
 
@@ -43,8 +43,28 @@ extension SQLiteStore {
     public func delivery(id: Int64) async throws -> LoggedDelivery? {
         try await pool.read { db in
             guard let record = try Self.deliveryRecords(db, where: "d.id = ?", arguments: [id]).first else { return nil }
-            return LoggedDelivery(delivery: record, attempts: try Self.attempts(db, delivery: record))
+            return try Self.logged(db, record)
         }
+    }
+
+    public func acknowledge(ids: [Int64], atMs: Int64) async throws -> [Int64] {
+        guard !ids.isEmpty else { return [] }
+        return try await pool.write { db in
+            try Int64.fetchAll(
+                db,
+                sql: """
+                    UPDATE deliveries SET acknowledged_at_ms = ?
+                    WHERE id IN (\(ids.map(String.init).joined(separator: ","))) AND acknowledged_at_ms IS NULL RETURNING id
+                    """, arguments: [atMs])
+        }
+    }
+
+    /// A delivery with its attempts and acknowledgement (read apart: the hot claim path never
+    /// reads the acknowledgement).
+    private static func logged(_ db: Database, _ record: DeliveryRecord) throws -> LoggedDelivery {
+        LoggedDelivery(
+            delivery: record, attempts: try attempts(db, delivery: record),
+            acknowledgedAtMs: try Int64.fetchOne(db, sql: "SELECT acknowledged_at_ms FROM deliveries WHERE id = ?", arguments: [record.id]))
     }
 
     /// Deliveries (without their payloads) matching a condition on `deliveries d`.

@@ -11,15 +11,17 @@ import PostgresNIO
 enum PostgresMigrations {
     static let all: [(name: String, statements: [String])] = [
         ("v1_schema", PostgresSchemaV1.statements),
-        // Sendbird's user API and erasure (SQLite's `v6_user_profiles`).
+        // Sendbird's user API, erasure and delivery acknowledgement (SQLite's
+        // `v6_users_and_acknowledgements`).
         (
-            "v2_user_profiles",
+            "v2_users_and_acknowledgements",
             [
                 "ALTER TABLE users ADD COLUMN nickname text NOT NULL DEFAULT ''",
                 "ALTER TABLE users ADD COLUMN profile_url text NOT NULL DEFAULT ''",
                 "ALTER TABLE users ADD COLUMN profile_created_at bigint",
                 "ALTER TABLE events ADD COLUMN sender_id text",
                 "CREATE INDEX events_on_sender ON events (app_id, sender_id) WHERE sender_id IS NOT NULL",
+                "ALTER TABLE deliveries ADD COLUMN acknowledged_at_ms bigint",
             ]
         ),
     ]

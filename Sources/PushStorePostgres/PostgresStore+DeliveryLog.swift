@@ -66,7 +66,32 @@ extension PostgresStore {
             let (deliveryID, attempt) = try DeliveryColumns.attempt(row)
             attempts[deliveryID, default: []].append(attempt)
         }
-        return records.map { LoggedDelivery(delivery: $0, attempts: withAcceptedAttempt(attempts[$0.id] ?? [], of: $0)) }
+        var acknowledged: [Int64: Int64] = [:]
+        for row in try await connection.rows(
+            """
+            SELECT id, acknowledged_at_ms FROM deliveries
+            WHERE id = ANY(\(PostgresArray.int8(records.map(\.id)))) AND acknowledged_at_ms IS NOT NULL
+            """, logger: logger)
+        {
+            let (id, at) = try row.decode((Int64, Int64).self)
+            acknowledged[id] = at
+        }
+        return records.map {
+            LoggedDelivery(
+                delivery: $0, attempts: withAcceptedAttempt(attempts[$0.id] ?? [], of: $0), acknowledgedAtMs: acknowledged[$0.id])
+        }
+    }
+
+    public func acknowledge(ids: [Int64], atMs: Int64) async throws -> [Int64] {
+        guard !ids.isEmpty else { return [] }
+        return try await withConnection { connection in
+            try await connection.rows(
+                """
+                UPDATE deliveries SET acknowledged_at_ms = \(atMs)
+                WHERE id = ANY(\(PostgresArray.int8(ids))) AND acknowledged_at_ms IS NULL RETURNING id
+                """, logger: logger
+            ) { try $0.decode(Int64.self) }
+        }
     }
 
     /// The accepted send of a sent delivery has no row of its own (`recordOutcomes` leaves it to

@@ -37,7 +37,9 @@ import Testing
                 "category", "type", "message", "data", "custom_type", "message_id", "created_at", "app_id",
                 "unread_message_count", "channel", "channel_type", "sender", "recipient", "files", "translations",
                 "push_title", "push_sound", "audience_type", "mentioned_users", "notification_action", "sqs_ts",
+                "push_tracking_id",
             ])
+        #expect(sendbird["push_tracking_id"] as? String == PushTrackingID(messageID: 4_633_387_838, recipient: "bob").description)
         #expect(sendbird["category"] as? String == "messaging:offline_notification")
         #expect(sendbird["type"] as? String == "MESG")
         #expect(sendbird["message"] as? String == "hello")

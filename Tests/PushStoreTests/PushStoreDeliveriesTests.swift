@@ -78,6 +78,21 @@ import Testing
         #expect(delivery.attempts.last == DeliveryAttempt(atMs: 1_300, status: 200, reason: nil, error: nil, apnsID: apnsID))
     }
 
+    /// A device's acknowledgement is kept once, and every reading of the log shows it.
+    @Test(arguments: StoreKind.allCases) func anAcknowledgementIsRecordedOnceAndLogged(kind: StoreKind) async throws {
+        let db = try await TestDatabase.make(kind)
+        let store = try await db.open()
+        #expect(try await store.acceptEvent(Self.event(4, users: ["bob", "carol"])))
+        let bob = try #require(try await store.deliveryLog(app: "app", messageID: 4, user: "bob").deliveries.first)
+        #expect(bob.acknowledgedAtMs == nil)
+        #expect(try await store.acknowledge(ids: [bob.delivery.id], atMs: 5_000) == [bob.delivery.id])
+        #expect(try await store.acknowledge(ids: [bob.delivery.id], atMs: 6_000) == [])
+        #expect(try await store.deliveryLog(app: "app", messageID: 4, user: "bob").deliveries.first?.acknowledgedAtMs == 5_000)
+        #expect(try await store.delivery(id: bob.delivery.id)?.acknowledgedAtMs == 5_000)
+        #expect(try await store.recentDeliveries(app: "app", user: "bob", limit: 5).first?.acknowledgedAtMs == 5_000)
+        #expect(try await store.deliveryLog(app: "app", messageID: 4, user: "carol").deliveries.first?.acknowledgedAtMs == nil)
+    }
+
     @Test(arguments: StoreKind.allCases) func concurrentAcceptsThroughTheCommitterAllCommit(kind: StoreKind) async throws {
         let db = try await TestDatabase.make(kind)
         let store = try await db.open()

@@ -12,11 +12,13 @@ import Foundation
 ///   "sender": {"id": "…", "name": "Jane", "profile_url": "", "require_auth_for_profile_image": false},
 ///   "recipient": {"id": "…", "name": "Bob", "push_template": "default"},
 ///   "files": [], "translations": {}, "push_title": null, "push_sound": "default",
+///   "push_tracking_id": "4633387838-9b2c…",
 ///   "audience_type": "only", "mentioned_users": [], "notification_action": "create",
 ///   "sqs_ts": 1669127195189}}
 /// ```
 ///
-/// `aps.badge` is the recipient's total unread count and is left out when the app disables
+/// `push_tracking_id` (`PushTrackingID`) names this message's push to this recipient, for the
+/// device's delivery acknowledgement. `aps.badge` is the recipient's total unread count and is left out when the app disables
 /// badges; `mutable-content`/`content-available` appear only when the app enables them.
 /// `aps.alert` is always a string (what Sendbird clients read); a template title goes to
 /// `sendbird.push_title`. `sender` is left out only for admin messages without a sender.
@@ -250,7 +252,10 @@ private struct Skeleton {
         self.middle = middle
 
         var tail: [UInt8] = []
-        tail.reserveCapacity(128 + prepared.afterRecipient.count)
+        tail.reserveCapacity(160 + prepared.afterRecipient.count)
+        Self.field(
+            "push_tracking_id",
+            .string(PushTrackingID(messageID: prepared.event.message.messageID, recipient: member.userID).description), into: &tail)
         Self.field(
             "recipient",
             .object([

@@ -1,10 +1,21 @@
 import Hummingbird
+import PushCore
 import PushStore
 
 /// The delivery log, per app (behind `Api-Token`): what happened to message M for user U, and a
 /// user's recent deliveries.
 struct DeliveryLogAPI: Sendable {
     let store: any RelayStore
+    /// Unix ms: acknowledgement times.
+    let clock: @Sendable () -> Int64
+    let bodyLimit: Int
+    private let metrics = DeliveryMetrics.Handles()
+
+    init(store: any RelayStore, clock: @escaping @Sendable () -> Int64, bodyLimit: Int) {
+        self.store = store
+        self.clock = clock
+        self.bodyLimit = bodyLimit
+    }
 
     /// Largest `limit` of the listing.
     static let maximumLimit = 200
@@ -17,6 +28,35 @@ struct DeliveryLogAPI: Sendable {
             let user = try PathParameter.query("user_id", from: request)
             let log = try await store.deliveryLog(app: app.appID, messageID: messageID, user: user)
             return DeliveryLogBody(log)
+        }
+
+        // A device says it got a push (its notification service extension, Sendbird's
+        // `markPushNotificationAsDelivered`): `{"device_token", "push_tracking_id"}` from the
+        // payload. With a session token the push must be its user's; with a server credential,
+        // the device token's current owner's.
+        v3.post("sdk/push_delivery") { request, context in
+            let (app, sessionUser) = try context.requireDevice()
+            let body = try await request.jsonObject(limit: bodyLimit)
+            guard let rawToken = try body.string("device_token") else { throw APIError.missing("device_token") }
+            guard case .success(let token) = APNsTokenFormat.normalise(rawToken) else {
+                throw APIError.invalidValue("device_token", "is not an APNs device token")
+            }
+            guard let rawID = try body.string("push_tracking_id") else { throw APIError.missing("push_tracking_id") }
+            guard let tracking = PushTrackingID(rawID) else {
+                throw APIError.invalidValue("push_tracking_id", "is not one this relay wrote")
+            }
+            let owner: String?
+            if let sessionUser { owner = sessionUser } else { owner = try await store.owner(app: app.appID, token: token) }
+            guard let user = owner, tracking.names(user) else { throw APIError.notFound("Push") }
+            let log = try await store.deliveryLog(app: app.appID, messageID: tracking.messageID, user: user)
+            let deliveries = log.deliveries.filter { $0.delivery.deviceToken == token }
+            guard !deliveries.isEmpty else { throw APIError.notFound("Push") }
+            let now = clock()
+            let acknowledged = Set(try await store.acknowledge(ids: deliveries.map(\.delivery.id), atMs: now))
+            for logged in deliveries where acknowledged.contains(logged.delivery.id) {
+                metrics.acknowledged(app: app.appID, delayMilliseconds: logged.delivery.sentAtMs.map { now - $0 })
+            }
+            return EmptyAnswer()
         }
 
         v3.get("users/:user_id/push/deliveries") { request, context in

@@ -39,6 +39,8 @@ struct DeliveryBody: Encodable {
     var expires_at: Int64
     var next_attempt_at: Int64?
     var created_at: Int64
+    /// When the device said it got it (`POST /v3/sdk/push_delivery`); nil until then.
+    var acknowledged_at: Int64?
     var attempt_log: [AttemptBody]
 
     init(_ logged: LoggedDelivery) {
@@ -57,6 +59,7 @@ struct DeliveryBody: Encodable {
         expires_at = d.expiresAtMs
         next_attempt_at = d.state.isFinal ? nil : d.nextAttemptAtMs
         created_at = d.createdAtMs
+        acknowledged_at = logged.acknowledgedAtMs
         attempt_log = logged.attempts.map(AttemptBody.init)
     }
 }

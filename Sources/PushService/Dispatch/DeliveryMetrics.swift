@@ -38,6 +38,7 @@ enum DeliveryMetrics {
         private let wait = Metrics.Timer(label: "pushrelay_push_wait_seconds")
         private let depth = Gauge(label: "pushrelay_queue_depth")
         private let oldest = Gauge(label: "pushrelay_oldest_unsent_push_age_seconds")
+        private let ackDelay = Metrics.Timer(label: "pushrelay_push_ack_delay_seconds")
         private let counters = Mutex<[CounterKey: Counter]>([:])
 
         private struct CounterKey: Hashable {
@@ -93,6 +94,13 @@ enum DeliveryMetrics {
 
         func retry(app: String) {
             counter("pushrelay_retries_total", ["app"], [app]).increment()
+        }
+
+        /// A device said it got a push; `delay` from APNs accepting it (nil if the relay had not
+        /// recorded the send yet, as when the answer and the device race).
+        func acknowledged(app: String, delayMilliseconds: Int64?) {
+            counter("pushrelay_push_acknowledgements_total", ["app"], [app]).increment()
+            if let delayMilliseconds { ackDelay.recordNanoseconds(max(0, delayMilliseconds) * 1_000_000) }
         }
 
         func tokenRemoved(app: String, reason: String) {

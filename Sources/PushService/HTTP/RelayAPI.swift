@@ -59,7 +59,7 @@ public struct RelayAPI: Sendable {
             store: store, templates: templates, secondaryAPITokens: secondaryAPITokens, bodyLimit: configuration.http.maxBodyBytes,
             clock: clock
         ).register(on: v3)
-        DeliveryLogAPI(store: store).register(on: v3)
+        DeliveryLogAPI(store: store, clock: clock, bodyLimit: configuration.http.maxBodyBytes).register(on: v3)
         webhook?.register(on: router)
         // Last, once every route is in: the 405 table is read from them.
         MethodNotAllowedMiddleware.add(to: router)

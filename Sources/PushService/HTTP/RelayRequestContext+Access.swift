@@ -7,7 +7,16 @@ import Hummingbird
 /// - `requireUser()`: the `{user_id}` route of one user; a server credential, or that user's own
 ///   session token (their device tokens, push preferences and template choice).
 /// - `requireMasterToken()`: managing API tokens.
+/// - `requireDevice()`: calls a device makes about itself without naming its user in the path
+///   (delivery acknowledgement); a server credential, or a session token, whose user it names.
 extension RelayRequestContext {
+    /// The app, and for a session token its user (nil for a server credential).
+    func requireDevice() throws(APIError) -> (app: AppConfiguration, user: String?) {
+        let caller = try requireCaller()
+        if case .sessionToken(let owner) = caller.credential { return (caller.app, owner) }
+        return (caller.app, nil)
+    }
+
     /// The app, for a server credential; a session token gets 403.
     func requireApp() throws(APIError) -> AppConfiguration {
         let caller = try requireCaller()

@@ -22,6 +22,7 @@ public struct DeliveryPage: Sendable {
         public var sentAtMs: Int64?
         public var createdAtMs: Int64
         public var updatedAtMs: Int64
+        public var acknowledgedAtMs: Int64?
         /// nil only for a row whose payload was lost (none is, today).
         public var payload: Data?
         /// Oldest first.

@@ -10,4 +10,8 @@ public protocol DeliveryLogStore: Sendable {
 
     /// The delivery with this id, with its attempts.
     func delivery(id: Int64) async throws -> LoggedDelivery?
+
+    /// Records that the devices got these deliveries, at `atMs`, for those not acknowledged yet;
+    /// returns the ones acknowledged now (a device that says it twice counts once).
+    func acknowledge(ids: [Int64], atMs: Int64) async throws -> [Int64]
 }

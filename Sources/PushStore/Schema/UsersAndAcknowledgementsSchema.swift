@@ -1,7 +1,8 @@
 import GRDB
 
-/// Migration `v6_user_profiles`: Sendbird's user API (`POST /v3/users`) and erasure.
-enum UserProfilesSchema {
+/// Migration `v6_users_and_acknowledgements`: Sendbird's user API (`POST /v3/users`), erasure,
+/// and delivery acknowledgement (`POST /v3/sdk/push_delivery`).
+enum UsersAndAcknowledgementsSchema {
     static func migrate(_ db: Database) throws {
         try db.execute(
             sql: """
@@ -15,6 +16,9 @@ enum UserProfilesSchema {
                 -- Partial, so events without a sender (admin messages) cost no index entry.
                 ALTER TABLE events ADD COLUMN sender_id TEXT;
                 CREATE INDEX events_on_sender ON events (app_id, sender_id) WHERE sender_id IS NOT NULL;
+
+                -- When the device said it got the push (NULL: not yet, or never).
+                ALTER TABLE deliveries ADD COLUMN acknowledged_at_ms INTEGER;
                 """)
     }
 }
