@@ -15,6 +15,8 @@ public struct AcceptedEvent: Sendable, Hashable {
     /// dispatcher after the commit instead of letting it claim them (see `Dispatcher.reserve`).
     /// A crash before they are sent is covered by `resumeInFlight()` at the next start.
     public var handedOff: Bool = false
+    /// For an app with badge sync: what the pushes told each recipient's badge.
+    public var badges: BadgeSnapshot?
 
     public init(
         appID: String, messageID: Int64, channelURL: String, senderID: String? = nil, acceptedAtMs: Int64,

@@ -72,6 +72,7 @@ extension SQLiteStore {
             try insertPayload.run()
             ids.append(id)
         }
+        if let badges = event.badges { try Self.recordBadges(badges, app: event.appID, nowMs: now, db) }
         return ids
     }
 

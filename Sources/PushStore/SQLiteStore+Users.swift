@@ -101,6 +101,8 @@ extension SQLiteStore {
             try db.execute(sql: "UPDATE events SET sender_id = NULL WHERE app_id = ? AND sender_id = ?", arguments: [app, user])
             try db.execute(sql: "DELETE FROM session_tokens WHERE app_id = ? AND user_id = ?", arguments: [app, user])
             var changes = db.changesCount
+            try db.execute(sql: "DELETE FROM badges WHERE app_id = ? AND user_id = ?", arguments: [app, user])
+            changes += db.changesCount
             // Device tokens, preferences and channel preferences go with the user (ON DELETE CASCADE).
             try db.execute(sql: "DELETE FROM users WHERE app_id = ? AND user_id = ?", arguments: [app, user])
             changes += db.changesCount

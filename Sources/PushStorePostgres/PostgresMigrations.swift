@@ -11,10 +11,10 @@ import PostgresNIO
 enum PostgresMigrations {
     static let all: [(name: String, statements: [String])] = [
         ("v1_schema", PostgresSchemaV1.statements),
-        // Sendbird's user API, erasure and delivery acknowledgement (SQLite's
-        // `v6_users_and_acknowledgements`).
+        // Sendbird's user API and erasure, badge sync, delivery acknowledgement (SQLite's
+        // `v6_users_badges_acks`).
         (
-            "v2_users_and_acknowledgements",
+            "v2_users_badges_acks",
             [
                 "ALTER TABLE users ADD COLUMN nickname text NOT NULL DEFAULT ''",
                 "ALTER TABLE users ADD COLUMN profile_url text NOT NULL DEFAULT ''",
@@ -22,6 +22,16 @@ enum PostgresMigrations {
                 "ALTER TABLE events ADD COLUMN sender_id text",
                 "CREATE INDEX events_on_sender ON events (app_id, sender_id) WHERE sender_id IS NOT NULL",
                 "ALTER TABLE deliveries ADD COLUMN acknowledged_at_ms bigint",
+                """
+                CREATE TABLE badges (
+                    app_id text NOT NULL,
+                    user_id text NOT NULL,
+                    badge bigint NOT NULL,
+                    read_at_ms bigint NOT NULL,
+                    queued_at_ms bigint NOT NULL,
+                    PRIMARY KEY (app_id, user_id)
+                )
+                """,
             ]
         ),
     ]

@@ -20,7 +20,7 @@ extension PostgresStore {
         // Leases run on the store's clock, never the caller's `nowMs` (which may be far ahead to
         // mean "everything due"): every relay compares them with its own wall clock.
         let leaseNow = clock()
-        let leaseUntil = Self.adding(configuration.leaseMilliseconds, to: leaseNow)
+        let leaseUntil = WallClock.adding(configuration.leaseMilliseconds, to: leaseNow)
         return try await transaction { connection in
             let apps = try await connection.rows(
                 """
@@ -216,7 +216,7 @@ extension PostgresStore {
     @discardableResult
     public func renewClaims(ids: [Int64]) async throws -> Int {
         guard !ids.isEmpty else { return 0 }
-        let until = Self.adding(configuration.leaseMilliseconds, to: clock())
+        let until = WallClock.adding(configuration.leaseMilliseconds, to: clock())
         return try await withConnection { connection in
             try await connection.count(
                 """

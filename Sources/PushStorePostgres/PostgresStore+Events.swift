@@ -16,7 +16,7 @@ extension PostgresStore {
     public func commitEvents(_ events: [AcceptedEvent]) async throws -> [[Int64]?] {
         guard !events.isEmpty else { return [] }
         let batch = EventBatch(events)
-        let leaseUntil = Self.adding(configuration.leaseMilliseconds, to: clock())
+        let leaseUntil = WallClock.adding(configuration.leaseMilliseconds, to: clock())
         let rows = try await retryingTransientFailures {
             try await withConnection { connection in
                 try await connection.rows(
@@ -64,6 +64,24 @@ extension PostgresStore {
                         FROM planned
                     ), stored AS (
                         INSERT INTO delivery_payloads (delivery_id, payload) SELECT id, payload FROM planned
+                    ), badge_src AS (
+                        -- Badge sync: what the pushes told each recipient (the latest per user).
+                        SELECT DISTINCT ON (f.app_id, b.user_id) f.app_id, b.user_id, b.badge, b.at, f.created_at_ms
+                        FROM unnest(
+                            \(PostgresArray.int8(batch.badgeEvents)), \(PostgresArray.text(batch.badgeUsers)),
+                            \(PostgresArray.int8(batch.badgeCounts)), \(PostgresArray.int8(batch.badgeAt))
+                        ) AS b(event, user_id, badge, at)
+                        JOIN fresh f ON f.n = b.event
+                        ORDER BY f.app_id, b.user_id, b.at DESC
+                    ), superseded AS (
+                        UPDATE deliveries d SET state = 'failed', last_reason = 'Superseded', updated_at_ms = b.created_at_ms
+                        FROM badge_src b
+                        WHERE d.app_id = b.app_id AND d.message_id = 0 AND d.user_id = b.user_id AND d.state = 'pending'
+                    ), badged AS (
+                        INSERT INTO badges (app_id, user_id, badge, read_at_ms, queued_at_ms)
+                        SELECT app_id, user_id, badge, at, 0 FROM badge_src ORDER BY app_id, user_id
+                        ON CONFLICT (app_id, user_id) DO UPDATE
+                            SET badge = EXCLUDED.badge, read_at_ms = GREATEST(badges.read_at_ms, EXCLUDED.read_at_ms)
                     )
                     SELECT n, NULL::bigint, NULL::bigint FROM fresh
                     UNION ALL
@@ -84,11 +102,6 @@ extension PostgresStore {
         }
     }
 
-    /// `base + milliseconds`, saturating: tests and callers pass `Int64.max` as "forever".
-    static func adding(_ milliseconds: Int64, to base: Int64) -> Int64 {
-        let (sum, overflow) = base.addingReportingOverflow(milliseconds)
-        return overflow ? (milliseconds > 0 ? .max : .min) : sum
-    }
 }
 
 /// A batch of events as the arrays `commitEvents` binds. Events are numbered 1… in the order
@@ -108,6 +121,7 @@ private struct EventBatch {
     private(set) var deliveryEvents: [Int64?] = [], deliveryUsers: [String?] = [], deviceTokens: [String?] = []
     private(set) var apnsIDs: [String?] = [], pushTypes: [String?] = [], priorities: [Int64?] = [], expiresAtMs: [Int64?] = []
     private(set) var payloads: [Data] = []
+    private(set) var badgeEvents: [Int64?] = [], badgeUsers: [String?] = [], badgeCounts: [Int64?] = [], badgeAt: [Int64?] = []
 
     init(_ events: [AcceptedEvent]) {
         var seen: Set<Key> = []
@@ -129,6 +143,12 @@ private struct EventBatch {
                 decisionEvents.append(number)
                 decisionUsers.append(record.userID)
                 decisionCodes.append(record.decision.code)
+            }
+            for (user, count) in event.badges?.counts ?? [:] {
+                badgeEvents.append(number)
+                badgeUsers.append(user)
+                badgeCounts.append(Int64(count))
+                badgeAt.append(event.badges?.atMs)
             }
             for d in event.deliveries {
                 deliveryEvents.append(number)

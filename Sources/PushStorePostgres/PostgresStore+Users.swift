@@ -88,11 +88,13 @@ extension PostgresStore {
                     UPDATE events SET sender_id = NULL WHERE app_id = \(app) AND sender_id = \(user) RETURNING 1
                 ), sessions AS (
                     DELETE FROM session_tokens WHERE app_id = \(app) AND user_id = \(user) RETURNING 1
+                ), badges AS (
+                    DELETE FROM badges WHERE app_id = \(app) AND user_id = \(user) RETURNING 1
                 ), users AS (
                     DELETE FROM users WHERE app_id = \(app) AND user_id = \(user) RETURNING 1
                 )
                 SELECT (SELECT count(*) FROM deliveries) + (SELECT count(*) FROM decisions) + (SELECT count(*) FROM senders)
-                    + (SELECT count(*) FROM sessions) + (SELECT count(*) FROM users)
+                    + (SELECT count(*) FROM sessions) + (SELECT count(*) FROM badges) + (SELECT count(*) FROM users)
                 """, logger: logger
             ) { try $0.decode(Int64.self) }
             return (counts.first ?? 0) > 0

@@ -30,6 +30,27 @@ import Testing
         #expect(config.apps[0].apiToken.value == "aaaaaaaaaaaaaaaaaaaaaaaa")
     }
 
+    @Test func badgeSyncIsOffByDefaultAndTakesABooleanOrAnInterval() throws {
+        func badgeSync(_ value: String) throws -> BadgeSyncSetting? {
+            let yaml = """
+                listen: {port: 1}
+                database: {path: /tmp/r.sqlite}
+                apps:
+                  - app_id: A
+                    api_token: aaaaaaaaaaaaaaaaaaaaaaaa
+                    badge_sync: \(value)
+                """
+            return try RelayConfiguration.parse(yaml: yaml).apps[0].badgeSync
+        }
+        #expect(try RelayConfiguration.parse(yaml: Self.valid).apps[0].badgeSync == nil)
+        #expect(try badgeSync("true") == BadgeSyncSetting())
+        #expect(try badgeSync("false") == nil)
+        #expect(try badgeSync("{interval: 10s}") == BadgeSyncSetting(interval: .seconds(10)))
+        #expect(throws: ConfigurationError.self) { try badgeSync("{interval: 0s}") }
+        #expect(throws: ConfigurationError.self) { try badgeSync("{every: 1s}") }
+        #expect(throws: ConfigurationError.self) { try badgeSync("maybe") }
+    }
+
     @Test func theExampleFileInTheRepositoryIsValid() throws {
         let path = Repository.path("Config/push-relay.yaml")
         let config = try RelayConfiguration.load(path: path)

@@ -57,6 +57,7 @@ def relay(request, tmp_path_factory):
         "apps:\n"
         f"  - app_id: {APP_ID}\n"
         f"    api_token: {API_TOKEN}\n"
+        "    badge_sync: true\n"
         "    apns:\n"
         "      topic: com.example.fuzz\n"
         f"      environment: {{url: \"https://127.0.0.1:9\", ca_file: {ROOT / 'certs/dev/ca.pem'}}}\n"

@@ -92,6 +92,40 @@ def test_a_valid_event_with_one_field_replaced(relay, path, value, message_id):
     check(relay, post(relay, json.dumps(event).encode()), before)
 
 
+def valid_read_event(read_ts):
+    return {"category": "group_channel:message_read", "app_id": APP_ID, "channel": {"channel_url": "c1"},
+            "read_updates": [{"user_id": "bob", "read_ts": read_ts, "channel_unread_message_count": 0,
+                              "total_unread_message_count": read_ts % 7}],
+            "members": [{"user_id": "bob", "total_unread_message_count": read_ts % 7}]}
+
+
+@FUZZ
+@given(path=st.lists(st.sampled_from(["category", "app_id", "channel", "channel_url", "read_updates", "user_id", "read_ts",
+                                      "total_unread_message_count", "members"]), min_size=1, max_size=3),
+       value=json_values, read_ts=st.integers(min_value=1, max_value=2**62))
+def test_a_valid_read_event_with_one_field_replaced(relay, path, value, read_ts):
+    """The badge-sync category (`badge_sync: true` in this relay's app): never a 5xx, and a
+    refused event changes no badge."""
+    event = valid_read_event(read_ts)
+    node = event
+    for key in path[:-1]:
+        child = node.get(key) if isinstance(node, dict) else None
+        if isinstance(child, list) and child:
+            child = child[-1]
+        if not isinstance(child, dict):
+            child = {}
+            node[key] = child
+        node = child
+    node[path[-1]] = value
+    badges = relay.count("SELECT COUNT(*) FROM badges") + relay.count("SELECT COALESCE(SUM(badge), 0) FROM badges")
+    before = events_count(relay)
+    response = post(relay, json.dumps(event).encode())
+    check(relay, response, before)
+    if response.status_code >= 400:
+        after = relay.count("SELECT COUNT(*) FROM badges") + relay.count("SELECT COALESCE(SUM(badge), 0) FROM badges")
+        assert after == badges, "a refused read event changed a badge"
+
+
 @FUZZ
 @given(body=json_values)
 def test_any_json_value(relay, body):

@@ -11,7 +11,7 @@ import Foundation
 public struct WebhookEnvelope: Sendable {
     public let category: String
     public let appID: String
-    private let root: [String: JSONValue]
+    let root: [String: JSONValue]
 
     public init(json data: Data) throws(WebhookEventError) {
         let value: JSONValue

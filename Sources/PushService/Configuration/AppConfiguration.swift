@@ -17,13 +17,15 @@ public struct AppConfiguration: Sendable, Hashable, CustomStringConvertible {
     public var templates: PushTemplateSet
     /// What one request of this app may cost (members per event, stored preferences).
     public var limits: AppLimits
+    /// Badge pushes on message reads (`badge_sync`); nil when off.
+    public var badgeSync: BadgeSyncSetting?
 
     /// Shortest accepted API token or webhook secret; Sendbird's tokens are 40 hex characters.
     public static let minimumAPITokenLength = 16
 
     public init(
         appID: String, apiToken: Secret, webhookSecret: Secret? = nil, apns: APNsAppConfiguration? = nil,
-        templates: PushTemplateSet = .sendbirdDefaults, limits: AppLimits = AppLimits()
+        templates: PushTemplateSet = .sendbirdDefaults, limits: AppLimits = AppLimits(), badgeSync: BadgeSyncSetting? = nil
     ) {
         self.appID = appID
         self.apiToken = apiToken
@@ -31,6 +33,7 @@ public struct AppConfiguration: Sendable, Hashable, CustomStringConvertible {
         self.apns = apns
         self.templates = templates
         self.limits = limits
+        self.badgeSync = badgeSync
     }
 
     public var description: String { "app \(appID) (api_token \(apiToken))" }

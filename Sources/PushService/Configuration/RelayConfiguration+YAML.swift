@@ -98,7 +98,7 @@ extension RelayConfiguration {
         var apps: [AppConfiguration] = []
         for (index, node) in appNodes.enumerated() {
             let app = try ConfigMapping(node, path: "apps[\(index)]")
-            try app.allowOnly(["app_id", "api_token", "webhook_secret", "apns", "templates", "limits"])
+            try app.allowOnly(["app_id", "api_token", "webhook_secret", "apns", "templates", "limits", "badge_sync"])
             guard let appID = try app.string("app_id") else { throw .missingKey(app.name("app_id")) }
             if let problem = IdentifierRules.problem(with: appID) {
                 throw .invalidValue(key: app.name("app_id"), reason: "must be \(problem)")
@@ -142,7 +142,7 @@ extension RelayConfiguration {
             apps.append(
                 AppConfiguration(
                     appID: appID, apiToken: Secret(token), webhookSecret: webhookSecret, apns: apns,
-                    templates: templates, limits: limits))
+                    templates: templates, limits: limits, badgeSync: try app.badgeSync("badge_sync")))
         }
 
         return RelayConfiguration(

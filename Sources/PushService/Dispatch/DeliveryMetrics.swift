@@ -1,6 +1,7 @@
 import APNs
 import Metrics
 import PushCore
+import PushStore
 import Synchronization
 
 /// The dispatcher's and webhook's metric names in one place (the Prometheus backend is
@@ -101,6 +102,16 @@ enum DeliveryMetrics {
         func acknowledged(app: String, delayMilliseconds: Int64?) {
             counter("pushrelay_push_acknowledgements_total", ["app"], [app]).increment()
             if let delayMilliseconds { ackDelay.recordNanoseconds(max(0, delayMilliseconds) * 1_000_000) }
+        }
+
+        /// A read event's badge updates, by what became of them.
+        func badgeSync(app: String, _ result: BadgeSyncResult) {
+            for (outcome, count) in [
+                ("queued", result.queued), ("coalesced", result.coalesced), ("unchanged", result.unchanged), ("stale", result.stale),
+                ("no_tokens", result.noTokens),
+            ] where count > 0 {
+                counter("pushrelay_badge_updates_total", ["app", "result"], [app, outcome]).increment(by: count)
+            }
         }
 
         func tokenRemoved(app: String, reason: String) {

@@ -370,7 +370,8 @@ public final class Dispatcher: Service, Sendable {
         do {
             let response = try await target.client.send(request, timeout: configuration.requestTimeout)
             metrics.apnsLatency(ContinuousClock.now - started)
-            metrics.pushWait(milliseconds: clock() - delivery.createdAtMs)
+            // Badge pushes (message id 0) wait out their interval on purpose: not a user's wait.
+            if delivery.messageID != 0 { metrics.pushWait(milliseconds: clock() - delivery.createdAtMs) }
             return outcome(of: delivery, response: response)
         } catch is CancellationError {
             return putBack(delivery)

@@ -131,6 +131,9 @@ public struct WebhookIntake: Sendable {
             refused(result: "bad_signature", appID: envelope.appID)
             throw Self.badSignature
         }
+        if envelope.isReadEvent, let badgeSync = app.badgeSync {
+            return try await syncBadges(envelope, app: app, setting: badgeSync)
+        }
         guard envelope.isOfflineMessageEvent else {
             metrics.webhookEvent(category: DeliveryMetrics.categoryLabel(envelope.category), result: "ignored")
             logger.debug(
@@ -193,6 +196,50 @@ public struct WebhookIntake: Sendable {
             reservation.take()?.release()
         }
         return WebhookAnswer(result: isNew ? "accepted" : "duplicate", deliveries: isNew ? accepted.deliveries.count : 0)
+    }
+
+    /// A `group_channel:message_read` event of an app with `badge_sync`: each reader's new total
+    /// goes to the store, which queues, folds or skips their badge push (`BadgeStore`); 200 once
+    /// that is committed.
+    private func syncBadges(_ envelope: WebhookEnvelope, app: AppConfiguration, setting: BadgeSyncSetting) async throws
+        -> WebhookAnswer
+    {
+        let read: WebhookReadEvent
+        do {
+            read = try envelope.readEvent()
+        } catch {
+            refused(result: "invalid", appID: app.appID, category: envelope.category)
+            throw APIError(code: error.field == nil ? .invalidValue : .requiredFieldMissing, message: error.description)
+        }
+        guard read.updateCount <= app.limits.maxMembersPerEvent else {
+            refused(result: "too_many_members", appID: app.appID, category: envelope.category)
+            throw APIError(
+                code: .invalidLength,
+                message: "Invalid value: \"read_updates\" lists \(read.updateCount) readers; "
+                    + "this app accepts at most \(app.limits.maxMembersPerEvent) per event (apps[].limits.max_members_per_event).")
+        }
+        guard let target = targets.target(forApp: app.appID) else {
+            refused(result: "no_target", appID: app.appID, category: envelope.category)
+            throw APIError(
+                status: .serviceUnavailable, code: .unexpected,
+                message: "Application \"\(app.appID)\" has no APNs configuration; the event was not accepted.")
+        }
+        let settings = BadgePushSettings(intervalMs: setting.interval.milliseconds, timeToLiveMs: target.timeToLive.milliseconds)
+        let updates = read.readers.map { BadgeUpdate(userID: $0.userID, badge: $0.totalUnread, readAtMs: $0.readAtMs) }
+        let result = try await storeStep(app: app.appID, category: envelope.category) {
+            try await self.store.syncBadges(app: app.appID, updates: updates, nowMs: self.clock(), settings: settings)
+        }
+        metrics.webhookEvent(category: WebhookReadEvent.category, result: "accepted")
+        metrics.badgeSync(app: app.appID, result)
+        logger.info(
+            "read event: badges synced",
+            metadata: [
+                "app": .string(app.appID), "channel": .string(read.channelURL), "queued": .stringConvertible(result.queued),
+                "coalesced": .stringConvertible(result.coalesced), "unchanged": .stringConvertible(result.unchanged),
+                "stale": .stringConvertible(result.stale),
+            ])
+        if result.queued > 0 { onCommit() }
+        return WebhookAnswer(result: "accepted", deliveries: result.queued)
     }
 
     /// A read or the commit of the store: when it fails (the database unreachable, a PostgreSQL
@@ -268,7 +315,7 @@ public struct WebhookIntake: Sendable {
             templates: templates.templates(forApp: event.appID).replacing(stored))
         let plan = planner.plan(event, lookup: lookup, now: Date(timeIntervalSince1970: Double(nowMs) / 1000))
         let expiresAt = nowMs + target.timeToLive.milliseconds
-        return AcceptedEvent(
+        var accepted = AcceptedEvent(
             appID: event.appID, messageID: event.message.messageID, channelURL: event.channel.channelURL,
             senderID: event.sender?.userID, acceptedAtMs: nowMs,
             decisions: plan.recipients.map {
@@ -279,6 +326,17 @@ public struct WebhookIntake: Sendable {
                     userID: $0.userID, deviceToken: $0.deviceToken.token, payload: $0.payload, apnsID: APNsID.random(),
                     pushType: target.pushType.rawValue, priority: target.priority.rawValue, expiresAtMs: expiresAt)
             })
+        if apps.app(withID: event.appID)?.badgeSync != nil {
+            // What each push tells its recipient's badge (`BadgeStore`: a waiting badge push
+            // must not undo it).
+            let pushed = Set(plan.recipients.lazy.filter { $0.decision == .push }.map(\.userID))
+            var counts: [String: Int] = [:]
+            for member in event.members where pushed.contains(member.userID) {
+                counts[member.userID] = member.totalUnreadMessageCount
+            }
+            accepted.badges = BadgeSnapshot(counts: counts, atMs: event.message.createdAt)
+        }
+        return accepted
     }
 }
 

@@ -70,6 +70,10 @@ public struct CopiedTable: Sendable, Hashable {
         CopiedTable(
             "api_tokens", [("app_id", .text), ("token_digest", .blob), ("token_prefix", .text), ("created_at", .integer)],
             pageKey: ["app_id", "token_digest"], isRegistry: false),
+        CopiedTable(
+            "badges",
+            [("app_id", .text), ("user_id", .text), ("badge", .integer), ("read_at_ms", .integer), ("queued_at_ms", .integer)],
+            pageKey: ["app_id", "user_id"], isRegistry: false),
         // Accepted events: the webhook dedupe (a retry of an event SQLite took pushes nothing
         // twice) and the delivery log's "accepted at".
         CopiedTable(

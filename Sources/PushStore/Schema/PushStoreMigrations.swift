@@ -11,7 +11,7 @@ enum PushStoreMigrations {
         migrator.registerMigration("v3_delivery_payloads", migrate: DeliveryQueueSchemaV3.migrate)
         migrator.registerMigration("v4_credentials", migrate: CredentialsSchema.create)
         migrator.registerMigration("v5_due_by_app", migrate: DueByAppSchema.migrate)
-        migrator.registerMigration("v6_users_and_acknowledgements", migrate: UsersAndAcknowledgementsSchema.migrate)
+        migrator.registerMigration("v6_users_badges_acks", migrate: UsersBadgesAcksSchema.migrate)
         return migrator
     }
 

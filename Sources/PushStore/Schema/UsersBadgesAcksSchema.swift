@@ -1,8 +1,8 @@
 import GRDB
 
-/// Migration `v6_users_and_acknowledgements`: Sendbird's user API (`POST /v3/users`), erasure,
-/// and delivery acknowledgement (`POST /v3/sdk/push_delivery`).
-enum UsersAndAcknowledgementsSchema {
+/// Migration `v6_users_badges_acks`: Sendbird's user API (`POST /v3/users`) and erasure, badge
+/// sync (`badge_sync`), and delivery acknowledgement (`POST /v3/sdk/push_delivery`).
+enum UsersBadgesAcksSchema {
     static func migrate(_ db: Database) throws {
         try db.execute(
             sql: """
@@ -19,6 +19,18 @@ enum UsersAndAcknowledgementsSchema {
 
                 -- When the device said it got the push (NULL: not yet, or never).
                 ALTER TABLE deliveries ADD COLUMN acknowledged_at_ms INTEGER;
+
+                -- badge_sync: per user, the badge last sent or queued (a message push's count
+                -- too), the read it came from (a later read wins), and when the last badge push
+                -- was queued (the next waits out the interval).
+                CREATE TABLE badges (
+                    app_id TEXT NOT NULL,
+                    user_id TEXT NOT NULL,
+                    badge INTEGER NOT NULL,
+                    read_at_ms INTEGER NOT NULL,
+                    queued_at_ms INTEGER NOT NULL,
+                    PRIMARY KEY (app_id, user_id)
+                ) WITHOUT ROWID;
                 """)
     }
 }

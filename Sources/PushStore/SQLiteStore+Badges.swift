@@ -1,0 +1,93 @@
+import Foundation
+import GRDB
+import PushCore
+
+/// Badge sync: background pushes carrying a reader's new total unread (`BadgeStore`).
+extension SQLiteStore {
+    public func syncBadges(app: String, updates: [BadgeUpdate], nowMs: Int64, settings: BadgePushSettings) async throws
+        -> BadgeSyncResult
+    {
+        guard !updates.isEmpty else { return BadgeSyncResult() }
+        return try await pool.write { db in
+            var result = BadgeSyncResult()
+            for update in updates {
+                let last = try Row.fetchOne(
+                    db, sql: "SELECT badge, read_at_ms, queued_at_ms FROM badges WHERE app_id = ? AND user_id = ?",
+                    arguments: [app, update.userID])
+                let lastBadge: Int? = last?[0]
+                let lastRead: Int64 = last?[1] ?? .min
+                let lastQueued: Int64 = last?[2] ?? .min
+                guard update.readAtMs > lastRead else {
+                    result.stale += 1
+                    continue
+                }
+                var queuedAt = lastQueued
+                let waiting = try Int64.fetchAll(
+                    db,
+                    sql: "SELECT id FROM deliveries WHERE app_id = ? AND message_id = 0 AND user_id = ? AND state = 'pending'",
+                    arguments: [app, update.userID])
+                if lastBadge == update.badge {
+                    result.unchanged += 1
+                } else if !waiting.isEmpty {
+                    try db.execute(
+                        sql:
+                            "UPDATE delivery_payloads SET payload = ? WHERE delivery_id IN (\(waiting.map(String.init).joined(separator: ",")))",
+                        arguments: [BadgePayload.data(badge: update.badge)])
+                    result.coalesced += 1
+                } else {
+                    let tokens = try String.fetchAll(
+                        db, sql: "SELECT token FROM device_tokens WHERE app_id = ? AND user_id = ? ORDER BY registered_at, id",
+                        arguments: [app, update.userID])
+                    if tokens.isEmpty {
+                        result.noTokens += 1
+                    } else {
+                        let due = max(nowMs, WallClock.adding(settings.intervalMs, to: lastQueued))
+                        for token in tokens {
+                            try db.execute(
+                                sql: """
+                                    INSERT INTO deliveries (app_id, message_id, user_id, device_token, apns_id, push_type, priority,
+                                        expires_at_ms, state, attempts, next_attempt_at_ms, created_at_ms, updated_at_ms)
+                                    VALUES (?, 0, ?, ?, ?, ?, ?, ?, 'pending', 0, ?, ?, ?)
+                                    """,
+                                arguments: [
+                                    app, update.userID, token, UUID().uuidString.lowercased(), BadgePayload.pushType,
+                                    BadgePayload.priority, WallClock.adding(settings.timeToLiveMs, to: due), due, nowMs, nowMs,
+                                ])
+                            try db.execute(
+                                sql: "INSERT INTO delivery_payloads (delivery_id, payload) VALUES (?, ?)",
+                                arguments: [db.lastInsertedRowID, BadgePayload.data(badge: update.badge)])
+                        }
+                        result.queued += tokens.count
+                        queuedAt = due
+                    }
+                }
+                try db.execute(
+                    sql: """
+                        INSERT INTO badges (app_id, user_id, badge, read_at_ms, queued_at_ms) VALUES (?, ?, ?, ?, ?)
+                        ON CONFLICT (app_id, user_id) DO UPDATE SET badge = excluded.badge, read_at_ms = excluded.read_at_ms,
+                            queued_at_ms = excluded.queued_at_ms
+                        """, arguments: [app, update.userID, update.badge, update.readAtMs, queuedAt])
+            }
+            return result
+        }
+    }
+
+    /// A message push told its recipients' devices their counts: a badge push still waiting
+    /// would set an older one, so it is dropped (failed, `Superseded`), and the count becomes the
+    /// one to compare the next read with. Reads before the message are stale from now on.
+    static func recordBadges(_ badges: BadgeSnapshot, app: String, nowMs: Int64, _ db: Database) throws {
+        for (user, count) in badges.counts {
+            try db.execute(
+                sql: """
+                    UPDATE deliveries SET state = 'failed', last_reason = 'Superseded', updated_at_ms = ?
+                    WHERE app_id = ? AND message_id = 0 AND user_id = ? AND state = 'pending'
+                    """, arguments: [nowMs, app, user])
+            try db.execute(
+                sql: """
+                    INSERT INTO badges (app_id, user_id, badge, read_at_ms, queued_at_ms) VALUES (?, ?, ?, ?, 0)
+                    ON CONFLICT (app_id, user_id) DO UPDATE SET badge = excluded.badge,
+                        read_at_ms = max(badges.read_at_ms, excluded.read_at_ms)
+                    """, arguments: [app, user, count, badges.atMs])
+        }
+    }
+}
