@@ -48,6 +48,21 @@ def check(relay, response, before):
         assert events_count(relay) == before, "a rejected request stored an event"
 
 
+def replace(event, path, value):
+    """Sets `value` at `path` (keys; a list is entered at its last element), making objects on
+    the way where there are none."""
+    node = event
+    for key in path[:-1]:
+        child = node.get(key) if isinstance(node, dict) else None
+        if isinstance(child, list) and child:
+            child = child[-1]
+        if not isinstance(child, dict):
+            child = {}
+            node[key] = child
+        node = child
+    node[path[-1]] = value
+
+
 def valid_event(message_id=1):
     return {"category": "group_channel:message_send", "app_id": APP_ID, "type": "MESG",
             "sender": {"user_id": "alice", "nickname": "Alice"},
@@ -78,16 +93,7 @@ def test_arbitrary_bytes(relay, body):
        value=json_values, message_id=st.integers(min_value=1, max_value=2**62))
 def test_a_valid_event_with_one_field_replaced(relay, path, value, message_id):
     event = valid_event(message_id)
-    node = event
-    for key in path[:-1]:
-        child = node.get(key) if isinstance(node, dict) else None
-        if isinstance(child, list) and child:
-            child = child[-1]
-        if not isinstance(child, dict):
-            child = {}
-            node[key] = child
-        node = child
-    node[path[-1]] = value
+    replace(event, path, value)
     before = events_count(relay)
     check(relay, post(relay, json.dumps(event).encode()), before)
 
@@ -107,16 +113,7 @@ def test_a_valid_read_event_with_one_field_replaced(relay, path, value, read_ts)
     """The badge-sync category (`badge_sync: true` in this relay's app): never a 5xx, and a
     refused event changes no badge."""
     event = valid_read_event(read_ts)
-    node = event
-    for key in path[:-1]:
-        child = node.get(key) if isinstance(node, dict) else None
-        if isinstance(child, list) and child:
-            child = child[-1]
-        if not isinstance(child, dict):
-            child = {}
-            node[key] = child
-        node = child
-    node[path[-1]] = value
+    replace(event, path, value)
     badges = relay.count("SELECT COUNT(*) FROM badges") + relay.count("SELECT COALESCE(SUM(badge), 0) FROM badges")
     before = events_count(relay)
     response = post(relay, json.dumps(event).encode())

@@ -25,7 +25,7 @@ struct DeliveryLogAPI: Sendable {
             let app = try context.requireApp()
             guard let rawMessage = request.uri.queryParameters["message_id"] else { throw APIError.missing("message_id") }
             guard let messageID = Int64(String(rawMessage)) else { throw APIError.wrongType("message_id", expected: .integer) }
-            let user = try PathParameter.query("user_id", from: request)
+            let user = try RequestParameter.query("user_id", from: request)
             let log = try await store.deliveryLog(app: app.appID, messageID: messageID, user: user)
             return DeliveryLogBody(log)
         }
@@ -61,15 +61,8 @@ struct DeliveryLogAPI: Sendable {
 
         v3.get("users/:user_id/push/deliveries") { request, context in
             let app = try context.requireApp()
-            let user = try PathParameter.decoded("user_id", from: context)
-            var limit = 20
-            if let raw = request.uri.queryParameters["limit"] {
-                guard let value = Int(String(raw)) else { throw APIError.wrongType("limit", expected: .integer) }
-                guard (1...Self.maximumLimit).contains(value) else {
-                    throw APIError.invalidValue("limit", "must be between 1 and \(Self.maximumLimit)")
-                }
-                limit = value
-            }
+            let user = try RequestParameter.decoded("user_id", from: context)
+            let limit = try RequestParameter.limit(from: request, default: 20, range: 1...Self.maximumLimit)
             let deliveries = try await store.recentDeliveries(app: app.appID, user: user, limit: limit)
             return DeliveryListBody(deliveries: deliveries.map(DeliveryBody.init))
         }

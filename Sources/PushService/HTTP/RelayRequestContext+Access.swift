@@ -30,7 +30,7 @@ extension RelayRequestContext {
     /// of this very user; another user's session token gets 403.
     func requireUser() throws(APIError) -> (app: AppConfiguration, user: String) {
         let caller = try requireCaller()
-        let user = try PathParameter.decoded("user_id", from: self)
+        let user = try RequestParameter.decoded("user_id", from: self)
         if case .sessionToken(let owner) = caller.credential, owner != user {
             throw .notAccessible("the \"Session-Token\" belongs to another user")
         }

@@ -104,8 +104,8 @@ struct PushPreferencesUpdate: Sendable {
         var ids: [String] = []
         for (index, item) in items.enumerated() {
             switch item {
-            case .string(let id) where !id.isEmpty && id.utf8.count <= PathParameter.maximumBytes: ids.append(id)
-            case .string: throw .tooLong("push_blocked_bot_ids[\(index)]", maximumBytes: PathParameter.maximumBytes)
+            case .string(let id) where !id.isEmpty && id.utf8.count <= RequestParameter.maximumBytes: ids.append(id)
+            case .string: throw .tooLong("push_blocked_bot_ids[\(index)]", maximumBytes: RequestParameter.maximumBytes)
             default:
                 guard let number = item.exactInteger else { throw .wrongType("push_blocked_bot_ids[\(index)]", expected: .string) }
                 ids.append(String(number))

@@ -42,7 +42,7 @@ extension RESTAPI {
 
         v3.delete("applications/api_tokens/:api_token") { _, context in
             let app = try context.requireMasterToken()
-            let raw = try PathParameter.decoded("api_token", from: context)
+            let raw = try RequestParameter.decoded("api_token", from: context)
             let selector: APITokenSelector
             if raw.hasSuffix("…"), raw.count == CredentialToken.visiblePrefixLength + 1 {
                 selector = .prefix(String(raw.dropLast()))

@@ -76,7 +76,7 @@ extension RESTAPI {
 
     /// Only `apns` is served; `gcm` and `huawei` are Sendbird types this relay does not deliver to.
     static func requireAPNs(_ context: RelayRequestContext) throws(APIError) {
-        let type = try PathParameter.decoded("token_type", from: context)
+        let type = try RequestParameter.decoded("token_type", from: context)
         switch type.lowercased() {
         case "apns":
             return
@@ -92,7 +92,7 @@ extension RESTAPI {
 
     /// A token in the path, normalised like a registered one.
     static func pathToken(_ context: RelayRequestContext) throws(APIError) -> String {
-        let raw = try PathParameter.decoded("token", from: context)
+        let raw = try RequestParameter.decoded("token", from: context)
         switch APNsTokenFormat.normalise(raw) {
         case .success(let token): return token
         case .failure(let problem):

@@ -13,7 +13,7 @@ extension RESTAPI {
         // write, typically the device registering its APNs token with this very token).
         v3.post("users/:user_id/token") { request, context in
             let app = try context.requireApp()
-            let user = try PathParameter.decoded("user_id", from: context)
+            let user = try RequestParameter.decoded("user_id", from: context)
             let body = try await request.jsonObject(limit: bodyLimit)
             let now = clock()
             let expiresAt = try Self.sessionTokenExpiry(body, now: now)
@@ -26,7 +26,7 @@ extension RESTAPI {
         // Revokes every session token of the user; succeeds when there was none.
         v3.delete("users/:user_id/token") { _, context in
             let app = try context.requireApp()
-            let user = try PathParameter.decoded("user_id", from: context)
+            let user = try RequestParameter.decoded("user_id", from: context)
             let count = try await store.revokeSessionTokens(app: app.appID, user: user)
             context.logger.info("session tokens revoked", metadata: ["user": .string(user), "count": .stringConvertible(count)])
             return EmptyAnswer()

@@ -53,7 +53,7 @@ extension RESTAPI {
 
     /// `default` or `alternative`; any other name is a template that does not exist (400201).
     static func templateName(_ context: RelayRequestContext) throws(APIError) -> PushTemplateName {
-        let raw = try PathParameter.decoded("template_name", from: context)
+        let raw = try RequestParameter.decoded("template_name", from: context)
         guard let name = PushTemplateName(rawValue: raw) else { throw APIError.notFound("Template \(raw)") }
         return name
     }

@@ -31,14 +31,7 @@ extension RESTAPI {
 
         v3.get("users") { request, context in
             let app = try context.requireApp()
-            var limit = Self.defaultUserPage
-            if let raw = request.uri.queryParameters["limit"] {
-                guard let value = Int(String(raw)) else { throw APIError.wrongType("limit", expected: .integer) }
-                guard (1...Self.maximumUserPage).contains(value) else {
-                    throw APIError.invalidValue("limit", "must be between 1 and \(Self.maximumUserPage)")
-                }
-                limit = value
-            }
+            let limit = try RequestParameter.limit(from: request, default: Self.defaultUserPage, range: 1...Self.maximumUserPage)
             var after: String?
             if let raw = request.uri.queryParameters["token"], !raw.isEmpty {
                 guard let last = Self.userID(fromPageToken: String(raw)), IdentifierRules.problem(with: last) == nil
@@ -71,7 +64,7 @@ extension RESTAPI {
 
         v3.delete("users/:user_id") { _, context in
             let app = try context.requireApp()
-            let user = try PathParameter.decoded("user_id", from: context)
+            let user = try RequestParameter.decoded("user_id", from: context)
             guard try await store.eraseUser(app: app.appID, user: user) else { throw APIError.notFound("User") }
             context.logger.info("user erased", metadata: ["user": .string(user)])
             return EmptyAnswer()

@@ -150,19 +150,8 @@ public struct WebhookIntake: Sendable {
             refused(result: "invalid", appID: app.appID, category: envelope.category)
             throw APIError(code: error == .membersMissing ? .requiredFieldMissing : .invalidValue, message: error.description)
         }
-        guard event.members.count <= app.limits.maxMembersPerEvent else {
-            refused(result: "too_many_members", appID: app.appID, category: envelope.category)
-            throw APIError(
-                code: .invalidLength,
-                message: "Invalid value: \"members\" lists \(event.members.count) members; "
-                    + "this app accepts at most \(app.limits.maxMembersPerEvent) per event (apps[].limits.max_members_per_event).")
-        }
-        guard let target = targets.target(forApp: app.appID) else {
-            refused(result: "no_target", appID: app.appID, category: envelope.category)
-            throw APIError(
-                status: .serviceUnavailable, code: .unexpected,
-                message: "Application \"\(app.appID)\" has no APNs configuration; the event was not accepted.")
-        }
+        try checkSize(event.members.count, of: "members", app: app, category: envelope.category)
+        let target = try target(of: app, category: envelope.category)
         var accepted = try await storeStep(app: app.appID, category: envelope.category) { try await self.plan(event, target: target) }
         let count = accepted.deliveries.count
         try admit(app: app.appID, count: count, category: envelope.category)
@@ -211,19 +200,8 @@ public struct WebhookIntake: Sendable {
             refused(result: "invalid", appID: app.appID, category: envelope.category)
             throw APIError(code: error.field == nil ? .invalidValue : .requiredFieldMissing, message: error.description)
         }
-        guard read.updateCount <= app.limits.maxMembersPerEvent else {
-            refused(result: "too_many_members", appID: app.appID, category: envelope.category)
-            throw APIError(
-                code: .invalidLength,
-                message: "Invalid value: \"read_updates\" lists \(read.updateCount) readers; "
-                    + "this app accepts at most \(app.limits.maxMembersPerEvent) per event (apps[].limits.max_members_per_event).")
-        }
-        guard let target = targets.target(forApp: app.appID) else {
-            refused(result: "no_target", appID: app.appID, category: envelope.category)
-            throw APIError(
-                status: .serviceUnavailable, code: .unexpected,
-                message: "Application \"\(app.appID)\" has no APNs configuration; the event was not accepted.")
-        }
+        try checkSize(read.updateCount, of: "read_updates", app: app, category: envelope.category)
+        let target = try target(of: app, category: envelope.category)
         let settings = BadgePushSettings(intervalMs: setting.interval.milliseconds, timeToLiveMs: target.timeToLive.milliseconds)
         let updates = read.readers.map { BadgeUpdate(userID: $0.userID, badge: $0.totalUnread, readAtMs: $0.readAtMs) }
         let result = try await storeStep(app: app.appID, category: envelope.category) {
@@ -240,6 +218,28 @@ public struct WebhookIntake: Sendable {
             ])
         if result.queued > 0 { onCommit() }
         return WebhookAnswer(result: "accepted", deliveries: result.queued)
+    }
+
+    /// An event's list (`members`, `read_updates`) within `apps[].limits.max_members_per_event`.
+    private func checkSize(_ count: Int, of field: String, app: AppConfiguration, category: String) throws {
+        guard count <= app.limits.maxMembersPerEvent else {
+            refused(result: "too_many_members", appID: app.appID, category: category)
+            throw APIError(
+                code: .invalidLength,
+                message: "Invalid value: \"\(field)\" lists \(count) entries; "
+                    + "this app accepts at most \(app.limits.maxMembersPerEvent) per event (apps[].limits.max_members_per_event).")
+        }
+    }
+
+    /// Where the app's pushes go; 503 for an app without APNs settings.
+    private func target(of app: AppConfiguration, category: String) throws -> DeliveryTarget {
+        guard let target = targets.target(forApp: app.appID) else {
+            refused(result: "no_target", appID: app.appID, category: category)
+            throw APIError(
+                status: .serviceUnavailable, code: .unexpected,
+                message: "Application \"\(app.appID)\" has no APNs configuration; the event was not accepted.")
+        }
+        return target
     }
 
     /// A read or the commit of the store: when it fails (the database unreachable, a PostgreSQL

@@ -2,9 +2,10 @@ import Foundation
 import Hummingbird
 import PushCore
 
-/// Path segments arrive percent-encoded (a channel URL may contain `/`, `?` or spaces); the
-/// router hands them over raw, so every route decodes and checks them here.
-enum PathParameter {
+/// Ids and limits from a request's path and query, checked one way. Path segments arrive
+/// percent-encoded (a channel URL may contain `/`, `?` or spaces) and the router hands them over
+/// raw, so every route decodes and checks them here.
+enum RequestParameter {
     /// The longest user id or channel URL accepted, in UTF-8 bytes.
     static let maximumBytes = IdentifierRules.maximumBytes
 
@@ -21,6 +22,14 @@ enum PathParameter {
     static func query(_ name: String, from request: Request) throws(APIError) -> String {
         guard let value = request.uri.queryParameters[Substring(name)], !value.isEmpty else { throw .missing(name) }
         return try checked(name, String(value))
+    }
+
+    /// A `limit` query parameter: `default` when absent, else an integer in `range`.
+    static func limit(from request: Request, default value: Int, range: ClosedRange<Int>) throws(APIError) -> Int {
+        guard let raw = request.uri.queryParameters["limit"] else { return value }
+        guard let limit = Int(String(raw)) else { throw .wrongType("limit", expected: .integer) }
+        guard range.contains(limit) else { throw .invalidValue("limit", "must be between \(range.lowerBound) and \(range.upperBound)") }
+        return limit
     }
 
     /// `IdentifierRules`, as the API reports them: no store is asked about an id no store could
