@@ -2,14 +2,11 @@ import GRDB
 import PushCore
 
 extension SQLiteStore {
-    /// Registers an APNs device token for a user, creating the user on first use.
-    ///
-    /// - A token held by another user of the same app moves to this user (one device, one user).
-    /// - Registering a token the user already has refreshes its registration time.
-    /// - `isUnique` removes the user's other tokens.
-    /// - Beyond `configuration.maximumTokensPerUser` the oldest tokens are removed.
-    /// - Parameter token: lowercase hex; the caller validates the format.
-    public func registerToken(app: String, user: String, token: String, isUnique: Bool) async throws -> TokenRegistration {
+    /// Registers a device token for a user, creating the user on first use
+    /// (`DeviceTokenStore.registerToken`).
+    public func registerToken(app: String, user: String, token: String, isUnique: Bool, provider: PushProvider) async throws
+        -> TokenRegistration
+    {
         let now = clock()
         let limit = configuration.maximumTokensPerUser
         return try await registryWrite { db in
@@ -22,26 +19,29 @@ extension SQLiteStore {
             var removed: [String] = []
             if isUnique {
                 removed = try String.fetchAll(
-                    db, sql: "SELECT token FROM device_tokens WHERE app_id = ? AND user_id = ? ORDER BY registered_at, id",
-                    arguments: [app, user])
-                try db.execute(sql: "DELETE FROM device_tokens WHERE app_id = ? AND user_id = ?", arguments: [app, user])
+                    db,
+                    sql: "SELECT token FROM device_tokens WHERE app_id = ? AND user_id = ? AND provider = ? ORDER BY registered_at, id",
+                    arguments: [app, user, provider.rawValue])
+                try db.execute(
+                    sql: "DELETE FROM device_tokens WHERE app_id = ? AND user_id = ? AND provider = ?",
+                    arguments: [app, user, provider.rawValue])
             }
             try db.execute(
-                sql: "INSERT INTO device_tokens (app_id, token, user_id, registered_at) VALUES (?, ?, ?, ?)",
-                arguments: [app, token, user, now])
+                sql: "INSERT INTO device_tokens (app_id, token, user_id, registered_at, provider) VALUES (?, ?, ?, ?, ?)",
+                arguments: [app, token, user, now, provider.rawValue])
             let excess = try String.fetchAll(
                 db,
                 sql: """
-                    SELECT token FROM device_tokens WHERE app_id = ? AND user_id = ?
+                    SELECT token FROM device_tokens WHERE app_id = ? AND user_id = ? AND provider = ?
                     ORDER BY registered_at DESC, id DESC LIMIT -1 OFFSET ?
                     """,
-                arguments: [app, user, limit])
+                arguments: [app, user, provider.rawValue, limit])
             for old in excess {
                 try db.execute(sql: "DELETE FROM device_tokens WHERE app_id = ? AND token = ?", arguments: [app, old])
             }
             removed += excess.reversed()
             return TokenRegistration(
-                token: DeviceToken(token: token, registeredAtMs: now),
+                token: DeviceToken(token: token, registeredAtMs: now, provider: provider),
                 previousOwner: previousOwner == user ? nil : previousOwner,
                 removedTokens: removed
             )
@@ -59,17 +59,25 @@ extension SQLiteStore {
     static func tokens(_ db: Database, app: String, user: String) throws -> [DeviceToken] {
         try Row.fetchAll(
             db,
-            sql: "SELECT token, registered_at FROM device_tokens WHERE app_id = ? AND user_id = ? ORDER BY registered_at, id",
+            sql: """
+                SELECT token, registered_at, provider FROM device_tokens WHERE app_id = ? AND user_id = ? ORDER BY registered_at, id
+                """,
             arguments: [app, user]
-        ).map { DeviceToken(token: $0["token"], registeredAtMs: $0["registered_at"]) }
+        ).compactMap { row in
+            // A provider this version does not know (a newer relay's) is left out, not fatal.
+            PushProvider(rawValue: row["provider"]).map {
+                DeviceToken(token: row["token"], registeredAtMs: row["registered_at"], provider: $0)
+            }
+        }
     }
 
-    /// Removes one of a user's tokens. Returns whether the user held it.
+    /// Removes one of a user's tokens of `provider`. Returns whether the user held it.
     @discardableResult
-    public func removeToken(app: String, user: String, token: String) async throws -> Bool {
+    public func removeToken(app: String, user: String, token: String, provider: PushProvider) async throws -> Bool {
         try await registryWrite { db in
             try db.execute(
-                sql: "DELETE FROM device_tokens WHERE app_id = ? AND user_id = ? AND token = ?", arguments: [app, user, token])
+                sql: "DELETE FROM device_tokens WHERE app_id = ? AND user_id = ? AND token = ? AND provider = ?",
+                arguments: [app, user, token, provider.rawValue])
             return db.changesCount > 0
         }
     }
@@ -84,19 +92,22 @@ extension SQLiteStore {
         }
     }
 
-    /// The user a token is registered to, if any.
-    public func owner(app: String, token: String) async throws -> String? {
+    /// The user a token of `provider` is registered to, if any.
+    public func owner(app: String, token: String, provider: PushProvider) async throws -> String? {
         try await pool.read { db in
-            try String.fetchOne(db, sql: "SELECT user_id FROM device_tokens WHERE app_id = ? AND token = ?", arguments: [app, token])
+            try String.fetchOne(
+                db, sql: "SELECT user_id FROM device_tokens WHERE app_id = ? AND token = ? AND provider = ?",
+                arguments: [app, token, provider.rawValue])
         }
     }
 
-    /// Removes a token from whoever holds it; returns that user, if any.
+    /// Removes a token of `provider` from whoever holds it; returns that user, if any.
     @discardableResult
-    public func removeTokenFromOwner(app: String, token: String) async throws -> String? {
+    public func removeTokenFromOwner(app: String, token: String, provider: PushProvider) async throws -> String? {
         try await registryWrite { db in
             try String.fetchOne(
-                db, sql: "DELETE FROM device_tokens WHERE app_id = ? AND token = ? RETURNING user_id", arguments: [app, token])
+                db, sql: "DELETE FROM device_tokens WHERE app_id = ? AND token = ? AND provider = ? RETURNING user_id",
+                arguments: [app, token, provider.rawValue])
         }
     }
 

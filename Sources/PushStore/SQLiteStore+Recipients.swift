@@ -74,10 +74,12 @@ extension SQLiteStore {
         guard !states.isEmpty else { return states }
 
         try forEachRow(
-            db, select: "user_id, token, registered_at FROM device_tokens", app: app, userList: userList,
+            db, select: "user_id, token, registered_at, provider FROM device_tokens", app: app, userList: userList,
             orderBy: "user_id, registered_at, id"
         ) { row in
-            states[row.string(0)]?.tokens.append(DeviceToken(token: row.string(1), registeredAtMs: row.int64(2)))
+            // A provider this version does not know (a newer relay's) cannot be delivered to here.
+            guard let provider = PushProvider(rawValue: row.string(3)) else { return }
+            states[row.string(0)]?.tokens.append(DeviceToken(token: row.string(1), registeredAtMs: row.int64(2), provider: provider))
         }
 
         try forEachRow(db, select: "\(UserPreferencesRecord.rawColumns) FROM user_push_preferences", app: app, userList: userList) { row in

@@ -22,6 +22,7 @@ enum PostgresMigrations {
                 "ALTER TABLE events ADD COLUMN sender_id text",
                 "CREATE INDEX events_on_sender ON events (app_id, sender_id) WHERE sender_id IS NOT NULL",
                 "ALTER TABLE deliveries ADD COLUMN acknowledged_at_ms bigint",
+                "ALTER TABLE device_tokens ADD COLUMN provider text NOT NULL DEFAULT 'apns'",
                 """
                 CREATE TABLE badges (
                     app_id text NOT NULL,

@@ -3,10 +3,12 @@ import PushCore
 import PushStore
 
 extension PostgresStore {
-    /// Registers an APNs device token for a user, creating the user on first use (see
+    /// Registers a device token for a user, creating the user on first use (see
     /// `DeviceTokenStore.registerToken`). Under the user's and the token's locks, so concurrent
     /// registrations behave as SQLite's serialised ones do.
-    public func registerToken(app: String, user: String, token: String, isUnique: Bool) async throws -> TokenRegistration {
+    public func registerToken(app: String, user: String, token: String, isUnique: Bool, provider: PushProvider) async throws
+        -> TokenRegistration
+    {
         let now = clock()
         let limit = configuration.store.maximumTokensPerUser
         return try await registryWrite { connection in
@@ -18,7 +20,8 @@ extension PostgresStore {
             var removed: [StoredToken] = []
             for row in try await connection.rows(
                 """
-                DELETE FROM device_tokens WHERE app_id = \(app) AND (token = \(token) OR (\(isUnique) AND user_id = \(user)))
+                DELETE FROM device_tokens
+                WHERE app_id = \(app) AND (token = \(token) OR (\(isUnique) AND user_id = \(user) AND provider = \(provider.rawValue)))
                 RETURNING token, user_id, registered_at, id
                 """, logger: logger)
             {
@@ -30,17 +33,20 @@ extension PostgresStore {
                 }
             }
             try await connection.run(
-                "INSERT INTO device_tokens (app_id, token, user_id, registered_at) VALUES (\(app), \(token), \(user), \(now))",
+                """
+                INSERT INTO device_tokens (app_id, token, user_id, registered_at, provider)
+                VALUES (\(app), \(token), \(user), \(now), \(provider.rawValue))
+                """,
                 logger: logger)
             let excess = try await connection.rows(
                 """
                 DELETE FROM device_tokens WHERE id IN (
-                    SELECT id FROM device_tokens WHERE app_id = \(app) AND user_id = \(user)
+                    SELECT id FROM device_tokens WHERE app_id = \(app) AND user_id = \(user) AND provider = \(provider.rawValue)
                     ORDER BY registered_at DESC, id DESC OFFSET \(Int64(max(0, limit))))
                 RETURNING token, registered_at, id
                 """, logger: logger, StoredToken.init)
             return TokenRegistration(
-                token: DeviceToken(token: token, registeredAtMs: now),
+                token: DeviceToken(token: token, registeredAtMs: now, provider: provider),
                 previousOwner: previousOwner == user ? nil : previousOwner,
                 removedTokens: StoredToken.oldestFirst(removed) + StoredToken.oldestFirst(excess)
             )
@@ -55,26 +61,31 @@ extension PostgresStore {
             var tokens: [DeviceToken] = []
             for row in try await connection.rows(
                 """
-                SELECT t.token, t.registered_at FROM users u
+                SELECT t.token, t.registered_at, t.provider FROM users u
                 LEFT JOIN device_tokens t ON t.app_id = u.app_id AND t.user_id = u.user_id
                 WHERE u.app_id = \(app) AND u.user_id = \(user) ORDER BY t.registered_at, t.id
                 """, logger: logger)
             {
                 known = true
-                let (token, registeredAt) = try row.decode((String?, Int64?).self)
-                if let token, let registeredAt { tokens.append(DeviceToken(token: token, registeredAtMs: registeredAt)) }
+                let (token, registeredAt, provider) = try row.decode((String?, Int64?, String?).self)
+                // A provider this version does not know (a newer relay's) is left out, not fatal.
+                if let token, let registeredAt, let provider = provider.flatMap(PushProvider.init(rawValue:)) {
+                    tokens.append(DeviceToken(token: token, registeredAtMs: registeredAt, provider: provider))
+                }
             }
             return known ? tokens : nil
         }
     }
 
-    /// Removes one of a user's tokens. Returns whether the user held it.
+    /// Removes one of a user's tokens of `provider`. Returns whether the user held it.
     @discardableResult
-    public func removeToken(app: String, user: String, token: String) async throws -> Bool {
+    public func removeToken(app: String, user: String, token: String, provider: PushProvider) async throws -> Bool {
         try await registryWrite { connection in
             try await connection.count(
-                "DELETE FROM device_tokens WHERE app_id = \(app) AND user_id = \(user) AND token = \(token) RETURNING 1",
-                logger: logger) > 0
+                """
+                DELETE FROM device_tokens
+                WHERE app_id = \(app) AND user_id = \(user) AND token = \(token) AND provider = \(provider.rawValue) RETURNING 1
+                """, logger: logger) > 0
         }
     }
 
@@ -89,21 +100,24 @@ extension PostgresStore {
         }
     }
 
-    /// The user a token is registered to, if any.
-    public func owner(app: String, token: String) async throws -> String? {
+    /// The user a token of `provider` is registered to, if any.
+    public func owner(app: String, token: String, provider: PushProvider) async throws -> String? {
         try await withConnection { connection in
             try await connection.value(
-                "SELECT user_id FROM device_tokens WHERE app_id = \(app) AND token = \(token)", as: String.self, logger: logger)
+                "SELECT user_id FROM device_tokens WHERE app_id = \(app) AND token = \(token) AND provider = \(provider.rawValue)",
+                as: String.self, logger: logger)
         }
     }
 
-    /// Removes a token from whoever holds it; returns that user, if any.
+    /// Removes a token of `provider` from whoever holds it; returns that user, if any.
     @discardableResult
-    public func removeTokenFromOwner(app: String, token: String) async throws -> String? {
+    public func removeTokenFromOwner(app: String, token: String, provider: PushProvider) async throws -> String? {
         try await registryWrite { connection in
             try await connection.value(
-                "DELETE FROM device_tokens WHERE app_id = \(app) AND token = \(token) RETURNING user_id", as: String.self,
-                logger: logger)
+                """
+                DELETE FROM device_tokens WHERE app_id = \(app) AND token = \(token) AND provider = \(provider.rawValue)
+                RETURNING user_id
+                """, as: String.self, logger: logger)
         }
     }
 

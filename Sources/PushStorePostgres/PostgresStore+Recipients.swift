@@ -67,12 +67,13 @@ extension PostgresStore {
         let rows = try await connection.rows(
             """
             SELECT \(unescaped: prefixed("p", PreferenceColumns.user)), p.app_id IS NULL, u.user_id, u.push_template,
-                t.tokens, t.registered, c.channels, c.triggers, c.sounds, c.has_sound
+                t.tokens, t.registered, c.channels, c.triggers, c.sounds, c.has_sound, t.providers
             FROM users u
             LEFT JOIN user_push_preferences p ON p.app_id = u.app_id AND p.user_id = u.user_id
             LEFT JOIN LATERAL (
                 SELECT array_agg(token ORDER BY registered_at, id) AS tokens,
-                    array_agg(registered_at ORDER BY registered_at, id) AS registered
+                    array_agg(registered_at ORDER BY registered_at, id) AS registered,
+                    array_agg(provider ORDER BY registered_at, id) AS providers
                 FROM device_tokens WHERE app_id = u.app_id AND user_id = u.user_id
             ) t ON true
             LEFT JOIN LATERAL (
@@ -88,8 +89,13 @@ extension PostgresStore {
             let templateName = try templateName(try columns[17].decode(String.self))
             let tokens = try columns[18].decode([String]?.self) ?? []
             let registered = try columns[19].decode([Int64]?.self) ?? []
+            let providers = try columns[24].decode([String]?.self) ?? []
+            // A provider this version does not know (a newer relay's) cannot be delivered to here.
+            let known = zip(tokens, zip(registered, providers)).compactMap { token, rest in
+                PushProvider(rawValue: rest.1).map { DeviceToken(token: token, registeredAtMs: rest.0, provider: $0) }
+            }
             let state = RecipientPushState(
-                userID: user, tokens: zip(tokens, registered).map { DeviceToken(token: $0, registeredAtMs: $1) },
+                userID: user, tokens: known,
                 preferences: try columns[15].decode(Bool.self) ? .defaults : try PreferenceColumns.userPreferences(row),
                 channelPreference: .defaults, templateName: templateName)
             var channelPreferences: [String: ChannelPushPreference] = [:]

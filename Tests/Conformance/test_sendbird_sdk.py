@@ -257,15 +257,20 @@ def test_errors_are_sendbird_error_bodies(api):
     body = json.loads(bad_zone.value.body)
     assert body["code"] == 400111 and body["error"] is True and "timezone" in body["message"]
 
-    with pytest.raises(ApiException) as gcm:
+    with pytest.raises(ApiException) as huawei:
         api.add_a_registration_or_device_token(
             user,
-            "gcm",
+            "huawei",
             api_token=API_TOKEN,
-            add_a_registration_or_device_token_request=AddARegistrationOrDeviceTokenRequest(gcm_reg_token="x"),
+            add_a_registration_or_device_token_request=AddARegistrationOrDeviceTokenRequest(huawei_device_token="x"),
         )
-    assert gcm.value.status == 400
-    assert "not supported" in json.loads(gcm.value.body)["message"]
+    assert huawei.value.status == 400
+    assert "not supported" in json.loads(huawei.value.body)["message"]
+    with pytest.raises(ApiException) as bad_fcm:
+        api.add_a_registration_or_device_token(
+            user, "gcm", api_token=API_TOKEN,
+            add_a_registration_or_device_token_request=AddARegistrationOrDeviceTokenRequest(gcm_reg_token="x"))
+    assert json.loads(bad_fcm.value.body)["code"] == 400601
 
 
 def test_apps_are_separate(api):
@@ -318,3 +323,33 @@ def test_user_lifecycle_create_view_update_list_and_delete(api):
     assert json.loads(gone.value.body)["code"] == 400201
     owner = api.view_who_owns_a_registration_or_device_token("apns", token(42), api_token=API_TOKEN)
     assert owner.value == []
+
+
+def fcm_token(n):
+    return f"fcm{n}:APA91b" + "Xy_-" * 36
+
+
+def test_fcm_tokens_add_list_owner_and_remove_beside_apns(api):
+    user = new_user()
+    add(api, user, token(7))
+    added = api.add_a_registration_or_device_token(
+        user, "gcm", api_token=API_TOKEN,
+        add_a_registration_or_device_token_request=AddARegistrationOrDeviceTokenRequest(gcm_reg_token=fcm_token(1)))
+    assert (added.token, added.type, added.user.user_id) == (fcm_token(1), "GCM", user)
+    api.add_a_registration_or_device_token(
+        user, "gcm", api_token=API_TOKEN,
+        add_a_registration_or_device_token_request=AddARegistrationOrDeviceTokenRequest(gcm_reg_token=fcm_token(2),
+                                                                                          always_push=True))
+
+    listed = api.list_registration_or_device_tokens(user, "gcm", api_token=API_TOKEN)
+    assert (listed.tokens, listed.type) == ([fcm_token(1), fcm_token(2)], "GCM")
+    assert api.list_registration_or_device_tokens(user, "apns", api_token=API_TOKEN).tokens == [token(7)]
+
+    owner = api.view_who_owns_a_registration_or_device_token("gcm", fcm_token(2), api_token=API_TOKEN)
+    assert [o.user_id for o in owner.value] == [user]
+    removed = api.remove_a_registration_or_device_token(user, "gcm", fcm_token(1), api_token=API_TOKEN)
+    assert removed.token == fcm_token(1)
+    from_owner = api.remove_a_registration_or_device_token_from_an_owner("gcm", fcm_token(2), api_token=API_TOKEN)
+    assert [o.user_id for o in from_owner.value] == [user]
+    assert api.list_registration_or_device_tokens(user, "gcm", api_token=API_TOKEN).tokens == []
+    assert api.list_registration_or_device_tokens(user, "apns", api_token=API_TOKEN).tokens == [token(7)]

@@ -6,6 +6,17 @@ import Testing
     let now = instant("2026-01-05T12:00:00Z")
     let bobTokens = [DeviceToken(token: "aa11", registeredAtMs: 1), DeviceToken(token: "bb22", registeredAtMs: 2)]
 
+    /// Until the FCM client delivers them, a member's FCM tokens get no APNs push, and a member
+    /// with only FCM tokens has nothing to push to.
+    @Test func onlyAPNsTokensArePlanned() throws {
+        let event = makeEvent(members: [member("alice"), member("bob"), member("carol")])
+        let fcm = DeviceToken(token: "fcm-token", registeredAtMs: 3, provider: .fcm)
+        let lookup = RecipientLookup(deviceTokens: ["bob": bobTokens + [fcm], "carol": [fcm]])
+        let plan = PushPlanner().plan(event, lookup: lookup, now: now)
+        #expect(plan.recipients.map(\.decision) == [.skip(.sender), .push, .skip(.noToken)])
+        #expect(plan.deliveries.map(\.deviceToken.token) == ["aa11", "bb22"])
+    }
+
     @Test func plansEveryMemberInOrder() throws {
         let event = makeEvent(members: [
             member("alice"), member("bob", nickname: "Bob", unread: 7), member("carol"),

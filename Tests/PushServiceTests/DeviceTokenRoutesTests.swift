@@ -144,18 +144,69 @@ import PushCore
         }
     }
 
-    @Test(arguments: ["gcm", "huawei"])
-    func otherTokenTypesAreNotSupported(type: String) async throws {
+    @Test func huaweiTokensAreNotSupported() async throws {
         try await LiveRelay.run { relay async throws in
-            let add = try await relay.request(.post, "/v3/users/alice/push/\(type)", body: #"{"gcm_reg_token": "x"}"#)
+            let add = try await relay.request(.post, "/v3/users/alice/push/huawei", body: #"{"huawei_device_token": "x"}"#)
             #expect(add.status == .badRequest)
             #expect(add.code == 400111)
             #expect(
                 add.body["message"]
-                    == .string("Invalid value: token type \"\(type)\" is not supported: this relay delivers to APNs only (use \"apns\")."))
-            #expect(try await relay.request(.get, "/v3/users/alice/push/\(type)").code == 400111)
-            #expect(try await relay.request(.get, "/v3/push/device_tokens/\(type)/\(apnsToken(1))").code == 400111)
-            #expect(try await relay.request(.delete, "/v3/users/alice/push/\(type)/\(apnsToken(1))").code == 400111)
+                    == .string(
+                        "Invalid value: token type \"huawei\" is not supported: this relay delivers to APNs and FCM (\"apns\", \"gcm\")."))
+            #expect(try await relay.request(.get, "/v3/users/alice/push/huawei").code == 400111)
+            #expect(try await relay.request(.get, "/v3/push/device_tokens/huawei/\(apnsToken(1))").code == 400111)
+            #expect(try await relay.request(.delete, "/v3/users/alice/push/huawei/\(apnsToken(1))").code == 400111)
+            #expect(try await relay.request(.get, "/v3/users/alice/push/made-up").code == 400111)
+        }
+    }
+
+    static func fcmToken(_ n: Int) -> String { "fcm\(n)Ab_-:" + String(repeating: "Zz9", count: 50) }
+
+    /// FCM (`gcm`) tokens beside APNs ones: Sendbird's bodies and answers, their own list, cap and
+    /// `is_unique`, owner lookup and removal by type, case kept.
+    @Test func fcmTokensLiveBesideAPNsTokens() async throws {
+        try await LiveRelay.run { relay async throws in
+            #expect(
+                try await relay.request(.post, "/v3/users/alice/push/apns", body: #"{"apns_device_token": "\#(apnsToken(1))"}"#).status
+                    == .ok)
+            let added = try await relay.request(.post, "/v3/users/alice/push/gcm", body: #"{"gcm_reg_token": "\#(Self.fcmToken(1))"}"#)
+            #expect(added.body["token"] == .string(Self.fcmToken(1)))
+            #expect(added.body["type"] == .string("GCM"))
+            _ = try await relay.request(
+                .post, "/v3/users/alice/push/gcm", body: #"{"gcm_reg_token": "\#(Self.fcmToken(2))", "always_push": true}"#)
+            let fcm = try await relay.request(.get, "/v3/users/alice/push/gcm")
+            #expect(fcm.body["tokens"] == .array([.string(Self.fcmToken(1)), .string(Self.fcmToken(2))]))
+            #expect(fcm.body["type"] == .string("GCM"))
+            #expect(try await relay.request(.get, "/v3/users/alice/push/apns").body["tokens"] == .array([.string(apnsToken(1))]))
+
+            // is_unique drops the user's other FCM tokens only.
+            _ = try await relay.request(
+                .post, "/v3/users/alice/push/gcm", body: #"{"gcm_reg_token": "\#(Self.fcmToken(3))", "is_unique": true}"#)
+            #expect(try await relay.request(.get, "/v3/users/alice/push/gcm").body["tokens"] == .array([.string(Self.fcmToken(3))]))
+            #expect(try await relay.request(.get, "/v3/users/alice/push/apns").body["tokens"] == .array([.string(apnsToken(1))]))
+
+            // Owner lookup and removal go by type; a token moves to its new user.
+            #expect(
+                try await relay.request(.get, "/v3/push/device_tokens/gcm/\(Self.fcmToken(3))").body == json(#"[{"user_id": "alice"}]"#))
+            #expect(try await relay.request(.get, "/v3/push/device_tokens/apns/\(apnsToken(1))").body == json(#"[{"user_id": "alice"}]"#))
+            _ = try await relay.request(.post, "/v3/users/bob/push/gcm", body: #"{"gcm_reg_token": "\#(Self.fcmToken(3))"}"#)
+            #expect(try await relay.request(.get, "/v3/push/device_tokens/gcm/\(Self.fcmToken(3))").body == json(#"[{"user_id": "bob"}]"#))
+            #expect(
+                try await relay.request(.delete, "/v3/push/device_tokens/gcm/\(Self.fcmToken(3))").body == json(#"[{"user_id": "bob"}]"#))
+            #expect(try await relay.request(.get, "/v3/users/bob/push/gcm").body["tokens"] == .array([]))
+
+            // Remove all: every type.
+            _ = try await relay.request(.post, "/v3/users/alice/push/gcm", body: #"{"gcm_reg_token": "\#(Self.fcmToken(4))"}"#)
+            let removed = try await relay.request(.delete, "/v3/users/alice/push")
+            #expect(removed.body["token"] == .array([.string(apnsToken(1)), .string(Self.fcmToken(4))]))
+
+            #expect(try await relay.request(.post, "/v3/users/alice/push/gcm", body: #"{"gcm_reg_token": "short"}"#).code == 400601)
+            #expect(
+                try await relay.request(.post, "/v3/users/alice/push/gcm", body: #"{"gcm_reg_token": "\#(Self.fcmToken(1))!"}"#).code
+                    == 400601)
+            #expect(
+                try await relay.request(.post, "/v3/users/alice/push/gcm", body: #"{"apns_device_token": "\#(apnsToken(1))"}"#).code
+                    == 400105)
         }
     }
 

@@ -73,6 +73,30 @@ import Testing
         #expect(tokens.suffix(2) == [hexToken(2), hexToken(22)])
     }
 
+    /// FCM tokens have their own cap and `is_unique`; lookups, removal and the webhook's read
+    /// carry the provider.
+    @Test(arguments: StoreKind.allCases) func fcmTokensAreCountedApartFromAPNsTokens(kind: StoreKind) async throws {
+        let db = try await TestDatabase.make(kind)
+        let store = try await db.open(configuration: PushStoreConfiguration(maximumTokensPerUser: 2))
+        func fcm(_ n: Int) -> String { "fcm-\(n):" + String(repeating: "Ab", count: 40) }
+        for n in 1...2 { _ = try await store.registerToken(app: "A", user: "u", token: hexToken(n), isUnique: false) }
+        for n in 1...3 { _ = try await store.registerToken(app: "A", user: "u", token: fcm(n), isUnique: false, provider: .fcm) }
+        var tokens = try #require(try await store.tokens(app: "A", user: "u"))
+        #expect(tokens.filter { $0.provider == .apns }.map(\.token) == [hexToken(1), hexToken(2)])
+        #expect(tokens.filter { $0.provider == .fcm }.map(\.token) == [fcm(2), fcm(3)])
+        let unique = try await store.registerToken(app: "A", user: "u", token: fcm(4), isUnique: true, provider: .fcm)
+        #expect(unique.removedTokens == [fcm(2), fcm(3)])
+        #expect(unique.token.provider == .fcm)
+        tokens = try #require(try await store.tokens(app: "A", user: "u"))
+        #expect(tokens.map(\.token) == [hexToken(1), hexToken(2), fcm(4)])
+        #expect(try await store.owner(app: "A", token: fcm(4), provider: .fcm) == "u")
+        #expect(try await store.owner(app: "A", token: fcm(4)) == nil, "not an APNs token")
+        #expect(try await store.removeToken(app: "A", user: "u", token: fcm(4)) == false)
+        let states = try await store.recipientStates(app: "A", users: ["u"], channel: "c")
+        #expect(states["u"]?.tokens.map(\.provider) == [.apns, .apns, .fcm])
+        #expect(try await store.removeTokenFromOwner(app: "A", token: fcm(4), provider: .fcm) == "u")
+    }
+
     @Test(arguments: StoreKind.allCases) func theLimitIsConfigurable(kind: StoreKind) async throws {
         let db = try await TestDatabase.make(kind)
         let store = try await db.open(configuration: PushStoreConfiguration(maximumTokensPerUser: 2))

@@ -26,7 +26,9 @@ public struct PushPlanner: Sendable {
         for member in event.members where seen.insert(member.userID).inserted {
             let userPreferences = lookup.userPreferences[member.userID] ?? .defaults
             let channelPreference = lookup.channelPreferences[member.userID] ?? .defaults
-            let tokens = lookup.deviceTokens[member.userID] ?? []
+            // APNs tokens only: FCM tokens are registered and listed, and get pushes once the
+            // FCM client delivers them (issue 14); until then they do not count as deliverable.
+            let tokens = (lookup.deviceTokens[member.userID] ?? []).filter { $0.provider == .apns }
             let decision = policy.decide(
                 event: event, member: member, userPreferences: userPreferences,
                 channelPreference: channelPreference, deviceTokenCount: tokens.count, now: now

@@ -1,13 +1,15 @@
-/// An APNs device token registered for a user.
+/// A device token registered for a user.
 public struct DeviceToken: Sendable, Hashable {
-    /// Lowercase hex.
+    /// APNs: lowercase hex; FCM: the registration token as given.
     public var token: String
     /// When it was (last) registered, Unix milliseconds. A 410 from APNs removes the token only
     /// if it was registered before the 410's timestamp (the app may have re-registered since).
     public var registeredAtMs: Int64
+    public var provider: PushProvider
 
-    public init(token: String, registeredAtMs: Int64) {
+    public init(token: String, registeredAtMs: Int64, provider: PushProvider = .apns) {
         self.token = token
         self.registeredAtMs = registeredAtMs
+        self.provider = provider
     }
 }

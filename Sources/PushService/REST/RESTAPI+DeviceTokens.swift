@@ -1,5 +1,6 @@
-import LogRedaction
 import Hummingbird
+import LogRedaction
+import PushCore
 import PushStore
 
 /// `/v3/users/{user_id}/push/{token_type}…` and `/v3/push/device_tokens/{token_type}/{token}`.
@@ -7,20 +8,16 @@ extension RESTAPI {
     func registerDeviceTokenRoutes(on v3: RouterGroup<RelayRequestContext>) {
         v3.post("users/:user_id/push/:token_type") { request, context in
             let (app, user) = try context.requireUser()
-            try Self.requireAPNs(context)
+            let provider = try Self.provider(context)
             let body = try await request.jsonObject(limit: bodyLimit)
-            guard let raw = try body.string("apns_device_token") else { throw APIError.missing("apns_device_token") }
+            guard let raw = try body.string(provider.tokenField) else { throw APIError.missing(provider.tokenField) }
             let isUnique = try body.bool("is_unique") ?? false
             // `always_push` is what Sendbird's SDKs send; its meaning is undocumented, so it is
             // accepted (and type-checked) but has no effect.
             _ = try body.bool("always_push")
-            let token: String
-            switch APNsTokenFormat.normalise(raw) {
-            case .success(let normalised): token = normalised
-            case .failure(let problem):
-                throw APIError(code: .tokenRegistrationFailed, message: "Invalid value: \"apns_device_token\" \(problem).")
-            }
-            let registration = try await store.registerToken(app: app.appID, user: user, token: token, isUnique: isUnique)
+            let token = try Self.normalise(raw, provider: provider, field: provider.tokenField, code: .tokenRegistrationFailed)
+            let registration = try await store.registerToken(
+                app: app.appID, user: user, token: token, isUnique: isUnique, provider: provider)
             if let previous = registration.previousOwner {
                 context.logger.info(
                     "device token moved between users",
@@ -28,28 +25,29 @@ extension RESTAPI {
                         "token": .string(Redaction.redact(token)), "from": .string(previous), "to": .string(user),
                     ])
             }
-            return TokenAdded(token: token, type: "APNS", user: SendbirdUser(user))
+            return TokenAdded(token: token, type: provider.sendbirdType, user: SendbirdUser(user))
         }
 
         v3.get("users/:user_id/push/:token_type") { _, context in
             let (app, user) = try context.requireUser()
-            try Self.requireAPNs(context)
+            let provider = try Self.provider(context)
             guard let tokens = try await store.tokens(app: app.appID, user: user) else { throw APIError.notFound("User") }
-            let list = tokens.map(\.token)
-            return TokenList(tokens: list, type: "APNS", user: SendbirdUser(user), token: list)
+            let list = tokens.filter { $0.provider == provider }.map(\.token)
+            return TokenList(tokens: list, type: provider.sendbirdType, user: SendbirdUser(user), token: list)
         }
 
         v3.delete("users/:user_id/push/:token_type/:token") { _, context in
             let (app, user) = try context.requireUser()
-            try Self.requireAPNs(context)
-            let token = try Self.pathToken(context)
+            let provider = try Self.provider(context)
+            let token = try Self.pathToken(context, provider: provider)
             guard try await store.userExists(app: app.appID, user: user) else { throw APIError.notFound("User") }
             // Idempotent: removing a token the user does not hold succeeds (an app unregisters
             // on every logout, whether or not the registration ever arrived).
-            try await store.removeToken(app: app.appID, user: user, token: token)
+            try await store.removeToken(app: app.appID, user: user, token: token, provider: provider)
             return TokenRemoved(token: token, user: SendbirdUser(user))
         }
 
+        // Every token of the user, of every type (Sendbird's "remove all").
         v3.delete("users/:user_id/push") { _, context in
             let (app, user) = try context.requireUser()
             guard try await store.userExists(app: app.appID, user: user) else { throw APIError.notFound("User") }
@@ -59,56 +57,66 @@ extension RESTAPI {
 
         v3.get("push/device_tokens/:token_type/:token") { _, context in
             let app = try context.requireApp()
-            try Self.requireAPNs(context)
-            let token = try Self.pathToken(context)
-            let owner = try await store.owner(app: app.appID, token: token)
+            let provider = try Self.provider(context)
+            let token = try Self.pathToken(context, provider: provider)
+            let owner = try await store.owner(app: app.appID, token: token, provider: provider)
             return owner.map { [TokenOwner(userID: $0)] } ?? []
         }
 
         v3.delete("push/device_tokens/:token_type/:token") { _, context in
             let app = try context.requireApp()
-            try Self.requireAPNs(context)
-            let token = try Self.pathToken(context)
-            let owner = try await store.removeTokenFromOwner(app: app.appID, token: token)
+            let provider = try Self.provider(context)
+            let token = try Self.pathToken(context, provider: provider)
+            let owner = try await store.removeTokenFromOwner(app: app.appID, token: token, provider: provider)
             return owner.map { [TokenOwner(userID: $0)] } ?? []
         }
     }
 
-    /// Only `apns` is served; `gcm` and `huawei` are Sendbird types this relay does not deliver to.
-    static func requireAPNs(_ context: RelayRequestContext) throws(APIError) {
+    /// The path's `{token_type}`: `apns` or `gcm` (FCM); `huawei` is a Sendbird type this relay
+    /// does not deliver to.
+    static func provider(_ context: RelayRequestContext) throws(APIError) -> PushProvider {
         let type = try RequestParameter.decoded("token_type", from: context)
-        switch type.lowercased() {
-        case "apns":
-            return
-        case "gcm", "huawei":
+        if let provider = PushProvider(pathName: type) { return provider }
+        if type.lowercased() == "huawei" {
             throw APIError(
                 code: .invalidValue,
-                message: "Invalid value: token type \"\(type)\" is not supported: this relay delivers to APNs only (use \"apns\")."
-            )
-        default:
-            throw APIError.invalidValue("token_type", "must be \"apns\" (got \"\(type)\")")
+                message: "Invalid value: token type \"huawei\" is not supported: this relay delivers to APNs and FCM (\"apns\", \"gcm\").")
         }
+        throw APIError.invalidValue("token_type", "must be \"apns\" or \"gcm\" (got \"\(type)\")")
     }
 
-    /// A token in the path, normalised like a registered one.
-    static func pathToken(_ context: RelayRequestContext) throws(APIError) -> String {
-        let raw = try RequestParameter.decoded("token", from: context)
-        switch APNsTokenFormat.normalise(raw) {
-        case .success(let token): return token
-        case .failure(let problem):
-            throw APIError(code: .tokenRemovalFailed, message: "Invalid value: \"token\" \(problem).")
+    /// A token in the path, normalised like a registered one of `provider`.
+    static func pathToken(_ context: RelayRequestContext, provider: PushProvider) throws(APIError) -> String {
+        try normalise(try RequestParameter.decoded("token", from: context), provider: provider, field: "token", code: .tokenRemovalFailed)
+    }
+
+    /// `raw` as stored: APNs tokens lowercase hex, FCM tokens as given.
+    static func normalise(_ raw: String, provider: PushProvider, field: String, code: SendbirdErrorCode) throws(APIError) -> String {
+        let problem: String
+        switch provider {
+        case .apns:
+            switch APNsTokenFormat.normalise(raw) {
+            case .success(let token): return token
+            case .failure(let failure): problem = failure.description
+            }
+        case .fcm:
+            switch FCMTokenFormat.normalise(raw) {
+            case .success(let token): return token
+            case .failure(let failure): problem = failure.description
+            }
         }
+        throw APIError(code: code, message: "Invalid value: \"\(field)\" \(problem).")
     }
 }
 
-/// `POST …/push/apns`: the registered token.
+/// `POST …/push/{apns,gcm}`: the registered token.
 private struct TokenAdded: ResponseEncodable {
     var token: String
     var type: String
     var user: SendbirdUser
 }
 
-/// `GET …/push/apns`; `token` is Sendbird's deprecated copy of `tokens`.
+/// `GET …/push/{apns,gcm}`; `token` is Sendbird's deprecated copy of `tokens`.
 private struct TokenList: ResponseEncodable {
     var tokens: [String]
     var type: String
@@ -116,7 +124,7 @@ private struct TokenList: ResponseEncodable {
     var token: [String]
 }
 
-/// `DELETE …/push/apns/{token}`. `token` is a string, as Sendbird's doc table and SDK model
+/// `DELETE …/push/{apns,gcm}/{token}`. `token` is a string, as Sendbird's doc table and SDK model
 /// type it (one doc example shows a list; the SDK rejects that).
 private struct TokenRemoved: ResponseEncodable {
     var token: String

@@ -43,7 +43,8 @@ public struct CopiedTable: Sendable, Hashable {
         // Read in SQLite's id order, so PostgreSQL's new ids keep the registration order that
         // decides which token the 20-token cap evicts.
         CopiedTable(
-            "device_tokens", [("app_id", .text), ("token", .text), ("user_id", .text), ("registered_at", .integer)],
+            "device_tokens",
+            [("app_id", .text), ("token", .text), ("user_id", .text), ("registered_at", .integer), ("provider", .text)],
             pageKey: ["id"], matchKey: ["app_id", "token", "user_id"], isRegistry: true),
         CopiedTable(
             "user_push_preferences",

@@ -1,37 +1,61 @@
 import PushCore
 
-/// Users' APNs device tokens. Sendbird's semantics: one device, one user of an app; a user holds
-/// at most `maximumTokensPerUser` tokens, the oldest going first.
+/// Users' device tokens, APNs and FCM. Sendbird's semantics: one device, one user of an app; a
+/// user holds at most `maximumTokensPerUser` tokens of each provider, the oldest going first. A
+/// token is unique within an app whatever its provider.
 public protocol DeviceTokenStore: Sendable {
     /// Registers a token for a user, creating the user on first use.
     ///
     /// - A token held by another user of the same app moves to this user (one device, one user).
     /// - Registering a token the user already has refreshes its registration time.
-    /// - `isUnique` removes the user's other tokens.
-    /// - Beyond the store's `maximumTokensPerUser` the oldest tokens are removed.
-    /// - Parameter token: lowercase hex; the caller validates the format.
-    func registerToken(app: String, user: String, token: String, isUnique: Bool) async throws -> TokenRegistration
+    /// - `isUnique` removes the user's other tokens of the same provider.
+    /// - Beyond the store's `maximumTokensPerUser` of the provider the oldest are removed.
+    /// - Parameter token: normalised; the caller validates the format.
+    func registerToken(app: String, user: String, token: String, isUnique: Bool, provider: PushProvider) async throws
+        -> TokenRegistration
 
-    /// A user's tokens, oldest registration first; `nil` when the user is unknown.
+    /// A user's tokens of every provider, oldest registration first; `nil` when the user is unknown.
     func tokens(app: String, user: String) async throws -> [DeviceToken]?
 
-    /// Removes one of a user's tokens. Returns whether the user held it.
+    /// Removes one of a user's tokens of `provider`. Returns whether the user held it.
     @discardableResult
-    func removeToken(app: String, user: String, token: String) async throws -> Bool
+    func removeToken(app: String, user: String, token: String, provider: PushProvider) async throws -> Bool
 
-    /// Removes all of a user's tokens and returns them, oldest first.
+    /// Removes all of a user's tokens (every provider) and returns them, oldest first.
     @discardableResult
     func removeAllTokens(app: String, user: String) async throws -> [String]
 
-    /// The user a token is registered to, if any.
-    func owner(app: String, token: String) async throws -> String?
+    /// The user a token of `provider` is registered to, if any.
+    func owner(app: String, token: String, provider: PushProvider) async throws -> String?
 
-    /// Removes a token from whoever holds it; returns that user, if any.
+    /// Removes a token of `provider` from whoever holds it; returns that user, if any.
     @discardableResult
-    func removeTokenFromOwner(app: String, token: String) async throws -> String?
+    func removeTokenFromOwner(app: String, token: String, provider: PushProvider) async throws -> String?
 
-    /// Removes a token APNs reported as no longer valid, but only if it was registered before
-    /// `timestampMs` (APNs' 410 `timestamp`): a registration after that moment is a new, valid one.
+    /// Removes a token the provider reported as no longer valid, but only if it was registered
+    /// before `timestampMs` (APNs' 410 `timestamp`): a registration after that moment is a new,
+    /// valid one.
     @discardableResult
     func removeToken(app: String, token: String, ifRegisteredBefore timestampMs: Int64) async throws -> Bool
+}
+
+/// The APNs forms, which most callers (and every caller before FCM) mean.
+extension DeviceTokenStore {
+    public func registerToken(app: String, user: String, token: String, isUnique: Bool) async throws -> TokenRegistration {
+        try await registerToken(app: app, user: user, token: token, isUnique: isUnique, provider: .apns)
+    }
+
+    @discardableResult
+    public func removeToken(app: String, user: String, token: String) async throws -> Bool {
+        try await removeToken(app: app, user: user, token: token, provider: .apns)
+    }
+
+    public func owner(app: String, token: String) async throws -> String? {
+        try await owner(app: app, token: token, provider: .apns)
+    }
+
+    @discardableResult
+    public func removeTokenFromOwner(app: String, token: String) async throws -> String? {
+        try await removeTokenFromOwner(app: app, token: token, provider: .apns)
+    }
 }

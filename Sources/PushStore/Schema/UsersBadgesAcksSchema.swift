@@ -1,7 +1,8 @@
 import GRDB
 
 /// Migration `v6_users_badges_acks`: Sendbird's user API (`POST /v3/users`) and erasure, badge
-/// sync (`badge_sync`), and delivery acknowledgement (`POST /v3/sdk/push_delivery`).
+/// sync (`badge_sync`), delivery acknowledgement (`POST /v3/sdk/push_delivery`), and FCM tokens
+/// beside APNs ones (`device_tokens.provider`).
 enum UsersBadgesAcksSchema {
     static func migrate(_ db: Database) throws {
         try db.execute(
@@ -16,6 +17,9 @@ enum UsersBadgesAcksSchema {
                 -- Partial, so events without a sender (admin messages) cost no index entry.
                 ALTER TABLE events ADD COLUMN sender_id TEXT;
                 CREATE INDEX events_on_sender ON events (app_id, sender_id) WHERE sender_id IS NOT NULL;
+
+                -- Which service a device token's pushes go to: 'apns' or 'fcm'.
+                ALTER TABLE device_tokens ADD COLUMN provider TEXT NOT NULL DEFAULT 'apns';
 
                 -- When the device said it got the push (NULL: not yet, or never).
                 ALTER TABLE deliveries ADD COLUMN acknowledged_at_ms INTEGER;
