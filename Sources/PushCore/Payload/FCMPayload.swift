@@ -1,0 +1,80 @@
+import Foundation
+
+/// What an Android device gets from FCM for one recipient, in the shape Sendbird's Android SDKs
+/// read: a *data* message whose `data` map holds
+///
+/// - `message`: the rendered text (what the APNs payload puts in `aps.alert`);
+/// - `push_title`: the rendered title, only when the template has one;
+/// - `sendbird`: the same dictionary the APNs payload carries, serialised as a JSON string.
+///
+/// FCM allows 4,096 bytes of data (every key and value counted); the message text is cut on a
+/// character boundary with "…" to fit, as for APNs (`PayloadBuilder`), in `message`, the title
+/// and `sendbird.message` alike.
+public struct FCMPayload: Sendable, Hashable {
+    /// FCM's limit on a data message's keys and values.
+    public static let maximumDataBytes = 4096
+
+    /// The `data` map as stored for the delivery, compact JSON with sorted keys; the client adds
+    /// the device token and Android options (`requestBody`).
+    public var json: Data
+    public var data: [String: String]
+    /// Whether the message text was cut to fit.
+    public var isShortened: Bool
+
+    /// What FCM counts against `maximumDataBytes`.
+    public var dataByteCount: Int { Self.byteCount(data) }
+
+    /// The FCM form of an APNs payload `PayloadBuilder` made; nil when `payload` is not one.
+    public init?(_ payload: PushPayload) {
+        guard case .object(let root)? = try? JSONValue.parse(payload.data), let sendbird = root["sendbird"], sendbird.objectValue != nil
+        else { return nil }
+        var data = ["message": payload.alert, "sendbird": JSONWriter.string(sendbird)]
+        if let title = payload.title { data["push_title"] = title }
+        self.data = data
+        json = JSONWriter.data(.object(data.mapValues(JSONValue.string)))
+        isShortened = payload.isShortened
+    }
+
+    /// The payload for `member`, fitted to FCM's limit: `builder`'s payload for a budget that
+    /// shrinks by the overrun until the data fits (the sizes of the two forms differ by the
+    /// wrappers only, so one or two rounds do).
+    public static func build(
+        builder: PayloadBuilder, prepared: PreparedEvent, member: WebhookMember, alert: AlertTemplate,
+        recipientTemplate: PushTemplateName, sound: String
+    ) throws(PayloadError) -> FCMPayload {
+        var budget = maximumDataBytes
+        for _ in 0..<8 {
+            var options = builder.options
+            options.maxPayloadBytes = budget
+            let apns = try PayloadBuilder(options: options).build(
+                prepared: prepared, member: member, alert: alert, recipientTemplate: recipientTemplate, sound: sound)
+            guard let fcm = FCMPayload(apns) else { break }
+            let overrun = fcm.dataByteCount - maximumDataBytes
+            if overrun <= 0 { return fcm }
+            budget -= overrun
+        }
+        throw .tooLarge(minimumBytes: maximumDataBytes + 1, limit: maximumDataBytes)
+    }
+
+    /// The body of `POST /v1/projects/{project}/messages:send` for one device: the stored data
+    /// map, the token, `android.priority` high (a chat message must not wait for the device's
+    /// maintenance window) and the time to live. `validateOnly` asks FCM to check, not deliver.
+    public static func requestBody(data json: Data, token: String, ttlSeconds: Int64, validateOnly: Bool = false) -> Data {
+        var out: [UInt8] = []
+        out.reserveCapacity(json.count + token.utf8.count + 96)
+        out.append(contentsOf: #"{"message":{"android":{"priority":"high","ttl":""#.utf8)
+        out.append(contentsOf: "\(max(0, ttlSeconds))s".utf8)
+        out.append(contentsOf: #""},"data":"#.utf8)
+        out.append(contentsOf: json)
+        out.append(contentsOf: #","token":"#.utf8)
+        JSONWriter.writeString(token, into: &out)
+        out.append(contentsOf: "}".utf8)
+        if validateOnly { out.append(contentsOf: #","validate_only":true"#.utf8) }
+        out.append(contentsOf: "}".utf8)
+        return Data(out)
+    }
+
+    static func byteCount(_ data: [String: String]) -> Int {
+        data.reduce(0) { $0 + $1.key.utf8.count + $1.value.utf8.count }
+    }
+}

@@ -1,0 +1,78 @@
+import Foundation
+import Testing
+@testable import PushCore
+
+@Suite struct FCMPayloadTests {
+    let now = instant("2022-11-22T14:26:35Z")
+
+    func build(_ event: WebhookEvent, templates: PushTemplateSet = .sendbirdDefaults) throws -> FCMPayload {
+        let builder = PayloadBuilder()
+        return try FCMPayload.build(
+            builder: builder, prepared: builder.prepare(event, now: now), member: member("bob", nickname: "Bob", unread: 5),
+            alert: TemplateRenderer.alertTemplate(for: event, recipientChoice: .default, templates: templates),
+            recipientTemplate: .default, sound: "default")
+    }
+
+    /// Sendbird's Android shape: `message`, and `sendbird` as a JSON string holding what the APNs
+    /// payload's `sendbird` holds.
+    @Test func carriesTheRenderedTextAndTheSendbirdDictionaryAsAString() throws {
+        let event = makeEvent(text: "hello")
+        let fcm = try build(event)
+        #expect(Set(fcm.data.keys) == ["message", "sendbird"])
+        #expect(fcm.data["message"] == "Alice: hello")
+        let apns = try PayloadBuilder().build(
+            event: event, member: member("bob", nickname: "Bob", unread: 5),
+            alert: TemplateRenderer.alertTemplate(for: event, recipientChoice: .default, templates: .sendbirdDefaults),
+            recipientTemplate: .default, sound: "default", now: now)
+        let sendbird = try JSONValue.parse(Data(try #require(fcm.data["sendbird"]).utf8))
+        #expect(sendbird == (try JSONValue.parse(apns.data)).objectValue?["sendbird"])
+        #expect(try JSONValue.parse(fcm.json) == .object(fcm.data.mapValues(JSONValue.string)))
+        #expect(!fcm.isShortened)
+    }
+
+    @Test func aTemplateTitleGoesToPushTitle() throws {
+        let event = makeEvent(text: "hello")
+        var alert = TemplateRenderer.alertTemplate(for: event, recipientChoice: .default, templates: .sendbirdDefaults)
+        alert.title = "From {sender_name}"
+        let builder = PayloadBuilder()
+        let fcm = try FCMPayload.build(
+            builder: builder, prepared: builder.prepare(event, now: now), member: member("bob"), alert: alert,
+            recipientTemplate: .default, sound: "default")
+        #expect(fcm.data["push_title"] == "From Alice")
+        #expect(try build(event).data["push_title"] == nil, "no title, no key")
+    }
+
+    /// A long message is cut on a character boundary so every key and value fits FCM's 4,096
+    /// bytes, the same text in `message` and in `sendbird.message`.
+    @Test(arguments: [5_000, 20_000]) func aLongMessageIsCutToFCMsLimit(length: Int) throws {
+        let text = String(repeating: "é👋a", count: length / 3)
+        let fcm = try build(makeEvent(text: text))
+        #expect(fcm.isShortened)
+        #expect(fcm.dataByteCount <= FCMPayload.maximumDataBytes)
+        #expect(fcm.dataByteCount > FCMPayload.maximumDataBytes - 64, "cut no more than needed")
+        let message = try #require(fcm.data["message"])
+        #expect(message.hasSuffix("…"))
+        let sendbird = try JSONValue.parse(Data(try #require(fcm.data["sendbird"]).utf8))
+        guard case .string(let inner)? = sendbird.objectValue?["message"] else {
+            Issue.record("no sendbird.message")
+            return
+        }
+        #expect(message == "Alice: " + inner)
+        #expect(text.hasPrefix(String(inner.dropLast())))
+    }
+
+    @Test func theRequestBodyWrapsTheDataWithTokenPriorityAndTTL() throws {
+        let data = Data(#"{"message":"hi","sendbird":"{}"}"#.utf8)
+        let body = FCMPayload.requestBody(data: data, token: "tok:en", ttlSeconds: 3600)
+        #expect(
+            try JSONValue.parse(body)
+                == .object([
+                    "message": .object([
+                        "token": .string("tok:en"), "data": .object(["message": .string("hi"), "sendbird": .string("{}")]),
+                        "android": .object(["priority": .string("high"), "ttl": .string("3600s")]),
+                    ])
+                ]))
+        let probe = FCMPayload.requestBody(data: data, token: "t", ttlSeconds: 0, validateOnly: true)
+        #expect(try JSONValue.parse(probe).objectValue?["validate_only"] == .bool(true))
+    }
+}
