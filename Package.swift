@@ -58,6 +58,8 @@ let package = Package(
             ]
         ),
         .target(name: "PushCore"),
+        // FCM HTTP v1: the error model and service-account credentials (the client comes next).
+        .target(name: "FCM"),
         // GRDB links the system libsqlite3 on Linux (its `GRDBSQLite` system module; libsqlite3-dev).
         .target(
             name: "PushStore",
@@ -181,6 +183,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "PushCoreTests", dependencies: ["PushCore"]),
+        .testTarget(name: "FCMTests", dependencies: ["FCM"]),
         .testTarget(name: "LogRedactionTests", dependencies: ["LogRedaction"]),
         .testTarget(name: "PushStoreTests", dependencies: ["PushStore", "PushStorePostgres", "PushCore", "TestSupport"]),
         .testTarget(
