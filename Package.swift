@@ -59,7 +59,7 @@ let package = Package(
         ),
         .target(name: "PushCore"),
         // FCM HTTP v1: the error model and service-account credentials (the client comes next).
-        .target(name: "FCM"),
+        .target(name: "FCM", dependencies: ["APNs", "COpenSSL"]),
         // GRDB links the system libsqlite3 on Linux (its `GRDBSQLite` system module; libsqlite3-dev).
         .target(
             name: "PushStore",
@@ -183,7 +183,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "PushCoreTests", dependencies: ["PushCore"]),
-        .testTarget(name: "FCMTests", dependencies: ["FCM"]),
+        .testTarget(name: "FCMTests", dependencies: ["FCM", "APNs"]),
         .testTarget(name: "LogRedactionTests", dependencies: ["LogRedaction"]),
         .testTarget(name: "PushStoreTests", dependencies: ["PushStore", "PushStorePostgres", "PushCore", "TestSupport"]),
         .testTarget(

@@ -2,10 +2,10 @@ import COpenSSL
 
 /// Decodes a private key file (PEM PKCS#8, PEM traditional "RSA/EC PRIVATE KEY", encrypted PEM,
 /// or DER) into an `EVP_PKEY`, classifying failures for `APNsCredentialError`.
-enum PrivateKeyReader {
+package enum PrivateKeyReader {
     /// Returns a new `EVP_PKEY` the caller must free with `EVP_PKEY_free`.
     /// - Parameter expected: what the file should be, for messages ("PEM PKCS#8 private key").
-    static func read(
+    package static func read(
         _ bytes: [UInt8], password: String?, path: String,
         expected: String
     ) throws(APNsCredentialError) -> OpaquePointer {

@@ -67,10 +67,12 @@ public struct FCMServiceAccount: Sendable, Hashable, CustomStringConvertible {
 /// Why FCM credentials cannot be used. Never holds key material.
 public enum FCMCredentialError: Error, Sendable, Hashable, CustomStringConvertible {
     case invalidServiceAccount(source: String, reason: String)
+    case signingFailed(source: String, reason: String)
 
     public var description: String {
         switch self {
         case .invalidServiceAccount(let source, let reason): "FCM service account \(source): \(reason)"
+        case .signingFailed(let source, let reason): "FCM service account \(source): signing the OAuth assertion failed: \(reason)"
         }
     }
 }
