@@ -39,7 +39,9 @@ import Testing
             // Again, now with the server's credential: fine, and the first time stands.
             #expect(try await relay.request(.post, "/v3/sdk/push_delivery", body: body).status == .ok)
             let again = try await relay.request(.get, "/v3/push/deliveries?message_id=9&user_id=bob")
-            #expect(again.body["deliveries"] == log.body["deliveries"])
+            // (The relay's dispatcher may have tried the delivery meanwhile; only the time counts here.)
+            guard case .array(let later)? = again.body["deliveries"] else { Issue.record(Comment(rawValue: again.text)); return }
+            #expect(later.first?["acknowledged_at"] == .int(at))
 
             let other = PushTrackingID(messageID: 9, recipient: "carol").description
             #expect(
