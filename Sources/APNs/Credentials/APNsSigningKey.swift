@@ -58,20 +58,13 @@ public final class APNsSigningKey: @unchecked Sendable {
     /// Signs `message` with ECDSA P-256 / SHA-256 and returns the JWS form of the signature:
     /// raw `R ‖ S`, 32 big-endian bytes each (RFC 7518 §3.4), not OpenSSL's DER.
     public func signES256(_ message: [UInt8]) throws(APNsCredentialError) -> [UInt8] {
-        OpenSSLError.clearQueue()
-        guard let context = EVP_MD_CTX_new() else { throw failure("EVP_MD_CTX_new") }
-        defer { EVP_MD_CTX_free(context) }
-        guard EVP_DigestSignInit(context, nil, EVP_sha256(), nil, key) == 1 else {
-            throw failure("EVP_DigestSignInit")
+        let der: [UInt8]
+        do {
+            der = try EVPDigestSigner.signSHA256(message, with: key)
+        } catch {
+            throw .signingFailed(source: source, reason: error.description)
         }
-        var derLength = 0
-        guard EVP_DigestSign(context, nil, &derLength, message, message.count) == 1 else {
-            throw failure("EVP_DigestSign (length)")
-        }
-        var der = [UInt8](repeating: 0, count: derLength)
-        guard EVP_DigestSign(context, &der, &derLength, message, message.count) == 1 else {
-            throw failure("EVP_DigestSign")
-        }
+        let derLength = der.count
         let signature = der.withUnsafeBufferPointer { buffer -> OpaquePointer? in
             var cursor: UnsafePointer<UInt8>? = buffer.baseAddress
             return d2i_ECDSA_SIG(nil, &cursor, derLength)

@@ -35,18 +35,10 @@ public final class FCMSigningKey: @unchecked Sendable {
     }
 
     public func signRS256(_ message: [UInt8]) throws(FCMCredentialError) -> [UInt8] {
-        OpenSSLError.clearQueue()
-        guard let context = EVP_MD_CTX_new() else { throw failure("EVP_MD_CTX_new") }
-        defer { EVP_MD_CTX_free(context) }
-        guard EVP_DigestSignInit(context, nil, EVP_sha256(), nil, key) == 1 else { throw failure("EVP_DigestSignInit") }
-        var length = 0
-        guard EVP_DigestSign(context, nil, &length, message, message.count) == 1 else { throw failure("EVP_DigestSign (length)") }
-        var signature = [UInt8](repeating: 0, count: length)
-        guard EVP_DigestSign(context, &signature, &length, message, message.count) == 1 else { throw failure("EVP_DigestSign") }
-        return Array(signature.prefix(length))
-    }
-
-    private func failure(_ operation: String) -> FCMCredentialError {
-        .signingFailed(source: source, reason: OpenSSLError.capture(operation).description)
+        do {
+            return try EVPDigestSigner.signSHA256(message, with: key)
+        } catch {
+            throw .signingFailed(source: source, reason: error.description)
+        }
     }
 }
