@@ -76,18 +76,31 @@ extension SQLiteStore {
     /// would set an older one, so it is dropped (failed, `Superseded`), and the count becomes the
     /// one to compare the next read with. Reads before the message are stale from now on.
     static func recordBadges(_ badges: BadgeSnapshot, app: String, nowMs: Int64, _ db: Database) throws {
+        // In the webhook's commit, per pushed member: prepared once per connection and bound by
+        // position, like the commit's other statements (`RawStatement`).
+        let supersede = try db.cachedStatement(
+            sql: """
+                UPDATE deliveries SET state = 'failed', last_reason = 'Superseded', updated_at_ms = ?
+                WHERE app_id = ? AND message_id = 0 AND user_id = ? AND state = 'pending'
+                """)
+        let record = try db.cachedStatement(
+            sql: """
+                INSERT INTO badges (app_id, user_id, badge, read_at_ms, queued_at_ms) VALUES (?, ?, ?, ?, 0)
+                ON CONFLICT (app_id, user_id) DO UPDATE SET badge = excluded.badge,
+                    read_at_ms = max(badges.read_at_ms, excluded.read_at_ms)
+                """)
         for (user, count) in badges.counts {
-            try db.execute(
-                sql: """
-                    UPDATE deliveries SET state = 'failed', last_reason = 'Superseded', updated_at_ms = ?
-                    WHERE app_id = ? AND message_id = 0 AND user_id = ? AND state = 'pending'
-                    """, arguments: [nowMs, app, user])
-            try db.execute(
-                sql: """
-                    INSERT INTO badges (app_id, user_id, badge, read_at_ms, queued_at_ms) VALUES (?, ?, ?, ?, 0)
-                    ON CONFLICT (app_id, user_id) DO UPDATE SET badge = excluded.badge,
-                        read_at_ms = max(badges.read_at_ms, excluded.read_at_ms)
-                    """, arguments: [app, user, count, badges.atMs])
+            let drop = RawStatement(supersede)
+            drop.bind(1, nowMs)
+            drop.bind(2, app)
+            drop.bind(3, user)
+            try drop.run()
+            let upsert = RawStatement(record)
+            upsert.bind(1, app)
+            upsert.bind(2, user)
+            upsert.bind(3, count)
+            upsert.bind(4, badges.atMs)
+            try upsert.run()
         }
     }
 }
