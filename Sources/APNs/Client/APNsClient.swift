@@ -9,17 +9,12 @@ import Foundation
 /// APNs said; `APNsResponse.outcome` says what to do about it.
 public final class APNsClient: Sendable {
     public let configuration: APNsClientConfiguration
-    private let pool: ConnectionPool
+    private let transport: HTTP2Transport
 
     public init(configuration: APNsClientConfiguration) throws(APNsError) {
-        Self.ignoreSIGPIPE
         self.configuration = configuration
-        pool = ConnectionPool(configuration: configuration, tls: try TLSContext(configuration: configuration))
+        transport = try HTTP2Transport(configuration: configuration.transport)
     }
-
-    /// A write to a socket the peer closed raises SIGPIPE, which would end the process; the
-    /// error is handled from the write's return value instead.
-    private static let ignoreSIGPIPE: Void = { _ = signal(SIGPIPE, SIG_IGN) }()
 
     /// Sends one notification and returns APNs' answer.
     ///
@@ -32,10 +27,12 @@ public final class APNsClient: Sendable {
             throw APNsError.invalidRequest(error)
         }
         let deadline = ContinuousClock.now + (timeout ?? configuration.requestTimeout)
+        let http = request.http2Request
         var renewedToken = false
         while true {
-            switch await perform(request, deadline: deadline) {
-            case .response(let response, let generation):
+            switch await transport.perform(http, deadline: deadline) {
+            case .response(let answer, let generation):
+                let response = APNsResponse(answer)
                 if response.status == 403, response.reason == .expiredProviderToken, !renewedToken,
                     case .token(let cache) = configuration.authentication, let generation
                 {
@@ -54,24 +51,12 @@ public final class APNsClient: Sendable {
         }
     }
 
-    private func perform(_ request: APNsRequest, deadline: ContinuousClock.Instant) async -> RequestResult {
-        let pending = PendingRequest(request: request, deadline: deadline)
-        return await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
-                pending.install(continuation)
-                pool.dispatch(pending)
-            }
-        } onCancel: {
-            pending.complete(.cancelled)
-        }
-    }
-
     /// The pool right now.
-    public var statistics: APNsClientStatistics { pool.statistics }
+    public var statistics: APNsClientStatistics { transport.statistics }
 
     /// Finishes in-flight requests (up to 5 s), fails queued ones with `.shutdown`, and closes
     /// every connection with GOAWAY.
     public func shutdown() async {
-        await pool.shutdown()
+        await transport.shutdown()
     }
 }

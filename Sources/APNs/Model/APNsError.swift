@@ -1,4 +1,5 @@
-/// Failures where APNs gave no HTTP answer (or the request never left).
+/// Failures where the server gave no HTTP answer (or the request never left). The HTTP/2
+/// transport's errors, for APNs and FCM alike; descriptions leave the peer to the caller.
 public enum APNsError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Refused before sending: the request is malformed.
     case invalidRequest(APNsRequestError)
@@ -28,12 +29,12 @@ public enum APNsError: Error, Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .invalidRequest(let e): "invalid request: \(e)"
-        case .timedOut: "no answer from APNs before the request deadline"
-        case .connectionLost(let why): "connection to APNs lost with the request in flight: \(why)"
-        case .connectFailed(let why): "cannot connect to APNs: \(why)"
+        case .timedOut: "no answer before the request deadline"
+        case .connectionLost(let why): "connection lost with the request in flight: \(why)"
+        case .connectFailed(let why): "cannot connect: \(why)"
         case .alpnNotNegotiated(let got): "server did not negotiate HTTP/2 (ALPN h2); it offered \(got ?? "nothing")"
-        case .goAway(let reason): "APNs closed the connection (GOAWAY \(reason ?? "no reason"))"
-        case .shutdown: "the APNs client is shut down"
+        case .goAway(let reason): "the server closed the connection (GOAWAY \(reason ?? "no reason"))"
+        case .shutdown: "the client is shut down"
         }
     }
 }

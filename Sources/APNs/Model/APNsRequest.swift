@@ -68,6 +68,21 @@ public struct APNsRequest: Sendable, Hashable {
     }
 }
 
+extension APNsRequest {
+    /// `POST /3/device/<token>` with the apns-* headers; the per-request values go never-indexed.
+    var http2Request: HTTP2Request {
+        var headers = [
+            HTTP2HeaderField("apns-topic", topic),
+            HTTP2HeaderField("apns-push-type", pushType.rawValue),
+            HTTP2HeaderField("apns-priority", String(priority.rawValue)),
+            HTTP2HeaderField("apns-id", APNsID.lowercaseString(apnsID), sensitive: true),
+        ]
+        if let expiration { headers.append(HTTP2HeaderField("apns-expiration", expiration.headerValue, sensitive: true)) }
+        if let collapseID { headers.append(HTTP2HeaderField("apns-collapse-id", collapseID, sensitive: true)) }
+        return HTTP2Request(path: "/3/device/" + deviceToken, headers: headers, body: payload)
+    }
+}
+
 /// `apns-expiration`.
 public enum APNsExpiration: Sendable, Hashable {
     /// Deliver once; if the device is offline APNs does not store it (`apns-expiration: 0`).

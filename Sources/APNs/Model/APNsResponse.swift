@@ -24,6 +24,20 @@ public struct APNsResponse: Sendable, Hashable {
         self.retryAfter = retryAfter
     }
 
+    /// APNs' answer as the transport received it: status, `apns-id`, `retry-after`, and the JSON
+    /// error body's `reason` and `timestamp`.
+    init(_ answer: HTTP2Response) {
+        self.init(status: answer.status, apnsID: answer.apnsID.flatMap(UUID.init(uuidString:)), retryAfter: answer.retryAfter)
+        if !answer.body.isEmpty,
+            let object = try? JSONSerialization.jsonObject(with: Data(answer.body)) as? [String: Any]
+        {
+            if let reason = object["reason"] as? String { self.reason = APNsReason(rawValue: reason) }
+            if let ms = object["timestamp"] as? NSNumber {
+                timestamp = Date(timeIntervalSince1970: ms.doubleValue / 1000)
+            }
+        }
+    }
+
     /// What the caller should do about this answer.
     public var outcome: APNsOutcome { APNsOutcome(classifying: self) }
 }

@@ -13,7 +13,7 @@ import Logging
 /// Requests beyond the server's SETTINGS_MAX_CONCURRENT_STREAMS wait in `waiting`.
 final class ConnectionLoop {
     let handle: APNsConnection
-    let configuration: APNsClientConfiguration
+    let configuration: TransportConfiguration
     let tls: TLSContext
     let delegate: ConnectionDelegate
     let startDelay: Duration
@@ -44,7 +44,7 @@ final class ConnectionLoop {
     private let authority: [UInt8]
 
     init(
-        handle: APNsConnection, configuration: APNsClientConfiguration, tls: TLSContext,
+        handle: APNsConnection, configuration: TransportConfiguration, tls: TLSContext,
         delegate: ConnectionDelegate, startDelay: Duration
     ) {
         self.handle = handle
@@ -53,7 +53,7 @@ final class ConnectionLoop {
         self.delegate = delegate
         self.startDelay = startDelay
         var logger = configuration.logger
-        logger[metadataKey: "apns.connection"] = "\(handle.id)"
+        logger[metadataKey: "connection"] = "\(handle.id)"
         self.logger = logger
         let endpoint = configuration.endpoint
         authority = Array((endpoint.port == 443 ? endpoint.host : "\(endpoint.host):\(endpoint.port)").utf8)
@@ -307,25 +307,20 @@ final class ConnectionLoop {
     private func submit(_ pending: PendingRequest) {
         let r = pending.request
         var generation: UInt64?
-        var headers: [(String, String, Bool)] = [
-            (":method", "POST", false),
-            (":scheme", "https", false),
-            (":path", "/3/device/" + r.deviceToken, true),
-            ("apns-topic", r.topic, false),
-            ("apns-push-type", r.pushType.rawValue, false),
-            ("apns-priority", String(r.priority.rawValue), false),
-            ("apns-id", APNsID.lowercaseString(r.apnsID), true),
-            ("content-length", String(r.payload.count), false),
+        var headers: [HTTP2HeaderField] = [
+            HTTP2HeaderField(":method", "POST"),
+            HTTP2HeaderField(":scheme", "https"),
+            HTTP2HeaderField(":path", r.path, sensitive: true),
         ]
-        if let expiration = r.expiration { headers.append(("apns-expiration", expiration.headerValue, true)) }
-        if let collapseID = r.collapseID { headers.append(("apns-collapse-id", collapseID, true)) }
-        if case .token(let cache) = configuration.authentication {
+        headers.append(contentsOf: r.headers)
+        headers.append(HTTP2HeaderField("content-length", String(r.body.count)))
+        if let authorization = configuration.authorization {
             do {
-                let token = try cache.current()
-                generation = token.generation
-                headers.append(("authorization", token.authorizationHeader, true))
+                let header = try authorization.authorizationHeader()
+                generation = header.generation
+                headers.append(HTTP2HeaderField("authorization", header.value, sensitive: true))
             } catch {
-                finishRequest(pending, .failure(.connectFailed("cannot sign provider token: \(error)")))
+                finishRequest(pending, .failure(.connectFailed("cannot sign the authorization: \(error)")))
                 return
             }
         }
@@ -349,9 +344,9 @@ final class ConnectionLoop {
         handle.streamsInFlight.store(streams.count, ordering: .relaxed)
     }
 
-    /// Builds the nghttp2 header block and submits it. `:path`, `authorization` and the
-    /// per-request apns-* values are sent as never-indexed literals, as Apple's HPACK rules for APNs ask.
-    private func submitRequest(headers: [(String, String, Bool)], authority: [UInt8]) -> Int32 {
+    /// Builds the nghttp2 header block and submits it. Sensitive values (`:path`, `authorization`,
+    /// per-request ids) are sent as never-indexed literals, as Apple's HPACK rules for APNs ask.
+    private func submitRequest(headers: [HTTP2HeaderField], authority: [UInt8]) -> Int32 {
         var storage: [UInt8] = []
         storage.reserveCapacity(1024)
         var spans: [(Int, Int, Int, Int, Bool)] = []
@@ -362,10 +357,10 @@ final class ConnectionLoop {
             storage.append(contentsOf: value)
             spans.append((n0, v0 - n0, v0, storage.count - v0, noIndex))
         }
-        add(headers[0].0.utf8, headers[0].1.utf8, false)
-        add(headers[1].0.utf8, headers[1].1.utf8, false)
+        add(headers[0].name.utf8, headers[0].value.utf8, false)
+        add(headers[1].name.utf8, headers[1].value.utf8, false)
         add(":authority".utf8, authority, false)
-        for h in headers.dropFirst(2) { add(h.0.utf8, h.1.utf8, h.2) }
+        for h in headers.dropFirst(2) { add(h.name.utf8, h.value.utf8, h.sensitive) }
         return storage.withUnsafeMutableBufferPointer { buf -> Int32 in
             let base = buf.baseAddress!
             var nva = spans.map { s in
@@ -386,7 +381,7 @@ final class ConnectionLoop {
         guard let stream = streams[streamID] else {
             return Int(NGHTTP2_ERR_TEMPORAL_CALLBACK_FAILURE.rawValue)
         }
-        let payload = stream.pending.request.payload
+        let payload = stream.pending.request.body
         let n = min(length, payload.count - stream.bodyOffset)
         payload.withUnsafeBufferPointer { src in
             buffer.update(from: src.baseAddress! + stream.bodyOffset, count: n)
@@ -492,7 +487,7 @@ final class ConnectionLoop {
         if name.elementsEqual(":status".utf8) {
             stream.status = Int(String(decoding: value, as: UTF8.self))
         } else if name.elementsEqual("apns-id".utf8) {
-            stream.apnsID = UUID(uuidString: String(decoding: value, as: UTF8.self))
+            stream.apnsID = String(decoding: value, as: UTF8.self)
         } else if name.elementsEqual("retry-after".utf8) {
             if let seconds = Int(String(decoding: value, as: UTF8.self)) { stream.retryAfter = .seconds(seconds) }
         }
@@ -507,7 +502,7 @@ final class ConnectionLoop {
         guard let stream = streams.removeValue(forKey: streamID) else { return }
         handle.streamsInFlight.store(streams.count, ordering: .relaxed)
         if stream.status != nil {
-            finishRequest(stream.pending, .response(stream.makeResponse(), tokenGeneration: stream.tokenGeneration))
+            finishRequest(stream.pending, .response(stream.response, tokenGeneration: stream.tokenGeneration))
         } else if errorCode == NGHTTP2_REFUSED_STREAM.rawValue {
             // Refused (or above a GOAWAY's last-stream-id): the server did not process it.
             handle.load.subtract(1, ordering: .relaxed)
@@ -542,7 +537,7 @@ final class ConnectionLoop {
             }
             goAwayLastStreamID = goaway.last_stream_id
             logger.notice(
-                "APNs sent GOAWAY",
+                "\(configuration.peerName) sent GOAWAY",
                 metadata: [
                     "last_stream_id": "\(goaway.last_stream_id)", "error_code": "\(goaway.error_code)",
                     "reason": "\(reason ?? "-")",

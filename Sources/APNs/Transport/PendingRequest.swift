@@ -2,9 +2,10 @@ import Foundation
 import Synchronization
 
 /// What finishing a request produced.
-enum RequestResult: Sendable {
-    /// An HTTP answer, with the provider-token generation the request carried (token auth).
-    case response(APNsResponse, tokenGeneration: UInt64?)
+package enum RequestResult: Sendable {
+    /// An HTTP answer, with the generation of the `authorization` the transport added (APNs token auth).
+    case response(HTTP2Response, tokenGeneration: UInt64?)
+    /// No answer: the request never left, or the connection or deadline ended it.
     case failure(APNsError)
     case cancelled
 }
@@ -14,7 +15,7 @@ enum RequestResult: Sendable {
 /// Stream close, connection death, the deadline and task cancellation can all race to finish a
 /// request; `complete` lets exactly one of them win.
 final class PendingRequest: Sendable {
-    let request: APNsRequest
+    let request: HTTP2Request
     let deadline: ContinuousClock.Instant
     /// Moves to another connection so far (REFUSED_STREAM, GOAWAY above last-stream-id).
     let resends = Atomic<Int>(0)
@@ -28,7 +29,7 @@ final class PendingRequest: Sendable {
     }
     private let state = Mutex<State>(.idle)
 
-    init(request: APNsRequest, deadline: ContinuousClock.Instant) {
+    init(request: HTTP2Request, deadline: ContinuousClock.Instant) {
         self.request = request
         self.deadline = deadline
     }

@@ -4,7 +4,7 @@ import Synchronization
 /// The connections of one client (one credential on one endpoint): spreads requests over them,
 /// replaces dead ones with backoff, and moves requests that a connection could not send.
 final class ConnectionPool: ConnectionDelegate, Sendable {
-    private let configuration: APNsClientConfiguration
+    private let configuration: TransportConfiguration
     private let tls: TLSContext
 
     private struct State {
@@ -19,7 +19,7 @@ final class ConnectionPool: ConnectionDelegate, Sendable {
     }
     private let state: Mutex<State>
 
-    init(configuration: APNsClientConfiguration, tls: TLSContext) {
+    init(configuration: TransportConfiguration, tls: TLSContext) {
         self.configuration = configuration
         self.tls = tls
         state = Mutex(State(slots: Array(repeating: nil, count: configuration.connections)))
@@ -77,7 +77,7 @@ final class ConnectionPool: ConnectionDelegate, Sendable {
                 startDelay: delay
             ).run()
         }
-        thread.name = "apns-connection-\(connection.id)"
+        thread.name = "\(configuration.peerName.lowercased())-connection-\(connection.id)"
         thread.start()
         return connection
     }
@@ -125,7 +125,7 @@ final class ConnectionPool: ConnectionDelegate, Sendable {
         }
         if let connectError {
             configuration.eventHandler?(.connectFailed(connection: connection.id, error: connectError.description))
-            configuration.logger.warning("cannot connect to APNs", metadata: ["error": "\(connectError)"])
+            configuration.logger.warning("cannot connect to \(configuration.peerName)", metadata: ["error": "\(connectError)"])
         }
         for request in unsent where !request.isCompleted {
             if isShutdown {

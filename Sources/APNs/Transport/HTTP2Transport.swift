@@ -1,0 +1,41 @@
+import Foundation
+
+/// A pool of HTTP/2 connections to one endpoint (nghttp2 + OpenSSL, one thread per connection),
+/// shared by the APNs and FCM clients: it sends POSTs and returns the raw answer. Resends what a
+/// server never processed (REFUSED_STREAM, GOAWAY, a dead connection's queue); everything else,
+/// what a status means, is the client's business.
+package final class HTTP2Transport: Sendable {
+    package let configuration: TransportConfiguration
+    private let pool: ConnectionPool
+
+    package init(configuration: TransportConfiguration) throws(APNsError) {
+        Self.ignoreSIGPIPE
+        self.configuration = configuration
+        pool = ConnectionPool(configuration: configuration, tls: try TLSContext(configuration: configuration))
+    }
+
+    /// A write to a socket the peer closed raises SIGPIPE, which would end the process; the
+    /// error is handled from the write's return value instead.
+    private static let ignoreSIGPIPE: Void = { _ = signal(SIGPIPE, SIG_IGN) }()
+
+    /// Sends `request` and waits for its answer, at most until `deadline`.
+    package func perform(_ request: HTTP2Request, deadline: ContinuousClock.Instant) async -> RequestResult {
+        let pending = PendingRequest(request: request, deadline: deadline)
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                pending.install(continuation)
+                pool.dispatch(pending)
+            }
+        } onCancel: {
+            pending.complete(.cancelled)
+        }
+    }
+
+    package var statistics: APNsClientStatistics { pool.statistics }
+
+    /// Finishes in-flight requests (up to 5 s), fails queued ones with `.shutdown`, and closes
+    /// every connection with GOAWAY.
+    package func shutdown() async {
+        await pool.shutdown()
+    }
+}
