@@ -9,6 +9,7 @@ let package = Package(
     products: [
         .executable(name: "push-relay", targets: ["push-relay"]),
         .executable(name: "apns-mock", targets: ["apns-mock"]),
+        .executable(name: "fcm-mock", targets: ["fcm-mock"]),
         .library(name: "APNs", targets: ["APNs"]),
         .library(name: "APNsMock", targets: ["APNsMock"]),
         // For the per-stage suite in Benchmarks/Stages, a package of its own.
@@ -58,8 +59,8 @@ let package = Package(
             ]
         ),
         .target(name: "PushCore"),
-        // FCM HTTP v1: the error model and service-account credentials (the client comes next).
-        .target(name: "FCM", dependencies: ["APNs", "COpenSSL"]),
+        // FCM HTTP v1: service-account credentials, the error model and the client (on the APNs module's HTTP/2 transport).
+        .target(name: "FCM", dependencies: ["APNs", "COpenSSL", .product(name: "Logging", package: "swift-log")]),
         // GRDB links the system libsqlite3 on Linux (its `GRDBSQLite` system module; libsqlite3-dev).
         .target(
             name: "PushStore",
@@ -83,6 +84,7 @@ let package = Package(
             name: "PushService",
             dependencies: [
                 "APNs",
+                "FCM",
                 "LogRedaction",
                 "PushCore",
                 "PushStore",
@@ -122,6 +124,32 @@ let package = Package(
             name: "apns-mock",
             dependencies: [
                 "APNsMock",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // FCM HTTP v1 and Google's OAuth token endpoint, on swift-nio like APNsMock (not the relay's
+        // nghttp2 transport), so the relay's FCM client is checked against an independent stack.
+        .target(
+            name: "FCMMock",
+            dependencies: [
+                "LogRedaction",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOTLS", package: "swift-nio"),
+                .product(name: "NIOHTTP2", package: "swift-nio-http2"),
+                .product(name: "NIOHPACK", package: "swift-nio-http2"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .executableTarget(
+            name: "fcm-mock",
+            dependencies: [
+                "FCMMock",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -183,7 +211,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "PushCoreTests", dependencies: ["PushCore"]),
-        .testTarget(name: "FCMTests", dependencies: ["FCM", "APNs"]),
+        .testTarget(name: "FCMTests", dependencies: ["FCM", "APNs", "FCMMock", "TestSupport"]),
         .testTarget(name: "LogRedactionTests", dependencies: ["LogRedaction"]),
         .testTarget(name: "PushStoreTests", dependencies: ["PushStore", "PushStorePostgres", "PushCore", "TestSupport"]),
         .testTarget(

@@ -44,7 +44,7 @@ struct RelayBench: AsyncParsableCommand {
             configuration: APNsClientConfiguration(
                 endpoint: APNsEndpoint(host: "127.0.0.1", port: apnsPort), authentication: .token(cache),
                 extraCAFile: repo + "/certs/dev/ca.pem", trustSystemRoots: false, connections: connections))
-        let targets = StaticDeliveryTargets([Self.appID: DeliveryTarget(client: client, topic: "com.example.pushrelay")])
+        let targets = StaticDeliveryTargets([Self.appID: DeliveryTarget(apns: client, topic: "com.example.pushrelay")])
         let relay = try await RelayApplication.build(
             configuration: configuration, logger: logger,
             seams: .init(

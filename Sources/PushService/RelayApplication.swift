@@ -55,7 +55,7 @@ public final class RelayApplication: Sendable {
     public let api: RelayAPI
     /// Each app's APNs clients, built from the configuration and swapped in place on reload;
     /// nil when `Seams.targets` replaced them.
-    public let clients: APNsClients?
+    public let clients: PushClients?
     /// Where the dispatcher sends: `clients`, or the seam.
     public let targets: any DeliveryTargetProvider
     public let dispatcher: Dispatcher
@@ -72,7 +72,7 @@ public final class RelayApplication: Sendable {
     public var configuration: RelayConfiguration { api.configuration }
 
     private init(
-        configurationPath: String?, api: RelayAPI, clients: APNsClients?, seams: Seams,
+        configurationPath: String?, api: RelayAPI, clients: PushClients?, seams: Seams,
         registry: PrometheusCollectorRegistry, logger: Logger
     ) {
         let configuration = api.configuration
@@ -120,10 +120,10 @@ public final class RelayApplication: Sendable {
         let store: any RelayStore
         if let given = seams.store { store = given } else { store = try await openStore(configuration.database, logger: logger) }
         let api = try await RelayAPI(configuration: configuration, store: store, logger: logger, clock: seams.clock)
-        var clients: APNsClients?
+        var clients: PushClients?
         if seams.targets == nil {
             seams.notifier.status("loading APNs credentials")
-            let built = try await APNsClients.build(configuration: configuration, logger: logger)
+            let built = try await PushClients.build(configuration: configuration, logger: logger)
             for app in built.snapshot {
                 if app.target == nil {
                     logger.warning("app has no apns settings: its pushes are not sent", metadata: ["app": .string(app.app.appID)])

@@ -12,10 +12,12 @@ public struct DeliveryOutcome: Sendable, Hashable {
     public var nextAttemptAtMs: Int64?
     /// For `tokenInvalid`: remove the token from the registry in the same transaction.
     public var tokenRemoval: TokenRemovalRule?
+    /// For a `sent` FCM delivery: the message's name at FCM (`projects/{p}/messages/{id}`).
+    public var messageName: String?
 
     public init(
         deliveryID: Int64, state: DeliveryState, atMs: Int64, attempt: DeliveryAttempt?,
-        nextAttemptAtMs: Int64? = nil, tokenRemoval: TokenRemovalRule? = nil
+        nextAttemptAtMs: Int64? = nil, tokenRemoval: TokenRemovalRule? = nil, messageName: String? = nil
     ) {
         self.deliveryID = deliveryID
         self.state = state
@@ -23,5 +25,6 @@ public struct DeliveryOutcome: Sendable, Hashable {
         self.attempt = attempt
         self.nextAttemptAtMs = nextAttemptAtMs
         self.tokenRemoval = tokenRemoval
+        self.messageName = messageName
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
+import PushCore
 
-/// One queued APNs request and where it stands.
+/// One queued push (to APNs or FCM) and where it stands.
 public struct DeliveryRecord: Sendable, Hashable {
     public var id: Int64
     public var appID: String
@@ -21,6 +22,9 @@ public struct DeliveryRecord: Sendable, Hashable {
     public var sentAtMs: Int64?
     public var createdAtMs: Int64
     public var updatedAtMs: Int64
+
+    /// APNs or FCM, by the stored push type.
+    public var provider: PushProvider { PushProvider(deliveryPushType: pushType) }
 
     /// A delivery just inserted by `commitEvents`, as the dispatcher would have claimed it.
     package init(id: Int64, event: AcceptedEvent, delivery d: NewDelivery) {

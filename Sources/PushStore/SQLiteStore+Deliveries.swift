@@ -80,7 +80,7 @@ extension SQLiteStore {
                 sql: """
                     UPDATE deliveries SET state = ?, attempts = attempts + ?, next_attempt_at_ms = COALESCE(?, next_attempt_at_ms),
                         last_status = COALESCE(?, last_status), last_reason = COALESCE(?, last_reason),
-                        sent_at_ms = COALESCE(?, sent_at_ms), updated_at_ms = ?
+                        sent_at_ms = COALESCE(?, sent_at_ms), updated_at_ms = ?, message_name = COALESCE(?, message_name)
                     WHERE id = ? RETURNING app_id, device_token
                     """)
             let attempt = try db.cachedStatement(
@@ -98,7 +98,8 @@ extension SQLiteStore {
                 change.bind(5, a?.reason ?? a?.error)
                 change.bind(6, outcome.state == .sent ? outcome.atMs : nil)
                 change.bind(7, outcome.atMs)
-                change.bind(8, outcome.deliveryID)
+                change.bind(8, outcome.messageName)
+                change.bind(9, outcome.deliveryID)
                 var target: (app: String, token: String)?
                 try change.forEachRow { row in target = (row.string(0), row.string(1)) }
                 guard let (app, token) = target else { continue }  // pruned meanwhile

@@ -59,12 +59,12 @@ extension SQLiteStore {
         }
     }
 
-    /// A delivery with its attempts and acknowledgement (read apart: the hot claim path never
-    /// reads the acknowledgement).
+    /// A delivery with its attempts, acknowledgement and FCM message name (read apart: the hot
+    /// claim path never reads them).
     private static func logged(_ db: Database, _ record: DeliveryRecord) throws -> LoggedDelivery {
-        LoggedDelivery(
-            delivery: record, attempts: try attempts(db, delivery: record),
-            acknowledgedAtMs: try Int64.fetchOne(db, sql: "SELECT acknowledged_at_ms FROM deliveries WHERE id = ?", arguments: [record.id]))
+        let row = try Row.fetchOne(db, sql: "SELECT acknowledged_at_ms, message_name FROM deliveries WHERE id = ?", arguments: [record.id])
+        return LoggedDelivery(
+            delivery: record, attempts: try attempts(db, delivery: record), acknowledgedAtMs: row?[0], messageName: row?[1])
     }
 
     /// Deliveries (without their payloads) matching a condition on `deliveries d`.

@@ -35,6 +35,8 @@ enum PostgresMigrations {
                 """,
             ]
         ),
+        // FCM's message names in the delivery log (SQLite's `v7_fcm_message_names`).
+        ("v3_fcm_message_names", ["ALTER TABLE deliveries ADD COLUMN message_name text"]),
     ]
 
     /// Applies the pending migrations on `connection`, which the caller closes if this throws.

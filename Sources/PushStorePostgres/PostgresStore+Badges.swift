@@ -54,7 +54,7 @@ extension PostgresStore {
                             WITH tokens AS (
                                 SELECT nextval(pg_get_serial_sequence('deliveries', 'id')) AS id, token, registered_at, tid FROM (
                                     SELECT token, registered_at, id AS tid FROM device_tokens
-                                    WHERE app_id = \(app) AND user_id = \(user) ORDER BY registered_at, id
+                                    WHERE app_id = \(app) AND user_id = \(user) AND provider = 'apns' ORDER BY registered_at, id
                                 ) t
                             ), queued AS (
                                 INSERT INTO deliveries (id, app_id, message_id, user_id, device_token, apns_id, push_type, priority,

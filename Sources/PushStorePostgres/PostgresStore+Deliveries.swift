@@ -157,14 +157,15 @@ extension PostgresStore {
                     \(PostgresArray.int8(outcomes.map(\.nextAttemptAtMs))),
                     \(PostgresArray.int8(outcomes.map { $0.attempt?.status.map(Int64.init) })),
                     \(PostgresArray.text(outcomes.map { $0.attempt?.reason ?? $0.attempt?.error })),
-                    \(PostgresArray.int8(outcomes.map { $0.state == .sent ? $0.atMs : nil })), \(PostgresArray.int8(outcomes.map(\.atMs)))
-                ) AS o(id, state, attempted, next_attempt_at_ms, status, reason, sent_at_ms, at_ms)
+                    \(PostgresArray.int8(outcomes.map { $0.state == .sent ? $0.atMs : nil })), \(PostgresArray.int8(outcomes.map(\.atMs))),
+                    \(PostgresArray.text(outcomes.map(\.messageName)))
+                ) AS o(id, state, attempted, next_attempt_at_ms, status, reason, sent_at_ms, at_ms, message_name)
             ), updated AS (
                 UPDATE deliveries d SET state = o.state, attempts = d.attempts + o.attempted,
                     next_attempt_at_ms = COALESCE(o.next_attempt_at_ms, d.next_attempt_at_ms),
                     last_status = COALESCE(o.status, d.last_status), last_reason = COALESCE(o.reason, d.last_reason),
                     sent_at_ms = COALESCE(o.sent_at_ms, d.sent_at_ms), updated_at_ms = o.at_ms,
-                    lease_owner = NULL, lease_expires_at_ms = NULL
+                    message_name = COALESCE(o.message_name, d.message_name), lease_owner = NULL, lease_expires_at_ms = NULL
                 FROM o WHERE d.id = o.id
                 RETURNING d.id, d.app_id, d.device_token
             ), logged AS (

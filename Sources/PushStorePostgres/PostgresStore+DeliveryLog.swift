@@ -66,19 +66,20 @@ extension PostgresStore {
             let (deliveryID, attempt) = try DeliveryColumns.attempt(row)
             attempts[deliveryID, default: []].append(attempt)
         }
-        var acknowledged: [Int64: Int64] = [:]
+        var extras: [Int64: (acknowledgedAtMs: Int64?, messageName: String?)] = [:]
         for row in try await connection.rows(
             """
-            SELECT id, acknowledged_at_ms FROM deliveries
-            WHERE id = ANY(\(PostgresArray.int8(records.map(\.id)))) AND acknowledged_at_ms IS NOT NULL
+            SELECT id, acknowledged_at_ms, message_name FROM deliveries
+            WHERE id = ANY(\(PostgresArray.int8(records.map(\.id)))) AND (acknowledged_at_ms IS NOT NULL OR message_name IS NOT NULL)
             """, logger: logger)
         {
-            let (id, at) = try row.decode((Int64, Int64).self)
-            acknowledged[id] = at
+            let (id, at, name) = try row.decode((Int64, Int64?, String?).self)
+            extras[id] = (at, name)
         }
         return records.map {
             LoggedDelivery(
-                delivery: $0, attempts: withAcceptedAttempt(attempts[$0.id] ?? [], of: $0), acknowledgedAtMs: acknowledged[$0.id])
+                delivery: $0, attempts: withAcceptedAttempt(attempts[$0.id] ?? [], of: $0), acknowledgedAtMs: extras[$0.id]?.acknowledgedAtMs,
+                messageName: extras[$0.id]?.messageName)
         }
     }
 

@@ -6,15 +6,42 @@ import Testing
     let now = instant("2026-01-05T12:00:00Z")
     let bobTokens = [DeviceToken(token: "aa11", registeredAtMs: 1), DeviceToken(token: "bb22", registeredAtMs: 2)]
 
-    /// Until the FCM client delivers them, a member's FCM tokens get no APNs push, and a member
-    /// with only FCM tokens has nothing to push to.
-    @Test func onlyAPNsTokensArePlanned() throws {
+    /// An app without FCM settings pushes to APNs tokens only: a member whose only token is an
+    /// FCM one has nothing to push to.
+    @Test func tokensOfProvidersTheAppLacksAreNotPlanned() throws {
         let event = makeEvent(members: [member("alice"), member("bob"), member("carol")])
         let fcm = DeviceToken(token: "fcm-token", registeredAtMs: 3, provider: .fcm)
         let lookup = RecipientLookup(deviceTokens: ["bob": bobTokens + [fcm], "carol": [fcm]])
         let plan = PushPlanner().plan(event, lookup: lookup, now: now)
         #expect(plan.recipients.map(\.decision) == [.skip(.sender), .push, .skip(.noToken)])
         #expect(plan.deliveries.map(\.deviceToken.token) == ["aa11", "bb22"])
+        #expect(plan.recipients[1].fcmPayload == nil, "no Android form built for nobody")
+
+        let fcmOnly = PushPlanner(providers: [.fcm]).plan(event, lookup: lookup, now: now)
+        #expect(fcmOnly.recipients.map(\.decision) == [.skip(.sender), .push, .push])
+        #expect(fcmOnly.deliveries.map(\.deviceToken.token) == ["fcm-token", "fcm-token"])
+    }
+
+    /// One decision per member, then each token gets its provider's payload: the APNs bytes for
+    /// APNs tokens, the FCM `data` map (same text, same `sendbird` dictionary) for FCM tokens.
+    @Test func eachTokenGetsThePayloadOfItsProvider() throws {
+        let event = makeEvent(members: [member("alice"), member("bob", unread: 3)])
+        let fcm = DeviceToken(token: "fcm-token", registeredAtMs: 3, provider: .fcm)
+        let lookup = RecipientLookup(deviceTokens: ["bob": bobTokens + [fcm]])
+        let plan = PushPlanner(providers: [.apns, .fcm]).plan(event, lookup: lookup, now: now)
+        #expect(plan.recipients.map(\.decision) == [.skip(.sender), .push])
+        let bob = plan.recipients[1]
+        let apns = try #require(bob.payload)
+        let android = try #require(bob.fcmPayload)
+        #expect(plan.deliveries.map(\.deviceToken.token) == ["aa11", "bb22", "fcm-token"])
+        #expect(plan.deliveries[0].payload == apns.data && plan.deliveries[1].payload == apns.data)
+        #expect(plan.deliveries[2].payload == android.json)
+
+        #expect(android.data["message"] == apns.alert)
+        let sendbirdJSON = try #require(android.data["sendbird"])
+        let sendbird = try #require(JSONSerialization.jsonObject(with: Data(sendbirdJSON.utf8)) as? [String: Any])
+        let apnsSendbird = try #require(try decodePayload(apns.data)["sendbird"] as? [String: Any])
+        #expect(NSDictionary(dictionary: sendbird).isEqual(to: apnsSendbird), "the same dictionary on both platforms")
     }
 
     @Test func plansEveryMemberInOrder() throws {

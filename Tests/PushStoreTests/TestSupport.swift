@@ -47,6 +47,7 @@ enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
     static let sqliteMigrations = [
         "v1_users_tokens_preferences_templates", "v2_events_deliveries", "v3_delivery_payloads", "v4_credentials", "v5_due_by_app",
         "v6_users_badges_acks",
+        "v7_fcm_message_names",
     ]
 }
 
@@ -81,7 +82,7 @@ final class TestDatabase: Sendable {
     var migrations: [String] {
         switch kind {
         case .sqlite: StoreKind.sqliteMigrations
-        case .postgres: ["v1_schema", "v2_users_badges_acks"]
+        case .postgres: ["v1_schema", "v2_users_badges_acks", "v3_fcm_message_names"]
         }
     }
 

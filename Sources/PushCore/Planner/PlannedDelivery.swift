@@ -1,6 +1,6 @@
 import Foundation
 
-/// One APNs request to make: this payload to this device token.
+/// One request to make: this payload to this device token (an APNs payload, or FCM's `data` map).
 public struct PlannedDelivery: Sendable, Hashable {
     public var userID: String
     public var deviceToken: DeviceToken

@@ -12,7 +12,7 @@ public struct PushPlan: Sendable, Hashable {
         self.recipients = recipients
     }
 
-    /// Every APNs request to make.
+    /// Every APNs and FCM request to make.
     public var deliveries: [PlannedDelivery] { recipients.flatMap(\.deliveries) }
 
     /// How many members were skipped for each reason (for metrics).

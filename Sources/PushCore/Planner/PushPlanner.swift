@@ -1,15 +1,21 @@
 import Foundation
 
-/// Turns one offline-message event into a plan: for every member the policy's decision and,
-/// for pushes, the payload per device token. Pure: the caller loads `RecipientLookup` from the
+/// Turns one offline-message event into a plan: for every member the policy's decision, made
+/// once, and for pushes the payload of each device token's provider (APNs or FCM). Pure: the caller loads `RecipientLookup` from the
 /// store first and passes `now`.
 public struct PushPlanner: Sendable {
     public let options: AppPushOptions
     public let templates: PushTemplateSet
+    /// Where the app can push: tokens of other providers are not deliverable (a member with
+    /// only those is skipped with `noDeviceToken`).
+    public let providers: Set<PushProvider>
 
-    public init(options: AppPushOptions = .defaults, templates: PushTemplateSet = .sendbirdDefaults) {
+    public init(
+        options: AppPushOptions = .defaults, templates: PushTemplateSet = .sendbirdDefaults, providers: Set<PushProvider> = [.apns]
+    ) {
         self.options = options
         self.templates = templates
+        self.providers = providers
     }
 
     /// The plan for `event`. A member listed twice is planned once (the first entry counts).
@@ -26,9 +32,8 @@ public struct PushPlanner: Sendable {
         for member in event.members where seen.insert(member.userID).inserted {
             let userPreferences = lookup.userPreferences[member.userID] ?? .defaults
             let channelPreference = lookup.channelPreferences[member.userID] ?? .defaults
-            // APNs tokens only: FCM tokens are registered and listed, and get pushes once the
-            // FCM client delivers them (issue 14); until then they do not count as deliverable.
-            let tokens = (lookup.deviceTokens[member.userID] ?? []).filter { $0.provider == .apns }
+            var tokens = lookup.deviceTokens[member.userID] ?? []
+            if providers.count < PushProvider.allCases.count { tokens.removeAll { !providers.contains($0.provider) } }
             let decision = policy.decide(
                 event: event, member: member, userPreferences: userPreferences,
                 channelPreference: channelPreference, deviceTokenCount: tokens.count, now: now
@@ -41,15 +46,19 @@ public struct PushPlanner: Sendable {
             do {
                 let eventParts = prepared ?? builder.prepare(event, now: now)
                 prepared = eventParts
+                let alert = TemplateRenderer.alertTemplate(for: event, recipientChoice: choice, templates: templates)
+                let sound = PayloadBuilder.sound(channel: channelPreference, user: userPreferences, options: options)
                 let payload = try builder.build(
-                    prepared: eventParts, member: member,
-                    alert: TemplateRenderer.alertTemplate(for: event, recipientChoice: choice, templates: templates),
-                    recipientTemplate: choice,
-                    sound: PayloadBuilder.sound(channel: channelPreference, user: userPreferences, options: options)
-                )
+                    prepared: eventParts, member: member, alert: alert, recipientTemplate: choice, sound: sound)
+                // The Android form only for members with an FCM token; its own fit to FCM's limit.
+                let fcmPayload =
+                    tokens.contains { $0.provider == .fcm }
+                    ? try FCMPayload.build(
+                        builder: builder, prepared: eventParts, member: member, alert: alert, recipientTemplate: choice, sound: sound)
+                    : nil
                 recipients.append(
                     RecipientPlan(
-                        userID: member.userID, decision: .push, payload: payload,
+                        userID: member.userID, decision: .push, payload: payload, fcmPayload: fcmPayload,
                         deviceTokens: tokens))
             } catch {
                 recipients.append(RecipientPlan(userID: member.userID, decision: .skip(.payloadTooLarge)))

@@ -7,19 +7,31 @@ public struct RecipientPlan: Sendable, Hashable {
     public var decision: PushDecision
     /// Set exactly when `decision` is `.push`.
     public var payload: PushPayload?
+    /// The Android form of `payload`, when the member has an FCM token.
+    public var fcmPayload: FCMPayload?
     /// The member's tokens (empty unless pushed).
     public var deviceTokens: [DeviceToken]
 
-    public init(userID: String, decision: PushDecision, payload: PushPayload? = nil, deviceTokens: [DeviceToken] = []) {
+    public init(
+        userID: String, decision: PushDecision, payload: PushPayload? = nil, fcmPayload: FCMPayload? = nil,
+        deviceTokens: [DeviceToken] = []
+    ) {
         self.userID = userID
         self.decision = decision
         self.payload = payload
+        self.fcmPayload = fcmPayload
         self.deviceTokens = deviceTokens
     }
 
-    /// One delivery per device token, all with the same payload bytes.
+    /// One delivery per device token, with its provider's payload (the same bytes for every
+    /// token of one provider).
     public var deliveries: [PlannedDelivery] {
         guard let payload else { return [] }
-        return deviceTokens.map { PlannedDelivery(userID: userID, deviceToken: $0, payload: payload.data) }
+        return deviceTokens.compactMap { token in
+            switch token.provider {
+            case .apns: PlannedDelivery(userID: userID, deviceToken: token, payload: payload.data)
+            case .fcm: fcmPayload.map { PlannedDelivery(userID: userID, deviceToken: token, payload: $0.json) }
+            }
+        }
     }
 }

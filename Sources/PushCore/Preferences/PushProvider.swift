@@ -4,6 +4,15 @@ public enum PushProvider: String, Sendable, Hashable, CaseIterable {
     case apns
     case fcm
 
+    /// The push type a delivery to an FCM token is stored with (APNs deliveries store theirs:
+    /// `alert`, `background`, …), so a queued delivery says where it goes.
+    public static let fcmPushType = "fcm"
+
+    /// Where a delivery stored with `pushType` goes.
+    public init(deliveryPushType pushType: String) {
+        self = pushType == Self.fcmPushType ? .fcm : .apns
+    }
+
     /// The `{token_type}` of Sendbird's paths (`/v3/users/{id}/push/{token_type}`).
     public var pathName: String {
         switch self {

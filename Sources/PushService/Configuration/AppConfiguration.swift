@@ -11,6 +11,8 @@ public struct AppConfiguration: Sendable, Hashable, CustomStringConvertible {
     public var webhookSecret: Secret
     /// APNs delivery settings; an app without them can register tokens but gets no pushes.
     public var apns: APNsAppConfiguration?
+    /// FCM delivery settings; without them the app's FCM tokens get no pushes.
+    public var fcm: FCMAppConfiguration?
     /// The app's push templates: `default` and `alternative` (users choose between them) and
     /// templates by channel custom type. A template changed through the REST API wins over its
     /// configured texts; Sendbird's texts stand in for everything not configured.
@@ -25,12 +27,14 @@ public struct AppConfiguration: Sendable, Hashable, CustomStringConvertible {
 
     public init(
         appID: String, apiToken: Secret, webhookSecret: Secret? = nil, apns: APNsAppConfiguration? = nil,
+        fcm: FCMAppConfiguration? = nil,
         templates: PushTemplateSet = .sendbirdDefaults, limits: AppLimits = AppLimits(), badgeSync: BadgeSyncSetting? = nil
     ) {
         self.appID = appID
         self.apiToken = apiToken
         self.webhookSecret = webhookSecret ?? apiToken
         self.apns = apns
+        self.fcm = fcm
         self.templates = templates
         self.limits = limits
         self.badgeSync = badgeSync

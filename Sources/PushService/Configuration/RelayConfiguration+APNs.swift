@@ -69,13 +69,11 @@ extension RelayConfiguration {
         let custom = try ConfigMapping(node, path: key)
         try custom.allowOnly(["url", "ca_file"])
         guard let text = try custom.string("url") else { throw .missingKey(custom.name("url")) }
-        guard let url = URL(string: text), url.scheme == "https", let host = url.host, !host.isEmpty,
-            url.path.isEmpty || url.path == "/"
-        else {
+        guard let url = URL(string: text), let endpoint = httpsOrigin(url) else {
             throw .invalidValue(key: custom.name("url"), reason: "must be https://HOST:PORT")
         }
         let caFile = try custom.filePath("ca_file", environment: environment)
-        return .custom(endpoint: APNsEndpoint(host: host, port: url.port ?? 443), caFile: caFile)
+        return .custom(endpoint: endpoint, caFile: caFile)
     }
 
     /// `{token: {key_file, key_id, team_id}}` or `{certificate: {p12_file, password…} | {cert_file, key_file}}`.

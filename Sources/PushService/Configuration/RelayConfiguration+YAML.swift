@@ -98,7 +98,7 @@ extension RelayConfiguration {
         var apps: [AppConfiguration] = []
         for (index, node) in appNodes.enumerated() {
             let app = try ConfigMapping(node, path: "apps[\(index)]")
-            try app.allowOnly(["app_id", "api_token", "webhook_secret", "apns", "templates", "limits", "badge_sync"])
+            try app.allowOnly(["app_id", "api_token", "webhook_secret", "apns", "fcm", "templates", "limits", "badge_sync"])
             guard let appID = try app.string("app_id") else { throw .missingKey(app.name("app_id")) }
             if let problem = IdentifierRules.problem(with: appID) {
                 throw .invalidValue(key: app.name("app_id"), reason: "must be \(problem)")
@@ -123,6 +123,8 @@ extension RelayConfiguration {
             }
             var apns: APNsAppConfiguration?
             if let apnsMap = try app.mapping("apns") { apns = try Self.parseAPNs(apnsMap, environment: environment) }
+            var fcm: FCMAppConfiguration?
+            if let fcmMap = try app.mapping("fcm") { fcm = try Self.parseFCM(fcmMap, environment: environment) }
             var templates = PushTemplateSet.sendbirdDefaults
             if let templatesMap = try app.mapping("templates") { templates = try Self.parseTemplates(templatesMap) }
             var limits = AppLimits()
@@ -141,7 +143,7 @@ extension RelayConfiguration {
             }
             apps.append(
                 AppConfiguration(
-                    appID: appID, apiToken: Secret(token), webhookSecret: webhookSecret, apns: apns,
+                    appID: appID, apiToken: Secret(token), webhookSecret: webhookSecret, apns: apns, fcm: fcm,
                     templates: templates, limits: limits, badgeSync: try app.badgeSync("badge_sync")))
         }
 

@@ -1,30 +1,50 @@
 import APNs
+import FCM
 import PushCore
 
-/// Everything the dispatcher needs to deliver one app's pushes: its APNs client (one pool per
-/// credential and endpoint) and the per-app request settings.
+/// Everything the dispatcher needs to deliver one app's pushes: its APNs and FCM clients (one
+/// pool per credential and endpoint) and the per-app request settings.
 public struct DeliveryTarget: Sendable {
-    public var client: APNsClient
+    /// Nil when the app has no `apns` settings: its APNs tokens get no pushes.
+    public var apns: APNsClient?
+    /// Nil when the app has no `fcm` settings: its FCM tokens get no pushes.
+    public var fcm: FCMClient?
     /// `apns-topic`: the app's bundle id.
     public var topic: String
     public var pushType: APNsPushType
     public var priority: APNsPriority
-    /// How long a delivery may wait (in the queue and at Apple) before it is dropped as expired.
+    /// How long a delivery may wait (in the queue, at Apple or Google) before it is dropped as
+    /// expired; FCM's `ttl` too.
     public var timeToLive: Duration
     /// Badge, sound, mutable-content, admin-message and payload-size choices for the payload.
     public var options: AppPushOptions
 
     public init(
-        client: APNsClient, topic: String, pushType: APNsPushType = .alert,
+        apns: APNsClient? = nil, fcm: FCMClient? = nil, topic: String = "", pushType: APNsPushType = .alert,
         priority: APNsPriority = .immediate, timeToLive: Duration = .seconds(86_400),
         options: AppPushOptions = AppPushOptions()
     ) {
-        self.client = client
+        self.apns = apns
+        self.fcm = fcm
         self.topic = topic
         self.pushType = pushType
         self.priority = priority
         self.timeToLive = timeToLive
         self.options = options
+    }
+
+    /// Closes both clients after their in-flight requests.
+    public func shutdown() async {
+        await apns?.shutdown()
+        await fcm?.shutdown()
+    }
+
+    /// Where this app's pushes can go.
+    public var providers: Set<PushProvider> {
+        var providers: Set<PushProvider> = []
+        if apns != nil { providers.insert(.apns) }
+        if fcm != nil { providers.insert(.fcm) }
+        return providers
     }
 }
 

@@ -41,6 +41,10 @@ struct DeliveryBody: Encodable {
     var created_at: Int64
     /// When the device said it got it (`POST /v3/sdk/push_delivery`); nil until then.
     var acknowledged_at: Int64?
+    /// `apns` or `fcm`.
+    var provider: String
+    /// FCM's name for the sent message (`projects/{project}/messages/{id}`); absent for APNs.
+    var fcm_message_name: String?
     var attempt_log: [AttemptBody]
 
     init(_ logged: LoggedDelivery) {
@@ -60,6 +64,8 @@ struct DeliveryBody: Encodable {
         next_attempt_at = d.state.isFinal ? nil : d.nextAttemptAtMs
         created_at = d.createdAtMs
         acknowledged_at = logged.acknowledgedAtMs
+        provider = d.provider.rawValue
+        fcm_message_name = logged.messageName
         attempt_log = logged.attempts.map(AttemptBody.init)
     }
 }

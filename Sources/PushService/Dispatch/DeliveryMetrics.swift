@@ -1,4 +1,5 @@
 import APNs
+import FCM
 import Metrics
 import PushCore
 import PushStore
@@ -29,6 +30,12 @@ enum DeliveryMetrics {
         return reason.rawValue
     }
 
+    /// An FCM error code as a label value, likewise.
+    static func reasonLabel(_ code: FCMErrorCode) -> String {
+        if case .unknown = code { return "other" }
+        return code.rawValue
+    }
+
     // MARK: Recording (through cached handles)
 
     /// The handles, made once and then looked up by label values: asking the metrics factory for
@@ -36,6 +43,7 @@ enum DeliveryMetrics {
     /// time. Made after `MetricsSystem.bootstrap`, like any handle.
     final class Handles: Sendable {
         private let latency = Metrics.Timer(label: "pushrelay_apns_latency_seconds")
+        private let fcmLatency = Metrics.Timer(label: "pushrelay_fcm_latency_seconds")
         private let wait = Metrics.Timer(label: "pushrelay_push_wait_seconds")
         private let depth = Gauge(label: "pushrelay_queue_depth")
         private let oldest = Gauge(label: "pushrelay_oldest_unsent_push_age_seconds")
@@ -69,12 +77,14 @@ enum DeliveryMetrics {
             }
         }
 
-        func push(app: String, status: String, reason: String) {
-            counter("pushrelay_pushes_total", ["app", "status", "reason"], [app, status, reason]).increment()
+        func push(app: String, provider: PushProvider, status: String, reason: String) {
+            counter("pushrelay_pushes_total", ["app", "status", "reason", "provider"], [app, status, reason, provider.rawValue])
+                .increment()
         }
 
-        func apnsLatency(_ duration: Duration) {
-            latency.recordNanoseconds(duration.milliseconds * 1_000_000)
+        /// From the request to the provider's answer (APNs, or FCM with the token exchange when one was due).
+        func providerLatency(_ provider: PushProvider, _ duration: Duration) {
+            (provider == .apns ? latency : fcmLatency).recordNanoseconds(duration.milliseconds * 1_000_000)
         }
 
         /// From the webhook's commit to APNs' answer: what a user waits for a push (queue and send).
@@ -114,8 +124,14 @@ enum DeliveryMetrics {
             }
         }
 
-        func tokenRemoved(app: String, reason: String) {
-            counter("pushrelay_token_removals_total", ["app", "reason"], [app, reason]).increment()
+        func tokenRemoved(app: String, provider: PushProvider, reason: String) {
+            counter("pushrelay_token_removals_total", ["app", "reason", "provider"], [app, reason, provider.rawValue]).increment()
+        }
+
+        /// FCM refused the app's credentials (SENDER_ID_MISMATCH, THIRD_PARTY_AUTH_ERROR, a token
+        /// exchange refused): an operator must act; alert on any increase.
+        func credentialError(app: String, provider: PushProvider, reason: String) {
+            counter("pushrelay_credential_errors_total", ["app", "provider", "reason"], [app, provider.rawValue, reason]).increment()
         }
     }
 }

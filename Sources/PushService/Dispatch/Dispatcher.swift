@@ -1,12 +1,14 @@
 import LogRedaction
 import APNs
+import FCM
 import Foundation
 import Logging
+import PushCore
 import PushStore
 import ServiceLifecycle
 import Synchronization
 
-/// Sends queued deliveries through each app's APNs client and records what happened.
+/// Sends queued deliveries through each app's APNs or FCM client and records what happened.
 ///
 /// Run it as a ServiceLifecycle `Service` next to the HTTP server. On start it puts deliveries a
 /// crash left in flight back to pending. Then it claims due deliveries in batches, never holding
@@ -266,19 +268,20 @@ public final class Dispatcher: Service, Sendable {
                     notSent(
                         delivery, DeliveryOutcome(deliveryID: delivery.id, state: .expired, atMs: now, attempt: nil),
                         handedOff: handedOff)
-                    metrics.push(app: delivery.appID, status: "expired", reason: "expired")
+                    metrics.push(app: delivery.appID, provider: delivery.provider, status: "expired", reason: "expired")
                     return
                 }
-                guard let target = targets.target(forApp: delivery.appID) else {
+                guard let target = targets.target(forApp: delivery.appID), target.providers.contains(delivery.provider) else {
+                    let settings = delivery.provider == .apns ? "APNs" : "FCM"
                     notSent(
                         delivery,
                         DeliveryOutcome(
                             deliveryID: delivery.id, state: .failed, atMs: now,
                             attempt: DeliveryAttempt(
                                 atMs: now, status: nil, reason: nil,
-                                error: "app \(delivery.appID) has no APNs configuration",
+                                error: "app \(delivery.appID) has no \(settings) configuration",
                                 apnsID: delivery.apnsID)), handedOff: handedOff)
-                    metrics.push(app: delivery.appID, status: "failed", reason: "no_target")
+                    metrics.push(app: delivery.appID, provider: delivery.provider, status: "failed", reason: "no_target")
                     return
                 }
                 machine.sendStarted(app: delivery.appID, handedOff: handedOff)
@@ -360,6 +363,8 @@ public final class Dispatcher: Service, Sendable {
     // MARK: One send
 
     private func send(_ delivery: DeliveryRecord, through target: DeliveryTarget) async -> DeliveryOutcome {
+        if delivery.provider == .fcm, let fcm = target.fcm { return await send(delivery, through: fcm) }
+        guard let client = target.apns else { return putBack(delivery) }  // `start` checked the provider
         let request = APNsRequest(
             deviceToken: delivery.deviceToken, topic: target.topic, payload: [UInt8](delivery.payload),
             pushType: APNsPushType(rawValue: delivery.pushType) ?? target.pushType,
@@ -368,29 +373,61 @@ public final class Dispatcher: Service, Sendable {
             apnsID: delivery.apnsID)
         let started = ContinuousClock.now
         do {
-            let response = try await target.client.send(request, timeout: configuration.requestTimeout)
-            metrics.apnsLatency(ContinuousClock.now - started)
-            // Badge pushes (message id 0) wait out their interval on purpose: not a user's wait.
-            if delivery.messageID != 0 { metrics.pushWait(milliseconds: clock() - delivery.createdAtMs) }
+            let response = try await client.send(request, timeout: configuration.requestTimeout)
+            answered(delivery, after: ContinuousClock.now - started)
             return outcome(of: delivery, response: response)
-        } catch is CancellationError {
-            return putBack(delivery)
-        } catch let error as APNsError {
-            if case .shutdown = error { return putBack(delivery) }
-            let now = clock()
-            let attempt = DeliveryAttempt(atMs: now, status: nil, reason: nil, error: error.description, apnsID: delivery.apnsID)
-            if error.isRetryable { return retryOutcome(delivery, attempt: attempt, suggested: .zero, reason: "transport") }
-            metrics.push(app: delivery.appID, status: "failed", reason: "transport")
-            logger.warning("push failed", metadata: logMetadata(delivery, reason: error.description))
-            return DeliveryOutcome(deliveryID: delivery.id, state: .failed, atMs: now, attempt: attempt)
         } catch {
-            let now = clock()
-            metrics.push(app: delivery.appID, status: "failed", reason: "error")
-            logger.warning("push failed", metadata: logMetadata(delivery, reason: "\(error)"))
-            return DeliveryOutcome(
-                deliveryID: delivery.id, state: .failed, atMs: now,
-                attempt: DeliveryAttempt(atMs: now, status: nil, reason: nil, error: "\(error)", apnsID: delivery.apnsID))
+            return noAnswer(delivery, error)
         }
+    }
+
+    /// The FCM form: the stored `data` map, the token, Android's high priority and what is left
+    /// of the delivery's life as its TTL.
+    private func send(_ delivery: DeliveryRecord, through client: FCMClient) async -> DeliveryOutcome {
+        let startedAtMs = clock()
+        let body = FCMPayload.requestBody(
+            data: delivery.payload, token: delivery.deviceToken, ttlSeconds: max(1, (delivery.expiresAtMs - startedAtMs) / 1000))
+        let started = ContinuousClock.now
+        do {
+            let response = try await client.send(body: Array(body), timeout: configuration.requestTimeout)
+            answered(delivery, after: ContinuousClock.now - started)
+            return outcome(of: delivery, response: response, startedAtMs: startedAtMs)
+        } catch {
+            return noAnswer(delivery, error)
+        }
+    }
+
+    /// Latency and, for message pushes, the user's wait.
+    private func answered(_ delivery: DeliveryRecord, after latency: Duration) {
+        metrics.providerLatency(delivery.provider, latency)
+        // Badge pushes (message id 0) wait out their interval on purpose: not a user's wait.
+        if delivery.messageID != 0 { metrics.pushWait(milliseconds: clock() - delivery.createdAtMs) }
+    }
+
+    /// No answer from APNs or FCM: retried when the failure is temporary, put back on shutdown.
+    private func noAnswer(_ delivery: DeliveryRecord, _ error: any Error) -> DeliveryOutcome {
+        let now = clock()
+        let attempt = DeliveryAttempt(atMs: now, status: nil, reason: nil, error: "\(error)", apnsID: delivery.apnsID)
+        let failed = DeliveryOutcome(deliveryID: delivery.id, state: .failed, atMs: now, attempt: attempt)
+        switch error {
+        case is CancellationError, APNsError.shutdown, FCMError.transport(.shutdown):
+            return putBack(delivery)
+        case let error as APNsError where error.isRetryable:
+            return retryOutcome(delivery, attempt: attempt, suggested: .zero, reason: "transport")
+        case let error as FCMError where error.isRetryable:
+            return retryOutcome(delivery, attempt: attempt, suggested: .zero, reason: "transport")
+        case let error as FCMError where error.isCredentialError:
+            metrics.push(app: delivery.appID, provider: .fcm, status: "failed", reason: "credentials")
+            metrics.credentialError(app: delivery.appID, provider: .fcm, reason: "token_exchange")
+            logger.error("FCM credentials refused", metadata: logMetadata(delivery, reason: "\(error)"))
+            return failed
+        case is APNsError, is FCMError:
+            metrics.push(app: delivery.appID, provider: delivery.provider, status: "failed", reason: "transport")
+        default:
+            metrics.push(app: delivery.appID, provider: delivery.provider, status: "failed", reason: "error")
+        }
+        logger.warning("push failed", metadata: logMetadata(delivery, reason: "\(error)"))
+        return failed
     }
 
     private func outcome(of delivery: DeliveryRecord, response: APNsResponse) -> DeliveryOutcome {
@@ -400,26 +437,64 @@ public final class Dispatcher: Service, Sendable {
             apnsID: delivery.apnsID)
         switch response.outcome {
         case .delivered:
-            metrics.push(app: delivery.appID, status: "sent", reason: "")
-            logger.debug("push sent", metadata: logMetadata(delivery, status: response.status))
-            return DeliveryOutcome(deliveryID: delivery.id, state: .sent, atMs: now, attempt: attempt)
+            return sent(delivery, attempt: attempt, messageName: nil)
         case .tokenInvalid(let reason, let unregisteredAt):
-            metrics.push(app: delivery.appID, status: "token_invalid", reason: DeliveryMetrics.reasonLabel(reason))
-            metrics.tokenRemoved(app: delivery.appID, reason: reason.rawValue)
-            logger.notice("device token removed", metadata: logMetadata(delivery, status: response.status, reason: reason.rawValue))
             // 410 without a timestamp: "now" — any registration the relay holds predates it.
             let rule: TokenRemovalRule =
                 response.status == 410
                 ? .ifRegisteredBefore(unregisteredAt.map { Int64(($0.timeIntervalSince1970 * 1000).rounded(.down)) } ?? now)
                 : .always
-            return DeliveryOutcome(deliveryID: delivery.id, state: .tokenInvalid, atMs: now, attempt: attempt, tokenRemoval: rule)
+            return tokenInvalid(delivery, attempt: attempt, reason: DeliveryMetrics.reasonLabel(reason), rule: rule)
         case .permanentFailure(let reason):
-            metrics.push(app: delivery.appID, status: "failed", reason: reason.map(DeliveryMetrics.reasonLabel) ?? String(response.status))
-            logger.warning("push rejected by APNs", metadata: logMetadata(delivery, status: response.status, reason: reason?.rawValue))
-            return DeliveryOutcome(deliveryID: delivery.id, state: .failed, atMs: now, attempt: attempt)
+            return rejected(delivery, attempt: attempt, reason: reason.map(DeliveryMetrics.reasonLabel) ?? String(response.status))
         case .retryable(let reason, let after):
             return retryOutcome(delivery, attempt: attempt, suggested: after, reason: reason?.rawValue ?? String(response.status))
         }
+    }
+
+    private func outcome(of delivery: DeliveryRecord, response: FCMResponse, startedAtMs: Int64) -> DeliveryOutcome {
+        let now = clock()
+        let attempt = DeliveryAttempt(
+            atMs: now, status: response.status, reason: response.error?.code.rawValue, error: response.error?.message,
+            apnsID: delivery.apnsID)
+        switch response.outcome {
+        case .delivered(let name):
+            return sent(delivery, attempt: attempt, messageName: name)
+        case .tokenInvalid(let code):
+            // FCM gives no moment: a token registered after the send started is a new one.
+            return tokenInvalid(delivery, attempt: attempt, reason: DeliveryMetrics.reasonLabel(code), rule: .ifRegisteredBefore(startedAtMs))
+        case .permanentFailure(let code):
+            return rejected(delivery, attempt: attempt, reason: DeliveryMetrics.reasonLabel(code))
+        case .credentialsRejected(let code):
+            metrics.credentialError(app: delivery.appID, provider: .fcm, reason: DeliveryMetrics.reasonLabel(code))
+            logger.error("FCM refused the app's credentials", metadata: logMetadata(delivery, status: response.status, reason: code.rawValue))
+            metrics.push(app: delivery.appID, provider: .fcm, status: "failed", reason: DeliveryMetrics.reasonLabel(code))
+            return DeliveryOutcome(deliveryID: delivery.id, state: .failed, atMs: now, attempt: attempt)
+        case .retryable(let code, let after):
+            return retryOutcome(delivery, attempt: attempt, suggested: after, reason: code.rawValue)
+        }
+    }
+
+    private func sent(_ delivery: DeliveryRecord, attempt: DeliveryAttempt, messageName: String?) -> DeliveryOutcome {
+        metrics.push(app: delivery.appID, provider: delivery.provider, status: "sent", reason: "")
+        logger.debug("push sent", metadata: logMetadata(delivery, status: attempt.status))
+        // FCM's 200 says nothing an attempt row would add beyond the name the delivery keeps.
+        let logged = attempt.status == 200 ? DeliveryAttempt(atMs: attempt.atMs, status: 200, reason: nil, error: nil, apnsID: attempt.apnsID) : attempt
+        return DeliveryOutcome(deliveryID: delivery.id, state: .sent, atMs: attempt.atMs, attempt: logged, messageName: messageName)
+    }
+
+    private func tokenInvalid(_ delivery: DeliveryRecord, attempt: DeliveryAttempt, reason: String, rule: TokenRemovalRule) -> DeliveryOutcome {
+        metrics.push(app: delivery.appID, provider: delivery.provider, status: "token_invalid", reason: reason)
+        metrics.tokenRemoved(app: delivery.appID, provider: delivery.provider, reason: attempt.reason ?? reason)
+        logger.notice("device token removed", metadata: logMetadata(delivery, status: attempt.status, reason: attempt.reason))
+        return DeliveryOutcome(deliveryID: delivery.id, state: .tokenInvalid, atMs: attempt.atMs, attempt: attempt, tokenRemoval: rule)
+    }
+
+    private func rejected(_ delivery: DeliveryRecord, attempt: DeliveryAttempt, reason: String) -> DeliveryOutcome {
+        metrics.push(app: delivery.appID, provider: delivery.provider, status: "failed", reason: reason)
+        let provider = delivery.provider == .apns ? "APNs" : "FCM"
+        logger.warning("push rejected by \(provider)", metadata: logMetadata(delivery, status: attempt.status, reason: attempt.reason))
+        return DeliveryOutcome(deliveryID: delivery.id, state: .failed, atMs: attempt.atMs, attempt: attempt)
     }
 
     private func retryOutcome(
@@ -430,8 +505,8 @@ public final class Dispatcher: Service, Sendable {
         let delay = retry.delay(attempts: attempts, suggested: suggested, random: random())
         let next = attempt.atMs + delay.milliseconds
         if next >= delivery.expiresAtMs {
-            metrics.push(app: delivery.appID, status: "expired", reason: reason)
-            logger.warning("push expired before APNs accepted it", metadata: logMetadata(delivery, status: attempt.status, reason: reason))
+            metrics.push(app: delivery.appID, provider: delivery.provider, status: "expired", reason: reason)
+            logger.warning("push expired before APNs or FCM accepted it", metadata: logMetadata(delivery, status: attempt.status, reason: reason))
             return DeliveryOutcome(deliveryID: delivery.id, state: .expired, atMs: attempt.atMs, attempt: attempt)
         }
         metrics.retry(app: delivery.appID)
@@ -447,6 +522,7 @@ public final class Dispatcher: Service, Sendable {
         var metadata: Logger.Metadata = [
             "app": .string(delivery.appID), "message_id": .stringConvertible(delivery.messageID), "user": .string(delivery.userID),
             "token": .string(Redaction.redact(delivery.deviceToken)), "apns_id": .string(delivery.apnsID.uuidString.lowercased()),
+            "provider": .string(delivery.provider.rawValue),
             "attempt": .stringConvertible(delivery.attempts + 1),
         ]
         if let status { metadata["status"] = .stringConvertible(status) }

@@ -1,3 +1,4 @@
+import APNs
 import PushStore
 import Crypto
 import Foundation
@@ -12,12 +13,12 @@ import Prometheus
 /// database connection or takes a lock others need (`/ready` answers from `DatabaseReadiness`).
 public struct ObservabilityRoutes: Sendable {
     public let database: DatabaseReadiness
-    public let clients: APNsClients?
+    public let clients: PushClients?
     public let registry: PrometheusCollectorRegistry
     public let metricsToken: Secret?
 
     public init(
-        database: DatabaseReadiness, clients: APNsClients?, registry: PrometheusCollectorRegistry, metricsToken: Secret?
+        database: DatabaseReadiness, clients: PushClients?, registry: PrometheusCollectorRegistry, metricsToken: Secret?
     ) {
         self.database = database
         self.clients = clients
@@ -33,6 +34,8 @@ public struct ObservabilityRoutes: Sendable {
         var streams_in_flight: Int?
         var queued: Int?
         var certificate_not_after: String?
+        /// The FCM pool, for apps with `fcm` settings.
+        var fcm: String?
     }
 
     struct Readiness: Codable, Equatable {
@@ -65,20 +68,23 @@ public struct ObservabilityRoutes: Sendable {
         }
     }
 
-    /// The database must take a write lock (checked at most once a second); APNs pools are
+    /// The database must take a write lock (checked at most once a second); APNs and FCM pools are
     /// reported but do not gate readiness, since connections open lazily on the first push.
     func readiness() async -> Readiness {
         let failure = await database.current()
         let formatter = ISO8601DateFormatter()
+        func state(_ statistics: APNsClientStatistics) -> String {
+            statistics.readyConnections > 0 ? "connected" : (statistics.connections > 0 ? "connecting" : "idle")
+        }
         let apps = (clients?.snapshot ?? []).map { app -> AppState in
-            guard let target = app.target else { return AppState(app_id: app.app.appID, apns: "not configured") }
-            let statistics = target.client.statistics
+            let fcm = app.target?.fcm.map { state($0.statistics) }
+            guard let apns = app.target?.apns else { return AppState(app_id: app.app.appID, apns: "not configured", fcm: fcm) }
+            let statistics = apns.statistics
             return AppState(
-                app_id: app.app.appID,
-                apns: statistics.readyConnections > 0 ? "connected" : (statistics.connections > 0 ? "connecting" : "idle"),
+                app_id: app.app.appID, apns: state(statistics),
                 connections: statistics.connections, ready_connections: statistics.readyConnections,
                 streams_in_flight: statistics.streamsInFlight, queued: statistics.queued,
-                certificate_not_after: app.certificateNotAfter.map { formatter.string(from: $0) })
+                certificate_not_after: app.certificateNotAfter.map { formatter.string(from: $0) }, fcm: fcm)
         }
         return Readiness(
             status: failure == nil ? "ready" : "not ready", database: failure.map { "not writable: \($0)" } ?? "writable", apps: apps)

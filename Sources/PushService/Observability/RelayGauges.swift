@@ -1,21 +1,19 @@
+import APNs
 import Foundation
 import Prometheus
 
-/// The gauges read from the APNs clients at scrape time: each app's certificate expiry and APNs pool
-/// state. (Counters and histograms of the pipeline go through swift-metrics.)
+/// The gauges read from the clients at scrape time: each app's certificate expiry and its APNs
+/// and FCM pool state (FCM's as `pushrelay_fcm_*`). (Counters and histograms of the pipeline go
+/// through swift-metrics.)
 public enum RelayGauges {
     public static let certificateExpiry = "pushrelay_certificate_expiry_seconds"
-    public static let connections = "pushrelay_apns_connections"
-    public static let readyConnections = "pushrelay_apns_ready_connections"
-    public static let streamsInFlight = "pushrelay_apns_streams_in_flight"
-    public static let queuedRequests = "pushrelay_apns_queued_requests"
 
     private static func descriptor(_ name: String, _ help: String) -> MetricNameDescriptor {
         MetricNameDescriptor(metricName: name, unitName: "", helpText: help)
     }
 
     /// Sets every gauge from `clients` into `registry`.
-    public static func update(_ registry: PrometheusCollectorRegistry, from clients: APNsClients) {
+    public static func update(_ registry: PrometheusCollectorRegistry, from clients: PushClients) {
         for app in clients.snapshot {
             let labels = [("app", app.app.appID)]
             if let notAfter = app.certificateNotAfter {
@@ -25,20 +23,21 @@ public enum RelayGauges {
                 )
                 .set(notAfter.timeIntervalSince1970)
             }
-            guard let client = app.target?.client else { continue }
-            let statistics = client.statistics
-            registry.makeGauge(
-                descriptor: descriptor(connections, "APNs connections of the app's pool (connecting, open or draining)"), labels: labels
-            )
-            .set(Double(statistics.connections))
-            registry.makeGauge(
-                descriptor: descriptor(readyConnections, "APNs connections that completed the HTTP/2 handshake"), labels: labels
-            )
-            .set(Double(statistics.readyConnections))
-            registry.makeGauge(descriptor: descriptor(streamsInFlight, "APNs requests in flight"), labels: labels)
-                .set(Double(statistics.streamsInFlight))
-            registry.makeGauge(descriptor: descriptor(queuedRequests, "APNs requests waiting for a stream"), labels: labels)
-                .set(Double(statistics.queued))
+            if let statistics = app.target?.apns?.statistics { set(statistics, provider: "APNs", prefix: "pushrelay_apns_", labels, registry) }
+            if let statistics = app.target?.fcm?.statistics { set(statistics, provider: "FCM", prefix: "pushrelay_fcm_", labels, registry) }
         }
+    }
+
+    private static func set(
+        _ statistics: APNsClientStatistics, provider: String, prefix: String, _ labels: [(String, String)],
+        _ registry: PrometheusCollectorRegistry
+    ) {
+        func gauge(_ name: String, _ help: String, _ value: Int) {
+            registry.makeGauge(descriptor: descriptor(prefix + name, "\(provider) " + help), labels: labels).set(Double(value))
+        }
+        gauge("connections", "connections of the app's pool (connecting, open or draining)", statistics.connections)
+        gauge("ready_connections", "connections that completed the HTTP/2 handshake", statistics.readyConnections)
+        gauge("streams_in_flight", "requests in flight", statistics.streamsInFlight)
+        gauge("queued_requests", "requests waiting for a stream", statistics.queued)
     }
 }

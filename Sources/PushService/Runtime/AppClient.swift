@@ -1,9 +1,11 @@
 import APNs
+import FCM
 import Foundation
 import Logging
+import PushCore
 
-/// One app as the running service sees it: its configuration and, when it has APNs settings,
-/// the delivery target (an open `APNsClient` pool) built from them.
+/// One app as the running service sees it: its configuration and, when it has APNs or FCM
+/// settings, the delivery target (open client pools) built from them.
 public struct AppClient: Sendable {
     public let app: AppConfiguration
     public let target: DeliveryTarget?
@@ -12,32 +14,63 @@ public struct AppClient: Sendable {
     /// Loads the app's credentials and creates its client (no connection is made until the
     /// first push). Throws naming the app and the file at fault.
     public static func build(app: AppConfiguration, logger: Logger, now: Date = Date()) throws(RuntimeError) -> AppClient {
-        guard let apns = app.apns else { return AppClient(app: app, target: nil, certificateNotAfter: nil) }
-        let credentials: AppCredentials
-        do {
-            credentials = try AppCredentials.load(apns.auth, now: now)
-        } catch {
-            throw .credential(appID: app.appID, error)
-        }
+        guard app.apns != nil || app.fcm != nil else { return AppClient(app: app, target: nil, certificateNotAfter: nil) }
         var clientLogger = logger
         clientLogger[metadataKey: "app"] = .string(app.appID)
-        let client: APNsClient
-        do {
-            client = try APNsClient(
-                configuration: APNsClientConfiguration(
-                    endpoint: apns.environment.endpoint,
-                    authentication: credentials.authentication,
-                    extraCAFile: apns.environment.caFile,
-                    // A custom endpoint with its own CA (apns-mock) trusts only that CA.
-                    trustSystemRoots: apns.environment.caFile == nil,
-                    connections: apns.poolSize,
-                    logger: clientLogger))
-        } catch {
-            throw .client(appID: app.appID, error)
+        var target = DeliveryTarget()
+        var notAfter: Date?
+        if let apns = app.apns {
+            let credentials: AppCredentials
+            do {
+                credentials = try AppCredentials.load(apns.auth, now: now)
+            } catch {
+                throw .credential(appID: app.appID, error)
+            }
+            do {
+                target.apns = try APNsClient(
+                    configuration: APNsClientConfiguration(
+                        endpoint: apns.environment.endpoint,
+                        authentication: credentials.authentication,
+                        extraCAFile: apns.environment.caFile,
+                        // A custom endpoint with its own CA (apns-mock) trusts only that CA.
+                        trustSystemRoots: apns.environment.caFile == nil,
+                        connections: apns.poolSize,
+                        logger: clientLogger))
+            } catch {
+                throw .client(appID: app.appID, error)
+            }
+            target.topic = apns.topic
+            target.pushType = apns.pushType
+            target.priority = apns.priority
+            target.timeToLive = apns.defaultExpiration
+            target.options = apns.options
+            notAfter = credentials.certificateNotAfter
         }
-        let target = DeliveryTarget(
-            client: client, topic: apns.topic, pushType: apns.pushType, priority: apns.priority,
-            timeToLive: apns.defaultExpiration, options: apns.options)
-        return AppClient(app: app, target: target, certificateNotAfter: credentials.certificateNotAfter)
+        if let fcm = app.fcm {
+            do {
+                target.fcm = try FCMClient(configuration: try fcm.clientConfiguration(logger: clientLogger))
+            } catch {
+                // The APNs client above has opened nothing yet (connections open on the first push).
+                throw .fcm(appID: app.appID, error)
+            }
+        }
+        return AppClient(app: app, target: target, certificateNotAfter: notAfter)
+    }
+}
+
+extension FCMAppConfiguration {
+    /// Reads the service account and makes the client's configuration.
+    func clientConfiguration(logger: Logger) throws(FCMError) -> FCMClientConfiguration {
+        let account: FCMServiceAccount
+        do {
+            account = try FCMServiceAccount(file: serviceAccountFile)
+        } catch {
+            throw .credentials(error)
+        }
+        return FCMClientConfiguration(
+            serviceAccount: account, serviceAccountSource: serviceAccountFile, projectID: projectID, endpoint: endpoint,
+            tokenURL: tokenURL, extraCAFile: caFile,
+            // A custom endpoint with its own CA (fcm-mock) trusts only that CA.
+            trustSystemRoots: caFile == nil, connections: poolSize, logger: logger)
     }
 }

@@ -1,9 +1,11 @@
 import APNs
+import FCM
 import Foundation
 import Logging
+import PushCore
 
 /// What `push-relay check-config` found: the file, then each app's credentials and, when asked,
-/// what APNs answered to a probe push.
+/// what APNs answered to a probe push and FCM to a dry-run message.
 public struct ConfigurationCheck: Sendable {
     public enum Severity: String, Sendable { case ok, warning, error }
 
@@ -54,9 +56,10 @@ public struct ConfigurationCheck: Sendable {
 
     private mutating func checkApp(_ app: AppConfiguration, probe: Bool, now: Date, logger: Logger) async {
         let subject = "app \(app.appID)"
-        guard let apns = app.apns else {
+        guard app.apns != nil || app.fcm != nil else {
             findings.append(
-                Finding(severity: .warning, subject: subject, message: "no apns settings: tokens can be registered but nothing is pushed"))
+                Finding(
+                    severity: .warning, subject: subject, message: "no apns or fcm settings: tokens can be registered but nothing is pushed"))
             return
         }
         let built: AppClient
@@ -66,33 +69,73 @@ public struct ConfigurationCheck: Sendable {
             findings.append(Finding(severity: .error, subject: subject, message: "\(error)"))
             return
         }
-        var summary = "\(apns.auth) loaded; topic \(apns.topic), \(apns.environment)"
-        if let notAfter = built.certificateNotAfter {
-            summary += "; certificate valid until \(notAfter.ISO8601Format())"
+        if let apns = app.apns, let client = built.target?.apns, let target = built.target {
+            var summary = "\(apns.auth) loaded; topic \(apns.topic), \(apns.environment)"
+            if let notAfter = built.certificateNotAfter {
+                summary += "; certificate valid until \(notAfter.ISO8601Format())"
+            }
+            findings.append(Finding(severity: .ok, subject: subject, message: summary))
+            if let notAfter = built.certificateNotAfter, notAfter.timeIntervalSince(now) < Self.expiryWarning {
+                let days = Int(notAfter.timeIntervalSince(now) / 86_400)
+                findings.append(
+                    Finding(
+                        severity: .warning, subject: subject,
+                        message: "the APNs certificate expires in \(days) day(s) (\(notAfter.ISO8601Format())): renew it"))
+            }
+            if probe { findings.append(await Self.probe(client, topic: target.topic, subject: subject)) }
         }
-        findings.append(Finding(severity: .ok, subject: subject, message: summary))
-        if let notAfter = built.certificateNotAfter, notAfter.timeIntervalSince(now) < Self.expiryWarning {
-            let days = Int(notAfter.timeIntervalSince(now) / 86_400)
+        if let fcm = built.target?.fcm {
+            let c = fcm.configuration
             findings.append(
                 Finding(
-                    severity: .warning, subject: subject,
-                    message: "the APNs certificate expires in \(days) day(s) (\(notAfter.ISO8601Format())): renew it"))
+                    severity: .ok, subject: subject,
+                    message: "fcm: \(c.serviceAccount) loaded; project \(c.projectID), https://\(c.endpoint)"))
+            if probe { findings.append(await Self.probe(fcm, subject: subject)) }
         }
-        guard let target = built.target else { return }
-        if probe { findings.append(await Self.probe(target, subject: subject)) }
-        await target.client.shutdown()
+        await built.target?.shutdown()
     }
+
+    /// A dry run (`validate_only`) of a message to a dummy token: it proves the token exchange
+    /// (the service account's key and account) and that FCM takes the project's messages from
+    /// it. FCM answers 200 or, for the dummy token, INVALID_ARGUMENT; both show the credentials work.
+    static func probe(_ client: FCMClient, subject: String) async -> Finding {
+        let body = FCMPayload.requestBody(
+            data: Data(#"{"message":"push-relay check-config probe"}"#.utf8), token: probeFCMToken, ttlSeconds: 0, validateOnly: true)
+        let endpoint = client.configuration.endpoint
+        do {
+            let response = try await client.send(body: Array(body), timeout: .seconds(20))
+            switch response.outcome {
+            case .delivered:
+                return Finding(severity: .ok, subject: subject, message: "fcm probe: token exchange and a dry-run send to \(endpoint) accepted")
+            case .permanentFailure(.invalidArgument), .tokenInvalid:
+                return Finding(
+                    severity: .ok, subject: subject,
+                    message: "fcm probe: token exchange accepted; \(endpoint) took the dry run and refused only the dummy token, as expected")
+            case .credentialsRejected(let code), .permanentFailure(let code), .retryable(let code, _):
+                return Finding(
+                    severity: .error, subject: subject,
+                    message: "fcm probe: \(endpoint) refused the dry run: status \(response.status) \(code): \(response.error?.message ?? "")"
+                        + (code == .senderIDMismatch || code == .unauthenticated
+                            ? " (check fcm.project_id: the service account must belong to the project)" : ""))
+            }
+        } catch {
+            return Finding(severity: .error, subject: subject, message: "fcm probe: \(error)")
+        }
+    }
+
+    /// A registration token no device has (FCM's format, 152 characters).
+    public static let probeFCMToken = "push-relay-probe:" + String(repeating: "A", count: 135)
 
     /// One push to a dummy token. `BadDeviceToken` (or a 200 from a mock) means the connection,
     /// the credentials and the topic were accepted.
-    static func probe(_ target: DeliveryTarget, subject: String) async -> Finding {
+    static func probe(_ client: APNsClient, topic: String, subject: String) async -> Finding {
         let request = APNsRequest(
-            deviceToken: probeDeviceToken, topic: target.topic,
+            deviceToken: probeDeviceToken, topic: topic,
             payload: Array(#"{"aps":{"alert":"push-relay check-config probe"}}"#.utf8),
             pushType: .alert, priority: .immediate, expiration: .immediately)
-        let endpoint = target.client.configuration.endpoint
+        let endpoint = client.configuration.endpoint
         do {
-            let response = try await target.client.send(request, timeout: .seconds(20))
+            let response = try await client.send(request, timeout: .seconds(20))
             switch (response.status, response.reason) {
             case (200, _):
                 return Finding(severity: .ok, subject: subject, message: "probe: \(endpoint) accepted the push (status 200)")

@@ -7,9 +7,9 @@ import Synchronization
 ///
 /// The dispatcher asks for a target per send (`target(forApp:)`), so after `replace(with:)` new
 /// sends use the new clients while sends already running on an old client finish on it; the
-/// old clients are shut down afterwards (`APNsClient.shutdown()` lets in-flight requests finish).
+/// old clients are shut down afterwards (`shutdown()` lets in-flight requests finish).
 /// Accepted work lives in SQLite, so nothing is dropped by a reload.
-public final class APNsClients: DeliveryTargetProvider {
+public final class PushClients: DeliveryTargetProvider {
     private let apps: Mutex<[String: AppClient]>
     private let logger: Logger
 
@@ -21,9 +21,9 @@ public final class APNsClients: DeliveryTargetProvider {
     /// Builds every app's client from `configuration`; on any failure the clients already
     /// created are shut down and the error names the app and file.
     public static func build(configuration: RelayConfiguration, logger: Logger, now: Date = Date()) async throws(RuntimeError)
-        -> APNsClients
+        -> PushClients
     {
-        APNsClients(apps: try await buildApps(configuration, logger: logger, now: now), logger: logger)
+        PushClients(apps: try await buildApps(configuration, logger: logger, now: now), logger: logger)
     }
 
     private static func buildApps(_ configuration: RelayConfiguration, logger: Logger, now: Date) async throws(RuntimeError) -> [AppClient]
@@ -33,7 +33,7 @@ public final class APNsClients: DeliveryTargetProvider {
             do {
                 built.append(try AppClient.build(app: app, logger: logger, now: now))
             } catch {
-                for app in built { await app.target?.client.shutdown() }
+                for app in built { await app.target?.shutdown() }
                 throw error
             }
         }
@@ -60,16 +60,16 @@ public final class APNsClients: DeliveryTargetProvider {
         }
         await withTaskGroup(of: Void.self) { group in
             for app in old.values {
-                if let client = app.target?.client { group.addTask { await client.shutdown() } }
+                if let target = app.target { group.addTask { await target.shutdown() } }
             }
         }
     }
 
     /// Closes every client (after their in-flight requests), at service stop.
     public func shutdown() async {
-        let all = apps.withLock { $0.values.compactMap(\.target?.client) }
+        let all = apps.withLock { $0.values.compactMap(\.target) }
         await withTaskGroup(of: Void.self) { group in
-            for client in all { group.addTask { await client.shutdown() } }
+            for target in all { group.addTask { await target.shutdown() } }
         }
     }
 }

@@ -231,13 +231,13 @@ public struct WebhookIntake: Sendable {
         }
     }
 
-    /// Where the app's pushes go; 503 for an app without APNs settings.
+    /// Where the app's pushes go; 503 for an app with neither APNs nor FCM settings.
     private func target(of app: AppConfiguration, category: String) throws -> DeliveryTarget {
         guard let target = targets.target(forApp: app.appID) else {
             refused(result: "no_target", appID: app.appID, category: category)
             throw APIError(
                 status: .serviceUnavailable, code: .unexpected,
-                message: "Application \"\(app.appID)\" has no APNs configuration; the event was not accepted.")
+                message: "Application \"\(app.appID)\" has no APNs or FCM configuration; the event was not accepted.")
         }
         return target
     }
@@ -312,7 +312,7 @@ public struct WebhookIntake: Sendable {
         let nowMs = clock()
         let planner = PushPlanner(
             options: target.options,
-            templates: templates.templates(forApp: event.appID).replacing(stored))
+            templates: templates.templates(forApp: event.appID).replacing(stored), providers: target.providers)
         let plan = planner.plan(event, lookup: lookup, now: Date(timeIntervalSince1970: Double(nowMs) / 1000))
         let expiresAt = nowMs + target.timeToLive.milliseconds
         var accepted = AcceptedEvent(
@@ -322,9 +322,13 @@ public struct WebhookIntake: Sendable {
                 RecipientDecisionRecord(userID: $0.userID, decision: $0.decision)
             },
             deliveries: plan.deliveries.map {
-                NewDelivery(
+                let fcm = $0.deviceToken.provider == .fcm
+                // FCM: Android's high priority (10 in APNs' terms, for the log); the id names the
+                // delivery in logs and retries as it does for APNs.
+                return NewDelivery(
                     userID: $0.userID, deviceToken: $0.deviceToken.token, payload: $0.payload, apnsID: APNsID.random(),
-                    pushType: target.pushType.rawValue, priority: target.priority.rawValue, expiresAtMs: expiresAt)
+                    pushType: fcm ? PushProvider.fcmPushType : target.pushType.rawValue,
+                    priority: fcm ? APNsPriority.immediate.rawValue : target.priority.rawValue, expiresAtMs: expiresAt)
             })
         if apps.app(withID: event.appID)?.badgeSync != nil {
             // What each push tells its recipient's badge (`BadgeStore`: a waiting badge push

@@ -1,4 +1,5 @@
-/// Badge sync (`badge_sync`): background pushes that set a reader's badge to their new total.
+/// Badge sync (`badge_sync`): background pushes that set a reader's badge to their new total, to
+/// their APNs tokens (an app icon badge is iOS's; Android shows none from a data message).
 public protocol BadgeStore: Sendable {
     /// Applies read updates in one transaction. Per user: a stale update (read before the last
     /// applied) is ignored; the same count as last sent or queued is skipped; a badge push still

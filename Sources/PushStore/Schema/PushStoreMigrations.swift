@@ -12,6 +12,7 @@ enum PushStoreMigrations {
         migrator.registerMigration("v4_credentials", migrate: CredentialsSchema.create)
         migrator.registerMigration("v5_due_by_app", migrate: DueByAppSchema.migrate)
         migrator.registerMigration("v6_users_badges_acks", migrate: UsersBadgesAcksSchema.migrate)
+        migrator.registerMigration("v7_fcm_message_names", migrate: FCMMessageNameSchema.migrate)
         return migrator
     }
 

@@ -115,7 +115,7 @@ import Testing
                     api_token: aaaaaaaaaaaaaaaaaaaa
                     apns: {topic: t, auth: {certificate: {p12_file: \(Repository.devCert("client.p12")), password: secret}}}
                 """)
-        let clients = try await APNsClients.build(configuration: config, logger: Logger(label: "test"))
+        let clients = try await PushClients.build(configuration: config, logger: Logger(label: "test"))
         RelayGauges.update(registry, from: clients)
         let notAfter = try #require(clients.snapshot.first?.certificateNotAfter)
         let text = registry.emitToString()

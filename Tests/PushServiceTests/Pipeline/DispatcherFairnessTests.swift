@@ -42,8 +42,8 @@ import Testing
         let slowClient = try PipelineFixtures.client(port: slow.port)
         let fastClient = try PipelineFixtures.client(port: fast.port)
         let targets = StaticDeliveryTargets([
-            TestApps.a.appID: DeliveryTarget(client: slowClient, topic: PipelineFixtures.topic),
-            TestApps.b.appID: DeliveryTarget(client: fastClient, topic: PipelineFixtures.topic),
+            TestApps.a.appID: DeliveryTarget(apns: slowClient, topic: PipelineFixtures.topic),
+            TestApps.b.appID: DeliveryTarget(apns: fastClient, topic: PipelineFixtures.topic),
         ])
         var logger = Logger(label: "DispatcherFairnessTests")
         logger.logLevel = .error

@@ -65,7 +65,7 @@ struct PipelineRelay {
         logger.logLevel = .warning
         let apns = try PipelineFixtures.client(port: mock.port)
         let targets = StaticDeliveryTargets([
-            TestApps.a.appID: DeliveryTarget(client: apns, topic: PipelineFixtures.topic, timeToLive: timeToLive)
+            TestApps.a.appID: DeliveryTarget(apns: apns, topic: PipelineFixtures.topic, timeToLive: timeToLive)
         ])
         let relay = try await RelayApplication.build(
             configuration: configuration, logger: logger,

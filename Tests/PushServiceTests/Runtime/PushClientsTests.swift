@@ -5,7 +5,7 @@ import Logging
 import Testing
 @testable import PushService
 
-@Suite struct APNsClientsTests {
+@Suite struct PushClientsTests {
     static let logger = Logger(label: "test")
 
     static func configuration(keyFile: String = Repository.devCert("AuthKey_DEVKEY1234.p8"), topic: String = "com.example.a") throws
@@ -17,17 +17,17 @@ import Testing
     }
 
     @Test func buildsATargetPerAppFromTheConfiguration() async throws {
-        let runtime = try await APNsClients.build(configuration: Self.configuration(), logger: Self.logger)
+        let runtime = try await PushClients.build(configuration: Self.configuration(), logger: Self.logger)
         let target = try #require(runtime.target(forApp: "app-A"))
         #expect(target.topic == "com.example.a")
-        #expect(target.client.configuration.endpoint == APNsEndpoint(host: "127.0.0.1", port: 2197))
+        #expect(target.apns?.configuration.endpoint == APNsEndpoint(host: "127.0.0.1", port: 2197))
         #expect(runtime.target(forApp: "other") == nil)
         await runtime.shutdown()
     }
 
     @Test func aMissingKeyFileNamesTheAppAndTheFile() async throws {
         await #expect {
-            _ = try await APNsClients.build(configuration: Self.configuration(keyFile: "/nonexistent/AuthKey.p8"), logger: Self.logger)
+            _ = try await PushClients.build(configuration: Self.configuration(keyFile: "/nonexistent/AuthKey.p8"), logger: Self.logger)
         } throws: { error in
             let text = "\(error)"
             return text.contains("app-A") && text.contains("/nonexistent/AuthKey.p8")
@@ -45,7 +45,7 @@ import Testing
                     apns: {topic: t, auth: {certificate: {p12_file: \(Repository.devCert("client.p12")), password: wrong-password}}}
                 """)
         await #expect {
-            _ = try await APNsClients.build(configuration: config, logger: Self.logger)
+            _ = try await PushClients.build(configuration: config, logger: Self.logger)
         } throws: { error in
             guard case RuntimeError.credential(appID: "A", let underlying) = error else { return false }
             return underlying == .wrongPassword(path: Repository.devCert("client.p12"))
@@ -53,19 +53,19 @@ import Testing
     }
 
     @Test func reloadSwapsTargetsAndKeepsTheOldOnesWhenTheNewConfigurationFails() async throws {
-        let runtime = try await APNsClients.build(configuration: Self.configuration(), logger: Self.logger)
+        let runtime = try await PushClients.build(configuration: Self.configuration(), logger: Self.logger)
         let before = try #require(runtime.target(forApp: "app-A"))
 
         try await runtime.reload(configuration: Self.configuration(topic: "com.example.renamed"))
         let after = try #require(runtime.target(forApp: "app-A"))
         #expect(after.topic == "com.example.renamed")
-        #expect(after.client !== before.client)
+        #expect(after.apns !== before.apns)
 
         await #expect(throws: RuntimeError.self) {
             try await runtime.reload(configuration: Self.configuration(keyFile: "/nonexistent/k.p8"))
         }
         let kept = try #require(runtime.target(forApp: "app-A"))
-        #expect(kept.client === after.client)
+        #expect(kept.apns === after.apns)
         #expect(kept.topic == "com.example.renamed")
         await runtime.shutdown()
     }
