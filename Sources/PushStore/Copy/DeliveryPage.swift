@@ -23,6 +23,8 @@ public struct DeliveryPage: Sendable {
         public var createdAtMs: Int64
         public var updatedAtMs: Int64
         public var acknowledgedAtMs: Int64?
+        /// FCM's name for a sent FCM push.
+        public var messageName: String?
         /// nil only for a row whose payload was lost (none is, today).
         public var payload: Data?
         /// Oldest first.
