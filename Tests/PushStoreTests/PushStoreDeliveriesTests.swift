@@ -1,4 +1,5 @@
 import Foundation
+import PushCore
 import Testing
 @testable import PushStore
 
@@ -91,6 +92,53 @@ import Testing
         #expect(try await store.delivery(id: bob.delivery.id)?.acknowledgedAtMs == 5_000)
         #expect(try await store.recentDeliveries(app: "app", user: "bob", limit: 5).first?.acknowledgedAtMs == 5_000)
         #expect(try await store.deliveryLog(app: "app", messageID: 4, user: "carol").deliveries.first?.acknowledgedAtMs == nil)
+    }
+
+    /// An FCM delivery is stored with push type `fcm`, comes back as one, and keeps FCM's message
+    /// name once sent; an FCM UNREGISTERED removes the token only if registered before the send.
+    @Test(arguments: StoreKind.allCases) func anFCMDeliveryKeepsItsProviderAndMessageName(kind: StoreKind) async throws {
+        let db = try await TestDatabase.make(kind)
+        let store = try await db.open()
+        let fcmToken = "fcm-token-0123456789:abcdef"
+        _ = try await store.registerToken(app: "app", user: "carol", token: fcmToken, isUnique: false, provider: .fcm)
+        var event = Self.event(5, users: ["bob", "carol"])
+        event.deliveries[1] = NewDelivery(
+            userID: "carol", deviceToken: fcmToken, payload: Data(#"{"message":"hi","sendbird":"{}"}"#.utf8), apnsID: UUID(),
+            pushType: PushProvider.fcmPushType, priority: 10, expiresAtMs: 1_800_000_000_000)
+        #expect(try await store.acceptEvent(event))
+        let claimed = try await store.claimDue(nowMs: 1_700_000_000_000, limit: 10)
+        #expect(claimed.map(\.provider) == [.apns, .fcm])
+        let carol = try #require(claimed.last)
+        let name = "projects/p/messages/0:1700000000000%abc"
+        try await store.recordOutcomes([
+            DeliveryOutcome(
+                deliveryID: carol.id, state: .sent, atMs: 1_700_000_000_100,
+                attempt: DeliveryAttempt(atMs: 1_700_000_000_100, status: 200, reason: nil, error: nil, apnsID: carol.apnsID),
+                messageName: name)
+        ])
+        let logged = try #require(try await store.deliveryLog(app: "app", messageID: 5, user: "carol").deliveries.first)
+        #expect(logged.messageName == name && logged.delivery.provider == .fcm && logged.delivery.state == .sent)
+        #expect(try await store.deliveryLog(app: "app", messageID: 5, user: "bob").deliveries.first?.messageName == nil)
+
+        // UNREGISTERED for a send that started before the registration: the token stays; for
+        // one that started after it: the token goes.
+        var again = Self.event(6, users: ["bob", "carol"])
+        again.deliveries[1].deviceToken = fcmToken
+        again.deliveries[1].pushType = PushProvider.fcmPushType
+        #expect(try await store.acceptEvent(again))
+        let second = try #require(try await store.claimDue(nowMs: 1_700_000_000_000, limit: 10).first { $0.provider == .fcm })
+        func unregistered(sendStartedAtMs: Int64) async throws {
+            try await store.recordOutcomes([
+                DeliveryOutcome(
+                    deliveryID: second.id, state: .tokenInvalid, atMs: 2_500,
+                    attempt: DeliveryAttempt(atMs: 2_500, status: 404, reason: "UNREGISTERED", error: nil, apnsID: second.apnsID),
+                    tokenRemoval: .ifRegisteredBefore(sendStartedAtMs))
+            ])
+        }
+        try await unregistered(sendStartedAtMs: 1_500)
+        #expect(try await store.tokens(app: "app", user: "carol")?.map(\.token) == [fcmToken])
+        try await unregistered(sendStartedAtMs: 4_000_000_000_000)
+        #expect(try await store.tokens(app: "app", user: "carol")?.isEmpty == true)
     }
 
     @Test(arguments: StoreKind.allCases) func concurrentAcceptsThroughTheCommitterAllCommit(kind: StoreKind) async throws {
