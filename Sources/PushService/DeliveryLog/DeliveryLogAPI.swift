@@ -30,26 +30,36 @@ struct DeliveryLogAPI: Sendable {
             return DeliveryLogBody(log)
         }
 
-        // A device says it got a push (its notification service extension, Sendbird's
-        // `markPushNotificationAsDelivered`): `{"device_token", "push_tracking_id"}` from the
+        // A device says it got a push (its notification service extension or FirebaseMessagingService,
+        // Sendbird's `markPushNotificationAsDelivered`): `{"device_token", "push_tracking_id"}` from the
         // payload. With a session token the push must be its user's; with a server credential,
         // the device token's current owner's.
         v3.post("sdk/push_delivery") { request, context in
             let (app, sessionUser) = try context.requireDevice()
             let body = try await request.jsonObject(limit: bodyLimit)
             guard let rawToken = try body.string("device_token") else { throw APIError.missing("device_token") }
-            guard case .success(let token) = APNsTokenFormat.normalise(rawToken) else {
-                throw APIError.invalidValue("device_token", "is not an APNs device token")
+            // An iOS device posts its APNs token (any case), an Android one its FCM token (as is).
+            var candidates: [(provider: PushProvider, token: String)] = []
+            if case .success(let token) = APNsTokenFormat.normalise(rawToken) { candidates.append((.apns, token)) }
+            if case .success(let token) = FCMTokenFormat.normalise(rawToken) { candidates.append((.fcm, token)) }
+            guard !candidates.isEmpty else {
+                throw APIError.invalidValue("device_token", "is not an APNs device token or an FCM registration token")
             }
             guard let rawID = try body.string("push_tracking_id") else { throw APIError.missing("push_tracking_id") }
             guard let tracking = PushTrackingID(rawID) else {
                 throw APIError.invalidValue("push_tracking_id", "is not one this relay wrote")
             }
-            let owner: String?
-            if let sessionUser { owner = sessionUser } else { owner = try await store.owner(app: app.appID, token: token) }
+            var owner = sessionUser
+            if owner == nil {
+                for candidate in candidates where owner == nil {
+                    owner = try await store.owner(app: app.appID, token: candidate.token, provider: candidate.provider)
+                }
+            }
             guard let user = owner, tracking.names(user) else { throw APIError.notFound("Push") }
             let log = try await store.deliveryLog(app: app.appID, messageID: tracking.messageID, user: user)
-            let deliveries = log.deliveries.filter { $0.delivery.deviceToken == token }
+            let deliveries = log.deliveries.filter { d in
+                candidates.contains { $0.token == d.delivery.deviceToken && $0.provider == d.delivery.provider }
+            }
             guard !deliveries.isEmpty else { throw APIError.notFound("Push") }
             let now = clock()
             let acknowledged = Set(try await store.acknowledge(ids: deliveries.map(\.delivery.id), atMs: now))

@@ -60,4 +60,37 @@ import Testing
             #expect(try await relay.request(.post, "/v3/sdk/push_delivery", body: body, app: nil).status == .unauthorized)
         }
     }
+
+    /// An Android device acknowledges with its FCM registration token, as posted (case kept).
+    @Test func anAndroidDeviceAcknowledgesWithItsFCMToken() async throws {
+        try await LiveRelay.run { relay async throws in
+            let fcm = "dGVzdA:APA91bHun4MxP5egoKMwt2KZFBaFUH-1RYqx"
+            #expect(try await relay.request(.post, "/v3/users/bob/push/gcm", body: #"{"gcm_reg_token": "\#(fcm)"}"#).status == .ok)
+            let now = WallClock.milliseconds()
+            let event = AcceptedEvent(
+                appID: TestApps.a.appID, messageID: 11, channelURL: "c1", senderID: "alice", acceptedAtMs: now, decisions: [],
+                deliveries: [
+                    NewDelivery(
+                        userID: "bob", deviceToken: fcm, payload: Data("{}".utf8), apnsID: UUID(), pushType: PushProvider.fcmPushType,
+                        priority: 10, expiresAtMs: now + 60_000)
+                ])
+            #expect(try await relay.store.acceptEvent(event))
+            let tracking = PushTrackingID(messageID: 11, recipient: "bob").description
+            #expect(
+                try await relay.request(
+                    .post, "/v3/sdk/push_delivery", body: #"{"device_token": "\#(fcm.lowercased())", "push_tracking_id": "\#(tracking)"}"#
+                ).code == 400201, "FCM tokens are case-sensitive")
+            #expect(
+                try await relay.request(
+                    .post, "/v3/sdk/push_delivery", body: #"{"device_token": "\#(fcm)", "push_tracking_id": "\#(tracking)"}"#
+                ).body == json("{}"))
+            let log = try await relay.request(.get, "/v3/push/deliveries?message_id=11&user_id=bob")
+            guard case .array(let deliveries)? = log.body["deliveries"], let first = deliveries.first else {
+                Issue.record(Comment(rawValue: log.text))
+                return
+            }
+            #expect(first["provider"] == .string("fcm"))
+            guard case .int = first["acknowledged_at"] else { Issue.record(Comment(rawValue: log.text)); return }
+        }
+    }
 }
