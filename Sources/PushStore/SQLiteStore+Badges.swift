@@ -36,7 +36,9 @@ extension SQLiteStore {
                     result.coalesced += 1
                 } else {
                     let tokens = try String.fetchAll(
-                        db, sql: "SELECT token FROM device_tokens WHERE app_id = ? AND user_id = ? AND provider = 'apns' ORDER BY registered_at, id",
+                        db,
+                        sql:
+                            "SELECT token FROM device_tokens WHERE app_id = ? AND user_id = ? AND provider = 'apns' ORDER BY registered_at, id",
                         arguments: [app, update.userID])
                     if tokens.isEmpty {
                         result.noTokens += 1

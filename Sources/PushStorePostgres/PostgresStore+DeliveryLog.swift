@@ -78,7 +78,8 @@ extension PostgresStore {
         }
         return records.map {
             LoggedDelivery(
-                delivery: $0, attempts: withAcceptedAttempt(attempts[$0.id] ?? [], of: $0), acknowledgedAtMs: extras[$0.id]?.acknowledgedAtMs,
+                delivery: $0, attempts: withAcceptedAttempt(attempts[$0.id] ?? [], of: $0),
+                acknowledgedAtMs: extras[$0.id]?.acknowledgedAtMs,
                 messageName: extras[$0.id]?.messageName)
         }
     }

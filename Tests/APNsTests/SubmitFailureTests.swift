@@ -10,7 +10,9 @@ struct SubmitFailureTests {
     /// A client whose submits fail for exactly the requests with these apns-ids.
     private func client(port: Int, failing doomed: Set<UUID>) throws -> APNsClient {
         var config = Fixtures.clientConfiguration(port: port, authentication: .token(try Fixtures.tokenCache()))
-        config.testHooks = TransportTestHooks(failSubmit: { $0.header("apns-id").flatMap(UUID.init(uuidString:)).map(doomed.contains) ?? false })
+        config.testHooks = TransportTestHooks(failSubmit: {
+            $0.header("apns-id").flatMap(UUID.init(uuidString:)).map(doomed.contains) ?? false
+        })
         return try APNsClient(configuration: config)
     }
 

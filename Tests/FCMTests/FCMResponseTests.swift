@@ -6,7 +6,8 @@ import Testing
 /// FCM's answers as the transport hands them over, and what the dispatcher is told to do.
 @Suite struct FCMResponseTests {
     static func error(_ status: Int, _ apiStatus: String, _ code: String?, retryAfter: Duration? = nil) -> HTTP2Response {
-        let detail = code.map { #", "details": [{"@type": "type.googleapis.com/google.firebase.fcm.v1.FcmError", "errorCode": "\#($0)"}]"# } ?? ""
+        let detail =
+            code.map { #", "details": [{"@type": "type.googleapis.com/google.firebase.fcm.v1.FcmError", "errorCode": "\#($0)"}]"# } ?? ""
         let body = #"{"error": {"code": \#(status), "message": "m", "status": "\#(apiStatus)"\#(detail)}}"#
         return HTTP2Response(status: status, retryAfter: retryAfter, body: Array(body.utf8))
     }
@@ -29,7 +30,8 @@ import Testing
             FCMClient.response(Self.error(429, "RESOURCE_EXHAUSTED", "QUOTA_EXCEEDED", retryAfter: .seconds(7))).outcome
                 == .retryable(.quotaExceeded, after: .seconds(7)))
         #expect(
-            FCMClient.response(Self.error(429, "RESOURCE_EXHAUSTED", "QUOTA_EXCEEDED")).outcome == .retryable(.quotaExceeded, after: .seconds(60)),
+            FCMClient.response(Self.error(429, "RESOURCE_EXHAUSTED", "QUOTA_EXCEEDED")).outcome
+                == .retryable(.quotaExceeded, after: .seconds(60)),
             "Google: at least a minute when it gives no Retry-After")
         #expect(FCMClient.response(Self.error(503, "UNAVAILABLE", "UNAVAILABLE")).outcome == .retryable(.unavailable, after: .zero))
         #expect(FCMClient.response(Self.error(500, "INTERNAL", "INTERNAL")).outcome == .retryable(.internal, after: .zero))

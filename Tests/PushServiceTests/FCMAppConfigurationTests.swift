@@ -74,8 +74,11 @@ import Testing
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("sa.json").path
-        try Data(#"{"type":"service_account","project_id":"p","client_email":"e@x","private_key":"not a key","token_uri":"https://t/token"}"#.utf8)
-            .write(to: URL(fileURLWithPath: file))
+        try Data(
+            #"{"type":"service_account","project_id":"p","client_email":"e@x","private_key":"not a key","token_uri":"https://t/token"}"#
+                .utf8
+        )
+        .write(to: URL(fileURLWithPath: file))
         let config = try RelayConfiguration.parse(yaml: Self.yaml(fcm: "service_account: \(file)"))
         #expect {
             try AppClient.build(app: config.apps[0], logger: Logger(label: "test"))

@@ -34,7 +34,8 @@ extension RelayConfiguration {
             guard APNsAppConfiguration.allowedPoolSizes.contains(size) else {
                 throw .invalidValue(
                     key: map.name("pool_size"),
-                    reason: "must be \(APNsAppConfiguration.allowedPoolSizes.lowerBound)...\(APNsAppConfiguration.allowedPoolSizes.upperBound)")
+                    reason:
+                        "must be \(APNsAppConfiguration.allowedPoolSizes.lowerBound)...\(APNsAppConfiguration.allowedPoolSizes.upperBound)")
             }
             config.poolSize = size
         }

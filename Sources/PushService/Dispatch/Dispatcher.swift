@@ -462,12 +462,14 @@ public final class Dispatcher: Service, Sendable {
             return sent(delivery, attempt: attempt, messageName: name)
         case .tokenInvalid(let code):
             // FCM gives no moment: a token registered after the send started is a new one.
-            return tokenInvalid(delivery, attempt: attempt, reason: DeliveryMetrics.reasonLabel(code), rule: .ifRegisteredBefore(startedAtMs))
+            return tokenInvalid(
+                delivery, attempt: attempt, reason: DeliveryMetrics.reasonLabel(code), rule: .ifRegisteredBefore(startedAtMs))
         case .permanentFailure(let code):
             return rejected(delivery, attempt: attempt, reason: DeliveryMetrics.reasonLabel(code))
         case .credentialsRejected(let code):
             metrics.credentialError(app: delivery.appID, provider: .fcm, reason: DeliveryMetrics.reasonLabel(code))
-            logger.error("FCM refused the app's credentials", metadata: logMetadata(delivery, status: response.status, reason: code.rawValue))
+            logger.error(
+                "FCM refused the app's credentials", metadata: logMetadata(delivery, status: response.status, reason: code.rawValue))
             metrics.push(app: delivery.appID, provider: .fcm, status: "failed", reason: DeliveryMetrics.reasonLabel(code))
             return DeliveryOutcome(deliveryID: delivery.id, state: .failed, atMs: now, attempt: attempt)
         case .retryable(let code, let after):
@@ -479,11 +481,15 @@ public final class Dispatcher: Service, Sendable {
         metrics.push(app: delivery.appID, provider: delivery.provider, status: "sent", reason: "")
         logger.debug("push sent", metadata: logMetadata(delivery, status: attempt.status))
         // FCM's 200 says nothing an attempt row would add beyond the name the delivery keeps.
-        let logged = attempt.status == 200 ? DeliveryAttempt(atMs: attempt.atMs, status: 200, reason: nil, error: nil, apnsID: attempt.apnsID) : attempt
+        let logged =
+            attempt.status == 200
+            ? DeliveryAttempt(atMs: attempt.atMs, status: 200, reason: nil, error: nil, apnsID: attempt.apnsID) : attempt
         return DeliveryOutcome(deliveryID: delivery.id, state: .sent, atMs: attempt.atMs, attempt: logged, messageName: messageName)
     }
 
-    private func tokenInvalid(_ delivery: DeliveryRecord, attempt: DeliveryAttempt, reason: String, rule: TokenRemovalRule) -> DeliveryOutcome {
+    private func tokenInvalid(_ delivery: DeliveryRecord, attempt: DeliveryAttempt, reason: String, rule: TokenRemovalRule)
+        -> DeliveryOutcome
+    {
         metrics.push(app: delivery.appID, provider: delivery.provider, status: "token_invalid", reason: reason)
         metrics.tokenRemoved(app: delivery.appID, provider: delivery.provider, reason: attempt.reason ?? reason)
         logger.notice("device token removed", metadata: logMetadata(delivery, status: attempt.status, reason: attempt.reason))
@@ -506,7 +512,8 @@ public final class Dispatcher: Service, Sendable {
         let next = attempt.atMs + delay.milliseconds
         if next >= delivery.expiresAtMs {
             metrics.push(app: delivery.appID, provider: delivery.provider, status: "expired", reason: reason)
-            logger.warning("push expired before APNs or FCM accepted it", metadata: logMetadata(delivery, status: attempt.status, reason: reason))
+            logger.warning(
+                "push expired before APNs or FCM accepted it", metadata: logMetadata(delivery, status: attempt.status, reason: reason))
             return DeliveryOutcome(deliveryID: delivery.id, state: .expired, atMs: attempt.atMs, attempt: attempt)
         }
         metrics.retry(app: delivery.appID)

@@ -23,7 +23,9 @@ public enum RelayGauges {
                 )
                 .set(notAfter.timeIntervalSince1970)
             }
-            if let statistics = app.target?.apns?.statistics { set(statistics, provider: "APNs", prefix: "pushrelay_apns_", labels, registry) }
+            if let statistics = app.target?.apns?.statistics {
+                set(statistics, provider: "APNs", prefix: "pushrelay_apns_", labels, registry)
+            }
             if let statistics = app.target?.fcm?.statistics { set(statistics, provider: "FCM", prefix: "pushrelay_fcm_", labels, registry) }
         }
     }

@@ -59,7 +59,8 @@ public struct ConfigurationCheck: Sendable {
         guard app.apns != nil || app.fcm != nil else {
             findings.append(
                 Finding(
-                    severity: .warning, subject: subject, message: "no apns or fcm settings: tokens can be registered but nothing is pushed"))
+                    severity: .warning, subject: subject, message: "no apns or fcm settings: tokens can be registered but nothing is pushed"
+                ))
             return
         }
         let built: AppClient
@@ -106,15 +107,18 @@ public struct ConfigurationCheck: Sendable {
             let response = try await client.send(body: Array(body), timeout: .seconds(20))
             switch response.outcome {
             case .delivered:
-                return Finding(severity: .ok, subject: subject, message: "fcm probe: token exchange and a dry-run send to \(endpoint) accepted")
+                return Finding(
+                    severity: .ok, subject: subject, message: "fcm probe: token exchange and a dry-run send to \(endpoint) accepted")
             case .permanentFailure(.invalidArgument), .tokenInvalid:
                 return Finding(
                     severity: .ok, subject: subject,
-                    message: "fcm probe: token exchange accepted; \(endpoint) took the dry run and refused only the dummy token, as expected")
+                    message:
+                        "fcm probe: token exchange accepted; \(endpoint) took the dry run and refused only the dummy token, as expected")
             case .credentialsRejected(let code), .permanentFailure(let code), .retryable(let code, _):
                 return Finding(
                     severity: .error, subject: subject,
-                    message: "fcm probe: \(endpoint) refused the dry run: status \(response.status) \(code): \(response.error?.message ?? "")"
+                    message:
+                        "fcm probe: \(endpoint) refused the dry run: status \(response.status) \(code): \(response.error?.message ?? "")"
                         + (code == .senderIDMismatch || code == .unauthenticated
                             ? " (check fcm.project_id: the service account must belong to the project)" : ""))
             }
