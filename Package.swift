@@ -105,10 +105,19 @@ let package = Package(
             // The one OpenAPI document, compiled in: served at /openapi.yaml.
             resources: [.embedInCode("OpenAPI/push-relay.yaml")]
         ),
+        // What apns-mock and fcm-mock share: the admin listener's plumbing, the record file, signals, base64url.
+        .target(
+            name: "MockSupport",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
+        ),
         .target(
             name: "APNsMock",
             dependencies: [
                 "LogRedaction",
+                "MockSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -124,6 +133,7 @@ let package = Package(
             name: "apns-mock",
             dependencies: [
                 "APNsMock",
+                "MockSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -134,6 +144,7 @@ let package = Package(
             name: "FCMMock",
             dependencies: [
                 "LogRedaction",
+                "MockSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -150,6 +161,7 @@ let package = Package(
             name: "fcm-mock",
             dependencies: [
                 "FCMMock",
+                "MockSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

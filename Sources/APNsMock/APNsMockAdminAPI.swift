@@ -1,4 +1,5 @@
 import Foundation
+import MockSupport
 import NIOHTTP1
 
 /// The admin control surface: plaintext HTTP/1.1 on 127.0.0.1 (``APNsMockConfiguration/adminPort``),
@@ -23,27 +24,7 @@ import NIOHTTP1
 /// "apns-id":"…"},"payload":"{\"aps\":{}}","receivedAtMs":1700000000000}`; faults as documented
 /// on ``APNsMockFault``. Errors: 400/404/405 with `{"error":"<what is wrong>"}`.
 public enum APNsMockAdminAPI {
-    /// An answer: status and optional JSON body.
-    struct Response {
-        let status: HTTPResponseStatus
-        let body: Data?
-
-        static let noContent = Response(status: .noContent, body: nil)
-
-        static func json(_ value: some Encodable, status: HTTPResponseStatus = .ok) -> Response {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys]
-            do {
-                return Response(status: status, body: try encoder.encode(value))
-            } catch {
-                return .error(.internalServerError, "cannot encode answer: \(error)")
-            }
-        }
-
-        static func error(_ status: HTTPResponseStatus, _ message: String) -> Response {
-            .json(["error": message], status: status)
-        }
-    }
+    typealias Response = AdminResponse
 
     private struct UnregisterRequest: Decodable {
         let token: String

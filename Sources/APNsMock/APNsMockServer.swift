@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import MockSupport
 import NIOCore
 import NIOHTTP1
 import NIOPosix
@@ -105,7 +106,10 @@ public final class APNsMockServer: Sendable {
                         .childChannelInitializer { channel in
                             channel.eventLoop.makeCompletedFuture {
                                 try channel.pipeline.syncOperations.configureHTTPServerPipeline()
-                                try channel.pipeline.syncOperations.addHandler(AdminHTTPHandler(core: core))
+                                try channel.pipeline.syncOperations.addHandler(
+                                    AdminHTTPHandler { method, uri, body in
+                                        APNsMockAdminAPI.respond(method: method, uri: uri, body: body, core: core)
+                                    })
                             }
                         }
                         .bind(host: "127.0.0.1", port: adminPort)

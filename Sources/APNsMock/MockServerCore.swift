@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import NIOCore
 import Synchronization
+import MockSupport
 
 /// The part of the server that connections share: configuration and the locked
 /// ``MockServerState``. It exists from `init`, so faults and marks can be set before `start()`.

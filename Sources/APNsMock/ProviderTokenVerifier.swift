@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import MockSupport
 
 /// A provider token (JWT) whose form, key and signature checked out. Its age is judged per
 /// request, against the clock, by ``ProviderTokenVerifier/judgeAge(issuedAt:now:)``.

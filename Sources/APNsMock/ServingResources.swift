@@ -1,4 +1,5 @@
 import NIOSSL
+import MockSupport
 
 /// What `start()` loads from disk and every connection uses: the TLS context, the provider-token
 /// verifier and the record file.

@@ -2,6 +2,7 @@ import APNsMock
 import ArgumentParser
 import Foundation
 import Logging
+import MockSupport
 
 /// `apns-mock`: runs ``APNsMockServer`` until SIGINT or SIGTERM.
 @main

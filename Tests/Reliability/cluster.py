@@ -1,5 +1,6 @@
 """Shared by the reliability suites: apns-mock (validating, recording, with its admin API) plus a
-restartable `push-relay serve` on one database, and signed webhook events with fan-out."""
+restartable `push-relay serve` on one database, and signed webhook events with fan-out. With
+`fcm=True` fcm-mock too, and the users hold a mix of APNs and FCM tokens."""
 
 import base64
 import hashlib
@@ -22,6 +23,7 @@ sys.path.insert(0, str(ROOT / "Tests" / "PythonSupport"))
 import pgcluster  # noqa: E402
 RELAY_BIN = Path(os.environ.get("PUSH_RELAY_BINARY", ROOT / ".build" / "debug" / "push-relay"))
 MOCK_BIN = Path(os.environ.get("APNS_MOCK_BINARY", ROOT / ".build" / "debug" / "apns-mock"))
+FCM_MOCK_BIN = Path(os.environ.get("FCM_MOCK_BINARY", ROOT / ".build" / "debug" / "fcm-mock"))
 CERTS = ROOT / "certs" / "dev"
 
 FANOUT = int(os.environ.get("CRASH_FANOUT", "5"))
@@ -66,7 +68,17 @@ def token_for(user: int) -> str:
     return f"{user + 1:064x}"
 
 
-def event_body(message_id: int, rng: random.Random) -> bytes:
+def fcm_token_for(user: int) -> str:
+    """An FCM registration token's shape: letters, digits and `_ - : .`, 150-odd characters."""
+    return f"crash{user:03d}:APA91b" + "Xy-_" * 35
+
+
+def mixed_tokens(user: int) -> set:
+    """A third of the users hold an APNs token, a third an FCM token, a third both."""
+    return [{token_for(user)}, {fcm_token_for(user)}, {token_for(user), fcm_token_for(user)}][user % 3]
+
+
+def event_body(message_id: int, rng: random.Random, tokens_of=lambda user: {token_for(user)}) -> bytes:
     users = rng.sample(range(USERS), FANOUT + 1)
     sender, offline = users[0], users[1:]
     members = [{"user_id": f"u{sender}", "nickname": "sender", "is_online": True, "state": "joined"}]
@@ -76,7 +88,7 @@ def event_body(message_id: int, rng: random.Random) -> bytes:
              "sender": {"user_id": f"u{sender}", "nickname": "Sender"}, "members": members,
              "payload": {"message_id": message_id, "created_at": 1700000000000, "message": f"crash test {message_id}"},
              "channel": {"channel_url": f"ch-{sender}", "name": "Crash"}}
-    return json.dumps(event, separators=(",", ":")).encode(), {token_for(u) for u in offline}
+    return json.dumps(event, separators=(",", ":")).encode(), set().union(*(tokens_of(u) for u in offline))
 
 
 class Cluster:
@@ -84,10 +96,13 @@ class Cluster:
     a database of its own on the test cluster (`pgcluster`)."""
 
     def __init__(self, workdir: Path, extra_config: str = "", app_config: str = "", log_level: str = "warning",
-                 store: str = "sqlite"):
+                 store: str = "sqlite", fcm: bool = False):
         self.workdir = workdir
         self.record = workdir / "pushes.jsonl"
+        self.fcm_record = workdir / "fcm-pushes.jsonl"
         self.store = store
+        self.fcm = fcm
+        self.fcm_mock = None
         if store == "postgres":
             self.database = pgcluster.cluster().create_database()
             database_yaml = f"{{postgres: {{url: '{self.database}'}}}}"
@@ -101,6 +116,21 @@ class Cluster:
             workdir / "mock.log", "listening on")
         mock_url = line.split("listening on ")[1].split()[0]
         self.admin = line.split("admin on ")[1].split()[0] if "admin on " in line else None
+        fcm_config = ""
+        if fcm:
+            self.fcm_mock, line = start_and_wait(
+                [str(FCM_MOCK_BIN), "--port", "0", "--admin-port", "0", "--record", str(self.fcm_record),
+                 "--cert", str(CERTS / "server.pem"), "--key", str(CERTS / "server.key"),
+                 "--service-account", str(CERTS / "fcm-service-account.json"), "--log-level", "warning"],
+                workdir / "fcm-mock.log", "listening on")
+            fcm_url = line.split("listening on ")[1].split()[0]
+            self.fcm_admin = line.split("admin on ")[1].split()[0] if "admin on " in line else None
+            fcm_config = (
+                "    fcm:\n"
+                f"      service_account: {CERTS / 'fcm-service-account.json'}\n"
+                f"      url: \"{fcm_url}\"\n"
+                f"      token_url: \"{fcm_url}/token\"\n"
+                f"      ca_file: {CERTS / 'ca.pem'}\n")
         self.config = workdir / "relay.yaml"
         self.config.write_text(
             "listen: {host: 127.0.0.1, port: 0}\n"
@@ -114,6 +144,7 @@ class Cluster:
             "      topic: com.example.crash\n"
             f"      environment: {{url: \"{mock_url}\", ca_file: {CERTS / 'ca.pem'}}}\n"
             f"      auth: {{token: {{key_file: {CERTS / 'AuthKey_DEVKEY1234.p8'}, key_id: DEVKEY1234, team_id: DEVTEAM123}}}}\n"
+            f"{fcm_config}"
             f"{app_config}")
         self.relay = None
         self.url = None
@@ -146,22 +177,25 @@ class Cluster:
             connection.close()
 
     def recorded(self):
-        records = []
-        if self.record.exists():
-            lines = self.record.read_text().splitlines()
-            for number, line in enumerate(lines):
-                if not line.strip():
-                    continue
-                try:
-                    records.append(json.loads(line))
-                except ValueError:
-                    if number != len(lines) - 1:
-                        raise
-                    # The mock is still writing its last line; the next poll reads it whole.
-        return records
+        """What apns-mock accepted: one JSON object per notification."""
+        return read_json_lines(self.record)
+
+    def fcm_recorded(self):
+        """What fcm-mock accepted: one JSON object per message (`token`, `data`, `name`, …)."""
+        return read_json_lines(self.fcm_record)
+
+    def pairs(self) -> list:
+        """Every (message id, device token) either mock recorded, as often as it recorded it."""
+        got = [(payload_message_id(r), r["deviceToken"]) for r in self.recorded()]
+        got += [(json.loads(r["data"]["sendbird"])["message_id"], r["token"]) for r in self.fcm_recorded()]
+        return got
+
+    def event(self, message_id: int, rng: random.Random):
+        """A signed-to-be event and the tokens it must reach, with this cluster's token mix."""
+        return event_body(message_id, rng, mixed_tokens if self.fcm else (lambda user: {token_for(user)}))
 
     def stop(self):
-        for process in (self.relay, self.mock):
+        for process in (self.relay, self.mock, self.fcm_mock):
             if process and process.poll() is None:
                 process.send_signal(signal.SIGTERM)
                 try:
@@ -206,8 +240,8 @@ class Cluster:
         return self.mock_stats().get("streamsOpen", 0)
 
     def delivered(self) -> set:
-        """The (message id, device token) pairs the mock has recorded so far."""
-        return {(payload_message_id(r), r["deviceToken"]) for r in self.recorded()}
+        """The (message id, device token) pairs the mocks have recorded so far."""
+        return set(self.pairs())
 
     def wait_delivered(self, want: set, deadline_s: float) -> bool:
         """Waits until every pair of `want` reached the mock; False if `deadline_s` passes first."""
@@ -247,9 +281,27 @@ class Cluster:
     def register_users(self):
         session = requests.Session()
         for user in range(USERS):
-            r = session.post(f"{self.url}/v3/users/u{user}/push/apns", headers={"Api-Token": API_TOKEN},
-                             json={"apns_device_token": token_for(user)}, timeout=10)
-            assert r.status_code == 200, r.text
+            for token in (mixed_tokens(user) if self.fcm else {token_for(user)}):
+                kind, field = ("apns", "apns_device_token") if token == token_for(user) else ("gcm", "gcm_reg_token")
+                r = session.post(f"{self.url}/v3/users/u{user}/push/{kind}", headers={"Api-Token": API_TOKEN},
+                                 json={field: token}, timeout=10)
+                assert r.status_code == 200, r.text
+
+
+def read_json_lines(path: Path) -> list:
+    records = []
+    if path.exists():
+        lines = path.read_text().splitlines()
+        for number, line in enumerate(lines):
+            if not line.strip():
+                continue
+            try:
+                records.append(json.loads(line))
+            except ValueError:
+                if number != len(lines) - 1:
+                    raise
+                # The mock is still writing its last line; the next poll reads it whole.
+    return records
 
 
 def payload(record) -> dict:
@@ -322,12 +374,13 @@ class Fleet(Cluster):
                     node["process"].wait(timeout=20)
                 except subprocess.TimeoutExpired:
                     node["process"].kill()
-        if self.mock and self.mock.poll() is None:
-            self.mock.send_signal(signal.SIGTERM)
-            try:
-                self.mock.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                self.mock.kill()
+        for mock in (self.mock, self.fcm_mock):
+            if mock and mock.poll() is None:
+                mock.send_signal(signal.SIGTERM)
+                try:
+                    mock.wait(timeout=20)
+                except subprocess.TimeoutExpired:
+                    mock.kill()
 
 
 class FleetLoad:

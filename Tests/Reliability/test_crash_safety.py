@@ -1,10 +1,11 @@
-"""Crash safety: the real `push-relay serve` against `apns-mock` (validating, recording), a stream
-of signed webhook events with fan-out, and SIGKILL at random moments with a restart after each.
+"""Crash safety: the real `push-relay serve` against `apns-mock` and `fcm-mock` (validating,
+recording), users holding a mix of APNs and FCM tokens, a stream of signed webhook events with
+fan-out, and SIGKILL at random moments with a restart after each.
 
 Passes when every event answered 200 (or `duplicate`, which means an earlier attempt committed)
-has every expected push recorded by the mock, the SQLite file passes `PRAGMA integrity_check`
+has every expected push recorded by its mock, the SQLite file passes `PRAGMA integrity_check`
 after every kill (on PostgreSQL: the relay's tables read), and duplicate pushes (same apns-id twice) stay within what can be in flight
-at a kill. It runs on both stores. The figures are printed (`pytest -s`, or scripts/crash-test.sh for a long run).
+at a kill (the same (message, token) recorded twice). It runs on both stores. The figures are printed (`pytest -s`, or scripts/crash-test.sh for a long run).
 
 Knobs (environment): CRASH_EVENTS (default 3000), CRASH_KILLS (10), CRASH_FANOUT (5),
 CRASH_SENDERS (4), CRASH_SEED.
@@ -18,7 +19,7 @@ import time
 import pytest
 import requests
 
-from cluster import MOCK_BIN, RELAY_BIN, WINDOW, Cluster, event_body, payload_message_id, signed
+from cluster import FCM_MOCK_BIN, MOCK_BIN, RELAY_BIN, WINDOW, Cluster, signed
 
 EVENTS = int(os.environ.get("CRASH_EVENTS", "3000"))
 KILLS = int(os.environ.get("CRASH_KILLS", "10"))
@@ -26,15 +27,16 @@ SENDERS = int(os.environ.get("CRASH_SENDERS", "4"))
 SEED = int(os.environ.get("CRASH_SEED", str(int(time.time()))))
 
 
-@pytest.mark.skipif(not RELAY_BIN.exists() or not MOCK_BIN.exists(), reason="build first (scripts/test does)")
+@pytest.mark.skipif(not RELAY_BIN.exists() or not MOCK_BIN.exists() or not FCM_MOCK_BIN.exists(),
+                    reason="build first (scripts/test does)")
 @pytest.mark.parametrize("store", ["sqlite", "postgres"])
 def test_sigkill_at_random_moments_loses_no_accepted_push(tmp_path, store):
     rng = random.Random(SEED)
-    cluster = Cluster(tmp_path, store=store)
+    cluster = Cluster(tmp_path, store=store, fcm=True)
     try:
         cluster.register_users()
 
-        bodies = [event_body(1_000_000 + i, rng) for i in range(EVENTS)]
+        bodies = [cluster.event(1_000_000 + i, rng) for i in range(EVENTS)]
         expected = {}           # message id -> tokens, for events the relay answered 200
         answers = {"accepted": 0, "duplicate": 0, "retried": 0, "deferred": 0}
         next_index = [0]
@@ -102,24 +104,28 @@ def test_sigkill_at_random_moments_loses_no_accepted_push(tmp_path, store):
         assert len(kills) >= KILLS
         assert all(result == "ok" for result in integrity), integrity
 
-        # Everything answered 200 must reach APNs, however often the relay died.
+        # Everything answered 200 must reach APNs or FCM, however often the relay died.
         want = {(m, t) for m, tokens in expected.items() for t in tokens}
         deadline = time.monotonic() + 180
         while True:
-            records = cluster.recorded()
-            got = {(payload_message_id(r), r["deviceToken"]) for r in records}
+            pairs = cluster.pairs()
+            got = set(pairs)
             missing = want - got
             if not missing or time.monotonic() > deadline:
                 break
             time.sleep(0.5)
-        apns_ids = [r["headers"].get("apns-id") for r in records]
-        duplicates = len(apns_ids) - len(set(apns_ids))
+        # One delivery per (message, token): a pair recorded twice is a push sent twice.
+        duplicates = len(pairs) - len(got)
+        fcm_duplicates = sum(1 for _, token in pairs if not all(c in "0123456789abcdef" for c in token)) - sum(
+            1 for _, token in got if not all(c in "0123456789abcdef" for c in token))
+        fcm_pushes = sum(1 for _, token in want if not all(c in "0123456789abcdef" for c in token))
         print(f"\ncrash-safety ({store}): seed {SEED}, {len(kills)} SIGKILLs ({sum(kills)} while events streamed in), {len(expected)} events answered 200 "
               f"({answers['accepted']} accepted, {answers['duplicate']} duplicate after a lost answer, "
-              f"{answers['retried']} retried sends, {answers['deferred']} deferred by 503), {len(want)} pushes expected, {len(got & want)} recorded, "
-              f"{len(missing)} missing, {duplicates} duplicates (bound {len(kills) * WINDOW}), "
+              f"{answers['retried']} retried sends, {answers['deferred']} deferred by 503), {len(want)} pushes expected "
+              f"({len(want) - fcm_pushes} APNs, {fcm_pushes} FCM), {len(got & want)} recorded, "
+              f"{len(missing)} missing, {duplicates} duplicates ({fcm_duplicates} FCM; bound {len(kills) * WINDOW}), "
               f"integrity_check ok after every kill")
-        assert not missing, f"{len(missing)} accepted pushes never reached APNs, e.g. {sorted(missing)[:5]}"
+        assert not missing, f"{len(missing)} accepted pushes never reached APNs or FCM, e.g. {sorted(missing)[:5]}"
         assert duplicates <= len(kills) * WINDOW
         assert cluster.integrity() == "ok"
     finally:

@@ -2,11 +2,11 @@ import Foundation
 import Synchronization
 
 /// An append-only file of JSON lines (the `recordFile`), shared by all connections.
-final class JSONLinesFile: Sendable {
-    let path: String
+package final class JSONLinesFile: Sendable {
+    package let path: String
     private let handle: Mutex<FileHandle>
 
-    init(path: String) throws {
+    package init(path: String) throws {
         if !FileManager.default.fileExists(atPath: path) {
             guard FileManager.default.createFile(atPath: path, contents: nil) else {
                 throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: path])
@@ -20,7 +20,7 @@ final class JSONLinesFile: Sendable {
 
     /// Appends `value` as one JSON line. Failures are returned, not thrown, so a full disk does
     /// not take the mock down mid-test; the caller logs them.
-    func append(_ value: some Encodable) -> (any Error)? {
+    package func append(_ value: some Encodable) -> (any Error)? {
         do {
             var line = try JSONEncoder().encode(value)
             line.append(UInt8(ascii: "\n"))
@@ -31,7 +31,7 @@ final class JSONLinesFile: Sendable {
         }
     }
 
-    func close() {
+    package func close() {
         self.handle.withLock { try? $0.close() }
     }
 }

@@ -1,8 +1,8 @@
 import Foundation
 
 /// base64url without padding (RFC 7515 §2).
-enum Base64URL {
-    static func decode(_ text: Substring) -> Data? {
+package enum Base64URL {
+    package static func decode(_ text: Substring) -> Data? {
         var base64 = String(text).replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         guard !base64.contains("=") else { return nil }
         switch base64.utf8.count % 4 {

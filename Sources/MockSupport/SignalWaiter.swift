@@ -4,11 +4,11 @@ import Foundation
 /// Turns SIGINT/SIGTERM into an awaitable event instead of the default process kill, so the
 /// server can close its connections first.
 /// Kept for the life of `run()`; the sources stop delivering when it is released.
-final class SignalWaiter {
+package final class SignalWaiter {
     private let sources: [any DispatchSourceSignal]
     private let stream: AsyncStream<Int32>
 
-    init(signals: [Int32]) {
+    package init(signals: [Int32]) {
         let (stream, continuation) = AsyncStream<Int32>.makeStream()
         self.stream = stream
         self.sources = signals.map { number in
@@ -25,7 +25,7 @@ final class SignalWaiter {
     }
 
     /// The first signal received.
-    func next() async -> Int32 {
+    package func next() async -> Int32 {
         var iterator = self.stream.makeAsyncIterator()
         return await iterator.next() ?? SIGTERM
     }

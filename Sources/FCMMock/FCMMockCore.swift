@@ -1,0 +1,299 @@
+import Foundation
+import Logging
+import MockSupport
+import NIOCore
+import Synchronization
+
+/// What the mock's connections share: configuration, the service account's verifier, the record
+/// file and the locked state (issued access tokens, faults, unregistered tokens, counters,
+/// recorded messages). Signature checks and file writes happen outside the lock.
+final class FCMMockCore: Sendable {
+    let configuration: FCMMockConfiguration
+    let verifier: ServiceAccountVerifier
+    let logger: Logger
+    let recordFile: JSONLinesFile?
+    private let state = Mutex(State())
+
+    struct State {
+        var stats = FCMMockStats()
+        var faults = FaultBook()
+        var unregistered: Set<String> = []
+        /// Access token → expiry (Unix seconds).
+        var accessTokens: [String: Int64] = [:]
+        var messages: [RecordedMessage] = []
+        var connections: [Int: any Channel] = [:]
+        var nextConnectionID = 0
+        var nextMessageSerial: UInt64 = 0
+        var waiters: [UInt64: Waiter] = [:]
+        /// Waits whose deadline passed before they registered.
+        var abandoned: Set<UInt64> = []
+        var nextWaiterID: UInt64 = 0
+        var isShutDown = false
+    }
+
+    struct Waiter {
+        var count: Int
+        var continuation: CheckedContinuation<[RecordedMessage], any Error>
+    }
+
+    /// What a `messages:send` gets.
+    enum SendOutcome: Sendable, Equatable {
+        case answer(FCMMockAnswer)
+        /// Close the connection without answering (a `drop_connections` fault).
+        case dropConnection
+    }
+
+    /// Access tokens kept at most; past it, expired ones are forgotten.
+    private static let accessTokenLimit = 10_000
+
+    init(configuration: FCMMockConfiguration, logger: Logger) throws(FCMMockError) {
+        self.configuration = configuration
+        self.logger = logger
+        verifier = try ServiceAccountVerifier(path: configuration.serviceAccountPath)
+        do {
+            recordFile = try configuration.recordFile.map { try JSONLinesFile(path: $0) }
+        } catch {
+            throw .invalidTLSMaterial(path: configuration.recordFile ?? "", detail: "cannot open the record file: \(error)")
+        }
+    }
+
+    private var now: Int64 { Int64(configuration.now().timeIntervalSince1970) }
+
+    // MARK: Connections
+
+    func connectionAccepted(_ channel: any Channel) -> Int {
+        state.withLock { state in
+            state.nextConnectionID += 1
+            state.stats.connectionsAccepted += 1
+            state.stats.connectionsOpen += 1
+            state.connections[state.nextConnectionID] = channel
+            return state.nextConnectionID
+        }
+    }
+
+    func connectionClosed(id: Int) {
+        state.withLock { state in
+            if state.connections.removeValue(forKey: id) != nil { state.stats.connectionsOpen -= 1 }
+        }
+    }
+
+    func answered(_ status: Int) {
+        state.withLock { $0.stats.responsesByStatus[String(status), default: 0] += 1 }
+    }
+
+    // MARK: The token endpoint
+
+    /// `POST /token`, form-encoded `grant_type` (JWT bearer) and `assertion`.
+    func exchangeToken(body: Data) -> FCMMockAnswer {
+        if state.withLock({ $0.faults.takeTokenEndpointFault() }) {
+            return refused(.oauthError(status: 503, "temporarily_unavailable", "The token endpoint is unavailable (fault)."))
+        }
+        let form = Self.formFields(body)
+        guard form["grant_type"] == "urn:ietf:params:oauth:grant-type:jwt-bearer" else {
+            return refused(.oauthError("unsupported_grant_type", "Invalid grant_type: \(form["grant_type"]?.prefix(80) ?? "")"))
+        }
+        guard let assertion = form["assertion"] else {
+            return refused(.oauthError("invalid_request", "Missing required parameter: assertion"))
+        }
+        let now = now
+        if case .failure(let rejection) = verifier.verify(assertion, now: now) {
+            logger.debug("token request refused", metadata: ["why": "\(rejection)"])
+            return refused(.oauthError("invalid_grant", rejection.description))
+        }
+        let token = "ya29.mock-" + (0..<3).map { _ in String(UInt64.random(in: .min ... .max), radix: 16) }.joined()
+        let lifetime = configuration.accessTokenLifetimeSeconds
+        state.withLock { state in
+            if state.accessTokens.count >= Self.accessTokenLimit {
+                state.accessTokens = state.accessTokens.filter { $0.value > now }
+            }
+            state.accessTokens[token] = now + Int64(lifetime)
+            state.stats.tokensIssued += 1
+        }
+        return .accessToken(token, expiresIn: lifetime)
+    }
+
+    private func refused(_ answer: FCMMockAnswer) -> FCMMockAnswer {
+        state.withLock { $0.stats.tokenRequestsRefused += 1 }
+        return answer
+    }
+
+    static func formFields(_ body: Data) -> [String: String] {
+        var fields: [String: String] = [:]
+        for pair in String(decoding: body, as: UTF8.self).split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            func decoded(_ text: Substring) -> String {
+                String(text).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String(text)
+            }
+            fields[decoded(parts[0])] = parts.count > 1 ? decoded(parts[1]) : ""
+        }
+        return fields
+    }
+
+    // MARK: messages:send
+
+    /// One `POST /v1/projects/{project}/messages:send`.
+    func send(project: String, authorization: String?, body: Data, connectionID: Int) -> SendOutcome {
+        let now = now
+        enum Gate {
+            case drop
+            case fault(FCMMockAnswer)
+            case unauthenticated
+            case open
+        }
+        let gate: Gate = state.withLock { state in
+            state.stats.sendRequests += 1
+            if state.faults.takeDrop() {
+                state.stats.connectionsDropped += 1
+                return .drop
+            }
+            guard let bearer = Self.bearer(authorization), let expiry = state.accessTokens[bearer], expiry > now else {
+                state.stats.sendsUnauthenticated += 1
+                return .unauthenticated
+            }
+            if let answer = state.faults.takeAnswerFault() { return .fault(answer) }
+            return .open
+        }
+        switch gate {
+        case .drop: return .dropConnection
+        case .fault(let answer): return .answer(answer)
+        case .unauthenticated: return .answer(.unauthenticated)
+        case .open: break
+        }
+        guard project == verifier.projectID else {
+            return .answer(
+                .fcmError(
+                    status: 403, apiStatus: "PERMISSION_DENIED",
+                    message:
+                        "Permission 'cloudmessaging.messages.create' denied on resource '//cloudresourcemanager.googleapis.com/projects/\(project.prefix(100))'"
+                ))
+        }
+        let message: FCMMessageValidator.Message
+        switch FCMMessageValidator.validate(body: body) {
+        case .success(let valid): message = valid
+        case .failure(let answer): return .answer(answer)
+        }
+        return state.withLock { state -> SendOutcome in
+            if state.unregistered.contains(message.token) { return .answer(.unregistered) }
+            if message.validateOnly {
+                state.stats.messagesValidated += 1
+                return .answer(.sent(name: "projects/\(project)/messages/fake_message_id"))
+            }
+            state.nextMessageSerial += 1
+            let name = "projects/\(project)/messages/0:\(now * 1000)%\(String(state.nextMessageSerial, radix: 16))"
+            state.stats.messagesAccepted += 1
+            let record = RecordedMessage(
+                token: message.token, data: message.data, android: message.android, name: name,
+                receivedAtMs: Int64(configuration.now().timeIntervalSince1970 * 1000), connectionID: connectionID)
+            if configuration.recordInMemory {
+                state.messages.append(record)
+                resumeSatisfiedWaiters(&state)
+            }
+            if let recordFile, let error = recordFile.append(record) {
+                logger.error("cannot append to the record file", metadata: ["error": "\(error)"])
+            }
+            return .answer(.sent(name: name))
+        }
+    }
+
+    private static func bearer(_ authorization: String?) -> String? {
+        guard let authorization, authorization.count > 7, authorization.prefix(7).lowercased() == "bearer " else { return nil }
+        return String(authorization.dropFirst(7))
+    }
+
+    // MARK: Control
+
+    var stats: FCMMockStats { state.withLock { $0.stats } }
+    var messages: [RecordedMessage] { state.withLock { $0.messages } }
+    var armedFaults: FCMMockFaults { state.withLock { $0.faults.armed } }
+
+    func arm(_ faults: FCMMockFaults) {
+        state.withLock { state in
+            state.faults.arm(faults)
+            state.unregistered.formUnion(faults.unregistered ?? [])
+        }
+        logger.info("faults armed", metadata: ["faults": "\(faults)"])
+    }
+
+    func clearFaults() {
+        state.withLock { $0.faults = FaultBook() }
+    }
+
+    /// Every access token issued so far stops working (answered 401 UNAUTHENTICATED), as when
+    /// Google revokes them early.
+    func expireAccessTokens() {
+        state.withLock { $0.accessTokens.removeAll() }
+    }
+
+    func markUnregistered(_ tokens: [String]) {
+        state.withLock { $0.unregistered.formUnion(tokens) }
+    }
+
+    /// Forgets messages, faults, unregistered tokens and counters (open connections stay counted).
+    func reset() {
+        state.withLock { state in
+            state.messages.removeAll()
+            state.faults = FaultBook()
+            state.unregistered.removeAll()
+            var stats = FCMMockStats()
+            stats.connectionsOpen = state.stats.connectionsOpen
+            state.stats = stats
+        }
+    }
+
+    func shutDown() -> [any Channel] {
+        let (channels, waiters) = state.withLock { state in
+            state.isShutDown = true
+            defer { state.waiters.removeAll() }
+            return (Array(state.connections.values), Array(state.waiters.values))
+        }
+        for waiter in waiters { waiter.continuation.resume(throwing: FCMMockError.shutDown) }
+        return channels
+    }
+
+    // MARK: Waiting
+
+    private func resumeSatisfiedWaiters(_ state: inout State) {
+        guard !state.waiters.isEmpty else { return }
+        for (id, waiter) in state.waiters where state.messages.count >= waiter.count {
+            state.waiters.removeValue(forKey: id)
+            waiter.continuation.resume(returning: state.messages)
+        }
+    }
+
+    func waitForMessages(count: Int, timeout: Duration) async throws -> [RecordedMessage] {
+        let id = state.withLock { state in
+            state.nextWaiterID += 1
+            return state.nextWaiterID
+        }
+        return try await withThrowingTaskGroup(of: [RecordedMessage].self) { group in
+            group.addTask {
+                try await withCheckedThrowingContinuation { continuation in
+                    let immediate: Result<[RecordedMessage], any Error>? = self.state.withLock { state in
+                        if state.abandoned.remove(id) != nil { return .failure(CancellationError()) }
+                        if state.isShutDown { return .failure(FCMMockError.shutDown) }
+                        if state.messages.count >= count { return .success(state.messages) }
+                        state.waiters[id] = Waiter(count: count, continuation: continuation)
+                        return nil
+                    }
+                    if let immediate { continuation.resume(with: immediate) }
+                }
+            }
+            group.addTask {
+                try await Task.sleep(for: timeout)
+                throw FCMMockError.timedOut(waitingFor: "\(count) recorded messages", after: timeout)
+            }
+            defer {
+                group.cancelAll()
+                // A waiter the deadline beat is still registered: answer it so its task ends.
+                let waiter = self.state.withLock { state in
+                    let waiter = state.waiters.removeValue(forKey: id)
+                    if waiter == nil { state.abandoned.insert(id) }
+                    return waiter
+                }
+                waiter?.continuation.resume(throwing: CancellationError())
+            }
+            guard let first = try await group.next() else { throw CancellationError() }
+            return first
+        }
+    }
+}

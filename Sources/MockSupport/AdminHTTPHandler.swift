@@ -1,0 +1,86 @@
+import Foundation
+import NIOCore
+import NIOHTTP1
+
+/// Serves a mock's admin API over HTTP/1.1: gathers a request, hands it to `respond`, writes the
+/// answer. Shared by apns-mock and fcm-mock, whose admin routes differ but whose plumbing does not.
+package final class AdminHTTPHandler: ChannelInboundHandler {
+    package typealias InboundIn = HTTPServerRequestPart
+    package typealias OutboundOut = HTTPServerResponsePart
+    package typealias Responder = @Sendable (_ method: HTTPMethod, _ uri: String, _ body: Data) -> AdminResponse
+
+    /// Admin bodies are small JSON objects; anything bigger is a mistake.
+    private static let maximumBody = 1 << 20
+
+    private let respond: Responder
+    private var head: HTTPRequestHead?
+    private var body = Data()
+
+    package init(respond: @escaping Responder) {
+        self.respond = respond
+    }
+
+    package func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch self.unwrapInboundIn(data) {
+        case .head(let head):
+            self.head = head
+            self.body = Data()
+        case .body(let chunk):
+            if self.body.count + chunk.readableBytes <= Self.maximumBody {
+                self.body.append(contentsOf: chunk.readableBytesView)
+            }
+        case .end:
+            guard let head = self.head else { return }
+            self.head = nil
+            self.write(self.respond(head.method, head.uri, self.body), for: head, context: context)
+        }
+    }
+
+    private func write(_ response: AdminResponse, for request: HTTPRequestHead, context: ChannelHandlerContext) {
+        var headers = HTTPHeaders()
+        headers.add(name: "content-length", value: String(response.body?.count ?? 0))
+        if response.body != nil { headers.add(name: "content-type", value: "application/json") }
+        if !request.isKeepAlive { headers.add(name: "connection", value: "close") }
+        let head = HTTPResponseHead(version: request.version, status: response.status, headers: headers)
+        context.write(self.wrapOutboundOut(.head(head)), promise: nil)
+        if let body = response.body {
+            context.write(self.wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(bytes: body)))), promise: nil)
+        }
+        let done = context.eventLoop.makePromise(of: Void.self)
+        context.writeAndFlush(self.wrapOutboundOut(.end(nil)), promise: done)
+        if !request.isKeepAlive {
+            done.futureResult.assumeIsolated().whenComplete { _ in context.close(promise: nil) }
+        }
+    }
+
+    package func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        context.close(promise: nil)
+    }
+}
+
+/// An admin answer: status and optional JSON body.
+package struct AdminResponse: Sendable {
+    package let status: HTTPResponseStatus
+    package let body: Data?
+
+    package init(status: HTTPResponseStatus, body: Data?) {
+        self.status = status
+        self.body = body
+    }
+
+    package static let noContent = AdminResponse(status: .noContent, body: nil)
+
+    package static func json(_ value: some Encodable, status: HTTPResponseStatus = .ok) -> AdminResponse {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        do {
+            return AdminResponse(status: status, body: try encoder.encode(value))
+        } catch {
+            return .error(.internalServerError, "cannot encode answer: \(error)")
+        }
+    }
+
+    package static func error(_ status: HTTPResponseStatus, _ message: String) -> AdminResponse {
+        .json(["error": message], status: status)
+    }
+}

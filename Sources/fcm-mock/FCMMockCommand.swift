@@ -1,0 +1,82 @@
+import ArgumentParser
+import FCMMock
+import Foundation
+import Logging
+import MockSupport
+
+/// `fcm-mock`: runs `FCMMockServer` until SIGINT or SIGTERM.
+@main
+struct FCMMockCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "fcm-mock",
+        abstract: "A mock FCM HTTP v1 API and OAuth token endpoint (HTTP/2 over TLS) for tests and demos."
+    )
+
+    @Option(help: "Interface to listen on.")
+    var host = "127.0.0.1"
+
+    @Option(help: "TLS port for messages:send and /token (0 = ephemeral).")
+    var port = 2198
+
+    @Option(help: "PEM certificate chain the server presents.")
+    var cert = "certs/dev/server.pem"
+
+    @Option(help: "PEM private key of --cert.")
+    var key = "certs/dev/server.key"
+
+    @Option(
+        name: .customLong("service-account"),
+        help: "The service account JSON key whose assertions /token accepts; messages go to its project_id.")
+    var serviceAccount = "certs/dev/fcm-service-account.json"
+
+    @Option(help: "Append one JSON line per accepted message to this file.")
+    var record: String?
+
+    @Option(name: .customLong("token-lifetime"), help: "Seconds an issued access token lives.")
+    var tokenLifetime = 3599
+
+    @Option(name: .customLong("max-streams"), help: "SETTINGS_MAX_CONCURRENT_STREAMS per connection.")
+    var maxStreams = 100
+
+    @Option(name: .customLong("admin-port"), help: "Plaintext HTTP/1.1 admin listener on 127.0.0.1 (0 = ephemeral).")
+    var adminPort: Int?
+
+    @Option(help: "Event-loop threads.")
+    var threads = 1
+
+    @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
+    var logLevel: String = "info"
+
+    func validate() throws {
+        guard maxStreams > 0 else { throw ValidationError("--max-streams must be positive") }
+        guard threads > 0 else { throw ValidationError("--threads must be positive") }
+        guard tokenLifetime > 0 else { throw ValidationError("--token-lifetime must be positive") }
+        guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown --log-level \(logLevel)") }
+    }
+
+    func run() async throws {
+        let level = Logger.Level(rawValue: logLevel) ?? .info
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+        let logger = Logger(label: "fcm-mock")
+        let configuration = FCMMockConfiguration(
+            host: host, port: port, tlsCertificatePath: cert, tlsKeyPath: key, serviceAccountPath: serviceAccount,
+            recordFile: record, recordInMemory: adminPort != nil, accessTokenLifetimeSeconds: tokenLifetime,
+            maxConcurrentStreams: maxStreams, adminPort: adminPort, eventLoopThreads: threads)
+        let server = try FCMMockServer(configuration: configuration, logger: logger)
+        let signals = SignalWaiter(signals: [SIGINT, SIGTERM])
+        try await server.start()
+
+        var line = "fcm-mock listening on https://\(host):\(server.port) (project \(server.projectID))"
+        if let adminPort = server.adminPort { line += ", admin on http://127.0.0.1:\(adminPort)" }
+        // Written straight to the descriptor (no stdio buffering): scripts wait for this line.
+        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+
+        let signal = await signals.next()
+        logger.info("shutting down", metadata: ["signal": "\(signal)"])
+        try await server.shutdown()
+    }
+}
