@@ -224,6 +224,7 @@ let package = Package(
         ),
         .testTarget(name: "PushCoreTests", dependencies: ["PushCore"]),
         .testTarget(name: "FCMTests", dependencies: ["FCM", "APNs", "FCMMock", "TestSupport"]),
+        .testTarget(name: "FCMMockTests", dependencies: ["FCMMock"]),
         .testTarget(name: "LogRedactionTests", dependencies: ["LogRedaction"]),
         .testTarget(name: "PushStoreTests", dependencies: ["PushStore", "PushStorePostgres", "PushCore", "TestSupport"]),
         .testTarget(
@@ -231,6 +232,7 @@ let package = Package(
             dependencies: [
                 "APNs",
                 "APNsMock",
+                "FCMMock",
                 "PushService",
                 "PushStore",
                 "PushCore",

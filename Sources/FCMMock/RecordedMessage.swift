@@ -14,5 +14,10 @@ public struct RecordedMessage: Sendable, Codable, Hashable {
     public struct Android: Sendable, Codable, Hashable {
         public var priority: String?
         public var ttl: String?
+
+        public init(priority: String? = nil, ttl: String? = nil) {
+            self.priority = priority
+            self.ttl = ttl
+        }
     }
 }

@@ -22,7 +22,9 @@ package final class JSONLinesFile: Sendable {
     /// not take the mock down mid-test; the caller logs them.
     package func append(_ value: some Encodable) -> (any Error)? {
         do {
-            var line = try JSONEncoder().encode(value)
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.withoutEscapingSlashes]
+            var line = try encoder.encode(value)
             line.append(UInt8(ascii: "\n"))
             try self.handle.withLock { try $0.write(contentsOf: line) }
             return nil

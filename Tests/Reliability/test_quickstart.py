@@ -1,7 +1,9 @@
 """The README's quick start keeps working: `scripts/quickstart.sh --demo` builds, starts
-apns-mock and the relay on loopback, registers a token with curl, posts the signed sample event
-and sees the push reach the mock within a minute."""
+apns-mock, fcm-mock and the relay on loopback, registers Bob's iPhone (APNs) and Android (FCM)
+tokens with curl, posts the signed sample event and sees both pushes reach their mocks within a
+minute."""
 
+import json
 import socket
 import subprocess
 
@@ -20,10 +22,16 @@ def port_free(port: int) -> bool:
             return False
 
 
-@pytest.mark.skipif(not (port_free(8080) and port_free(2197)), reason="the quick start needs ports 8080 and 2197")
+@pytest.mark.skipif(not (port_free(8080) and port_free(2197) and port_free(2198)),
+                    reason="the quick start needs ports 8080, 2197 and 2198")
 def test_quickstart_demo_delivers_the_sample_push():
     result = subprocess.run([str(ROOT / "scripts/quickstart.sh"), "--demo"], cwd=ROOT, capture_output=True,
                             text=True, timeout=600)
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
     assert "the push reached apns-mock" in result.stdout
-    assert "Alice: Hello from the quick start" in result.stdout
+    assert "the push reached fcm-mock" in result.stdout
+    # The same text on both: aps.alert on the iPhone, data.message on Android.
+    apns_line = result.stdout.split("the push reached apns-mock")[1].splitlines()[1]
+    fcm_line = result.stdout.split("the push reached fcm-mock")[1].splitlines()[1]
+    assert "Alice: Hello from the quick start" in apns_line
+    assert json.loads(fcm_line)["data"]["message"] == "Alice: Hello from the quick start"

@@ -1,5 +1,6 @@
 import TestSupport
 import APNsMock
+import FCMMock
 import Foundation
 import Testing
 @testable import PushService
@@ -86,6 +87,61 @@ import Testing
         let result = try await Self.run(["check-config", "--config", config, "--probe"])
         #expect(result.status == 1)
         #expect(result.err.contains("probe: 127.0.0.1:\(mock.port) rejected the push: status 403"), "\(result.err)")
+        try await mock.shutdown()
+    }
+
+    /// An app with only an `fcm` block, pointing at `mock`.
+    static func fcmConfig(_ directory: TemporaryDirectory, mock: FCMMockServer, extra: String = "") throws -> String {
+        try directory.write(
+            "relay.yaml",
+            """
+            listen: {host: 127.0.0.1, port: 0}
+            database: {path: \(directory.path("relay.sqlite"))}
+            apps:
+              - app_id: app-F
+                api_token: token-F-0123456789abcdef
+                fcm:
+                  service_account: \(Repository.devCert("fcm-service-account.json"))
+                  url: https://127.0.0.1:\(mock.port)
+                  token_url: https://127.0.0.1:\(mock.port)/token
+                  ca_file: \(Repository.devCert("ca.pem"))\(extra)
+            """)
+    }
+
+    static func fcmMock() async throws -> FCMMockServer {
+        let mock = try FCMMockServer(
+            configuration: FCMMockConfiguration(
+                tlsCertificatePath: Repository.devCert("server.pem"), tlsKeyPath: Repository.devCert("server.key"),
+                serviceAccountPath: Repository.devCert("fcm-service-account.json")))
+        try await mock.start()
+        return mock
+    }
+
+    @Test func theFCMProbeExchangesATokenAndSendsADryRun() async throws {
+        let mock = try await Self.fcmMock()
+        let directory = try TemporaryDirectory()
+        let result = try await Self.run(["check-config", "--config", try Self.fcmConfig(directory, mock: mock), "--probe"])
+        #expect(result.status == 0, "\(result.err)")
+        #expect(
+            result.out.contains("fcm probe: token exchange and a dry-run send to 127.0.0.1:\(mock.port) accepted"),
+            "\(result.out) \(result.err)")
+        #expect(mock.stats.tokensIssued == 1)
+        #expect(mock.stats.messagesValidated == 1)
+        #expect(mock.messages.isEmpty, "a dry run delivers nothing")
+        let key = try String(contentsOfFile: Repository.devCert("fcm-service-account.json"), encoding: .utf8)
+        let keyLine = key.components(separatedBy: "\\n")[1]
+        #expect(!result.out.contains(keyLine) && !result.err.contains(keyLine), "the key is never shown")
+        try await mock.shutdown()
+    }
+
+    @Test func theFCMProbeFailsForAProjectTheAccountCannotSendTo() async throws {
+        let mock = try await Self.fcmMock()
+        let directory = try TemporaryDirectory()
+        let config = try Self.fcmConfig(directory, mock: mock, extra: "\n      project_id: someone-elses")
+        let result = try await Self.run(["check-config", "--config", config, "--probe"])
+        #expect(result.status == 1)
+        #expect(result.err.contains("fcm probe:") && result.err.contains("403"), "\(result.err)")
+        #expect(result.err.contains("project_id"), "\(result.err)")
         try await mock.shutdown()
     }
 }

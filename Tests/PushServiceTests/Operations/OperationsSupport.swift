@@ -2,26 +2,6 @@ import Foundation
 import TestSupport
 @testable import PushService
 
-/// A fresh directory removed when the test ends.
-final class TemporaryDirectory: Sendable {
-    let url: URL
-
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("OpsTests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    deinit { try? FileManager.default.removeItem(at: url) }
-
-    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
-
-    @discardableResult
-    func write(_ name: String, _ text: String) throws -> String {
-        try text.write(toFile: path(name), atomically: true, encoding: .utf8)
-        return path(name)
-    }
-}
-
 /// Configuration YAML for one app with APNs token auth using the dev key.
 func tokenAppYAML(
     database: String, port: Int = 0, apnsURL: String = "https://127.0.0.1:2197",
