@@ -111,19 +111,9 @@ public final class FCMMockServer: Sendable {
             var adminChannel: (any Channel)?
             if let adminPort = configuration.adminPort {
                 do {
-                    adminChannel = try await ServerBootstrap(group: group)
-                        .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-                        .childChannelInitializer { channel in
-                            channel.eventLoop.makeCompletedFuture {
-                                try channel.pipeline.syncOperations.configureHTTPServerPipeline()
-                                try channel.pipeline.syncOperations.addHandler(
-                                    AdminHTTPHandler { method, uri, body in
-                                        FCMMockAdminAPI.respond(method: method, uri: uri, body: body, core: core)
-                                    })
-                            }
-                        }
-                        .bind(host: "127.0.0.1", port: adminPort)
-                        .get()
+                    adminChannel = try await AdminHTTPHandler.bind(group: group, port: adminPort) { method, uri, body in
+                        FCMMockAdminAPI.respond(method: method, uri: uri, body: body, core: core)
+                    }
                 } catch {
                     try? await serverChannel.close()
                     throw error

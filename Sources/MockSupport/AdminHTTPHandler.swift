@@ -1,6 +1,7 @@
 import Foundation
 import NIOCore
 import NIOHTTP1
+import NIOPosix
 
 /// Serves a mock's admin API over HTTP/1.1: gathers a request, hands it to `respond`, writes the
 /// answer. Shared by apns-mock and fcm-mock, whose admin routes differ but whose plumbing does not.
@@ -18,6 +19,22 @@ package final class AdminHTTPHandler: ChannelInboundHandler {
 
     package init(respond: @escaping Responder) {
         self.respond = respond
+    }
+
+    /// Listens on 127.0.0.1:`port` (0 = ephemeral) and serves `respond` there.
+    package static func bind(
+        group: any EventLoopGroup, port: Int, respond: @escaping Responder
+    ) async throws -> any Channel {
+        try await ServerBootstrap(group: group)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.configureHTTPServerPipeline()
+                    try channel.pipeline.syncOperations.addHandler(AdminHTTPHandler(respond: respond))
+                }
+            }
+            .bind(host: "127.0.0.1", port: port)
+            .get()
     }
 
     package func channelRead(context: ChannelHandlerContext, data: NIOAny) {

@@ -196,12 +196,7 @@ class Cluster:
 
     def stop(self):
         for process in (self.relay, self.mock, self.fcm_mock):
-            if process and process.poll() is None:
-                process.send_signal(signal.SIGTERM)
-                try:
-                    process.wait(timeout=20)
-                except subprocess.TimeoutExpired:
-                    process.kill()
+            terminate(process)
 
     def relay_rss_mb(self) -> float:
         for line in Path(f"/proc/{self.relay.pid}/status").read_text().splitlines():
@@ -288,6 +283,16 @@ class Cluster:
                 assert r.status_code == 200, r.text
 
 
+def terminate(process):
+    """SIGTERM, and SIGKILL if it has not exited 20 s later."""
+    if process and process.poll() is None:
+        process.send_signal(signal.SIGTERM)
+        try:
+            process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            process.kill()
+
+
 def read_json_lines(path: Path) -> list:
     records = []
     if path.exists():
@@ -368,19 +373,9 @@ class Fleet(Cluster):
 
     def stop(self):
         for node in self.nodes:
-            if node and node["process"].poll() is None:
-                node["process"].send_signal(signal.SIGTERM)
-                try:
-                    node["process"].wait(timeout=20)
-                except subprocess.TimeoutExpired:
-                    node["process"].kill()
+            terminate(node and node["process"])
         for mock in (self.mock, self.fcm_mock):
-            if mock and mock.poll() is None:
-                mock.send_signal(signal.SIGTERM)
-                try:
-                    mock.wait(timeout=20)
-                except subprocess.TimeoutExpired:
-                    mock.kill()
+            terminate(mock)
 
 
 class FleetLoad:
