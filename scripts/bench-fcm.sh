@@ -9,6 +9,7 @@
 #
 #   scripts/bench-fcm.sh                         # DURATION=15 s per phase, ROUNDS=2
 #   RELAY_BIN=.build/debug/push-relay MOCK_DIR=.build/debug scripts/bench-fcm.sh   # a debug build
+#   PERF_OUT=/tmp/fcm.perf ROUNDS=1 scripts/bench-fcm.sh     # perf record of the relay in the FCM phase
 #
 # The two mocks are both swift-nio-http2 servers on the same two cores as the relay and wrk; fcm-mock
 # parses every message body (apns-mock's sink does not), so the ratio is a floor for FCM.
@@ -96,24 +97,34 @@ with concurrent.futures.ThreadPoolExecutor(8) as pool:
     list(pool.map(register, range(users)))
 PY
     q() { sqlite3 "file:$work/relay.sqlite?mode=ro" "$1" 2>/dev/null || echo 0; }
+    # CPU seconds (user + system) of a process so far.
+    cpu() { awk -v hz="$(getconf CLK_TCK)" '{printf "%.2f", ($14 + $15) / hz}' "/proc/$1/stat"; }
+    mock_pid=$apns_pid; [ "$provider" = fcm ] && mock_pid=$fcm_pid
+    relay_cpu=$(cpu "$relay_pid"); mock_cpu=$(cpu "$mock_pid")
+    if [ -n "${PERF_OUT:-}" ] && [ "$provider" = fcm ]; then
+      perf record -g -F 499 -p "$relay_pid" -o "$PERF_OUT" -- sleep "$DURATION" >/dev/null 2>&1 &
+    fi
     BENCH_EVENTS="$work/events.txt" BENCH_THREADS="$THREADS" BENCH_PATH=/webhooks/sendbird/bench-app \
       wrk -t "$THREADS" -c "$CONNS" -d "${DURATION}s" -s scripts/bench-post.lua "http://127.0.0.1:$relay_port" > "$work/wrk.txt"
     sent=$(q "SELECT COUNT(*) FROM deliveries WHERE state = 'sent'")
+    relay_cpu=$(python3 -c "print($(cpu "$relay_pid") - $relay_cpu)"); mock_cpu=$(python3 -c "print($(cpu "$mock_pid") - $mock_cpu)")
     load_end=$(date +%s.%N)
     for _ in $(seq 600); do [ "$(q "SELECT COUNT(*) FROM deliveries WHERE state IN ('pending','in_flight')")" = "0" ] && break; sleep 0.2; done
     drained=$(python3 -c "import time; print(f'{time.time() - $load_end:.1f}')")
     failed=$(q "SELECT COUNT(*) FROM deliveries WHERE state NOT IN ('sent','pending','in_flight')")
     rss=$(awk '/VmHWM/ {print int($2 / 1024)}' /proc/$relay_pid/status)
     kill "$relay_pid"; wait "$relay_pid" 2>/dev/null || true; relay_pid=
-    line=$(python3 - "$work/wrk.txt" "$sent" "$DURATION" "$provider" "$round" "$drained" "$failed" "$rss" <<'PY'
+    line=$(python3 - "$work/wrk.txt" "$sent" "$DURATION" "$provider" "$round" "$drained" "$failed" "$rss" "$relay_cpu" "$mock_cpu" <<'PY'
 import re, sys
 wrk, sent, duration = open(sys.argv[1]).read(), int(sys.argv[2]), float(sys.argv[3])
 requests = int(re.search(r"([0-9]+) requests in", wrk).group(1))
 refused = int(re.search(r"non-2xx: ([0-9]+)", wrk).group(1))
-print(f"{sys.argv[4]} {sent / duration:.0f} {(requests - refused) / duration:.0f} {refused} {sys.argv[6]} {sys.argv[7]} {sys.argv[8]}")
+per_k = lambda cpu: f"{float(cpu) / max(sent, 1) * 1e6:.0f}"  # CPU µs per push
+print(f"{sys.argv[4]} {sent / duration:.0f} {(requests - refused) / duration:.0f} {refused} {sys.argv[6]} {sys.argv[7]} {sys.argv[8]} "
+      f"{per_k(sys.argv[9])} {per_k(sys.argv[10])}")
 PY
 )
-    echo "round $round $line" | awk '{printf "round %s  %-4s  %7s pushes/s sent during the load, %6s events/s answered 200, %6s answered 503, queue empty %s s after, %s failed, peak RSS %s MB\n", $2, $3, $4, $5, $6, $7, $8, $9}'
+    echo "round $round $line" | awk '{printf "round %s  %-4s  %7s pushes/s sent during the load, %6s events/s answered 200, %6s answered 503, queue empty %s s after, %s failed, peak RSS %s MB; CPU per push: relay %s us, mock %s us\n", $2, $3, $4, $5, $6, $7, $8, $9, $10, $11}'
     results+=("$line")
   done
 done

@@ -17,6 +17,20 @@ import Testing
         #expect(FCMClient.response(answer).outcome == .delivered(messageName: "projects/p/messages/0:1500415314455276%31bd1c9631bd1c96"))
     }
 
+    /// The name is read without a JSON decoder; escapes and other layouts still come out right.
+    @Test(
+        arguments: [
+            (#"{"name":"projects/p/messages/1"}"#, "projects/p/messages/1"),
+            (#"{\n  "name": "projects/p/messages/2"\n}\n"#, "projects/p/messages/2"),
+            (#"{"name": "projects\/p\/messages\/3"}"#, "projects/p/messages/3"),
+            (#"{"name": "projects/p/messages/\u0034"}"#, "projects/p/messages/4"),
+            (#"{}"#, nil),
+            (#"not json"#, nil),
+        ] as [(String, String?)])
+    func theMessageNameIsReadFromAnyLayout(body: String, name: String?) {
+        #expect(FCMClient.messageName(Array(body.utf8)) == name)
+    }
+
     @Test func everyDocumentedErrorMapsToItsOutcome() {
         #expect(FCMClient.response(Self.error(404, "NOT_FOUND", "UNREGISTERED")).outcome == .tokenInvalid(.unregistered))
         #expect(FCMClient.response(Self.error(400, "INVALID_ARGUMENT", "INVALID_ARGUMENT")).outcome == .permanentFailure(.invalidArgument))

@@ -75,4 +75,29 @@ import Testing
         let probe = FCMPayload.requestBody(data: data, token: "t", ttlSeconds: 0, validateOnly: true)
         #expect(try JSONValue.parse(probe).objectValue?["validate_only"] == .bool(true))
     }
+
+    /// The builder says where `sendbird` stands in its payload, so the FCM form copies those bytes
+    /// instead of parsing the payload: the result is the same as from a parse, byte for byte,
+    /// with and without a title, quotes and non-ASCII text.
+    @Test(arguments: ["hello", #"say "hi" \ to Zoë 👋"#, String(repeating: "long ", count: 2_000)])
+    func theSendbirdBytesAreTakenAsTheBuilderWroteThem(text: String) throws {
+        let event = makeEvent(text: text)
+        for title in [nil, "From {sender_name}"] {
+            var alert = TemplateRenderer.alertTemplate(for: event, recipientChoice: .default, templates: .sendbirdDefaults)
+            alert.title = title
+            let apns = try PayloadBuilder().build(
+                event: event, member: member("bob", nickname: "Bob \"B\"", unread: 5), alert: alert, recipientTemplate: .default,
+                sound: "default", now: now)
+            let range = try #require(apns.sendbirdRange)
+            let bytes = apns.data[apns.data.startIndex + range.lowerBound..<apns.data.startIndex + range.upperBound]
+            #expect(try JSONValue.parse(Data(bytes)) == (try JSONValue.parse(apns.data)).objectValue?["sendbird"])
+            var parsedOnly = apns
+            parsedOnly.sendbirdRange = nil
+            let fast = try #require(FCMPayload(apns))
+            let parsed = try #require(FCMPayload(parsedOnly))
+            #expect(fast.json == parsed.json)
+            #expect(fast.data == parsed.data)
+            #expect(JSONWriter.data(.object(fast.data.mapValues(JSONValue.string))) == fast.json)
+        }
+    }
 }

@@ -167,9 +167,28 @@ public final class FCMClient: Sendable {
             return FCMResponse(
                 status: answer.status, error: FCMErrorResponse(status: answer.status, body: Data(answer.body), retryAfter: retryAfter))
         }
+        return FCMResponse(status: 200, messageName: messageName(answer.body))
+    }
+
+    /// `name` of `{"name": "projects/p/messages/0:…"}`, FCM's whole success body. Read by hand on
+    /// the hot path (a JSONDecoder costs more than the rest of the answer's handling); a body of
+    /// another shape, or with escapes, goes through the decoder.
+    static func messageName(_ body: [UInt8]) -> String? {
+        let key = Array(#""name""#.utf8)
+        if let keyAt = body.indices.first(where: { body[$0...].starts(with: key) }) {
+            var i = keyAt + key.count
+            while i < body.count, body[i] == UInt8(ascii: " ") || body[i] == UInt8(ascii: ":") || body[i] == UInt8(ascii: "\n") { i += 1 }
+            if i < body.count, body[i] == UInt8(ascii: "\"") {
+                let start = i + 1
+                if let end = body[start...].firstIndex(where: { $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }),
+                    body[end] == UInt8(ascii: "\"")
+                {
+                    return String(decoding: body[start..<end], as: UTF8.self)
+                }
+            }
+        }
         struct Sent: Decodable { var name: String? }
-        let name = (try? JSONDecoder().decode(Sent.self, from: Data(answer.body)))?.name
-        return FCMResponse(status: 200, messageName: name)
+        return (try? JSONDecoder().decode(Sent.self, from: Data(body)))?.name
     }
 
     /// `{"error": "invalid_grant", "error_description": "…"}`, cut short: it is logged.

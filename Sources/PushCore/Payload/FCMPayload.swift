@@ -26,12 +26,33 @@ public struct FCMPayload: Sendable, Hashable {
 
     /// The FCM form of an APNs payload `PayloadBuilder` made; nil when `payload` is not one.
     public init?(_ payload: PushPayload) {
-        guard case .object(let root)? = try? JSONValue.parse(payload.data), let sendbird = root["sendbird"], sendbird.objectValue != nil
-        else { return nil }
-        var data = ["message": payload.alert, "sendbird": JSONWriter.string(sendbird)]
+        let sendbird: String
+        if let range = payload.sendbirdRange {
+            // The builder's bytes are already compact JSON with sorted keys: no second parse.
+            sendbird = String(
+                decoding: payload.data[payload.data.startIndex + range.lowerBound..<payload.data.startIndex + range.upperBound],
+                as: UTF8.self)
+        } else {
+            guard case .object(let root)? = try? JSONValue.parse(payload.data), let object = root["sendbird"], object.objectValue != nil
+            else { return nil }
+            sendbird = JSONWriter.string(object)
+        }
+        var data = ["message": payload.alert, "sendbird": sendbird]
         if let title = payload.title { data["push_title"] = title }
         self.data = data
-        json = JSONWriter.data(.object(data.mapValues(JSONValue.string)))
+        // The keys in sorted order, as `JSONWriter` writes an object.
+        var out: [UInt8] = []
+        out.reserveCapacity(payload.data.count + payload.alert.utf8.count + 64)
+        out.append(contentsOf: #"{"message":"#.utf8)
+        JSONWriter.writeString(payload.alert, into: &out)
+        if let title = payload.title {
+            out.append(contentsOf: #","push_title":"#.utf8)
+            JSONWriter.writeString(title, into: &out)
+        }
+        out.append(contentsOf: #","sendbird":"#.utf8)
+        JSONWriter.writeString(sendbird, into: &out)
+        out.append(UInt8(ascii: "}"))
+        json = Data(out)
         isShortened = payload.isShortened
     }
 

@@ -222,6 +222,8 @@ private struct Skeleton {
     let alert: AlertTemplate
     /// From after `aps.alert` to `"message":`.
     let head: [UInt8]
+    /// Where in `head` the `sendbird` object opens.
+    let sendbirdOffset: Int
     /// From after `sendbird.message` to `"push_title":`.
     let middle: [UInt8]
     /// From after `sendbird.push_title` to the end.
@@ -240,7 +242,9 @@ private struct Skeleton {
         if options.contentAvailable { Self.field("content-available", .int(1), into: &head) }
         if options.mutableContent { Self.field("mutable-content", .int(1), into: &head) }
         Self.field("sound", .string(sound), into: &head)
-        head.append(contentsOf: #"},"sendbird":{"#.utf8)
+        head.append(contentsOf: #"},"sendbird":"#.utf8)
+        sendbirdOffset = head.count
+        head.append(UInt8(ascii: "{"))
         head.append(contentsOf: prepared.beforeChannelUnread)
         head.append(contentsOf: String(member.channelUnreadMessageCount).utf8)
         head.append(contentsOf: prepared.afterChannelUnread)
@@ -296,13 +300,15 @@ private struct Skeleton {
                 + renderedBody.utf8.count + message.utf8.count + (renderedTitle?.utf8.count ?? 4) + 16)
         out.append(contentsOf: Self.start)
         JSONWriter.writeString(renderedBody, into: &out)
+        let sendbirdStart = out.count + sendbirdOffset
         out.append(contentsOf: head)
         JSONWriter.writeString(message, into: &out)
         out.append(contentsOf: middle)
         if let renderedTitle { JSONWriter.writeString(renderedTitle, into: &out) } else { out.append(contentsOf: Self.null) }
         out.append(contentsOf: tail)
+        // The root object's closing brace is the last byte; `sendbird` ends just before it.
         return PushPayload(
             data: Data(out), alert: renderedBody, title: renderedTitle, message: message,
-            isShortened: isShortened)
+            isShortened: isShortened, sendbirdRange: sendbirdStart..<(out.count - 1))
     }
 }

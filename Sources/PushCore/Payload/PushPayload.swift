@@ -12,13 +12,17 @@ public struct PushPayload: Sendable, Hashable {
     public var message: String
     /// Whether the message text was cut (ending in "…") to fit the limit.
     public var isShortened: Bool
+    /// Where in `data` the `sendbird` object stands, when `PayloadBuilder` made it: the FCM form
+    /// takes those bytes as they are instead of parsing the payload again.
+    public var sendbirdRange: Range<Int>?
 
-    public init(data: Data, alert: String, title: String?, message: String, isShortened: Bool) {
+    public init(data: Data, alert: String, title: String?, message: String, isShortened: Bool, sendbirdRange: Range<Int>? = nil) {
         self.data = data
         self.alert = alert
         self.title = title
         self.message = message
         self.isShortened = isShortened
+        self.sendbirdRange = sendbirdRange
     }
 
     public var byteCount: Int { data.count }
