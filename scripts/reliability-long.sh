@@ -8,6 +8,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 swift build --product push-relay >/dev/null
 swift build --product apns-mock >/dev/null
+swift build --product fcm-mock >/dev/null
 export CRASH_EVENTS=${CRASH_EVENTS:-20000} CRASH_KILLS=${CRASH_KILLS:-40}
 export FAULT_SECONDS=${FAULT_SECONDS:-5} FAULT_RATE=${FAULT_RATE:-100}
 export FUZZ_EXAMPLES=${FUZZ_EXAMPLES:-5000} FUZZ_REST_EXAMPLES=${FUZZ_REST_EXAMPLES:-200}
