@@ -88,4 +88,18 @@ import Testing
         cache.store(app: "A", users: huge, templates: nil, version: 0)
         #expect(cache.lookUp(app: "A", users: ["new"], version: 0).found.count == 1)
     }
+
+    /// The byte bound evicts too, and what is dropped is spread over the whole table (the users
+    /// kept are not one run of it): of 400 users stored in order, survivors come from every
+    /// hundred.
+    @Test func theByteBoundEvictsSpreadOverTheTable() {
+        let entry = RecipientCache.UserEntry(state: nil, channelPreferences: [:])
+        let cache = RecipientCache(capacity: 10_000, byteCapacity: 100 * entry.approximateBytes)
+        for n in 0..<400 { cache.store(app: "A", users: ["u\(n)": entry], templates: nil, version: 0) }
+        let kept = cache.lookUp(app: "A", users: (0..<400).map { "u\($0)" }, version: 0).found
+        #expect(kept.count <= 100 && kept.count >= 60, "\(kept.count)")
+        #expect(kept["u399"] != nil, "the newest is stored after the eviction it caused")
+        let hundreds = Set(kept.keys.compactMap { Int($0.dropFirst()) }.map { $0 / 100 })
+        #expect(hundreds == [0, 1, 2, 3] || hundreds.count >= 3, "\(hundreds)")
+    }
 }
