@@ -1,6 +1,7 @@
 import TestSupport
 import APNs
 import APNsMock
+import FCM
 import Crypto
 import Foundation
 import HTTPTypes
@@ -54,7 +55,7 @@ struct PipelineRelay {
         mock: APNsMockServer, directory: URL, timeToLive: Duration = .seconds(3600),
         dispatcherConfiguration: DispatcherConfiguration = PipelineFixtures.dispatcherConfiguration,
         clock: @escaping @Sendable () -> Int64 = WallClock.milliseconds,
-        apps: [AppConfiguration] = [TestApps.a, TestApps.b],
+        apps: [AppConfiguration] = [TestApps.a, TestApps.b], fcm: FCMClient? = nil,
         _ test: @Sendable (PipelineRelay) async throws -> Void
     ) async throws {
         let configuration = RelayConfiguration(
@@ -65,7 +66,7 @@ struct PipelineRelay {
         logger.logLevel = .warning
         let apns = try PipelineFixtures.client(port: mock.port)
         let targets = StaticDeliveryTargets([
-            TestApps.a.appID: DeliveryTarget(apns: apns, topic: PipelineFixtures.topic, timeToLive: timeToLive)
+            TestApps.a.appID: DeliveryTarget(apns: apns, fcm: fcm, topic: PipelineFixtures.topic, timeToLive: timeToLive)
         ])
         let relay = try await RelayApplication.build(
             configuration: configuration, logger: logger,
