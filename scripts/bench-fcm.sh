@@ -119,9 +119,9 @@ import re, sys
 wrk, sent, duration = open(sys.argv[1]).read(), int(sys.argv[2]), float(sys.argv[3])
 requests = int(re.search(r"([0-9]+) requests in", wrk).group(1))
 refused = int(re.search(r"non-2xx: ([0-9]+)", wrk).group(1))
-per_k = lambda cpu: f"{float(cpu) / max(sent, 1) * 1e6:.0f}"  # CPU µs per push
+per_push = lambda cpu: f"{float(cpu) / max(sent, 1) * 1e6:.0f}"  # CPU µs per push sent
 print(f"{sys.argv[4]} {sent / duration:.0f} {(requests - refused) / duration:.0f} {refused} {sys.argv[6]} {sys.argv[7]} {sys.argv[8]} "
-      f"{per_k(sys.argv[9])} {per_k(sys.argv[10])}")
+      f"{per_push(sys.argv[9])} {per_push(sys.argv[10])}")
 PY
 )
     echo "round $round $line" | awk '{printf "round %s  %-4s  %7s pushes/s sent during the load, %6s events/s answered 200, %6s answered 503, queue empty %s s after, %s failed, peak RSS %s MB; CPU per push: relay %s us, mock %s us\n", $2, $3, $4, $5, $6, $7, $8, $9, $10, $11}'

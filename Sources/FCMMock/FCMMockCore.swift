@@ -53,7 +53,7 @@ final class FCMMockCore: Sendable {
         do {
             recordFile = try configuration.recordFile.map { try JSONLinesFile(path: $0) }
         } catch {
-            throw .invalidTLSMaterial(path: configuration.recordFile ?? "", detail: "cannot open the record file: \(error)")
+            throw .cannotOpenRecordFile(path: configuration.recordFile ?? "", detail: "\(error)")
         }
     }
 
@@ -172,26 +172,39 @@ final class FCMMockCore: Sendable {
         case .success(let valid): message = valid
         case .failure(let answer): return .answer(answer)
         }
-        return state.withLock { state -> SendOutcome in
-            if state.unregistered.contains(message.token) { return .answer(.unregistered) }
+        enum Verdict {
+            case unregistered, validated
+            case recorded(RecordedMessage)
+        }
+        let verdict: Verdict = state.withLock { state in
+            if state.unregistered.contains(message.token) { return .unregistered }
             if message.validateOnly {
                 state.stats.messagesValidated += 1
-                return .answer(.sent(name: "projects/\(project)/messages/fake_message_id"))
+                return .validated
             }
             state.nextMessageSerial += 1
-            let name = "projects/\(project)/messages/0:\(now * 1000)%\(String(state.nextMessageSerial, radix: 16))"
             state.stats.messagesAccepted += 1
             let record = RecordedMessage(
-                token: message.token, data: message.data, android: message.android, name: name,
+                token: message.token, data: message.data, android: message.android,
+                name: "projects/\(project)/messages/0:\(now * 1000)%\(String(state.nextMessageSerial, radix: 16))",
                 receivedAtMs: Int64(configuration.now().timeIntervalSince1970 * 1000), connectionID: connectionID)
             if configuration.recordInMemory {
                 state.messages.append(record)
                 resumeSatisfiedWaiters(&state)
             }
+            return .recorded(record)
+        }
+        switch verdict {
+        case .unregistered:
+            return .answer(.unregistered)
+        case .validated:
+            return .answer(.sent(name: "projects/\(project)/messages/fake_message_id"))
+        case .recorded(let record):
+            // Written outside the lock: the file is shared by every connection and has its own.
             if let recordFile, let error = recordFile.append(record) {
                 logger.error("cannot append to the record file", metadata: ["error": "\(error)"])
             }
-            return .answer(.sent(name: name))
+            return .answer(.sent(name: record.name))
         }
     }
 

@@ -5,8 +5,9 @@ fails, and tokens that are no longer registered. Every accepted push to a live t
 mock; an UNREGISTERED token is removed (and later events skip its user); the delivery log names
 the FCM message; /metrics counts FCM pushes by provider.
 
-Events are posted one at a time (closed loop) in waves between faults: the load follows the
-machine's speed, and the deadlines are generous multiples of the time the clean wave took.
+Events are posted one at a time (closed loop) in waves between faults, coming back after a 503
+as Sendbird does: the load follows the machine's speed, and the deadlines are generous
+multiples of the time the clean wave took.
 """
 
 import json
@@ -16,7 +17,7 @@ import time
 import pytest
 import requests
 
-from cluster import API_TOKEN, FCM_MOCK_BIN, MOCK_BIN, RELAY_BIN, Cluster, fcm_token_for, signed, token_for
+from cluster import API_TOKEN, FCM_MOCK_BIN, MOCK_BIN, RELAY_BIN, Cluster, fcm_token_for, token_for
 
 WAVE = 40  # events per wave (fan-out 5: about 200 pushes, two thirds to FCM tokens)
 
@@ -36,8 +37,7 @@ def test_fcm_faults_lose_nothing_and_dead_tokens_are_removed(tmp_path):
         def wave():
             for _ in range(WAVE):
                 body, tokens = cluster.event(next_id[0], rng)
-                r = http.post(f"{cluster.url}/webhooks/sendbird", data=body, timeout=30,
-                              headers={"Content-Type": "application/json", "x-sendbird-signature": signed(body)})
+                r = cluster.post_event(http, body)
                 assert r.status_code == 200, r.text
                 want.update((next_id[0], t) for t in tokens if t not in dead)
                 next_id[0] += 1
@@ -98,8 +98,7 @@ def test_fcm_faults_lose_nothing_and_dead_tokens_are_removed(tmp_path):
         # other pushes still arrive.
         arm({"sender_id_mismatch": 1, "third_party_auth_error": 1})
         body, tokens = cluster.event(next_id[0], rng)
-        r = http.post(f"{cluster.url}/webhooks/sendbird", data=body, timeout=30,
-                      headers={"Content-Type": "application/json", "x-sendbird-signature": signed(body)})
+        r = cluster.post_event(http, body)
         assert r.status_code == 200, r.text
         live = {(next_id[0], t) for t in tokens if t not in dead}
         assert sum(1 for _, t in live if t.startswith("crash")) >= 2, "the event reaches at least two FCM tokens"
@@ -113,15 +112,18 @@ def test_fcm_faults_lose_nothing_and_dead_tokens_are_removed(tmp_path):
         while credential_errors() != {"SENDER_ID_MISMATCH": 1, "THIRD_PARTY_AUTH_ERROR": 1} and time.monotonic() < until:
             time.sleep(0.2)
         assert credential_errors() == {"SENDER_ID_MISMATCH": 1, "THIRD_PARTY_AUTH_ERROR": 1}, credential_errors()
-        delivered = cluster.delivered()
-        assert cluster.wait_delivered({p for p in live if p in delivered} | {p for p in live if not p[1].startswith("crash")},
-                                      deadline_s=deadline)
+        # The event's other pushes may still be on their way when the two refusals are counted.
+        until = time.monotonic() + deadline
+        while len(live & cluster.delivered()) < len(live) - 2 and time.monotonic() < until:
+            time.sleep(0.2)
         assert len(live - cluster.delivered()) == 2, "exactly the two refused pushes are missing"
 
         stats = http.get(f"{admin}/stats", timeout=10).json()
         print(f"\nfcm faults: {len(want)} pushes to live tokens delivered (clean wave {clean:.1f} s, {duplicates} sent twice "
               f"after dropped connections), "
               f"fcm-mock stats {json.dumps(stats, sort_keys=True)}")
-        assert stats.get("tokens_issued", 2) >= 2, "an expired access token is replaced"
+        # The first token, and one (not one per send) after the revocation; THIRD_PARTY_AUTH_ERROR
+        # is a 401 about the app's APNs credentials at Google, not a reason for a new token.
+        assert stats["tokens_issued"] == 2, stats
     finally:
         cluster.stop()
