@@ -16,12 +16,19 @@ final class APNsConnection: Sendable {
     /// Current effective stream limit (0 until the server's SETTINGS arrive).
     let maxStreams = Atomic<Int>(0)
     let streamsInFlight = Atomic<Int>(0)
+    /// `acceptingHint` mirrors `Shared.accepting` (written under the lock); both are read
+    /// without the lock: the pool reads `isAccepting` for every request while choosing a connection
+    /// and the connection thread reads `isShutdownRequested` on every turn of its loop; taking
+    /// the lock there made the dispatching tasks and the connection thread contend (in `perf`,
+    /// `Mutex.lockSlow` was 8 % of the relay's sending threads). `isAccepting` is a hint: `enqueue`
+    /// decides under the lock.
+    private let acceptingHint = Atomic<Bool>(true)
+    private let shutdownHint = Atomic<Bool>(false)
 
     private struct Shared {
         var inbox: [PendingRequest] = []
         var accepting = true
         var closed = false
-        var shutdownRequested = false
         /// The thread is (about to be) blocked in poll and needs a wake-up for new work. While it
         /// runs it drains the inbox on its own, so enqueueing costs no syscall.
         var sleeping = false
@@ -61,13 +68,14 @@ final class APNsConnection: Sendable {
         return accepted
     }
 
-    var isAccepting: Bool { shared.withLock { $0.accepting } }
+    var isAccepting: Bool { acceptingHint.load(ordering: .relaxed) }
 
     /// Asks the thread to finish in-flight streams and exit.
     func requestShutdown() {
         shared.withLock { s in
-            s.shutdownRequested = true
+            shutdownHint.store(true, ordering: .releasing)
             s.accepting = false
+            acceptingHint.store(false, ordering: .relaxed)
             if !s.closed { signal() }
         }
     }
@@ -76,9 +84,10 @@ final class APNsConnection: Sendable {
 
     // MARK: called by the connection thread
 
-    var isShutdownRequested: Bool { shared.withLock { $0.shutdownRequested } }
+    var isShutdownRequested: Bool { shutdownHint.load(ordering: .acquiring) }
 
-    /// Called before poll: false when work is already waiting (then don't block).
+    /// Called before poll: false when work is already waiting (then don't block). The thread is
+    /// awake again once it returns from poll; the next `takeInbox` says so, in the same lock.
     func prepareToSleep() -> Bool {
         shared.withLock { s in
             guard s.inbox.isEmpty else { return false }
@@ -87,12 +96,13 @@ final class APNsConnection: Sendable {
         }
     }
 
-    func wokeUp() { shared.withLock { $0.sleeping = false } }
-
-    func takeInbox() -> [PendingRequest] {
+    /// The queued requests, swapped with `spare` (an empty array whose capacity is reused, so
+    /// neither side allocates once both have grown). Also marks the thread awake: enqueueing
+    /// needs no wake-up until the next `prepareToSleep`.
+    func takeInbox(swappingWith spare: inout [PendingRequest]) {
         shared.withLock { s in
-            defer { s.inbox.removeAll(keepingCapacity: true) }
-            return s.inbox
+            s.sleeping = false
+            swap(&s.inbox, &spare)
         }
     }
 
@@ -106,6 +116,7 @@ final class APNsConnection: Sendable {
     func stopAccepting() -> [PendingRequest] {
         shared.withLock { s in
             s.accepting = false
+            acceptingHint.store(false, ordering: .relaxed)
             defer { s.inbox.removeAll() }
             return s.inbox
         }
@@ -115,6 +126,7 @@ final class APNsConnection: Sendable {
     func markClosed() -> [PendingRequest] {
         shared.withLock { s in
             s.accepting = false
+            acceptingHint.store(false, ordering: .relaxed)
             s.closed = true
             close(wakeFD)
             close(wakeWriteFD)

@@ -25,6 +25,8 @@ final class ConnectionLoop {
 
     private var streams: [Int32: StreamState] = [:]
     private var waiting: [PendingRequest] = []
+    /// What `takeInbox` last took; kept empty between turns so its capacity is reused.
+    private var inbox: [PendingRequest] = []
     private var waitingHead = 0
     private var outbox: [UInt8] = []
     private var outboxOffset = 0
@@ -223,7 +225,6 @@ final class ConnectionLoop {
             var timeout: Duration = busy ? .milliseconds(20) : idleWait(now: now)
             if !handle.prepareToSleep() { timeout = .zero }
             try pollOnce(timeout: timeout)
-            handle.wokeUp()
         }
     }
 
@@ -276,13 +277,14 @@ final class ConnectionLoop {
     // MARK: - Requests
 
     private func takeInbox() {
-        let new = handle.takeInbox()
-        guard !new.isEmpty else { return }
+        handle.takeInbox(swappingWith: &inbox)
+        guard !inbox.isEmpty else { return }
         if waitingHead > 0, waitingHead == waiting.count {
             waiting.removeAll(keepingCapacity: true)
             waitingHead = 0
         }
-        waiting.append(contentsOf: new)
+        waiting.append(contentsOf: inbox)
+        inbox.removeAll(keepingCapacity: true)
     }
 
     private func submitWaiting() {
@@ -484,13 +486,19 @@ final class ConnectionLoop {
 
     fileprivate func header(streamID: Int32, name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) {
         guard let stream = streams[streamID] else { return }
-        if name.elementsEqual(":status".utf8) {
+        if Self.matches(name, ":status") {
             stream.status = Int(String(decoding: value, as: UTF8.self))
-        } else if name.elementsEqual("apns-id".utf8) {
+        } else if Self.matches(name, "apns-id") {
             stream.apnsID = String(decoding: value, as: UTF8.self)
-        } else if name.elementsEqual("retry-after".utf8) {
+        } else if Self.matches(name, "retry-after") {
             if let seconds = Int(String(decoding: value, as: UTF8.self)) { stream.retryAfter = .seconds(seconds) }
         }
+    }
+
+    /// Whether a received header name is `literal`: lengths first, then memcmp (the generic
+    /// `elementsEqual` over a String's UTF-8 view was 1 % of the client's CPU).
+    private static func matches(_ name: UnsafeBufferPointer<UInt8>, _ literal: StaticString) -> Bool {
+        name.count == literal.utf8CodeUnitCount && memcmp(name.baseAddress!, literal.utf8Start, name.count) == 0
     }
 
     fileprivate func data(streamID: Int32, _ bytes: UnsafeBufferPointer<UInt8>) {
