@@ -1,5 +1,6 @@
 import LogRedaction
 import Foundation
+import UUIDText
 
 /// One notification for one device.
 ///
@@ -47,7 +48,7 @@ public struct APNsRequest: Sendable, Hashable {
     /// locally instead of costing a round trip (and counting towards Apple's error budget).
     public func validate() throws(APNsRequestError) {
         guard !deviceToken.isEmpty else { throw .emptyDeviceToken }
-        guard deviceToken.utf8.count % 2 == 0, deviceToken.utf8.allSatisfy(\.isHexDigit) else {
+        guard deviceToken.utf8.count % 2 == 0, Self.isHex(deviceToken) else {
             throw .invalidDeviceToken(redacted: Redaction.redact(deviceToken))
         }
         guard !topic.isEmpty else { throw .emptyTopic }
@@ -69,13 +70,20 @@ public struct APNsRequest: Sendable, Hashable {
 }
 
 extension APNsRequest {
+    /// Whether every byte is a hex digit; over the string's contiguous UTF-8 when it has it (a
+    /// native string always does), which is several times cheaper than the generic iteration.
+    static func isHex(_ string: String) -> Bool {
+        string.utf8.withContiguousStorageIfAvailable { $0.allSatisfy(\.isHexDigit) }
+            ?? string.utf8.allSatisfy(\.isHexDigit)
+    }
+
     /// `POST /3/device/<token>` with the apns-* headers; the per-request values go never-indexed.
     var http2Request: HTTP2Request {
         var headers = [
             HTTP2HeaderField("apns-topic", topic),
             HTTP2HeaderField("apns-push-type", pushType.rawValue),
             HTTP2HeaderField("apns-priority", String(priority.rawValue)),
-            HTTP2HeaderField("apns-id", APNsID.lowercaseString(apnsID), sensitive: true),
+            HTTP2HeaderField("apns-id", UUIDText.lowercase(apnsID), sensitive: true),
         ]
         if let expiration { headers.append(HTTP2HeaderField("apns-expiration", expiration.headerValue, sensitive: true)) }
         if let collapseID { headers.append(HTTP2HeaderField("apns-collapse-id", collapseID, sensitive: true)) }
