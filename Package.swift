@@ -49,12 +49,15 @@ let package = Package(
         // The one rule for showing secrets and device tokens in logs, shared by the relay, the
         // APNs client and the mock (which otherwise share no code on purpose).
         .target(name: "LogRedaction"),
+        // A UUID as lowercase text (apns-ids), written without Foundation's allocations; shared by the client and the stores.
+        .target(name: "UUIDText"),
         .target(
             name: "APNs",
             dependencies: [
                 "CNGHTTP2",
                 "COpenSSL",
                 "LogRedaction",
+                "UUIDText",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -66,6 +69,7 @@ let package = Package(
             name: "PushStore",
             dependencies: [
                 "PushCore",
+                "UUIDText",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]
@@ -76,6 +80,7 @@ let package = Package(
             dependencies: [
                 "PushCore",
                 "PushStore",
+                "UUIDText",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -89,6 +94,7 @@ let package = Package(
                 "PushCore",
                 "PushStore",
                 "PushStorePostgres",
+                "UUIDText",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "Yams", package: "Yams"),
@@ -174,6 +180,7 @@ let package = Package(
                 "PushService",
                 "PushStore",
                 "PushStorePostgres",
+                "UUIDText",
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -207,7 +214,7 @@ let package = Package(
         // What several test targets need: the repository's paths, child processes without Foundation's `Process`, and
         // waiting off Swift's cooperative pool.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
-        .testTarget(name: "APNsTests", dependencies: ["APNs", "APNsMock", "TestSupport"]),
+        .testTarget(name: "APNsTests", dependencies: ["APNs", "APNsMock", "TestSupport", "UUIDText"]),
         .testTarget(
             name: "APNsMockTests",
             dependencies: [
@@ -227,6 +234,7 @@ let package = Package(
         .testTarget(name: "FCMTests", dependencies: ["FCM", "APNs", "FCMMock", "TestSupport"]),
         .testTarget(name: "FCMMockTests", dependencies: ["FCMMock"]),
         .testTarget(name: "LogRedactionTests", dependencies: ["LogRedaction"]),
+        .testTarget(name: "UUIDTextTests", dependencies: ["UUIDText"]),
         .testTarget(name: "PushStoreTests", dependencies: ["PushStore", "PushStorePostgres", "PushCore", "TestSupport"]),
         .testTarget(
             name: "PushServiceTests",

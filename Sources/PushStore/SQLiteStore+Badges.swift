@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import PushCore
+import UUIDText
 
 /// Badge sync: background pushes carrying a reader's new total unread (`BadgeStore`).
 extension SQLiteStore {
@@ -52,7 +53,7 @@ extension SQLiteStore {
                                     VALUES (?, 0, ?, ?, ?, ?, ?, ?, 'pending', 0, ?, ?, ?)
                                     """,
                                 arguments: [
-                                    app, update.userID, token, UUID().uuidString.lowercased(), BadgePayload.pushType,
+                                    app, update.userID, token, UUIDText.lowercase(UUID()), BadgePayload.pushType,
                                     BadgePayload.priority, WallClock.adding(settings.timeToLiveMs, to: due), due, nowMs, nowMs,
                                 ])
                             try db.execute(

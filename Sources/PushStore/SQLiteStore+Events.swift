@@ -1,4 +1,5 @@
 import GRDB
+import UUIDText
 
 extension SQLiteStore {
     /// One write transaction (one fsync) for the whole batch.
@@ -56,7 +57,7 @@ extension SQLiteStore {
             insert.bind(2, event.messageID)
             insert.bind(3, d.userID)
             insert.bind(4, d.deviceToken)
-            insert.bind(5, d.apnsID.uuidString.lowercased())
+            insert.bind(5, UUIDText.lowercase(d.apnsID))
             insert.bind(6, d.pushType)
             insert.bind(7, d.priority)
             insert.bind(8, d.expiresAtMs)

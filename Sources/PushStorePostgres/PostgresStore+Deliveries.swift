@@ -1,5 +1,6 @@
 import PostgresNIO
 import PushStore
+import UUIDText
 
 extension PostgresStore {
     /// Claims due deliveries app by app, as `SQLiteStore.claimDue` does (each app at most its room,
@@ -175,7 +176,7 @@ extension PostgresStore {
                     \(PostgresArray.int8(attemptOutcomes.map(\.deliveryID))), \(PostgresArray.int8(attemptRows.map(\.atMs))),
                     \(PostgresArray.int8(attemptRows.map { $0.status.map(Int64.init) })), \(PostgresArray.text(attemptRows.map(\.reason))),
                     \(PostgresArray.text(attemptRows.map(\.error))),
-                    \(PostgresArray.text(attemptRows.map { $0.apnsID.uuidString.lowercased() }))
+                    \(PostgresArray.text(attemptRows.map { UUIDText.lowercase($0.apnsID) }))
                 ) WITH ORDINALITY AS a(delivery_id, at_ms, status, reason, error, apns_id, n)
                 WHERE a.delivery_id IN (SELECT id FROM updated)  -- pruned meanwhile: nothing to log
                 ORDER BY a.n

@@ -1,6 +1,7 @@
 import Foundation
 import PostgresNIO
 import PushStore
+import UUIDText
 
 extension PostgresStore {
     /// Stores each event with its decisions and deliveries in ONE statement (so one transaction
@@ -154,7 +155,7 @@ private struct EventBatch {
                 deliveryEvents.append(number)
                 deliveryUsers.append(d.userID)
                 deviceTokens.append(d.deviceToken)
-                apnsIDs.append(d.apnsID.uuidString.lowercased())
+                apnsIDs.append(UUIDText.lowercase(d.apnsID))
                 pushTypes.append(d.pushType)
                 priorities.append(Int64(d.priority))
                 expiresAtMs.append(d.expiresAtMs)

@@ -1,6 +1,7 @@
 import APNs
 import ArgumentParser
 import Foundation
+import UUIDText
 
 /// `push-relay send`: one notification to APNs with the given credentials. An operator's tool
 /// for checking credentials, topics and device tokens without the service.
@@ -64,7 +65,7 @@ struct SendCommand: AsyncParsableCommand {
             Self.fail("error: \(error)", code: error is APNsError && !(error as! APNsError).isRetryable ? 2 : 3)
         }
         await client.shutdown()
-        var line = "status \(response.status) apns-id \(response.apnsID.map { $0.uuidString.lowercased() } ?? idText(request.apnsID))"
+        var line = "status \(response.status) apns-id \(response.apnsID.map(UUIDText.lowercase) ?? idText(request.apnsID))"
         if let reason = response.reason { line += " reason \(reason)" }
         if let timestamp = response.timestamp {
             line += " timestamp \(Int64(timestamp.timeIntervalSince1970 * 1000))"
@@ -153,7 +154,7 @@ struct SendCommand: AsyncParsableCommand {
         }
     }
 
-    private func idText(_ id: UUID) -> String { id.uuidString.lowercased() }
+    private func idText(_ id: UUID) -> String { UUIDText.lowercase(id) }
 
     private static func fail(_ message: String, code: Int32) -> Never {
         FileHandle.standardError.write(Data((message + "\n").utf8))

@@ -12,11 +12,4 @@ import Testing
             #expect("89AB".contains(s[s.index(s.startIndex, offsetBy: 19)]))
         }
     }
-
-    @Test func lowercaseFormMatchesFoundation() {
-        for _ in 0..<100 {
-            let id = UUID()
-            #expect(APNsID.lowercaseString(id) == id.uuidString.lowercased())
-        }
-    }
 }

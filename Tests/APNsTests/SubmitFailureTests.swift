@@ -2,6 +2,7 @@
 import APNsMock
 import Foundation
 import Testing
+import UUIDText
 
 /// A stream nghttp2 refuses to open (`nghttp2_submit_request` < 0) must not strand its request:
 /// it fails at once with a retryable error, and the client carries on on a fresh connection.
@@ -39,7 +40,7 @@ struct SubmitFailureTests {
             #expect(try await client.send(request()).status == 200)
             let ids = mock.notifications.map { $0.headers["apns-id"]! }
             #expect(ids.count == 2)
-            #expect(!ids.contains(APNsID.lowercaseString(doomed)), "the failed request never reached the server")
+            #expect(!ids.contains(UUIDText.lowercase(doomed)), "the failed request never reached the server")
             #expect(mock.stats.connectionsAccepted == 2, "the connection that failed a submit was replaced")
             await client.shutdown()
         }

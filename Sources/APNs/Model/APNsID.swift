@@ -38,25 +38,4 @@ public enum APNsID {
             arc4random_buf(bytes.baseAddress!, bytes.count)
         }
     }
-
-    /// The canonical lowercase 8-4-4-4-12 form APNs expects, without going through
-    /// `uuidString` (snprintf) and `lowercased()`.
-    static func lowercaseString(_ id: UUID) -> String {
-        let digits: StaticString = "0123456789abcdef"
-        return withUnsafeBytes(of: id.uuid) { raw in
-            String(unsafeUninitializedCapacity: 36) { out in
-                var o = 0
-                for i in 0..<16 {
-                    if i == 4 || i == 6 || i == 8 || i == 10 {
-                        out[o] = UInt8(ascii: "-")
-                        o += 1
-                    }
-                    out[o] = digits.utf8Start[Int(raw[i] >> 4)]
-                    out[o + 1] = digits.utf8Start[Int(raw[i] & 0x0F)]
-                    o += 2
-                }
-                return o
-            }
-        }
-    }
 }

@@ -1,6 +1,7 @@
 import Hummingbird
 import LogRedaction
 import PushStore
+import UUIDText
 
 /// JSON bodies of the delivery log API. Device tokens are redacted (`Redaction`).
 struct DeliveryLogBody: ResponseEncodable {
@@ -53,7 +54,7 @@ struct DeliveryBody: Encodable {
         user_id = d.userID
         device_token = Redaction.redact(d.deviceToken)
         state = d.state.rawValue
-        apns_id = d.apnsID.uuidString.lowercased()
+        apns_id = UUIDText.lowercase(d.apnsID)
         push_type = d.pushType
         priority = d.priority
         attempts = d.attempts
@@ -82,6 +83,6 @@ struct AttemptBody: Encodable {
         status = a.status
         reason = a.reason
         error = a.error
-        apns_id = a.apnsID.uuidString.lowercased()
+        apns_id = UUIDText.lowercase(a.apnsID)
     }
 }

@@ -7,6 +7,7 @@ import PushCore
 import PushStore
 import ServiceLifecycle
 import Synchronization
+import UUIDText
 
 /// Sends queued deliveries through each app's APNs or FCM client and records what happened.
 ///
@@ -528,7 +529,7 @@ public final class Dispatcher: Service, Sendable {
     private func logMetadata(_ delivery: DeliveryRecord, status: Int? = nil, reason: String? = nil) -> Logger.Metadata {
         var metadata: Logger.Metadata = [
             "app": .string(delivery.appID), "message_id": .stringConvertible(delivery.messageID), "user": .string(delivery.userID),
-            "token": .string(Redaction.redact(delivery.deviceToken)), "apns_id": .string(delivery.apnsID.uuidString.lowercased()),
+            "token": .string(Redaction.redact(delivery.deviceToken)), "apns_id": .string(UUIDText.lowercase(delivery.apnsID)),
             "provider": .string(delivery.provider.rawValue),
             "attempt": .stringConvertible(delivery.attempts + 1),
         ]
