@@ -1,4 +1,5 @@
 import GRDB
+import UUIDText
 
 extension SQLiteStore {
     /// Claims due deliveries app by app: each app gets at most `roomByApp(app)` (an app absent
@@ -76,13 +77,16 @@ extension SQLiteStore {
         // Removing a token is a registry write (it invalidates the webhook's recipient cache).
         let removesTokens = outcomes.contains { $0.tokenRemoval != nil }
         let record: @Sendable (Database) throws -> Int = { db in
-            let update = try db.cachedStatement(
-                sql: """
-                    UPDATE deliveries SET state = ?, attempts = attempts + ?, next_attempt_at_ms = COALESCE(?, next_attempt_at_ms),
-                        last_status = COALESCE(?, last_status), last_reason = COALESCE(?, last_reason),
-                        sent_at_ms = COALESCE(?, sent_at_ms), updated_at_ms = ?, message_name = COALESCE(?, message_name)
-                    WHERE id = ? RETURNING app_id, device_token
-                    """)
+            let set = """
+                UPDATE deliveries SET state = ?, attempts = attempts + ?, next_attempt_at_ms = COALESCE(?, next_attempt_at_ms),
+                    last_status = COALESCE(?, last_status), last_reason = COALESCE(?, last_reason),
+                    sent_at_ms = COALESCE(?, sent_at_ms), updated_at_ms = ?, message_name = COALESCE(?, message_name)
+                WHERE id = ?
+                """
+            // The app and token come back only when a token is to be removed: RETURNING makes
+            // SQLite buffer the rows, and reading them made two strings per push (most pushes).
+            let update = try db.cachedStatement(sql: set)
+            let updateReturning = try db.cachedStatement(sql: set + " RETURNING app_id, device_token")
             let attempt = try db.cachedStatement(
                 sql: """
                     INSERT INTO delivery_attempts (delivery_id, at_ms, status, reason, error, apns_id) VALUES (?, ?, ?, ?, ?, ?)
@@ -90,7 +94,7 @@ extension SQLiteStore {
             var removed = 0
             for outcome in outcomes {
                 let a = outcome.attempt
-                let change = RawStatement(update)
+                let change = RawStatement(outcome.tokenRemoval == nil ? update : updateReturning)
                 change.bind(1, outcome.state.rawValue)
                 change.bind(2, a == nil ? 0 : 1)
                 change.bind(3, outcome.nextAttemptAtMs)
@@ -101,8 +105,12 @@ extension SQLiteStore {
                 change.bind(8, outcome.messageName)
                 change.bind(9, outcome.deliveryID)
                 var target: (app: String, token: String)?
-                try change.forEachRow { row in target = (row.string(0), row.string(1)) }
-                guard let (app, token) = target else { continue }  // pruned meanwhile
+                if outcome.tokenRemoval == nil {
+                    guard try change.run() > 0 else { continue }  // pruned meanwhile
+                } else {
+                    try change.forEachRow { row in target = (row.string(0), row.string(1)) }
+                    guard target != nil else { continue }  // pruned meanwhile
+                }
                 // A send APNs accepted is the delivery row itself (state, sent_at_ms, last_status,
                 // apns_id): only other attempts get a log row, one insert and one index entry
                 // fewer per push. `attempts(_:delivery:)` puts the accepted one back on reading.
@@ -113,9 +121,10 @@ extension SQLiteStore {
                     log.bind(3, a.status)
                     log.bind(4, a.reason)
                     log.bind(5, a.error)
-                    log.bind(6, a.apnsID.uuidString.lowercased())
+                    log.bind(6, UUIDText.lowercase(a.apnsID))
                     try log.run()
                 }
+                guard let (app, token) = target else { continue }
                 switch outcome.tokenRemoval {
                 case .ifRegisteredBefore(let ms)?:
                     try db.execute(

@@ -252,6 +252,32 @@ import Testing
         #expect(try await store.tokens(app: "app", user: "carol")?.count == 1)
     }
 
+    /// An outcome whose delivery was pruned meanwhile writes nothing: no attempt row and, even
+    /// with a removal rule, no token removed (the store cannot tell whose token it was).
+    @Test(arguments: StoreKind.allCases) func outcomesOfPrunedDeliveriesWriteNothing(kind: StoreKind) async throws {
+        let db = try await TestDatabase.make(kind)
+        let store = try await db.open(clock: ManualClock(1_700_000_000_000))
+        _ = try await store.registerToken(app: "app", user: "bob", token: hexToken(1), isUnique: false)
+        _ = try await store.acceptEvent(Self.event(1, users: ["bob"]))
+        let live = try await store.claimDue(nowMs: 1_700_000_000_000, limit: 10)[0]
+        let gone = live.id + 1_000
+        let removed = try await store.recordOutcomes([
+            DeliveryOutcome(
+                deliveryID: gone, state: .failed, atMs: 2,
+                attempt: DeliveryAttempt(atMs: 2, status: 400, reason: "BadTopic", error: nil, apnsID: live.apnsID)),
+            DeliveryOutcome(deliveryID: gone + 1, state: .tokenInvalid, atMs: 2, attempt: nil, tokenRemoval: .always),
+            DeliveryOutcome(
+                deliveryID: live.id, state: .sent, atMs: 3,
+                attempt: DeliveryAttempt(atMs: 3, status: 200, reason: nil, error: nil, apnsID: live.apnsID)),
+        ])
+        #expect(removed == 0)
+        #expect(try await store.tokens(app: "app", user: "bob")?.count == 1)
+        #expect(try await store.delivery(id: gone) == nil)
+        let logged = try #require(try await store.delivery(id: live.id))
+        #expect(logged.delivery.state == .sent)
+        #expect(logged.attempts.map(\.status) == [200])
+    }
+
     @Test(arguments: StoreKind.allCases) func pruneDeletesOldFinishedEntriesOnly(kind: StoreKind) async throws {
         let db = try await TestDatabase.make(kind)
         let store = try await db.open()
