@@ -23,6 +23,15 @@ import Testing
                 #expect(refused.code == 500901)
                 #expect(refused.headers[.retryAfter] == "1")
                 #expect(try await relay.store.eventExists(app: TestApps.a.appID, messageID: 41) == false)
+                // On the URL naming the app the refusal comes before the body is read or its
+                // signature checked (a wrong key gets the same 503); without the app id in the URL
+                // the signature is checked first.
+                let unsigned = messageEvent(messageID: 42, offline: ["bob"])
+                let early = try await relay.postWebhook(
+                    unsigned, signingToken: "not-the-key", path: "/webhooks/sendbird/\(TestApps.a.appID)")
+                #expect(early.status == .serviceUnavailable)
+                #expect(early.headers[.retryAfter] == "1")
+                #expect(try await relay.postWebhook(unsigned, signingToken: "not-the-key").status == .unauthorized)
                 // APNs recovers, the first push leaves (at its next retry), and the retried event is accepted.
                 mock.clearFaults()
                 _ = try await mock.waitForNotifications(count: 1, timeout: .seconds(60))

@@ -124,7 +124,9 @@ struct PipelineRelay {
     /// Posts a webhook body signed with `signingToken` (the app's API token unless given; nil
     /// sends no signature).
     @discardableResult
-    func postWebhook(_ body: String, signingToken: String?? = .some(nil)) async throws -> HTTPResult {
+    func postWebhook(_ body: String, signingToken: String?? = .some(nil), path: String = "/webhooks/sendbird") async throws
+        -> HTTPResult
+    {
         var headers: HTTPFields = [.contentType: "application/json"]
         let key: String? =
             switch signingToken {
@@ -136,7 +138,7 @@ struct PipelineRelay {
             let mac = HMAC<SHA256>.authenticationCode(for: Data(body.utf8), using: SymmetricKey(data: Data(key.utf8)))
             headers[HTTPField.Name("x-sendbird-signature")!] = mac.map { String(format: "%02x", $0) }.joined()
         }
-        let response = try await client.execute(uri: "/webhooks/sendbird", method: .post, headers: headers, body: ByteBuffer(string: body))
+        let response = try await client.execute(uri: path, method: .post, headers: headers, body: ByteBuffer(string: body))
         return HTTPResult(status: response.status, headers: response.headers, text: String(buffer: response.body))
     }
 
