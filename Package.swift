@@ -111,10 +111,13 @@ let package = Package(
             // The one OpenAPI document, compiled in: served at /openapi.yaml.
             resources: [.embedInCode("OpenAPI/push-relay.yaml")]
         ),
-        // What apns-mock and fcm-mock share: the admin listener's plumbing, the record file, signals, base64url.
+        // What apns-mock and fcm-mock share: the admin listener's plumbing, the record file, signals, base64url,
+        // the server's start-once lifecycle and the executables' run loop.
         .target(
             name: "MockSupport",
             dependencies: [
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

@@ -5,7 +5,6 @@ import NIOCore
 import NIOHTTP1
 import NIOPosix
 import NIOSSL
-import Synchronization
 
 /// A stand-in for Apple's APNs provider API: HTTP/2 over TLS (swift-nio-http2 + NIOSSL), with
 /// Apple's validation and provider-token rules, a fast sink mode, recording, and scripted faults.
@@ -25,14 +24,7 @@ import Synchronization
 public final class APNsMockServer: Sendable {
     public let configuration: APNsMockConfiguration
     private let core: MockServerCore
-    private let lifecycle = Mutex(Lifecycle.idle)
-
-    private enum Lifecycle {
-        case idle
-        case starting
-        case running(Running)
-        case stopped
-    }
+    private let lifecycle = ServerLifecycle<Running>()
 
     private struct Running {
         let group: MultiThreadedEventLoopGroup
@@ -50,35 +42,25 @@ public final class APNsMockServer: Sendable {
 
     /// The bound TLS port once started (0 before).
     public var port: Int {
-        self.lifecycle.withLock { if case .running(let running) = $0 { running.port } else { 0 } }
+        lifecycle.running?.port ?? 0
     }
 
     /// The bound admin port once started, if an admin listener was configured.
     public var adminPort: Int? {
-        self.lifecycle.withLock { if case .running(let running) = $0 { running.adminPort } else { nil } }
+        lifecycle.running?.adminPort
     }
 
     /// Loads TLS material and keys, binds the listeners and starts serving.
     public func start() async throws {
-        try self.lifecycle.withLock { state in
-            guard case .idle = state else { throw APNsMockError.alreadyStarted }
-            state = .starting
-        }
-        do {
-            let running = try await self.bind()
-            self.lifecycle.withLock { $0 = .running(running) }
-            self.core.logger.info(
-                "APNs mock listening",
-                metadata: [
-                    "host": "\(self.configuration.host)", "port": "\(running.port)",
-                    "mode": "\(self.configuration.mode.rawValue)",
-                    "adminPort": "\(running.adminPort.map(String.init) ?? "none")",
-                ]
-            )
-        } catch {
-            self.lifecycle.withLock { $0 = .idle }
-            throw error
-        }
+        let running = try await lifecycle.start(alreadyStarted: APNsMockError.alreadyStarted) { try await bind() }
+        self.core.logger.info(
+            "APNs mock listening",
+            metadata: [
+                "host": "\(self.configuration.host)", "port": "\(running.port)",
+                "mode": "\(self.configuration.mode.rawValue)",
+                "adminPort": "\(running.adminPort.map(String.init) ?? "none")",
+            ]
+        )
     }
 
     private func bind() async throws -> Running {
@@ -98,16 +80,10 @@ public final class APNsMockServer: Sendable {
                 }
                 .bind(host: self.configuration.host, port: self.configuration.port)
                 .get()
-            var adminChannel: (any Channel)?
-            if let adminPort = self.configuration.adminPort {
-                do {
-                    adminChannel = try await AdminHTTPHandler.bind(group: group, port: adminPort) { method, uri, body in
-                        APNsMockAdminAPI.respond(method: method, uri: uri, body: body, core: core)
-                    }
-                } catch {
-                    try? await serverChannel.close()
-                    throw error
-                }
+            let adminChannel = try await AdminHTTPHandler.bind(
+                group: group, port: configuration.adminPort, closingOnFailure: serverChannel
+            ) { method, uri, body in
+                APNsMockAdminAPI.respond(method: method, uri: uri, body: body, core: core)
             }
             return Running(
                 group: group,
@@ -142,11 +118,7 @@ public final class APNsMockServer: Sendable {
 
     /// Stops listening, closes every connection, fails pending waits and stops the threads.
     public func shutdown() async throws {
-        let running: Running? = self.lifecycle.withLock { state in
-            defer { state = .stopped }
-            if case .running(let running) = state { return running }
-            return nil
-        }
+        let running = lifecycle.stop()
         let connections = self.core.shutDown()
         guard let running else { return }
         try? await running.serverChannel.close()

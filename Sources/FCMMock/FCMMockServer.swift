@@ -6,7 +6,6 @@ import NIOHTTP1
 import NIOHTTP2
 import NIOPosix
 import NIOSSL
-import Synchronization
 
 /// A stand-in for FCM HTTP v1 and Google's OAuth token endpoint on one HTTP/2 + TLS port
 /// (swift-nio-http2 + NIOSSL, not the relay's nghttp2 transport, so each checks the other):
@@ -27,14 +26,7 @@ import Synchronization
 public final class FCMMockServer: Sendable {
     public let configuration: FCMMockConfiguration
     private let core: FCMMockCore
-    private let lifecycle = Mutex(Lifecycle.idle)
-
-    private enum Lifecycle {
-        case idle
-        case starting
-        case running(Running)
-        case stopped
-    }
+    private let lifecycle = ServerLifecycle<Running>()
 
     private struct Running {
         let group: MultiThreadedEventLoopGroup
@@ -52,31 +44,21 @@ public final class FCMMockServer: Sendable {
 
     /// The bound TLS port once started (0 before).
     public var port: Int {
-        lifecycle.withLock { if case .running(let running) = $0 { running.port } else { 0 } }
+        lifecycle.running?.port ?? 0
     }
 
     public var adminPort: Int? {
-        lifecycle.withLock { if case .running(let running) = $0 { running.adminPort } else { nil } }
+        lifecycle.running?.adminPort
     }
 
     /// The Firebase project the mock serves (the service account's).
     public var projectID: String { core.verifier.projectID }
 
     public func start() async throws {
-        try lifecycle.withLock { state in
-            guard case .idle = state else { throw FCMMockError.alreadyStarted }
-            state = .starting
-        }
-        do {
-            let running = try await bind()
-            lifecycle.withLock { $0 = .running(running) }
-            core.logger.info(
-                "FCM mock listening",
-                metadata: ["port": "\(running.port)", "adminPort": "\(running.adminPort.map(String.init) ?? "none")"])
-        } catch {
-            lifecycle.withLock { $0 = .idle }
-            throw error
-        }
+        let running = try await lifecycle.start(alreadyStarted: FCMMockError.alreadyStarted) { try await bind() }
+        core.logger.info(
+            "FCM mock listening",
+            metadata: ["port": "\(running.port)", "adminPort": "\(running.adminPort.map(String.init) ?? "none")"])
     }
 
     private func bind() async throws -> Running {
@@ -108,16 +90,10 @@ public final class FCMMockServer: Sendable {
                 }
                 .bind(host: configuration.host, port: configuration.port)
                 .get()
-            var adminChannel: (any Channel)?
-            if let adminPort = configuration.adminPort {
-                do {
-                    adminChannel = try await AdminHTTPHandler.bind(group: group, port: adminPort) { method, uri, body in
-                        FCMMockAdminAPI.respond(method: method, uri: uri, body: body, core: core)
-                    }
-                } catch {
-                    try? await serverChannel.close()
-                    throw error
-                }
+            let adminChannel = try await AdminHTTPHandler.bind(
+                group: group, port: configuration.adminPort, closingOnFailure: serverChannel
+            ) { method, uri, body in
+                FCMMockAdminAPI.respond(method: method, uri: uri, body: body, core: core)
             }
             return Running(
                 group: group, serverChannel: serverChannel, adminChannel: adminChannel,
@@ -166,11 +142,7 @@ public final class FCMMockServer: Sendable {
 
     /// Stops listening, closes every connection, fails pending waits and stops the threads.
     public func shutdown() async throws {
-        let running: Running? = lifecycle.withLock { state in
-            defer { state = .stopped }
-            if case .running(let running) = state { return running }
-            return nil
-        }
+        let running = lifecycle.stop()
         let connections = core.shutDown()
         guard let running else { return }
         try? await running.serverChannel.close()

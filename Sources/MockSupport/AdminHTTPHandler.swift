@@ -37,6 +37,20 @@ package final class AdminHTTPHandler: ChannelInboundHandler {
             .get()
     }
 
+    /// The admin listener when `port` is set (nil otherwise). `server`, the mock's own listener,
+    /// is already bound: if the admin port cannot be bound it is closed before the error is thrown.
+    package static func bind(
+        group: any EventLoopGroup, port: Int?, closingOnFailure server: any Channel, respond: @escaping Responder
+    ) async throws -> (any Channel)? {
+        guard let port else { return nil }
+        do {
+            return try await bind(group: group, port: port, respond: respond)
+        } catch {
+            try? await server.close()
+            throw error
+        }
+    }
+
     package func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch self.unwrapInboundIn(data) {
         case .head(let head):

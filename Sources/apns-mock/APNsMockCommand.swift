@@ -76,12 +76,7 @@ struct APNsMockCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let level = self.logLevel
-        LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = level
-            return handler
-        }
+        MockProcess.bootstrapLogging(level: self.logLevel)
         let logger = Logger(label: "apns-mock")
 
         var keys: [String: String] = [:]
@@ -107,19 +102,15 @@ struct APNsMockCommand: AsyncParsableCommand {
             eventLoopThreads: self.threads
         )
         let server = APNsMockServer(configuration: configuration, logger: logger)
-        let signals = SignalWaiter(signals: [SIGINT, SIGTERM])
-        try await server.start()
-
-        var line = "apns-mock listening on https://\(self.host):\(server.port) (mode \(self.mode.rawValue))"
-        if let adminPort = server.adminPort { line += ", admin on http://127.0.0.1:\(adminPort)" }
-        // Written straight to the descriptor (no stdio buffering): scripts wait for this line.
-        FileHandle.standardOutput.write(Data((line + "\n").utf8))
-
-        let signal = await signals.next()
-        logger.info("shutting down", metadata: ["signal": "\(signal)"])
-        try await server.shutdown()
+        try await MockProcess.serve(logger: logger) {
+            try await server.start()
+            var line = "apns-mock listening on https://\(self.host):\(server.port) (mode \(self.mode.rawValue))"
+            if let adminPort = server.adminPort { line += ", admin on http://127.0.0.1:\(adminPort)" }
+            return line
+        } shutdown: {
+            try await server.shutdown()
+        }
     }
 }
 
 extension APNsMockConfiguration.Mode: ExpressibleByArgument {}
-extension Logger.Level: @retroactive ExpressibleByArgument {}

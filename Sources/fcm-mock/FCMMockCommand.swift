@@ -45,38 +45,29 @@ struct FCMMockCommand: AsyncParsableCommand {
     var threads = 1
 
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
-    var logLevel: String = "info"
+    var logLevel: Logger.Level = .info
 
     func validate() throws {
         guard maxStreams > 0 else { throw ValidationError("--max-streams must be positive") }
         guard threads > 0 else { throw ValidationError("--threads must be positive") }
         guard tokenLifetime > 0 else { throw ValidationError("--token-lifetime must be positive") }
-        guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown --log-level \(logLevel)") }
     }
 
     func run() async throws {
-        let level = Logger.Level(rawValue: logLevel) ?? .info
-        LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = level
-            return handler
-        }
+        MockProcess.bootstrapLogging(level: logLevel)
         let logger = Logger(label: "fcm-mock")
         let configuration = FCMMockConfiguration(
             host: host, port: port, tlsCertificatePath: cert, tlsKeyPath: key, serviceAccountPath: serviceAccount,
             recordFile: record, recordInMemory: adminPort != nil, accessTokenLifetimeSeconds: tokenLifetime,
             maxConcurrentStreams: maxStreams, adminPort: adminPort, eventLoopThreads: threads)
         let server = try FCMMockServer(configuration: configuration, logger: logger)
-        let signals = SignalWaiter(signals: [SIGINT, SIGTERM])
-        try await server.start()
-
-        var line = "fcm-mock listening on https://\(host):\(server.port) (project \(server.projectID))"
-        if let adminPort = server.adminPort { line += ", admin on http://127.0.0.1:\(adminPort)" }
-        // Written straight to the descriptor (no stdio buffering): scripts wait for this line.
-        FileHandle.standardOutput.write(Data((line + "\n").utf8))
-
-        let signal = await signals.next()
-        logger.info("shutting down", metadata: ["signal": "\(signal)"])
-        try await server.shutdown()
+        try await MockProcess.serve(logger: logger) {
+            try await server.start()
+            var line = "fcm-mock listening on https://\(host):\(server.port) (project \(server.projectID))"
+            if let adminPort = server.adminPort { line += ", admin on http://127.0.0.1:\(adminPort)" }
+            return line
+        } shutdown: {
+            try await server.shutdown()
+        }
     }
 }
