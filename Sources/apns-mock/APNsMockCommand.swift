@@ -12,17 +12,10 @@ struct APNsMockCommand: AsyncParsableCommand {
         abstract: "A mock APNs provider API (HTTP/2 over TLS) for tests, demos and benchmarks."
     )
 
-    @Option(help: "Interface to listen on.")
-    var host = "127.0.0.1"
+    @OptionGroup var listener: MockListenerOptions
 
     @Option(help: "TLS port (0 = ephemeral).")
     var port = 2197
-
-    @Option(help: "PEM certificate chain the server presents.")
-    var cert = "certs/dev/server.pem"
-
-    @Option(help: "PEM private key of --cert.")
-    var key = "certs/dev/server.key"
 
     @Option(name: .customLong("client-ca"), help: "PEM CA for client certificates (enables certificate authentication).")
     var clientCA: String?
@@ -51,21 +44,11 @@ struct APNsMockCommand: AsyncParsableCommand {
     @Flag(name: .customLong("no-warmup"), help: "Do not start token-auth connections at MAX_CONCURRENT_STREAMS = 1.")
     var noWarmup = false
 
-    @Option(name: .customLong("admin-port"), help: "Plaintext HTTP/1.1 admin listener on 127.0.0.1 (0 = ephemeral).")
-    var adminPort: Int?
-
-    @Option(help: "Event-loop threads.")
-    var threads = 1
-
-    @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
-    var logLevel: Logger.Level = .info
-
     func validate() throws {
         for entry in self.jwtKeys where Self.splitKey(entry) == nil {
             throw ValidationError("--jwt-key must be KEYID=PATH, got \"\(entry)\"")
         }
         guard self.maxStreams > 0 else { throw ValidationError("--max-streams must be positive") }
-        guard self.threads > 0 else { throw ValidationError("--threads must be positive") }
     }
 
     private static func splitKey(_ entry: String) -> (String, String)? {
@@ -76,7 +59,7 @@ struct APNsMockCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        MockProcess.bootstrapLogging(level: self.logLevel)
+        MockProcess.bootstrapLogging(level: listener.logLevel)
         let logger = Logger(label: "apns-mock")
 
         var keys: [String: String] = [:]
@@ -86,10 +69,10 @@ struct APNsMockCommand: AsyncParsableCommand {
         if self.jwtKeys.isEmpty { keys["DEVKEY1234"] = "certs/dev/AuthKey_DEVKEY1234.pub.pem" }
 
         let configuration = APNsMockConfiguration(
-            host: self.host,
+            host: listener.host,
             port: self.port,
-            tlsCertificatePath: self.cert,
-            tlsKeyPath: self.key,
+            tlsCertificatePath: listener.cert,
+            tlsKeyPath: listener.key,
             clientCAPath: self.clientCA,
             requireClientCertificate: self.requireClientCertificate,
             mode: self.mode,
@@ -98,13 +81,13 @@ struct APNsMockCommand: AsyncParsableCommand {
             recordFile: self.record,
             maxConcurrentStreams: self.maxStreams,
             tokenAuthWarmup: self.noWarmup ? false : nil,
-            adminPort: self.adminPort,
-            eventLoopThreads: self.threads
+            adminPort: listener.adminPort,
+            eventLoopThreads: listener.threads
         )
         let server = APNsMockServer(configuration: configuration, logger: logger)
         try await MockProcess.serve(logger: logger) {
             try await server.start()
-            var line = "apns-mock listening on https://\(self.host):\(server.port) (mode \(self.mode.rawValue))"
+            var line = "apns-mock listening on https://\(listener.host):\(server.port) (mode \(self.mode.rawValue))"
             if let adminPort = server.adminPort { line += ", admin on http://127.0.0.1:\(adminPort)" }
             return line
         } shutdown: {

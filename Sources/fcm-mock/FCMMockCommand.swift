@@ -12,17 +12,10 @@ struct FCMMockCommand: AsyncParsableCommand {
         abstract: "A mock FCM HTTP v1 API and OAuth token endpoint (HTTP/2 over TLS) for tests and demos."
     )
 
-    @Option(help: "Interface to listen on.")
-    var host = "127.0.0.1"
+    @OptionGroup var listener: MockListenerOptions
 
     @Option(help: "TLS port for messages:send and /token (0 = ephemeral).")
     var port = 2198
-
-    @Option(help: "PEM certificate chain the server presents.")
-    var cert = "certs/dev/server.pem"
-
-    @Option(help: "PEM private key of --cert.")
-    var key = "certs/dev/server.key"
 
     @Option(
         name: .customLong("service-account"),
@@ -38,32 +31,23 @@ struct FCMMockCommand: AsyncParsableCommand {
     @Option(name: .customLong("max-streams"), help: "SETTINGS_MAX_CONCURRENT_STREAMS per connection.")
     var maxStreams = 100
 
-    @Option(name: .customLong("admin-port"), help: "Plaintext HTTP/1.1 admin listener on 127.0.0.1 (0 = ephemeral).")
-    var adminPort: Int?
-
-    @Option(help: "Event-loop threads.")
-    var threads = 1
-
-    @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
-    var logLevel: Logger.Level = .info
-
     func validate() throws {
         guard maxStreams > 0 else { throw ValidationError("--max-streams must be positive") }
-        guard threads > 0 else { throw ValidationError("--threads must be positive") }
         guard tokenLifetime > 0 else { throw ValidationError("--token-lifetime must be positive") }
     }
 
     func run() async throws {
-        MockProcess.bootstrapLogging(level: logLevel)
+        MockProcess.bootstrapLogging(level: listener.logLevel)
         let logger = Logger(label: "fcm-mock")
         let configuration = FCMMockConfiguration(
-            host: host, port: port, tlsCertificatePath: cert, tlsKeyPath: key, serviceAccountPath: serviceAccount,
-            recordFile: record, recordInMemory: adminPort != nil, accessTokenLifetimeSeconds: tokenLifetime,
-            maxConcurrentStreams: maxStreams, adminPort: adminPort, eventLoopThreads: threads)
+            host: listener.host, port: port, tlsCertificatePath: listener.cert, tlsKeyPath: listener.key,
+            serviceAccountPath: serviceAccount,
+            recordFile: record, recordInMemory: listener.adminPort != nil, accessTokenLifetimeSeconds: tokenLifetime,
+            maxConcurrentStreams: maxStreams, adminPort: listener.adminPort, eventLoopThreads: listener.threads)
         let server = try FCMMockServer(configuration: configuration, logger: logger)
         try await MockProcess.serve(logger: logger) {
             try await server.start()
-            var line = "fcm-mock listening on https://\(host):\(server.port) (project \(server.projectID))"
+            var line = "fcm-mock listening on https://\(listener.host):\(server.port) (project \(server.projectID))"
             if let adminPort = server.adminPort { line += ", admin on http://127.0.0.1:\(adminPort)" }
             return line
         } shutdown: {
