@@ -26,7 +26,7 @@
 #                                                          # (files /tmp/costs.perf-<case label>)
 #
 # Knobs (environment): CURVES USERS_SIZES MEMBER_SIZES C2_USERS LOG_ROWS PRUNE_ROWS BACKLOG
-# DURATION CONNS THREADS EVENTS LAT_DURATION DRAIN_TIMEOUT ROUNDS BENCH_TMPDIR KEEP=1 (keep the work
+# DURATION CONNS THREADS EVENTS LAT_DURATION DRAIN_TIMEOUT ROUNDS BENCH_TMPDIR RELAY_BIN KEEP=1 (keep the work
 # directory) RESULTS=FILE (also write the results as JSON lines there).
 #
 # Users and device tokens, the delivery log and the backlog are seeded straight into the relay's
@@ -50,12 +50,18 @@ ROOT=$PWD
 base=${BENCH_TMPDIR:-${TMPDIR:-/tmp}}
 work=$(mktemp -d "$base/bench-costs.XXXXXX")
 mkdir -p "$work/bin"
-# The binaries first: others rebuild .build/release while this runs.
-if [ ! -x .build/release/push-relay ]; then
-  swift build -c release --product push-relay >/dev/null
+# The binaries first: others rebuild .build/release while this runs. RELAY_BIN: another build
+# (e.g. a previous commit's, from a worktree) to compare in the same session.
+if [ -n "${RELAY_BIN:-}" ]; then
+  cp "$RELAY_BIN" "$work/bin/push-relay"
+  BIN_INFO="$RELAY_BIN, built $(date -u -r "$RELAY_BIN" +'%F %H:%M') UTC"
+else
+  if [ ! -x .build/release/push-relay ]; then
+    swift build -c release --product push-relay >/dev/null
+  fi
+  cp .build/release/push-relay "$work/bin/push-relay"
+  BIN_INFO="$(git rev-parse --short HEAD 2>/dev/null || echo '?')$(git diff --quiet HEAD -- Sources 2>/dev/null || echo '+changes'), binary built $(date -u -r .build/release/push-relay +'%F %H:%M') UTC"
 fi
-cp .build/release/push-relay "$work/bin/push-relay"
-BIN_INFO="$(git rev-parse --short HEAD 2>/dev/null || echo '?')$(git diff --quiet HEAD -- Sources 2>/dev/null || echo '+changes'), binary built $(date -u -r .build/release/push-relay +'%F %H:%M') UTC"
 RELAY="$work/bin/push-relay"
 
 QUICK=${QUICK:-0}
