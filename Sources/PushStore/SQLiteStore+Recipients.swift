@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 import PushCore
 
@@ -43,51 +44,65 @@ extension SQLiteStore {
     }
 
     /// Every one of `users` (unknown ones with a nil state) with their preferences for all channels.
+    ///
+    /// One probe per user into `users`, which holds the read model (`RecipientReadModelSchema`):
+    /// template choice, tokens and preferences. `channel_push_preferences` is read only for the
+    /// users that have some.
     static func userEntries(_ db: Database, app: String, users: [String], userList: String) throws -> [String: RecipientCache.UserEntry] {
         var entries: [String: RecipientCache.UserEntry] = [:]
         for user in users { entries[user] = RecipientCache.UserEntry(state: nil, channelPreferences: [:]) }
-        for (user, state) in try recipientStates(db, app: app, userList: userList) {
-            entries[user]?.state = state
+        var withChannelPreferences: [String] = []
+        try forEachRow(
+            db, select: "user_id, push_template, push_tokens, push_preferences, channel_preference_count FROM users", app: app,
+            userList: userList
+        ) { row in
+            let user = row.string(0)
+            entries[user]?.state = try recipientState(user: user, row)
+            if row.int64(4) > 0 { withChannelPreferences.append(user) }
         }
-        try forEachRow(db, select: "\(ChannelPreferenceRecord.rawColumns) FROM channel_push_preferences", app: app, userList: userList) {
-            row in
+        guard !withChannelPreferences.isEmpty else { return entries }
+        try forEachRow(
+            db, select: "\(ChannelPreferenceRecord.rawColumns) FROM channel_push_preferences", app: app,
+            userList: withChannelPreferences.count == users.count ? userList : jsonArray(of: withChannelPreferences)
+        ) { row in
             let record = ChannelPreferenceRecord(raw: row)
             entries[record.userID]?.channelPreferences[record.channelURL] = try record.preference()
         }
         return entries
     }
 
-    /// Users, tokens, preferences and template choice; channel preferences are left at the
-    /// defaults (`userEntries` reads them for every channel).
-    static func recipientStates(_ db: Database, app: String, userList: String) throws -> [String: RecipientPushState] {
-        var states: [String: RecipientPushState] = [:]
-        try forEachRow(db, select: "user_id, push_template FROM users", app: app, userList: userList) { row in
-            let user = row.string(0)
-            let raw = row.string(1)
-            guard let templateName = PushTemplateName(rawValue: raw) else {
-                throw PushStoreError.corruptValue(table: "users", column: "push_template", value: raw)
-            }
-            states[user] = RecipientPushState(
-                userID: user, tokens: [], preferences: .defaults,
-                channelPreference: .defaults, templateName: templateName)
+    /// A user's state from their `users` row (columns 1-3: push_template, push_tokens,
+    /// push_preferences), with the channel preference left at the defaults.
+    private static func recipientState(user: String, _ row: RawStatement.Row) throws -> RecipientPushState {
+        let raw = row.string(1)
+        guard let templateName = PushTemplateName(rawValue: raw) else {
+            throw PushStoreError.corruptValue(table: "users", column: "push_template", value: raw)
         }
-        guard !states.isEmpty else { return states }
+        let preferences = try row.optionalString(3).map { try UserPreferencesRecord(readModel: $0).preferences() } ?? .defaults
+        return RecipientPushState(
+            userID: user, tokens: try readModelTokens(row.string(2)), preferences: preferences,
+            channelPreference: .defaults, templateName: templateName)
+    }
 
-        try forEachRow(
-            db, select: "user_id, token, registered_at, provider FROM device_tokens", app: app, userList: userList,
-            orderBy: "user_id, registered_at, id"
-        ) { row in
-            // A provider this version does not know (a newer relay's) cannot be delivered to here.
-            guard let provider = PushProvider(rawValue: row.string(3)) else { return }
-            states[row.string(0)]?.tokens.append(DeviceToken(token: row.string(1), registeredAtMs: row.int64(2), provider: provider))
+    /// `users.push_tokens`, oldest registration first (ties by id, as `device_tokens_on_user` orders
+    /// them). A provider this version does not know (a newer relay's) cannot be delivered to here.
+    static func readModelTokens(_ text: String) throws -> [DeviceToken] {
+        guard text != "[]" else { return [] }
+        let corrupt = PushStoreError.corruptValue(table: "users", column: "push_tokens", value: text)
+        guard let entries = (try? JSONValue.parse(Data(text.utf8)))?.arrayValue else { throw corrupt }
+        var tokens: [(id: Int64, token: DeviceToken)] = []
+        tokens.reserveCapacity(entries.count)
+        for entry in entries {
+            guard let fields = entry.arrayValue, fields.count == 4, case .string(let token) = fields[0],
+                case .int(let registeredAt) = fields[1], case .string(let rawProvider) = fields[2], case .int(let id) = fields[3]
+            else { throw corrupt }
+            guard let provider = PushProvider(rawValue: rawProvider) else { continue }
+            tokens.append((id, DeviceToken(token: token, registeredAtMs: registeredAt, provider: provider)))
         }
-
-        try forEachRow(db, select: "\(UserPreferencesRecord.rawColumns) FROM user_push_preferences", app: app, userList: userList) { row in
-            let record = UserPreferencesRecord(raw: row)
-            states[record.userID]?.preferences = try record.preferences()
+        if tokens.count > 1 {
+            tokens.sort { ($0.token.registeredAtMs, $0.id) < ($1.token.registeredAtMs, $1.id) }
         }
-
-        return states
+        return tokens.map(\.token)
     }
 
     /// Runs `SELECT <select> WHERE app_id = app AND user_id IN userList [ORDER BY …]` (one cached

@@ -92,6 +92,38 @@ struct UserPreferencesRecord: Codable, FetchableRecord, PersistableRecord {
         enablePushForReplies = row.bool(16)
     }
 
+    /// The row as `users.push_preferences` holds it: a JSON array of the columns after the key,
+    /// in table order (`RecipientReadModelSchema`); booleans are SQLite's 0 and 1.
+    init(readModel text: String) throws {
+        let corrupt = PushStoreError.corruptValue(table: "users", column: "push_preferences", value: text)
+        guard let fields = (try? JSONValue.parse(Data(text.utf8)))?.arrayValue, fields.count == 15 else { throw corrupt }
+        func string(_ index: Int) throws -> String {
+            guard case .string(let value) = fields[index] else { throw corrupt }
+            return value
+        }
+        func int(_ index: Int) throws -> Int64 {
+            guard case .int(let value) = fields[index] else { throw corrupt }
+            return value
+        }
+        appID = ""
+        userID = ""
+        pushTriggerOption = try string(0)
+        doNotDisturb = try int(1) != 0
+        startHour = Int(try int(2))
+        startMin = Int(try int(3))
+        endHour = Int(try int(4))
+        endMin = Int(try int(5))
+        timezone = try string(6)
+        snoozeEnabled = try int(7) != 0
+        snoozeStartTs = try int(8)
+        snoozeEndTs = try int(9)
+        dndSchedules = try string(10)
+        pushSound = try string(11)
+        blockPushFromBots = try int(12) != 0
+        pushBlockedBotIds = try string(13)
+        enablePushForReplies = try int(14) != 0
+    }
+
     func preferences() throws -> UserPushPreferences {
         guard let trigger = PushTriggerOption(rawValue: pushTriggerOption) else {
             throw PushStoreError.corruptValue(table: Self.databaseTableName, column: "push_trigger_option", value: pushTriggerOption)

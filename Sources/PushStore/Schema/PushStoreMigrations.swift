@@ -13,6 +13,7 @@ enum PushStoreMigrations {
         migrator.registerMigration("v5_due_by_app", migrate: DueByAppSchema.migrate)
         migrator.registerMigration("v6_users_badges_acks", migrate: UsersBadgesAcksSchema.migrate)
         migrator.registerMigration("v7_fcm_message_names", migrate: FCMMessageNameSchema.migrate)
+        migrator.registerMigration("v8_recipient_read_model", migrate: RecipientReadModelSchema.migrate)
         return migrator
     }
 
