@@ -68,6 +68,7 @@ let package = Package(
         .target(
             name: "PushStore",
             dependencies: [
+                "LogRedaction",
                 "PushCore",
                 "UUIDText",
                 .product(name: "GRDB", package: "GRDB.swift"),

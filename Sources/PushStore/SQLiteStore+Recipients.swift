@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import LogRedaction
 import PushCore
 
 extension SQLiteStore {
@@ -88,7 +89,8 @@ extension SQLiteStore {
     /// them). A provider this version does not know (a newer relay's) cannot be delivered to here.
     static func readModelTokens(_ text: String) throws -> [DeviceToken] {
         guard text != "[]" else { return [] }
-        let corrupt = PushStoreError.corruptValue(table: "users", column: "push_tokens", value: text)
+        // Redacted: the error may be logged, and the column holds device tokens.
+        let corrupt = PushStoreError.corruptValue(table: "users", column: "push_tokens", value: Redaction.redact(text))
         guard let entries = (try? JSONValue.parse(Data(text.utf8)))?.arrayValue else { throw corrupt }
         var tokens: [(id: Int64, token: DeviceToken)] = []
         tokens.reserveCapacity(entries.count)

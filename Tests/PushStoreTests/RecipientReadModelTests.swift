@@ -186,4 +186,18 @@ import Testing
         try await store.pool.write { try $0.execute(sql: "UPDATE users SET \(assignment)") }
         await #expect(throws: PushStoreError.self) { try await store.recipientStates(app: "A", users: ["u"], channel: "c") }
     }
+
+    /// The error for unreadable tokens may be logged: it shows no token in full.
+    @Test func aCorruptTokenListIsReportedWithoutTheTokens() async throws {
+        let db = try TemporaryDatabase()
+        let store = try db.open()
+        _ = try await store.registerToken(app: "A", user: "u", token: hexToken(1), isUnique: false)
+        try await store.pool.write { try $0.execute(sql: "UPDATE users SET push_tokens = '[[\"' || push_tokens || '\"]]'") }
+        let error = await #expect(throws: PushStoreError.self) {
+            try await store.recipientStates(app: "A", users: ["u"], channel: "c")
+        }
+        let description = try #require(error).description
+        #expect(description.contains("users.push_tokens"))
+        #expect(!description.contains(hexToken(1)))
+    }
 }
