@@ -99,7 +99,7 @@ public struct WebhookIntake: Sendable {
         // closed-loop overload of 1,000-member events the relay refused thousands a second, so
         // refusing after the check took CPU from sending. This tells a sender without the key
         // only that the app is busy; the write path is not touched either way.
-        if pathAppID != nil { try admit(app: candidates[0].appID, count: 1, category: nil) }
+        if pathAppID != nil { try admit(app: candidates[0].appID, count: 1, category: nil, signed: false) }
         let body = try await request.collectBody(limit: bodyLimit)
         // Every candidate's key is tried, without stopping at a match: the time taken does not
         // tell which app's key it was.
@@ -268,14 +268,20 @@ public struct WebhookIntake: Sendable {
         message: "The relay's database is unavailable; the event was not accepted. Retry later.", retryAfterSeconds: 1)
 
     /// Throws the backlog promise's 503 when `count` more pushes of `app` would wait too long.
-    private func admit(app: String, count: Int, category: String?) throws {
+    /// 503 + Retry-After when `count` more pushes of `app` do not fit in `delivery.max_backlog`.
+    /// Before the signature is checked (`signed` false) the answer does not say how many pushes
+    /// wait: a sender without the key learns only that the app is busy.
+    private func admit(app: String, count: Int, category: String?, signed: Bool = true) throws {
         guard let backlog = dispatcher?.backlog, case .refuse(let retryAfter) = backlog.admit(app: app, count: count, nowMs: clock())
         else { return }
         refused(result: "backlog_full", appID: app, category: category)
+        let waiting =
+            signed
+            ? "The relay has \(backlog.unsent(app: app)) pushes of this app waiting, more than it"
+            : "The relay has more pushes of this app waiting than it"
         throw APIError(
             status: .serviceUnavailable, code: .unexpected,
-            message: "The relay has \(backlog.unsent(app: app)) pushes of this app waiting, more than it "
-                + "can send within delivery.max_backlog; retry after \(retryAfter) s.",
+            message: waiting + " can send within delivery.max_backlog; retry after \(retryAfter) s.",
             retryAfterSeconds: retryAfter)
     }
 

@@ -22,6 +22,7 @@ import Testing
                 #expect(refused.status == .serviceUnavailable)
                 #expect(refused.code == 500901)
                 #expect(refused.headers[.retryAfter] == "1")
+                #expect(refused.text.contains("pushes of this app waiting, more than it can send"), "a signed sender is told how many wait")
                 #expect(try await relay.store.eventExists(app: TestApps.a.appID, messageID: 41) == false)
                 // On the URL naming the app the refusal comes before the body is read or its
                 // signature checked (a wrong key gets the same 503); without the app id in the URL
@@ -31,6 +32,10 @@ import Testing
                     unsigned, signingToken: "not-the-key", path: "/webhooks/sendbird/\(TestApps.a.appID)")
                 #expect(early.status == .serviceUnavailable)
                 #expect(early.headers[.retryAfter] == "1")
+                #expect(early.code == 500901)
+                #expect(
+                    early.text.contains("more pushes of this app waiting than it can send")
+                        && !early.text.contains("pushes of this app waiting, more"), "an unsigned request learns only that the app is busy")
                 #expect(try await relay.postWebhook(unsigned, signingToken: "not-the-key").status == .unauthorized)
                 // APNs recovers, the first push leaves (at its next retry), and the retried event is accepted.
                 mock.clearFaults()
