@@ -7,8 +7,8 @@ extension SQLiteStore {
     /// The push state of several users for one channel, from one consistent read. Users the relay
     /// has never seen are absent from the result (they have no tokens to push to).
     ///
-    /// This is the webhook's hot path: four cached statements, each taking the whole user list
-    /// as one JSON array (`json_each`), instead of four queries per user.
+    /// One cached statement taking the whole user list as one JSON array (`json_each`), one probe
+    /// per user into the read model in `users` (`userEntries`).
     public func recipientStates(app: String, users: [String], channel: String) async throws -> [String: RecipientPushState] {
         guard !users.isEmpty else { return [:] }
         let list = Self.jsonArray(of: users)
@@ -58,7 +58,7 @@ extension SQLiteStore {
             userList: userList
         ) { row in
             let user = row.string(0)
-            entries[user]?.state = try recipientState(user: user, row)
+            entries[user]?.state = try recipientState(app: app, user: user, row)
             if row.int64(4) > 0 { withChannelPreferences.append(user) }
         }
         guard !withChannelPreferences.isEmpty else { return entries }
@@ -74,12 +74,13 @@ extension SQLiteStore {
 
     /// A user's state from their `users` row (columns 1-3: push_template, push_tokens,
     /// push_preferences), with the channel preference left at the defaults.
-    private static func recipientState(user: String, _ row: RawStatement.Row) throws -> RecipientPushState {
+    private static func recipientState(app: String, user: String, _ row: RawStatement.Row) throws -> RecipientPushState {
         let raw = row.string(1)
         guard let templateName = PushTemplateName(rawValue: raw) else {
             throw PushStoreError.corruptValue(table: "users", column: "push_template", value: raw)
         }
-        let preferences = try row.optionalString(3).map { try UserPreferencesRecord(readModel: $0).preferences() } ?? .defaults
+        let preferences =
+            try row.optionalString(3).map { try UserPreferencesRecord(app: app, user: user, readModel: $0).preferences() } ?? .defaults
         return RecipientPushState(
             userID: user, tokens: try readModelTokens(row.string(2)), preferences: preferences,
             channelPreference: .defaults, templateName: templateName)

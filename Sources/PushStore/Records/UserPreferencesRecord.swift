@@ -94,7 +94,7 @@ struct UserPreferencesRecord: Codable, FetchableRecord, PersistableRecord {
 
     /// The row as `users.push_preferences` holds it: a JSON array of the columns after the key,
     /// in table order (`RecipientReadModelSchema`); booleans are SQLite's 0 and 1.
-    init(readModel text: String) throws {
+    init(app: String, user: String, readModel text: String) throws {
         let corrupt = PushStoreError.corruptValue(table: "users", column: "push_preferences", value: text)
         guard let fields = (try? JSONValue.parse(Data(text.utf8)))?.arrayValue, fields.count == 15 else { throw corrupt }
         func string(_ index: Int) throws -> String {
@@ -105,8 +105,8 @@ struct UserPreferencesRecord: Codable, FetchableRecord, PersistableRecord {
             guard case .int(let value) = fields[index] else { throw corrupt }
             return value
         }
-        appID = ""
-        userID = ""
+        appID = app
+        userID = user
         pushTriggerOption = try string(0)
         doNotDisturb = try int(1) != 0
         startHour = Int(try int(2))
