@@ -34,6 +34,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
+        // Deque: a connection's queue of requests waiting for a stream (already in NIO's graph).
+        .package(url: "https://github.com/apple/swift-collections.git", from: "1.6.0"),
     ],
     targets: [
         .systemLibrary(
@@ -58,6 +60,7 @@ let package = Package(
                 "COpenSSL",
                 "LogRedaction",
                 "UUIDText",
+                .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

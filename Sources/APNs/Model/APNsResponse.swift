@@ -25,10 +25,11 @@ public struct APNsResponse: Sendable, Hashable {
     }
 
     /// APNs' answer as the transport received it: status, `apns-id`, `retry-after`, and the JSON
-    /// error body's `reason` and `timestamp`.
+    /// error body's `reason` and `timestamp`. A 200's body is not read: APNs sends none, and
+    /// anything a proxy adds there says nothing about the push.
     init(_ answer: HTTP2Response) {
         self.init(status: answer.status, apnsID: answer.apnsID.flatMap(UUID.init(uuidString:)), retryAfter: answer.retryAfter)
-        if !answer.body.isEmpty,
+        if answer.status != 200, !answer.body.isEmpty,
             let object = try? JSONSerialization.jsonObject(with: Data(answer.body)) as? [String: Any]
         {
             if let reason = object["reason"] as? String { self.reason = APNsReason(rawValue: reason) }

@@ -1,5 +1,6 @@
 import CNGHTTP2
 import COpenSSL
+import DequeModule
 import Foundation
 import Logging
 #if canImport(Glibc)
@@ -24,14 +25,23 @@ final class ConnectionLoop {
     private var session: OpaquePointer?
 
     private var streams: [Int32: StreamState] = [:]
-    private var waiting: [PendingRequest] = []
+    /// A ring buffer: under a steady backlog it never empties, and an array consumed from an
+    /// index kept every request ever sent alive, payload and all, until it did.
+    private var waiting = Deque<PendingRequest>()
     /// What `takeInbox` last took; kept empty between turns so its capacity is reused.
     private var inbox: [PendingRequest] = []
-    private var waitingHead = 0
     private var outbox: [UInt8] = []
     private var outboxOffset = 0
     private var needsPollOut = false
     private var readBuffer = [UInt8](repeating: 0, count: 65536)
+    /// The header block being submitted: bytes, where each field lies in them, and the nghttp2
+    /// view of it; kept between streams so their capacity is reused.
+    private var headerBytes: [UInt8] = []
+    private var headerSpans: [(name: Int, nameLength: Int, value: Int, valueLength: Int, sensitive: Bool)] = []
+    private var headerBlock: [nghttp2_nv] = []
+    /// Answers read this turn of the loop. Their tasks are resumed after the next requests are
+    /// written, so the server works on those while the woken tasks run (and compete for a core).
+    private var answered: [(PendingRequest, RequestResult)] = []
 
     private var remoteMaxStreams = 0
     private var receivedSettings = false
@@ -212,8 +222,9 @@ final class ConnectionLoop {
                 try expireDeadlines(now: now)
                 nextDeadlineScan = now + .milliseconds(20)
             }
-            submitWaiting()
+            try submitWaiting()
             try flush()
+            resumeAnswered()
             // Checked after the scan, which drops streams whose callers gave up: checked before
             // it, a shutdown whose last streams were cancelled slept out the idle interval.
             if goAwayLastStreamID != nil || shutdownDeadline != nil || retiredBecause != nil, streams.isEmpty { return }
@@ -221,15 +232,18 @@ final class ConnectionLoop {
             if nghttp2_session_want_read(session) == 0, nghttp2_session_want_write(session) == 0, outboxIsEmpty {
                 throw .connectionLost("HTTP/2 session ended")
             }
-            let busy = !streams.isEmpty || waitingCount > 0
+            let busy = !streams.isEmpty || !waiting.isEmpty
             var timeout: Duration = busy ? .milliseconds(20) : idleWait(now: now)
-            if !handle.prepareToSleep() { timeout = .zero }
+            // With every stream in use, new requests could only join `waiting`, and only an
+            // answer frees a stream: wait for the socket, and let enqueuers skip the wake-up
+            // (a pipe write each, and an empty turn of this loop).
+            if streams.count < streamLimit, !handle.prepareToSleep() { timeout = .zero }
             try pollOnce(timeout: timeout)
         }
     }
 
-    private var waitingCount: Int { waiting.count - waitingHead }
     private var outboxIsEmpty: Bool { outboxOffset == outbox.count }
+    private var streamLimit: Int { min(remoteMaxStreams, configuration.maxConcurrentStreamsPerConnection) }
 
     /// One poll: reads whatever arrived and keeps the PING watchdog.
     private func pollOnce(timeout: Duration) throws(APNsError) {
@@ -279,58 +293,52 @@ final class ConnectionLoop {
     private func takeInbox() {
         handle.takeInbox(swappingWith: &inbox)
         guard !inbox.isEmpty else { return }
-        if waitingHead > 0, waitingHead == waiting.count {
-            waiting.removeAll(keepingCapacity: true)
-            waitingHead = 0
-        }
         waiting.append(contentsOf: inbox)
         inbox.removeAll(keepingCapacity: true)
     }
 
-    private func submitWaiting() {
+    /// The largest TLS record's payload (RFC 8446 §5.1).
+    private static let writeChunk = 16384
+
+    private func submitWaiting() throws(APNsError) {
         guard goAwayLastStreamID == nil, shutdownDeadline == nil else { return }
-        let limit = min(remoteMaxStreams, configuration.maxConcurrentStreamsPerConnection)
         // `submit` may retire the connection, which hands `waiting` to the pool.
-        while retiredBecause == nil, waitingHead < waiting.count, streams.count < limit {
-            let pending = waiting[waitingHead]
-            waitingHead += 1
+        var queuedBytes = 0
+        while retiredBecause == nil, streams.count < streamLimit, !waiting.isEmpty {
+            // About one TLS record's worth at a time goes out before the next is built: the
+            // server starts on it meanwhile. (Written in one burst after a read, the two sides
+            // took turns idling: 1 connection with 1,000 senders reached 0.5x h2load.) Flushed
+            // before the next request leaves `waiting`, so a failed write strands none.
+            if queuedBytes >= Self.writeChunk {
+                try flush()
+                queuedBytes = 0
+            }
+            let pending = waiting.removeFirst()
             if pending.isCompleted {
                 handle.load.subtract(1, ordering: .relaxed)
                 continue
             }
+            queuedBytes += pending.request.body.count + 128
             submit(pending)
-        }
-        if waitingHead == waiting.count, waitingHead > 0 {
-            waiting.removeAll(keepingCapacity: true)
-            waitingHead = 0
         }
     }
 
     private func submit(_ pending: PendingRequest) {
         let r = pending.request
-        var generation: UInt64?
-        var headers: [HTTP2HeaderField] = [
-            HTTP2HeaderField(":method", "POST"),
-            HTTP2HeaderField(":scheme", "https"),
-            HTTP2HeaderField(":path", r.path, sensitive: true),
-        ]
-        headers.append(contentsOf: r.headers)
-        headers.append(HTTP2HeaderField("content-length", String(r.body.count)))
-        if let authorization = configuration.authorization {
+        var authorization: (value: String, generation: UInt64)?
+        if let source = configuration.authorization {
             do {
-                let header = try authorization.authorizationHeader()
-                generation = header.generation
-                headers.append(HTTP2HeaderField("authorization", header.value, sensitive: true))
+                authorization = try source.authorizationHeader()
             } catch {
                 finishRequest(pending, .failure(.connectFailed("cannot sign the authorization: \(error)")))
                 return
             }
         }
-        let stream = StreamState(pending: pending, tokenGeneration: generation)
+        let stream = StreamState(pending: pending, tokenGeneration: authorization?.generation)
         let streamID =
             configuration.testHooks?.failSubmit?(r) == true
             ? NGHTTP2_ERR_STREAM_ID_NOT_AVAILABLE.rawValue
-            : submitRequest(headers: headers, authority: authority)
+            : submitRequest(r, authorization: authorization?.value)
         guard streamID > 0 else {
             // Nothing reached the server, so the request fails at once and may be retried
             // anywhere. The connection itself is suspect (stream IDs used up, out of memory):
@@ -348,32 +356,38 @@ final class ConnectionLoop {
 
     /// Builds the nghttp2 header block and submits it. Sensitive values (`:path`, `authorization`,
     /// per-request ids) are sent as never-indexed literals, as Apple's HPACK rules for APNs ask.
-    private func submitRequest(headers: [HTTP2HeaderField], authority: [UInt8]) -> Int32 {
-        var storage: [UInt8] = []
-        storage.reserveCapacity(1024)
-        var spans: [(Int, Int, Int, Int, Bool)] = []
-        func add(_ name: some Sequence<UInt8>, _ value: some Sequence<UInt8>, _ noIndex: Bool) {
-            let n0 = storage.count
-            storage.append(contentsOf: name)
-            let v0 = storage.count
-            storage.append(contentsOf: value)
-            spans.append((n0, v0 - n0, v0, storage.count - v0, noIndex))
-        }
-        add(headers[0].name.utf8, headers[0].value.utf8, false)
-        add(headers[1].name.utf8, headers[1].value.utf8, false)
-        add(":authority".utf8, authority, false)
-        for h in headers.dropFirst(2) { add(h.name.utf8, h.value.utf8, h.sensitive) }
-        return storage.withUnsafeMutableBufferPointer { buf -> Int32 in
+    /// The block is laid out in buffers this loop reuses (nghttp2 copies names and values during
+    /// the call), so opening a stream allocates nothing here.
+    private func submitRequest(_ r: HTTP2Request, authorization: String?) -> Int32 {
+        headerBytes.removeAll(keepingCapacity: true)
+        headerSpans.removeAll(keepingCapacity: true)
+        addHeader(":method".utf8, "POST".utf8)
+        addHeader(":scheme".utf8, "https".utf8)
+        addHeader(":authority".utf8, authority)
+        addHeader(":path".utf8, r.path.utf8, sensitive: true)
+        for h in r.headers { addHeader(h.name.utf8, h.value.utf8, sensitive: h.sensitive) }
+        addHeader("content-length".utf8, String(r.body.count).utf8)
+        if let authorization { addHeader("authorization".utf8, authorization.utf8, sensitive: true) }
+        return headerBytes.withUnsafeMutableBufferPointer { buf -> Int32 in
             let base = buf.baseAddress!
-            var nva = spans.map { s in
-                nghttp2_nv(
-                    name: base + s.0, value: base + s.2, namelen: s.1, valuelen: s.3,
-                    flags: UInt8(s.4 ? NGHTTP2_NV_FLAG_NO_INDEX.rawValue : NGHTTP2_NV_FLAG_NONE.rawValue))
+            headerBlock.removeAll(keepingCapacity: true)
+            for s in headerSpans {
+                headerBlock.append(
+                    nghttp2_nv(
+                        name: base + s.name, value: base + s.value, namelen: s.nameLength, valuelen: s.valueLength,
+                        flags: UInt8(s.sensitive ? NGHTTP2_NV_FLAG_NO_INDEX.rawValue : NGHTTP2_NV_FLAG_NONE.rawValue)))
             }
             var provider = nghttp2_data_provider(source: nghttp2_data_source(ptr: nil), read_callback: nghttp2ReadBody)
-            // nghttp2 copies names and values during the call.
-            return nghttp2_submit_request(session, nil, &nva, nva.count, &provider, nil)
+            return nghttp2_submit_request(session, nil, headerBlock, headerBlock.count, &provider, nil)
         }
+    }
+
+    private func addHeader(_ name: some Collection<UInt8>, _ value: some Collection<UInt8>, sensitive: Bool = false) {
+        let n0 = headerBytes.count
+        headerBytes.append(contentsOf: name)
+        let v0 = headerBytes.count
+        headerBytes.append(contentsOf: value)
+        headerSpans.append((n0, v0 - n0, v0, headerBytes.count - v0, sensitive))
     }
 
     fileprivate func readBody(
@@ -402,14 +416,15 @@ final class ConnectionLoop {
             nghttp2_submit_rst_stream(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), id, NGHTTP2_CANCEL.rawValue)
         }
         handle.streamsInFlight.store(streams.count, ordering: .relaxed)
-        var i = waitingHead
-        while i < waiting.count {
-            let p = waiting[i]
-            if p.deadline <= now, !p.isCompleted { p.complete(.failure(.timedOut)) }
-            i += 1
-        }
+        for p in waiting where p.deadline <= now && !p.isCompleted { p.complete(.failure(.timedOut)) }
         // A silent stream may mean a half-dead connection: find out with a PING.
         if expired { try sendPing() }
+    }
+
+    private func resumeAnswered() {
+        guard !answered.isEmpty else { return }
+        for (pending, result) in answered { pending.complete(result) }
+        answered.removeAll(keepingCapacity: true)
     }
 
     private func finishRequest(_ pending: PendingRequest, _ result: RequestResult) {
@@ -510,7 +525,9 @@ final class ConnectionLoop {
         guard let stream = streams.removeValue(forKey: streamID) else { return }
         handle.streamsInFlight.store(streams.count, ordering: .relaxed)
         if stream.status != nil {
-            finishRequest(stream.pending, .response(stream.response, tokenGeneration: stream.tokenGeneration))
+            // Count now; the task hears the answer at the end of this turn (`resumeAnswered`).
+            handle.load.subtract(1, ordering: .relaxed)
+            answered.append((stream.pending, .response(stream.response, tokenGeneration: stream.tokenGeneration)))
         } else if errorCode == NGHTTP2_REFUSED_STREAM.rawValue {
             // Refused (or above a GOAWAY's last-stream-id): the server did not process it.
             handle.load.subtract(1, ordering: .relaxed)
@@ -563,9 +580,8 @@ final class ConnectionLoop {
     /// Nothing new comes here any more; queued work moves to another connection at once.
     private func stopTakingWork(reason: String) {
         var unsent = handle.stopAccepting()
-        unsent.append(contentsOf: waiting[waitingHead...])
+        unsent.append(contentsOf: waiting)
         waiting.removeAll()
-        waitingHead = 0
         if !unsent.isEmpty {
             handle.load.subtract(unsent.count, ordering: .relaxed)
             delegate.resend(unsent, from: handle, reason: reason)
@@ -577,15 +593,15 @@ final class ConnectionLoop {
     private func beginShutdown() {
         shutdownDeadline = ContinuousClock.now + .seconds(5)
         var unsent = handle.stopAccepting()
-        unsent.append(contentsOf: waiting[waitingHead...])
+        unsent.append(contentsOf: waiting)
         waiting.removeAll()
-        waitingHead = 0
         for p in unsent { finishRequest(p, .failure(.shutdown)) }
     }
 
     private func finish(error: APNsError?) {
+        resumeAnswered()
         var unsent = handle.markClosed()
-        unsent.append(contentsOf: waiting[waitingHead...])
+        unsent.append(contentsOf: waiting)
         waiting.removeAll()
         let inFlightError: APNsError =
             error.map { e -> APNsError in
