@@ -16,10 +16,12 @@ public struct ProviderToken: Sendable, Equatable {
         self.jwt = jwt
         self.generation = generation
         self.issuedAt = issuedAt
+        authorizationHeader = "bearer \(jwt)"
     }
 
-    /// The value of the HTTP/2 `authorization` header: `bearer <jwt>`.
-    public var authorizationHeader: String { "bearer \(jwt)" }
+    /// The value of the HTTP/2 `authorization` header: `bearer <jwt>` (made once: every request
+    /// carries it).
+    public let authorizationHeader: String
 }
 
 extension ProviderToken: CustomStringConvertible {

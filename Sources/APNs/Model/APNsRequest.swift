@@ -79,15 +79,14 @@ extension APNsRequest {
 
     /// `POST /3/device/<token>` with the apns-* headers; the per-request values go never-indexed.
     var http2Request: HTTP2Request {
-        var headers = [
-            HTTP2HeaderField("apns-topic", topic),
-            HTTP2HeaderField("apns-push-type", pushType.rawValue),
-            HTTP2HeaderField("apns-priority", String(priority.rawValue)),
-            HTTP2HeaderField("apns-id", UUIDText.lowercase(apnsID), sensitive: true),
-        ]
-        if let expiration { headers.append(HTTP2HeaderField("apns-expiration", expiration.headerValue, sensitive: true)) }
-        if let collapseID { headers.append(HTTP2HeaderField("apns-collapse-id", collapseID, sensitive: true)) }
-        return HTTP2Request(path: "/3/device/" + deviceToken, headers: headers, body: payload)
+        HTTP2Request(path: "/3/device/" + deviceToken, body: payload) { h in
+            h.add("apns-topic", topic)
+            h.add("apns-push-type", pushType.rawValue)
+            h.add("apns-priority", String(priority.rawValue))
+            h.add("apns-id", UUIDText.lowercase(apnsID), sensitive: true)
+            if let expiration { h.add("apns-expiration", expiration.headerValue, sensitive: true) }
+            if let collapseID { h.add("apns-collapse-id", collapseID, sensitive: true) }
+        }
     }
 }
 

@@ -34,11 +34,6 @@ final class ConnectionLoop {
     private var outboxOffset = 0
     private var needsPollOut = false
     private var readBuffer = [UInt8](repeating: 0, count: 65536)
-    /// The header block being submitted: bytes, where each field lies in them, and the nghttp2
-    /// view of it; kept between streams so their capacity is reused.
-    private var headerBytes: [UInt8] = []
-    private var headerSpans: [(name: Int, nameLength: Int, value: Int, valueLength: Int, sensitive: Bool)] = []
-    private var headerBlock: [nghttp2_nv] = []
     /// Answers read this turn of the loop. Their tasks are resumed after the next requests are
     /// written, so the server works on those while the woken tasks run (and compete for a core).
     private var answered: [(PendingRequest, RequestResult)] = []
@@ -53,7 +48,7 @@ final class ConnectionLoop {
     private var pingSentAt: ContinuousClock.Instant?
     private var nextDeadlineScan = ContinuousClock.now
     private var shutdownDeadline: ContinuousClock.Instant?
-    private let authority: [UInt8]
+    private let headerList: NGHTTP2HeaderList
 
     init(
         handle: APNsConnection, configuration: TransportConfiguration, tls: TLSContext,
@@ -68,7 +63,8 @@ final class ConnectionLoop {
         logger[metadataKey: "connection"] = "\(handle.id)"
         self.logger = logger
         let endpoint = configuration.endpoint
-        authority = Array((endpoint.port == 443 ? endpoint.host : "\(endpoint.host):\(endpoint.port)").utf8)
+        headerList = NGHTTP2HeaderList(
+            authority: Array((endpoint.port == 443 ? endpoint.host : "\(endpoint.host):\(endpoint.port)").utf8))
     }
 
     /// The thread body.
@@ -354,40 +350,13 @@ final class ConnectionLoop {
         handle.streamsInFlight.store(streams.count, ordering: .relaxed)
     }
 
-    /// Builds the nghttp2 header block and submits it. Sensitive values (`:path`, `authorization`,
-    /// per-request ids) are sent as never-indexed literals, as Apple's HPACK rules for APNs ask.
-    /// The block is laid out in buffers this loop reuses (nghttp2 copies names and values during
-    /// the call), so opening a stream allocates nothing here.
+    /// Submits the request's header block. Sensitive values (`:path`, `authorization`, per-request
+    /// ids) are sent as never-indexed literals, as Apple's HPACK rules for APNs ask.
     private func submitRequest(_ r: HTTP2Request, authorization: String?) -> Int32 {
-        headerBytes.removeAll(keepingCapacity: true)
-        headerSpans.removeAll(keepingCapacity: true)
-        addHeader(":method".utf8, "POST".utf8)
-        addHeader(":scheme".utf8, "https".utf8)
-        addHeader(":authority".utf8, authority)
-        addHeader(":path".utf8, r.path.utf8, sensitive: true)
-        for h in r.headers { addHeader(h.name.utf8, h.value.utf8, sensitive: h.sensitive) }
-        addHeader("content-length".utf8, String(r.body.count).utf8)
-        if let authorization { addHeader("authorization".utf8, authorization.utf8, sensitive: true) }
-        return headerBytes.withUnsafeMutableBufferPointer { buf -> Int32 in
-            let base = buf.baseAddress!
-            headerBlock.removeAll(keepingCapacity: true)
-            for s in headerSpans {
-                headerBlock.append(
-                    nghttp2_nv(
-                        name: base + s.name, value: base + s.value, namelen: s.nameLength, valuelen: s.valueLength,
-                        flags: UInt8(s.sensitive ? NGHTTP2_NV_FLAG_NO_INDEX.rawValue : NGHTTP2_NV_FLAG_NONE.rawValue)))
-            }
+        headerList.withList(r, authorization: authorization) { list, count in
             var provider = nghttp2_data_provider(source: nghttp2_data_source(ptr: nil), read_callback: nghttp2ReadBody)
-            return nghttp2_submit_request(session, nil, headerBlock, headerBlock.count, &provider, nil)
+            return nghttp2_submit_request(session, nil, list, count, &provider, nil)
         }
-    }
-
-    private func addHeader(_ name: some Collection<UInt8>, _ value: some Collection<UInt8>, sensitive: Bool = false) {
-        let n0 = headerBytes.count
-        headerBytes.append(contentsOf: name)
-        let v0 = headerBytes.count
-        headerBytes.append(contentsOf: value)
-        headerSpans.append((n0, v0 - n0, v0, headerBytes.count - v0, sensitive))
     }
 
     fileprivate func readBody(

@@ -1,22 +1,32 @@
-/// One request as the HTTP/2 transport sends it: a POST to `path` with these headers and body.
+/// One request as the HTTP/2 transport sends it: a POST to a path with these headers and body.
 ///
 /// The transport knows nothing of APNs or FCM; `APNsClient` and `FCMClient` build these from
-/// their own request types. `:method`, `:scheme`, `:authority`, `content-length` and, when the
-/// transport signs requests (APNs provider tokens), `authorization` are added by the connection.
+/// their own request types. `:method`, `:scheme`, `:authority` and, when the transport signs
+/// requests (APNs provider tokens), `authorization` are added by the connection.
 package struct HTTP2Request: Sendable {
-    package var path: String
-    package var headers: [HTTP2HeaderField]
-    package var body: [UInt8]
+    /// `:path`, the caller's headers and `content-length`, encoded where the request is made.
+    package let headerBlock: HTTP2HeaderBlock
+    package let body: [UInt8]
+
+    /// - Parameter headers: adds the headers after `:path` (lowercase names).
+    package init(path: String, body: [UInt8], headers: (inout HTTP2HeaderBlock) -> Void) {
+        var block = HTTP2HeaderBlock()
+        block.add(":path", path, sensitive: true)
+        headers(&block)
+        block.add("content-length", String(body.count))
+        headerBlock = block
+        self.body = body
+    }
 
     package init(path: String, headers: [HTTP2HeaderField], body: [UInt8]) {
-        self.path = path
-        self.headers = headers
-        self.body = body
+        self.init(path: path, body: body) { block in
+            for h in headers { block.add(h.name, h.value, sensitive: h.sensitive) }
+        }
     }
 
     /// The first header named `name` (lowercase).
     package func header(_ name: String) -> String? {
-        headers.first { $0.name == name }?.value
+        headerBlock.value(of: name)
     }
 }
 
