@@ -94,6 +94,33 @@ struct ClientFaultTests {
         }
     }
 
+    /// A server may allow no streams for a while (SETTINGS_MAX_CONCURRENT_STREAMS = 0). A request
+    /// queued then still fails at its own deadline: the idle connection is woken for it and keeps
+    /// checking, rather than sleeping until its next PING.
+    @Test func requestQueuedWhileNoStreamIsAllowedFailsAtItsDeadline() async throws {
+        try await withMock { mock in
+            let events = EventLog()
+            var configuration = Fixtures.clientConfiguration(
+                port: mock.port, authentication: .token(try Fixtures.tokenCache()), requestTimeout: .seconds(1), events: events)
+            configuration.idlePingInterval = .seconds(3600)
+            let client = try APNsClient(configuration: configuration)
+            #expect(try await client.send(request()).status == 200)
+            mock.addFault(.maxConcurrentStreams(0))
+            let giveUp = ContinuousClock.now + .seconds(60)
+            while !events.all.contains(.maxConcurrentStreamsChanged(connection: 1, value: 0)), ContinuousClock.now < giveUp {
+                try await Task.sleep(for: .milliseconds(5))
+            }
+            #expect(client.statistics.maxConcurrentStreams == [0])
+            let outcome = await sendBounded(client, request())
+            guard case .failure(let error) = outcome else {
+                Issue.record("sent although no stream was allowed: \(outcome)")
+                return
+            }
+            #expect(error as? APNsError == .timedOut, "\(error)")
+            await client.shutdown()
+        }
+    }
+
     @Test func droppedConnectionFailsInFlightAsRetryableAndPoolRecovers() async throws {
         try await withMock { mock in
             let client = try APNsClient(

@@ -231,9 +231,10 @@ final class ConnectionLoop {
             let busy = !streams.isEmpty || !waiting.isEmpty
             var timeout: Duration = busy ? .milliseconds(20) : idleWait(now: now)
             // With every stream in use, new requests could only join `waiting`, and only an
-            // answer frees a stream: wait for the socket, and let enqueuers skip the wake-up
-            // (a pipe write each, and an empty turn of this loop).
-            if streams.count < streamLimit, !handle.prepareToSleep() { timeout = .zero }
+            // answer frees a stream: wait for the socket (at most the busy interval, so deadlines
+            // are still checked), and let enqueuers skip the wake-up (a pipe write each, and an
+            // empty turn of this loop). With no stream open (a limit of 0), enqueuers wake it.
+            if streams.isEmpty || streams.count < streamLimit, !handle.prepareToSleep() { timeout = .zero }
             try pollOnce(timeout: timeout)
         }
     }
