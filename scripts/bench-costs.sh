@@ -27,7 +27,8 @@
 #
 # Knobs (environment): CURVES USERS_SIZES MEMBER_SIZES C2_USERS LOG_ROWS PRUNE_ROWS BACKLOG
 # DURATION CONNS THREADS EVENTS LAT_DURATION DRAIN_TIMEOUT ROUNDS BENCH_TMPDIR RELAY_BIN KEEP=1 (keep the work
-# directory) RESULTS=FILE (also write the results as JSON lines there).
+# directory) RESULTS=FILE (also write the results as JSON lines there) RECIPIENT_CACHE (the relay's
+# database.recipient_cache, e.g. "{max_users: 1200000, max_bytes: 1073741824}"; default: its defaults).
 #
 # Users and device tokens, the delivery log and the backlog are seeded straight into the relay's
 # SQLite file (the relay creates the schema first; one transaction each): registering a million
@@ -464,7 +465,7 @@ check_sink() {
 config() {
   cat > "$work/relay.yaml" <<YAML
 listen: {host: 127.0.0.1, port: $RELAY_PORT}
-database: {path: $1}
+database: {path: $1${RECIPIENT_CACHE:+, recipient_cache: $RECIPIENT_CACHE}}
 http: {max_body_bytes: 4194304}
 apps:
   - app_id: bench-app

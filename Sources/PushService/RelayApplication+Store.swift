@@ -9,10 +9,12 @@ extension RelayApplication {
     static func openStore(_ database: DatabaseConfiguration, logger: Logger) async throws -> any RelayStore {
         switch database.backend {
         case .sqlite(let path):
-            return try SQLiteStore(path: path)
+            return try SQLiteStore(path: path, configuration: database.storeConfiguration)
         case .postgres(let settings):
+            var configuration = settings.storeConfiguration
+            configuration.store = database.storeConfiguration
             return try await PostgresStore.open(
-                configuration: settings.storeConfiguration,
+                configuration: configuration,
                 logger: Logger(label: "push-relay.store", factory: { _ in logger.handler }))
         }
     }

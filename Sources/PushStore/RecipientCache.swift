@@ -93,12 +93,15 @@ package final class RecipientCache: Sendable {
     private let contents = Mutex(Contents())
     private let versionCounter = Atomic<UInt64>(0)
     /// Bounds memory: beyond this many users, or this many bytes, a quarter is dropped.
-    private let capacity: Int
-    private let byteCapacity: Int
+    package let capacity: Int
+    package let byteCapacity: Int
 
     /// 64 MB by default: a tenant whose users hold thousands of channel preferences each fills
     /// it sooner, but cannot make it grow past it.
-    package init(capacity: Int = 100_000, byteCapacity: Int = 64 << 20) {
+    package init(
+        capacity: Int = PushStoreConfiguration.defaultRecipientCacheUsers,
+        byteCapacity: Int = PushStoreConfiguration.defaultRecipientCacheBytes
+    ) {
         self.capacity = capacity
         self.byteCapacity = byteCapacity
     }

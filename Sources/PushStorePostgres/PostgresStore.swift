@@ -19,7 +19,7 @@ public final class PostgresStore: RelayStore {
     /// Unix milliseconds; stamps registrations and leases. Injected so tests control time.
     let clock: @Sendable () -> Int64
     /// The webhook's view of users and templates; used only while `registry` listens.
-    let recipientCache = RecipientCache()
+    let recipientCache: RecipientCache
     let registry: RegistryListener
     /// Runs `client.run()`, which the pool needs for as long as the store is used. Unstructured
     /// on purpose: the store outlives the call that opened it, so no caller's scope can own the
@@ -35,6 +35,8 @@ public final class PostgresStore: RelayStore {
         self.configuration = configuration
         self.logger = logger
         self.clock = clock
+        recipientCache = RecipientCache(
+            capacity: configuration.store.recipientCacheUsers, byteCapacity: configuration.store.recipientCacheBytes)
         registry = RegistryListener(cache: recipientCache, logger: logger)
     }
 

@@ -45,6 +45,20 @@ import Testing
         #expect(settings.lease == PostgresSettings.defaultLease)
     }
 
+    /// The webhook's recipient cache: bounded by default, raised for large tenants, off with 0
+    /// users; the bounds reach the store of either backend.
+    @Test func recipientCacheBounds() throws {
+        let defaults = try Self.parse("{path: p}")
+        #expect(defaults.storeConfiguration.recipientCacheUsers == 100_000)
+        #expect(defaults.storeConfiguration.recipientCacheBytes == 64 << 20)
+        let raised = try Self.parse("{path: p, recipient_cache: {max_users: 1200000, max_bytes: 1073741824}}")
+        #expect(raised.storeConfiguration.recipientCacheUsers == 1_200_000)
+        #expect(raised.storeConfiguration.recipientCacheBytes == 1 << 30)
+        let off = try Self.parse("{postgres: {url: 'postgres://u@h/d'}, recipient_cache: {max_users: 0}}")
+        #expect(off.storeConfiguration.recipientCacheUsers == 0)
+        #expect(off.storeConfiguration.recipientCacheBytes == 64 << 20)
+    }
+
     @Test(arguments: [
         ("{path: p, postgres: {url: 'postgres://u@h/d'}}", "database.postgres"),
         ("{postgres: {}}", "database.postgres.url"),
@@ -57,6 +71,12 @@ import Testing
         ("{postgres: {url: 'postgres://u@h/d', lease: 1s}}", "database.postgres.lease"),
         ("{postgres: {url: 'postgres://u@h/d', node_id: ''}}", "database.postgres.node_id"),
         ("{postgres: {url: 'postgres://u@h/d', hots: x}}", "database.postgres.hots"),
+        ("{path: p, recipient_cache: {max_users: -1}}", "database.recipient_cache.max_users"),
+        ("{path: p, recipient_cache: {max_users: 100000001}}", "database.recipient_cache.max_users"),
+        ("{path: p, recipient_cache: {max_bytes: 1000}}", "database.recipient_cache.max_bytes"),
+        ("{path: p, recipient_cache: {max_bytes: 68719476737}}", "database.recipient_cache.max_bytes"),
+        ("{path: p, recipient_cache: {users: 5}}", "database.recipient_cache.users"),
+        ("{path: p, recipient_cache: 5}", "database.recipient_cache"),
     ])
     func mistakesAreNamedByKey(database: String, key: String) {
         do {

@@ -2,6 +2,7 @@ import Foundation
 import PushCore
 import Testing
 @testable import PushStore
+@testable import PushStorePostgres
 
 /// The webhook's recipient cache must never serve state older than the last committed write.
 @Suite struct RecipientCacheTests {
@@ -101,5 +102,33 @@ import Testing
         #expect(kept["u399"] != nil, "the newest is stored after the eviction it caused")
         let hundreds = Set(kept.keys.compactMap { Int($0.dropFirst()) }.map { $0 / 100 })
         #expect(hundreds == [0, 1, 2, 3] || hundreds.count >= 3, "\(hundreds)")
+    }
+}
+
+/// `PushStoreConfiguration`'s cache bounds reach the cache of either store, and 0 users turns
+/// it off.
+@Suite struct RecipientCacheBoundsTests {
+    @Test(arguments: StoreKind.allCases) func theStoreUsesTheConfiguredBounds(kind: StoreKind) async throws {
+        let db = try await TestDatabase.make(kind)
+        let store = try await db.open(configuration: PushStoreConfiguration(recipientCacheUsers: 7, recipientCacheBytes: 12_345))
+        let cache = try #require((store as? SQLiteStore)?.recipientCache ?? (store as? PostgresStore)?.recipientCache)
+        #expect(cache.capacity == 7)
+        #expect(cache.byteCapacity == 12_345)
+    }
+
+    /// A change made behind the store's back (hand-run SQL: no registry write, so nothing
+    /// invalidates the cache) shows what the cache does: with it the old state is served, without
+    /// it every read goes to the database.
+    @Test func withoutACacheEveryReadGoesToTheDatabase() async throws {
+        for (users, expected) in [(PushStoreConfiguration.defaultRecipientCacheUsers, [hexToken(1)]), (0, [])] {
+            let db = try TemporaryDatabase()
+            let store = try db.open(configuration: PushStoreConfiguration(recipientCacheUsers: users))
+            _ = try await store.registerToken(app: "A", user: "u", token: hexToken(1), isUnique: false)
+            // What the webhook reads (`recipientStatesAndTemplates`; the REST API reads the tables).
+            #expect(try store.recipientStatesAndTemplates(app: "A", users: ["u"], channel: "c").states["u"]?.tokens.count == 1)
+            try await store.pool.write { try $0.execute(sql: "DELETE FROM device_tokens") }
+            let tokens = try store.recipientStatesAndTemplates(app: "A", users: ["u"], channel: "c").states["u"]?.tokens.map(\.token)
+            #expect(tokens == expected, "a cache of \(users) users")
+        }
     }
 }

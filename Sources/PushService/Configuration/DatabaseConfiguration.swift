@@ -1,10 +1,14 @@
+import PushStore
+
 /// Where the relay keeps its state (`database:`): one SQLite file, the embedded default for one
-/// relay, or a PostgreSQL database that a fleet of relays shares.
+/// relay, or a PostgreSQL database that a fleet of relays shares; and how many users the
+/// webhook's recipient cache holds in front of either.
 ///
 /// ```yaml
 /// database: {path: /var/lib/push-relay/relay.sqlite}
 /// database:
 ///   postgres: {url: "postgres://pushrelay@db.internal/pushrelay", password: {credential: pg-password}}
+///   recipient_cache: {max_users: 1000000, max_bytes: 1073741824}
 /// ```
 public struct DatabaseConfiguration: Sendable, Hashable {
     public enum Backend: Sendable, Hashable {
@@ -14,6 +18,15 @@ public struct DatabaseConfiguration: Sendable, Hashable {
     }
 
     public var backend: Backend
+    /// `recipient_cache.max_users` (0 turns the cache off).
+    public var recipientCacheUsers = PushStoreConfiguration.defaultRecipientCacheUsers
+    /// `recipient_cache.max_bytes`.
+    public var recipientCacheBytes = PushStoreConfiguration.defaultRecipientCacheBytes
+
+    /// What either store is opened with.
+    public var storeConfiguration: PushStoreConfiguration {
+        PushStoreConfiguration(recipientCacheUsers: recipientCacheUsers, recipientCacheBytes: recipientCacheBytes)
+    }
 
     public init(path: String) { backend = .sqlite(path: path) }
 

@@ -6,17 +6,43 @@ extension RelayConfiguration {
     static func parseDatabase(_ map: ConfigMapping, environment: ConfigurationEnvironment) throws(ConfigurationError)
         -> DatabaseConfiguration
     {
-        try map.allowOnly(["path", "postgres"])
+        try map.allowOnly(["path", "postgres", "recipient_cache"])
+        var database: DatabaseConfiguration
         if let postgres = try map.mapping("postgres") {
             guard try map.string("path") == nil else {
                 throw .invalidValue(key: map.name("postgres"), reason: "give either path (SQLite) or postgres, not both")
             }
-            return DatabaseConfiguration(postgres: try parsePostgres(postgres, environment: environment))
+            database = DatabaseConfiguration(postgres: try parsePostgres(postgres, environment: environment))
+        } else {
+            guard let path = try map.string("path") else { throw .missingKey(map.name("path")) }
+            guard !path.isEmpty else { throw .invalidValue(key: map.name("path"), reason: "must not be empty") }
+            database = DatabaseConfiguration(path: path)
         }
-        guard let path = try map.string("path") else { throw .missingKey(map.name("path")) }
-        guard !path.isEmpty else { throw .invalidValue(key: map.name("path"), reason: "must not be empty") }
-        return DatabaseConfiguration(path: path)
+        if let cache = try map.mapping("recipient_cache") {
+            try cache.allowOnly(["max_users", "max_bytes"])
+            if let users = try cache.int("max_users") {
+                guard allowedRecipientCacheUsers.contains(users) else {
+                    throw .invalidValue(key: cache.name("max_users"), reason: "must be 0...\(allowedRecipientCacheUsers.upperBound)")
+                }
+                database.recipientCacheUsers = users
+            }
+            if let bytes = try cache.int("max_bytes") {
+                guard allowedRecipientCacheBytes.contains(bytes) else {
+                    throw .invalidValue(
+                        key: cache.name("max_bytes"),
+                        reason: "must be \(allowedRecipientCacheBytes.lowerBound)...\(allowedRecipientCacheBytes.upperBound)")
+                }
+                database.recipientCacheBytes = bytes
+            }
+        }
+        return database
     }
+
+    /// Up to 100 million users. At several hundred bytes each (`UserEntry.approximateBytes`),
+    /// `max_bytes` is the bound that matters; a typo's extra digits stop here, not at the OOM killer.
+    static let allowedRecipientCacheUsers = 0...100_000_000
+    /// 1 MiB to 64 GiB.
+    static let allowedRecipientCacheBytes = (1 << 20)...(64 << 30)
 
     private static func parsePostgres(_ map: ConfigMapping, environment: ConfigurationEnvironment) throws(ConfigurationError)
         -> PostgresSettings
