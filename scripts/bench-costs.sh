@@ -362,6 +362,11 @@ def report(path, header):
         e, m = big["events_s"] / b["events_s"], big["rss_mb"] / b["rss_mb"]
         print(f"   goal at {big['users']:,} users: events/s >= 0.80x: {e:.2f}x {verdict(e >= 0.8)}; "
               f"RSS <= 1.5x: {m:.2f}x {verdict(m <= 1.5)}")
+        if b["non_2xx"] > 0 and big["non_2xx"] == 0:
+            # Then the small case's events/s is the sending rate (the backlog promise refused the
+            # rest) and the large case's is the webhook's: the ratio compares two limits.
+            print(f"   note: the {b['users']:,}-user case answered {b['non_2xx']} requests 503 past delivery.max_backlog and the "
+                  f"{big['users']:,}-user case none; its events/s is what the relay sent, not what its webhook could take")
     c2 = by_size(2, "members")
     if c2:
         b = c2[0]
