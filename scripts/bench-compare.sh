@@ -5,6 +5,7 @@
 #
 #   1. h2load, 1 connection x 100 streams          — the ceiling of the sink and of HTTP/2 itself
 #   2. the project's APNs client (apns-bench), 1 connection, and a pool of POOL connections
+#      (1 and 2 alternate CLIENT_ROUNDS times, default 3; the ratios are of the medians)
 #   3. the whole relay: the real `push-relay serve` (its default log level, synchronous=FULL,
 #      every event committed before its 200), loaded by wrk with pre-signed webhook events of
 #      channels of MEMBERS (default 10: sender, 1 online, 8 offline with a token each; 80 % offline)
@@ -24,6 +25,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 N=${N:-200000}
 POOL=${POOL:-2}
+CLIENT_ROUNDS=${CLIENT_ROUNDS:-3}
 INFLIGHT=${INFLIGHT:-1000}
 DURATION=${DURATION:-20}
 CONNS=${CONNS:-64}
@@ -71,15 +73,21 @@ TOKEN=$(printf 'ab%.0s' $(seq 32))
 echo ok > "$work/htdocs/3/device/$TOKEN"
 
 echo "== sink nghttpd on :$SINK_PORT; $(date -u +%F); $(nproc) cores"
-echo "-- 1. h2load, 1 connection x 100 streams, $N requests of $(wc -c < "$work/payload.json") bytes"
-h2=$(h2load -n "$N" -c 1 -m 100 -d "$work/payload.json" -H 'apns-topic: com.example.pushrelay' \
-  -H 'apns-push-type: alert' "https://127.0.0.1:$SINK_PORT/3/device/$TOKEN" | grep "finished in")
-echo "$h2"
-h2rate=$(echo "$h2" | sed -E 's/.* ([0-9.]+) req\/s.*/\1/')
-
-echo "-- 2. APNs client, 1 connection and a pool of $POOL"
-one=$(.build/release/apns-bench --port "$SINK_PORT" --count "$N" --concurrency "$INFLIGHT" --connections 1 | tee /dev/stderr | grep -Eo '[0-9.]+ notifications/s' | head -1 | cut -d' ' -f1)
-pool=$(.build/release/apns-bench --port "$SINK_PORT" --count "$N" --concurrency "$INFLIGHT" --connections "$POOL" | tee /dev/stderr | grep -Eo '[0-9.]+ notifications/s' | head -1 | cut -d' ' -f1)
+# Steps 1 and 2 alternate CLIENT_ROUNDS times and the medians are compared: a single run of
+# either varies by about 15 % on these machines.
+median() { python3 -c 'import statistics, sys; print(statistics.median(float(x) for x in sys.argv[1:]))' "$@"; }
+h2rates=() ones=() pools=()
+for round in $(seq "$CLIENT_ROUNDS"); do
+  echo "-- 1. h2load, 1 connection x 100 streams, $N requests of $(wc -c < "$work/payload.json") bytes (round $round of $CLIENT_ROUNDS)"
+  h2=$(h2load -n "$N" -c 1 -m 100 -d "$work/payload.json" -H 'apns-topic: com.example.pushrelay' \
+    -H 'apns-push-type: alert' "https://127.0.0.1:$SINK_PORT/3/device/$TOKEN" | grep "finished in")
+  echo "$h2"
+  h2rates+=("$(echo "$h2" | sed -E 's/.* ([0-9.]+) req\/s.*/\1/')")
+  echo "-- 2. APNs client, 1 connection and a pool of $POOL (round $round of $CLIENT_ROUNDS)"
+  ones+=("$(.build/release/apns-bench --port "$SINK_PORT" --count "$N" --concurrency "$INFLIGHT" --connections 1 | tee /dev/stderr | grep -Eo '[0-9.]+ notifications/s' | head -1 | cut -d' ' -f1)")
+  pools+=("$(.build/release/apns-bench --port "$SINK_PORT" --count "$N" --concurrency "$INFLIGHT" --connections "$POOL" | tee /dev/stderr | grep -Eo '[0-9.]+ notifications/s' | head -1 | cut -d' ' -f1)")
+done
+h2rate=$(median "${h2rates[@]}") one=$(median "${ones[@]}") pool=$(median "${pools[@]}")
 
 echo "-- 3. push-relay serve (default log level, synchronous=FULL), wrk $THREADS threads x $CONNS connections, ${DURATION}s"
 cat > "$work/relay.yaml" <<YAML
@@ -158,7 +166,7 @@ refused = int(re.search(r"non-2xx: ([0-9]+)", wrk).group(1))
 events = (requests - refused) / duration
 relay = sent / duration
 print(f"== results")
-print(f"h2load                      {h2:10,.0f} req/s")
+print(f"h2load                      {h2:10,.0f} req/s (medians of the rounds)")
 print(f"APNs client, 1 connection   {one:10,.0f} /s   = {one / h2:.2f} x h2load        (goal >= 0.6)")
 print(f"APNs client, pool           {pool:10,.0f} /s")
 print(f"whole relay                 {relay:10,.0f} pushes/s sent during the load ({events:,.0f} events/s answered 200, {refused:,} answered 503 past "
