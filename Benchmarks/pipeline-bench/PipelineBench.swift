@@ -71,6 +71,15 @@ struct PipelineBench {
                 lookups.append((lookup, templates))
             }
         }
+        // Every read a miss, as at a million registered users: the cache is emptied before each
+        // event (SQLite's page cache stays warm here, as no commit comes between the reads).
+        try await measure("recipient read, all misses") {
+            for event in events {
+                let members = event.members.filter { policy.skipBeforePreferences(event: event, member: $0) == nil }.map(\.userID)
+                store.recipientCache.invalidate()
+                _ = try store.recipientStatesAndTemplates(app: "bench-app", users: members, channel: event.channel.channelURL)
+            }
+        }
         try await measure("read hop only (templates)") {
             for _ in events { _ = try await store.storedMessageTemplates(app: "bench-app") }
         }

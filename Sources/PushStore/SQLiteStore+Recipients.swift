@@ -82,30 +82,8 @@ extension SQLiteStore {
         let preferences =
             try row.optionalString(3).map { try UserPreferencesRecord(app: app, user: user, readModel: $0).preferences() } ?? .defaults
         return RecipientPushState(
-            userID: user, tokens: try readModelTokens(row.string(2)), preferences: preferences,
+            userID: user, tokens: try ReadModelTokens.decode(row.string(2)), preferences: preferences,
             channelPreference: .defaults, templateName: templateName)
-    }
-
-    /// `users.push_tokens`, oldest registration first (ties by id, as `device_tokens_on_user` orders
-    /// them). A provider this version does not know (a newer relay's) cannot be delivered to here.
-    static func readModelTokens(_ text: String) throws -> [DeviceToken] {
-        guard text != "[]" else { return [] }
-        // Redacted: the error may be logged, and the column holds device tokens.
-        let corrupt = PushStoreError.corruptValue(table: "users", column: "push_tokens", value: Redaction.redact(text))
-        guard let entries = (try? JSONValue.parse(Data(text.utf8)))?.arrayValue else { throw corrupt }
-        var tokens: [(id: Int64, token: DeviceToken)] = []
-        tokens.reserveCapacity(entries.count)
-        for entry in entries {
-            guard let fields = entry.arrayValue, fields.count == 4, case .string(let token) = fields[0],
-                case .int(let registeredAt) = fields[1], case .string(let rawProvider) = fields[2], case .int(let id) = fields[3]
-            else { throw corrupt }
-            guard let provider = PushProvider(rawValue: rawProvider) else { continue }
-            tokens.append((id, DeviceToken(token: token, registeredAtMs: registeredAt, provider: provider)))
-        }
-        if tokens.count > 1 {
-            tokens.sort { ($0.token.registeredAtMs, $0.id) < ($1.token.registeredAtMs, $1.id) }
-        }
-        return tokens.map(\.token)
     }
 
     /// Runs `SELECT <select> WHERE app_id = app AND user_id IN userList [ORDER BY …]` (one cached

@@ -17,7 +17,7 @@ public final class SQLiteStore: RelayStore {
     /// Unix milliseconds; stamps registrations and user creation. Injected so tests control time.
     let clock: @Sendable () -> Int64
     /// The webhook's view of users and templates; see `registryWrite`.
-    let recipientCache: RecipientCache
+    package let recipientCache: RecipientCache
 
     /// Opens (creating if needed) the database at `path` and brings its schema up to date.
     /// - Parameter clock: the current time in Unix milliseconds.
