@@ -1,5 +1,6 @@
 import APNs
 import Foundation
+import TestSupport
 import Testing
 @testable import FCM
 
@@ -16,15 +17,11 @@ import Testing
         return (try FCMServiceAccount(json: try JSONSerialization.data(withJSONObject: fields), source: "sa.json"), keyFile)
     }
 
+    /// Through `ChildProcess`, not Foundation's `Process`, whose `run()` can read past a buffer
+    /// and crash the whole test process (see `ChildProcess`; it did, in a full run on 2026-11-25).
     static func run(_ tool: String, _ arguments: [String]) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw CocoaError(.executableLoad) }
+        let result = try ChildProcess.runBlocking(tool, arguments)
+        guard result.status == 0 else { throw CocoaError(.executableLoad) }
     }
 
     /// The assertion is a JWT Google accepts: RS256 header with the key id, the account as
