@@ -145,7 +145,7 @@ public final class RelayApplication: Sendable {
         api.makeRouter(
             observability: ObservabilityRoutes(
                 database: databaseReadiness, clients: clients, registry: registry,
-                metricsToken: configuration.metrics.token),
+                metricsToken: configuration.metrics.token, recipientCache: { [store] in store.recipientCacheStatistics }),
             webhook: webhook)
     }
 

@@ -92,6 +92,8 @@ package final class RecipientCache: Sendable {
 
     private let contents = Mutex(Contents())
     private let versionCounter = Atomic<UInt64>(0)
+    private let hits = Atomic<UInt64>(0)
+    private let misses = Atomic<UInt64>(0)
     /// Bounds memory: beyond this many users, or this many bytes, a quarter is dropped.
     package let capacity: Int
     package let byteCapacity: Int
@@ -129,15 +131,31 @@ package final class RecipientCache: Sendable {
     package func lookUp(app: String, users: [String], version: UInt64)
         -> (found: [String: UserEntry], missing: [String], templates: [PushTemplateName: PushMessageTemplate]?)
     {
-        contents.withLock { contents in
-            guard contents.version == version else { return ([:], users, nil) }
-            var found: [String: UserEntry] = [:]
-            var missing: [String] = []
-            for user in users {
-                if let entry = contents.users[UserKey(app: app, user: user)] { found[user] = entry } else { missing.append(user) }
+        let result: (found: [String: UserEntry], missing: [String], templates: [PushTemplateName: PushMessageTemplate]?) =
+            contents.withLock { contents in
+                guard contents.version == version else { return ([:], users, nil) }
+                var found: [String: UserEntry] = [:]
+                var missing: [String] = []
+                for user in users {
+                    if let entry = contents.users[UserKey(app: app, user: user)] { found[user] = entry } else { missing.append(user) }
+                }
+                return (found, missing, contents.templates[app])
             }
-            return (found, missing, contents.templates[app])
-        }
+        hits.add(UInt64(result.found.count), ordering: .relaxed)
+        misses.add(UInt64(result.missing.count), ordering: .relaxed)
+        return result
+    }
+
+    /// Counts members read without asking the cache (it was not usable), as misses.
+    package func countBypassed(_ count: Int) {
+        misses.add(UInt64(count), ordering: .relaxed)
+    }
+
+    /// Lookups so far and what the cache holds now (`/metrics`).
+    package var statistics: RecipientCacheStatistics {
+        let (users, bytes) = contents.withLock { ($0.users.count, $0.bytes) }
+        return RecipientCacheStatistics(
+            hits: hits.load(ordering: .relaxed), misses: misses.load(ordering: .relaxed), users: users, bytes: bytes)
     }
 
     /// Files what was read at `version` (dropped if a write committed meanwhile).

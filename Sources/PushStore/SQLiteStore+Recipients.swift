@@ -16,6 +16,8 @@ extension SQLiteStore {
         return RecipientCache.states(entries, channel: channel)
     }
 
+    public var recipientCacheStatistics: RecipientCacheStatistics { recipientCache.statistics }
+
     /// `recipientStates` and the templates the app changed through the API, as the webhook needs them.
     ///
     /// Served from `RecipientCache` while no registry write has committed since the users were

@@ -13,6 +13,8 @@ extension PostgresStore {
         return RecipientCache.states(entries, channel: channel)
     }
 
+    public var recipientCacheStatistics: RecipientCacheStatistics { recipientCache.statistics }
+
     /// `recipientStates` and the templates the app changed through the API, as the webhook needs them.
     ///
     /// Served from `RecipientCache` while no registry write has been seen since the users were
@@ -25,6 +27,7 @@ extension PostgresStore {
     ) async throws -> (states: [String: RecipientPushState], templates: [PushTemplateName: PushMessageTemplate]) {
         let version = recipientCache.version
         let useCache = registry.isListening
+        if !useCache { recipientCache.countBypassed(users.count) }
         let cached =
             useCache ? recipientCache.lookUp(app: app, users: users, version: version) : (found: [:], missing: users, templates: nil)
         var found = cached.found

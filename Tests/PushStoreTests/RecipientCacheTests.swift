@@ -132,3 +132,38 @@ import Testing
         }
     }
 }
+
+/// What `/metrics` reports about the cache: members served from it and read from the database.
+@Suite struct RecipientCacheStatisticsTests {
+    @Test func hitsAndMissesAreCounted() async throws {
+        let db = try TemporaryDatabase()
+        let store = try db.open()
+        _ = try await store.registerToken(app: "A", user: "u", token: hexToken(1), isUnique: false)
+        let read = { _ = try store.recipientStatesAndTemplates(app: "A", users: ["u", "v", "ghost"], channel: "c") }
+        try read()
+        #expect(store.recipientCacheStatistics.misses == 3)
+        #expect(store.recipientCacheStatistics.hits == 0)
+        try read()
+        #expect(store.recipientCacheStatistics.hits == 3, "unknown users are cached too")
+        #expect(store.recipientCacheStatistics.users == 3)
+        #expect(store.recipientCacheStatistics.bytes > 0)
+        // A registry write empties the cache in effect: the next read misses again.
+        _ = try await store.registerToken(app: "A", user: "v", token: hexToken(2), isUnique: false)
+        try read()
+        #expect(
+            store.recipientCacheStatistics
+                == RecipientCacheStatistics(hits: 3, misses: 6, users: 3, bytes: store.recipientCacheStatistics.bytes))
+    }
+
+    /// On PostgreSQL too every member looked up is counted once, as a hit or a miss (a miss also
+    /// while the registry listener is not up and the cache is bypassed).
+    @Test(arguments: StoreKind.allCases) func everyLookupIsCountedOnce(kind: StoreKind) async throws {
+        let db = try await TestDatabase.make(kind)
+        let store = try await db.open()
+        _ = try await store.registerToken(app: "A", user: "u", token: hexToken(1), isUnique: false)
+        for _ in 0..<4 { _ = try await store.recipientStatesAndTemplates(app: "A", users: ["u", "v"], channel: "c") }
+        let statistics = store.recipientCacheStatistics
+        #expect(statistics.hits + statistics.misses == 8, "\(statistics)")
+        #expect(statistics.misses >= 2)
+    }
+}

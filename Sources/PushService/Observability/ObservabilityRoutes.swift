@@ -16,14 +16,19 @@ public struct ObservabilityRoutes: Sendable {
     public let clients: PushClients?
     public let registry: PrometheusCollectorRegistry
     public let metricsToken: Secret?
+    /// The webhook's recipient cache, read at scrape time.
+    public let recipientCache: (@Sendable () -> RecipientCacheStatistics)?
+    private let recipientCacheMetrics = RecipientCacheMetrics()
 
     public init(
-        database: DatabaseReadiness, clients: PushClients?, registry: PrometheusCollectorRegistry, metricsToken: Secret?
+        database: DatabaseReadiness, clients: PushClients?, registry: PrometheusCollectorRegistry, metricsToken: Secret?,
+        recipientCache: (@Sendable () -> RecipientCacheStatistics)? = nil
     ) {
         self.database = database
         self.clients = clients
         self.registry = registry
         self.metricsToken = metricsToken
+        self.recipientCache = recipientCache
     }
 
     struct AppState: Codable, Equatable {
@@ -60,6 +65,7 @@ public struct ObservabilityRoutes: Sendable {
                     body: ResponseBody(byteBuffer: ByteBuffer(string: "metrics need Authorization: Bearer <metrics.token>\n")))
             }
             if let clients { RelayGauges.update(registry, from: clients) }
+            if let recipientCache { recipientCacheMetrics.update(registry, from: recipientCache()) }
             var bytes: [UInt8] = []
             registry.emit(into: &bytes)
             return Response(

@@ -11,4 +11,7 @@ public protocol RecipientDirectory: Sendable {
     func recipientStatesAndTemplates(
         app: String, users: [String], channel: String
     ) async throws -> (states: [String: RecipientPushState], templates: [PushTemplateName: PushMessageTemplate])
+
+    /// The cache behind `recipientStatesAndTemplates`.
+    var recipientCacheStatistics: RecipientCacheStatistics { get }
 }

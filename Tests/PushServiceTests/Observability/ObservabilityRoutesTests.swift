@@ -123,3 +123,40 @@ import Testing
         await clients.shutdown()
     }
 }
+
+/// The recipient cache's counters are Prometheus counters fed from the store's totals at each
+/// scrape: they add what is new, never go back, and racing scrapes add nothing twice.
+@Suite struct RecipientCacheMetricsTests {
+    private func text(_ registry: PrometheusCollectorRegistry) -> String {
+        var bytes: [UInt8] = []
+        registry.emit(into: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    @Test func scrapesAddWhatIsNew() {
+        let registry = PrometheusCollectorRegistry()
+        let metrics = RecipientCacheMetrics()
+        metrics.update(registry, from: RecipientCacheStatistics(hits: 1, misses: 2, users: 2, bytes: 900))
+        var body = text(registry)
+        #expect(body.contains(#"pushrelay_recipient_cache_lookups_total{result="hit"} 1"#), "\(body)")
+        #expect(body.contains(#"pushrelay_recipient_cache_lookups_total{result="miss"} 2"#))
+        #expect(body.contains("pushrelay_recipient_cache_users 2"))
+        #expect(body.contains("pushrelay_recipient_cache_bytes 900"))
+        metrics.update(registry, from: RecipientCacheStatistics(hits: 5, misses: 2, users: 3, bytes: 1200))
+        // A scrape that read older totals (it raced the one above) changes nothing.
+        metrics.update(registry, from: RecipientCacheStatistics(hits: 4, misses: 1, users: 3, bytes: 1200))
+        body = text(registry)
+        #expect(body.contains(#"pushrelay_recipient_cache_lookups_total{result="hit"} 5"#), "\(body)")
+        #expect(body.contains(#"pushrelay_recipient_cache_lookups_total{result="miss"} 2"#))
+        #expect(body.contains("pushrelay_recipient_cache_users 3"))
+    }
+
+    @Test func theRelaysMetricsIncludeTheCache() async throws {
+        try await ObservabilityRoutesTests.withRelay { client, _ in
+            let (status, body, _) = try await ObservabilityRoutesTests.get(client, "/metrics")
+            #expect(status == .ok)
+            #expect(body.contains(#"pushrelay_recipient_cache_lookups_total{result="miss"} 0"#), "\(body)")
+            #expect(body.contains("pushrelay_recipient_cache_users 0"))
+        }
+    }
+}
