@@ -17,9 +17,14 @@ let benchmarks: @Sendable () -> Void = {
         benchmark.startMeasurement()
         for event in events { blackHole(try fixture.lookup(for: event)) }
     }
+    stage("recipient read, all misses") { benchmark, fixture in
+        let events = try fixture.events(benchmark.scaledIterations.count)
+        benchmark.startMeasurement()
+        for event in events { blackHole(try fixture.lookup(for: event, cached: false)) }
+    }
     stage("plan + payloads") { benchmark, fixture in
         let events = try fixture.events(benchmark.scaledIterations.count)
-        let lookups = try events.map(fixture.lookup(for:))
+        let lookups = try events.map { try fixture.lookup(for: $0) }
         let now = Date()
         benchmark.startMeasurement()
         for (event, lookup) in zip(events, lookups) { blackHole(fixture.planner.plan(event, lookup: lookup, now: now)) }

@@ -17,6 +17,9 @@ final class StageFixture: Sendable {
     }
 
     let store: SQLiteStore
+    /// The same file with the recipient cache off: every member is read from SQLite, as nearly
+    /// every one is at a million registered users.
+    let uncached: SQLiteStore
     let planner = PushPlanner()
     /// Unique across iterations: the store takes a repeated message id for a duplicate event.
     private let nextMessageID = Atomic<Int>(1_000_000)
@@ -32,6 +35,7 @@ final class StageFixture: Sendable {
                 app: Self.app, user: "u\(user)", token: String(format: "%064x", user + 1), isUnique: false)
         }
         store = try SQLiteStore(path: path)
+        uncached = try SQLiteStore(path: path, configuration: PushStoreConfiguration(recipientCacheUsers: 0))
     }
 
     static func removeFiles() {
@@ -61,10 +65,11 @@ final class StageFixture: Sendable {
 
     /// The intake's read: members the event alone does not skip (sender, online), then their
     /// preferences, tokens and templates in one store read.
-    func lookup(for event: WebhookEvent) throws -> RecipientLookup {
+    func lookup(for event: WebhookEvent, cached: Bool = true) throws -> RecipientLookup {
         let policy = RecipientPolicy()
         let members = event.members.filter { policy.skipBeforePreferences(event: event, member: $0) == nil }.map(\.userID)
-        let (states, _) = try store.recipientStatesAndTemplates(app: Self.app, users: members, channel: event.channel.channelURL)
+        let (states, _) = try (cached ? store : uncached).recipientStatesAndTemplates(
+            app: Self.app, users: members, channel: event.channel.channelURL)
         return RecipientLookup(states)
     }
 
