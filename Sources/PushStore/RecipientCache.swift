@@ -94,6 +94,10 @@ package final class RecipientCache: Sendable {
     private let versionCounter = Atomic<UInt64>(0)
     private let hits = Atomic<UInt64>(0)
     private let misses = Atomic<UInt64>(0)
+    /// `contents.users.count` and `contents.bytes`, published by `store` under the lock so that
+    /// `statistics` (`/metrics`, which may be unauthenticated) never takes the webhook's lock.
+    private let heldUsers = Atomic<Int>(0)
+    private let heldBytes = Atomic<Int>(0)
     /// Bounds memory: beyond this many users, or this many bytes, a quarter is dropped.
     package let capacity: Int
     package let byteCapacity: Int
@@ -153,30 +157,38 @@ package final class RecipientCache: Sendable {
 
     /// Lookups so far and what the cache holds now (`/metrics`).
     package var statistics: RecipientCacheStatistics {
-        let (users, bytes) = contents.withLock { ($0.users.count, $0.bytes) }
-        return RecipientCacheStatistics(
-            hits: hits.load(ordering: .relaxed), misses: misses.load(ordering: .relaxed), users: users, bytes: bytes)
+        RecipientCacheStatistics(
+            hits: hits.load(ordering: .relaxed), misses: misses.load(ordering: .relaxed), users: heldUsers.load(ordering: .relaxed),
+            bytes: heldBytes.load(ordering: .relaxed))
     }
 
     /// Files what was read at `version` (dropped if a write committed meanwhile).
     package func store(app: String, users: [String: UserEntry], templates: [PushTemplateName: PushMessageTemplate]?, version: UInt64) {
+        // Sized once, outside the lock.
+        let sized = users.map { (user: $0.key, entry: $0.value, bytes: $0.value.approximateBytes) }
+        let adding = sized.reduce(0) { $0 + $1.bytes }
         contents.withLock { contents in
             if contents.version != version {
                 guard version > contents.version else { return }
                 contents = Contents(version: version)
             }
-            let adding = users.values.reduce(0) { $0 + $1.approximateBytes }
+            defer {
+                heldUsers.store(contents.users.count, ordering: .relaxed)
+                heldBytes.store(contents.bytes, ordering: .relaxed)
+            }
+            // An app's templates are a few KB at most: kept whether or not its users fit.
+            if let templates { contents.templates[app] = templates }
             // A batch larger than the whole budget is not kept at all.
             guard adding <= byteCapacity, users.count <= capacity else { return }
             if contents.users.count + users.count > capacity || contents.bytes + adding > byteCapacity {
                 contents.evict(toUsers: capacity * 3 / 4 - users.count, bytes: byteCapacity * 3 / 4 - adding)
             }
-            for (user, entry) in users {
-                let key = UserKey(app: app, user: user)
-                if let old = contents.users.updateValue(entry, forKey: key) { contents.bytes -= old.approximateBytes }
-                contents.bytes += entry.approximateBytes
+            for (user, entry, bytes) in sized {
+                if let old = contents.users.updateValue(entry, forKey: UserKey(app: app, user: user)) {
+                    contents.bytes -= old.approximateBytes
+                }
+                contents.bytes += bytes
             }
-            if let templates { contents.templates[app] = templates }
         }
     }
 }

@@ -1,6 +1,4 @@
-import Foundation
 import GRDB
-import LogRedaction
 import PushCore
 
 extension SQLiteStore {

@@ -167,3 +167,19 @@ import Testing
         #expect(statistics.misses >= 2)
     }
 }
+
+/// The cache's own bookkeeping, without a store.
+@Suite struct RecipientCacheUnitTests {
+    /// An app's templates are kept even when its users are not (a cache of 0 users, or a batch
+    /// over the bounds), so turning the member cache off does not read templates per event.
+    @Test func templatesAreKeptWhenUsersAreNot() {
+        let cache = RecipientCache(capacity: 0, byteCapacity: 1 << 20)
+        let templates: [PushTemplateName: PushMessageTemplate] = [.default: .sendbirdDefault(for: .default)]
+        let entry = RecipientCache.UserEntry(state: nil, channelPreferences: [:])
+        cache.store(app: "A", users: ["u": entry], templates: templates, version: cache.version)
+        let looked = cache.lookUp(app: "A", users: ["u"], version: cache.version)
+        #expect(looked.missing == ["u"])
+        #expect(looked.templates == templates)
+        #expect(cache.statistics == RecipientCacheStatistics(hits: 0, misses: 1, users: 0, bytes: 0))
+    }
+}
