@@ -4,12 +4,12 @@ import APNs
 /// that never completes then fails the test instead of hanging the suite. Not a sleep used for
 /// synchronisation; the limit is far above any expected wait.
 func sendBounded(
-    _ client: APNsClient, _ request: APNsRequest,
+    _ client: APNsClient, _ request: APNsRequest, timeout: Duration? = nil,
     limit: Duration = .seconds(60)
 ) async -> Result<APNsResponse, any Error> {
     await withTaskGroup(of: Result<APNsResponse, any Error>?.self) { group in
         group.addTask {
-            do { return .success(try await client.send(request)) } catch { return .failure(error) }
+            do { return .success(try await client.send(request, timeout: timeout)) } catch { return .failure(error) }
         }
         group.addTask {
             try? await Task.sleep(for: limit)
