@@ -18,6 +18,24 @@ import Testing
         #expect(try parse("\"top\"") == .string("top"))
     }
 
+    /// Nested objects gather their fields on one shared stack: each gets exactly its own, and a
+    /// key given twice keeps its last value.
+    @Test func nestedObjectsKeepTheirOwnFieldsAndTheLastOfADuplicateKey() throws {
+        #expect(
+            try parse(#"{"a":1,"b":{"a":2,"c":{"a":3},"d":[{"a":5,"a":6},{}]},"a":4,"e":{}}"#)
+                == .object([
+                    "a": .int(4),
+                    "b": .object([
+                        "a": .int(2), "c": .object(["a": .int(3)]), "d": .array([.object(["a": .int(6)]), .object([:])]),
+                    ]),
+                    "e": .object([:]),
+                ]))
+        let many = "{" + (0..<100).map { #""k\#($0)":{"v":\#($0)}"# }.joined(separator: ",") + "}"
+        guard case .object(let fields) = try parse(many) else { Issue.record("not an object"); return }
+        #expect(fields.count == 100)
+        #expect(fields["k42"] == .object(["v": .int(42)]))
+    }
+
     @Test func integersOutsideInt64BecomeDoubles() throws {
         #expect(try parse("9223372036854775807") == .int(.max))
         #expect(try parse("-9223372036854775808") == .int(.min))

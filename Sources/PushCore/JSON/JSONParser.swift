@@ -21,6 +21,8 @@ struct JSONParser {
 
     private let bytes: [UInt8]
     private var index = 0
+    /// Fields of the objects being parsed, innermost last (see `parseObject`).
+    private var fields: [(key: String, value: JSONValue)] = []
 
     static func parse(_ data: Data) throws(JSONParseError) -> JSONValue {
         var parser = JSONParser(bytes: [UInt8](data))
@@ -83,6 +85,10 @@ struct JSONParser {
             index += 1
             return .object(members)
         }
+        // The fields are gathered first (on a stack shared by nested objects), so the dictionary
+        // is made at its final size: growing it key by key rehashed every key at 1, 2, 4 and 8,
+        // and a guessed size would hold memory a body of many small objects could multiply.
+        let start = fields.count
         while true {
             skipWhitespace()
             guard current == UInt8(ascii: "\"") else { throw error("expected a string key") }
@@ -90,13 +96,18 @@ struct JSONParser {
             skipWhitespace()
             try expect(UInt8(ascii: ":"), "':'")
             skipWhitespace()
-            members[key] = try parseValue(depth: depth + 1)
+            let value = try parseValue(depth: depth + 1)
+            fields.append((key, value))
             skipWhitespace()
             if current == UInt8(ascii: ",") {
                 index += 1
                 continue
             }
             try expect(UInt8(ascii: "}"), "',' or '}'")
+            members.reserveCapacity(fields.count - start)
+            // A key given twice keeps its last value.
+            for field in fields[start...] { members[field.key] = field.value }
+            fields.removeSubrange(start...)
             return .object(members)
         }
     }
