@@ -111,12 +111,12 @@ extension SQLiteStore {
 extension RecipientLookup {
     /// The planner's view of what the store read.
     public init(_ states: [String: RecipientPushState]) {
-        self.init()
-        for (user, state) in states {
-            userPreferences[user] = state.preferences
-            channelPreferences[user] = state.channelPreference
-            deviceTokens[user] = state.tokens
-            templateChoices[user] = state.templateName
-        }
+        // mapValues keeps the table: no key is hashed again.
+        self.init(
+            entries: states.mapValues {
+                Entry(
+                    preferences: $0.preferences, channelPreference: $0.channelPreference, tokens: $0.tokens,
+                    templateChoice: $0.templateName)
+            })
     }
 }

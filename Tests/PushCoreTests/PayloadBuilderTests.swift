@@ -114,10 +114,15 @@ import Testing
             makeEvent(sender: nil, mentioned: ["carol", "dave"], translations: ["ko": "안녕", "es": "hola\n"]),
             makeEvent(text: String(repeating: "가나다 ", count: 1500)),  // shortened to fit
         ]
+        // The recipient's id and name are written by hand: quotes, a backslash, controls and
+        // wide characters must come out as the writer escapes them.
+        let odd = member("b\"o\\b/ü", nickname: "Bob \"the\" 🚀\n\u{1}", unread: 5, channelUnread: 2)
         for event in events {
-            let payload = try build(event, options: options)
-            let canonical = JSONWriter.data(try JSONParser.parse(payload.data))
-            #expect(payload.data == canonical, "\(String(decoding: payload.data, as: UTF8.self))")
+            for recipient in [member("bob", nickname: "Bob", unread: 5, channelUnread: 2), odd] {
+                let payload = try build(event, member: recipient, choice: .alternative, options: options)
+                let canonical = JSONWriter.data(try JSONParser.parse(payload.data))
+                #expect(payload.data == canonical, "\(String(decoding: payload.data, as: UTF8.self))")
+            }
         }
     }
 

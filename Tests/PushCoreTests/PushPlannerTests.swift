@@ -44,6 +44,25 @@ import Testing
         #expect(NSDictionary(dictionary: sendbird).isEqual(to: apnsSendbird), "the same dictionary on both platforms")
     }
 
+    /// The alert is made once per template in an event: members alternating between the two
+    /// templates each get their own template's text, whichever was seen first.
+    @Test func membersOfOneEventGetTheAlertOfTheirOwnTemplate() throws {
+        let names = ["b1", "b2", "b3", "b4", "b5"]
+        let event = makeEvent(members: [member("alice")] + names.map { member($0) })
+        var choices: [String: PushTemplateName] = [:]
+        for (index, name) in names.enumerated() where index % 2 == 1 { choices[name] = .alternative }
+        let lookup = RecipientLookup(
+            deviceTokens: Dictionary(uniqueKeysWithValues: names.map { ($0, bobTokens) }), templateChoices: choices)
+        let plan = PushPlanner().plan(event, lookup: lookup, now: now)
+        let templates = PushTemplateSet.sendbirdDefaults
+        for recipient in plan.recipients.dropFirst() {
+            let choice = choices[recipient.userID] ?? .default
+            let expected = TemplateRenderer.alertTemplate(for: event, recipientChoice: choice, templates: templates).render().body
+            #expect(try #require(recipient.payload).alert == expected, "\(recipient.userID)")
+        }
+        #expect(Set(plan.recipients.dropFirst().compactMap(\.payload?.alert)).count == 2)
+    }
+
     @Test func plansEveryMemberInOrder() throws {
         let event = makeEvent(members: [
             member("alice"), member("bob", nickname: "Bob", unread: 7), member("carol"),

@@ -25,3 +25,14 @@ import Testing
         #expect(PushTrackingID(text) == nil)
     }
 }
+
+@Suite struct PushTrackingIDTextTests {
+    @Test func theTextIsTheMessageIDAndSixteenZeroPaddedHexDigits() {
+        #expect(PushTrackingID(messageID: 1, recipient: "").description == "1-cbf29ce484222325")
+        for n in 0..<500 {
+            let id = PushTrackingID(messageID: Int64(n) * 7_919 - 1_000, recipient: "user-\(n)")
+            let hex = String(id.recipientHash, radix: 16)
+            #expect(id.description == "\(id.messageID)-" + String(repeating: "0", count: 16 - hex.count) + hex)
+        }
+    }
+}

@@ -59,6 +59,13 @@ public struct PayloadBuilder: Sendable {
         PreparedEvent(builder: self, event: event, nowMs: UnixTime.milliseconds(now))
     }
 
+    /// `alert` with its title and body cut into slots for this builder's limit: the same for
+    /// every recipient of one event given the same template, so the planner makes it once.
+    public func prepare(_ alert: AlertTemplate) -> PreparedAlert {
+        let (title, body) = alert.slots(budget: options.maxPayloadBytes)
+        return PreparedAlert(template: alert, title: title, body: body)
+    }
+
     /// The payload for `member` of the event `prepared` was made from (by this builder).
     public func build(
         prepared: PreparedEvent,
@@ -67,6 +74,19 @@ public struct PayloadBuilder: Sendable {
         recipientTemplate: PushTemplateName,
         sound: String
     ) throws(PayloadError) -> PushPayload {
+        try build(prepared: prepared, member: member, alert: prepare(alert), recipientTemplate: recipientTemplate, sound: sound)
+    }
+
+    /// The payload for `member` of the event `prepared` was made from, with an alert this
+    /// builder prepared.
+    public func build(
+        prepared: PreparedEvent,
+        member: WebhookMember,
+        alert preparedAlert: PreparedAlert,
+        recipientTemplate: PushTemplateName,
+        sound: String
+    ) throws(PayloadError) -> PushPayload {
+        let alert = preparedAlert.template
         let limit = options.maxPayloadBytes
         // What every recipient's payload carries alone already passes the limit: refuse before
         // copying it per recipient (a huge `data` field must not cost members × its size).
@@ -78,10 +98,10 @@ public struct PayloadBuilder: Sendable {
             recipientTemplate: recipientTemplate, sound: sound)
         // Size = everything but the message + `copies` × the escaped message: the message stands
         // in `sendbird.message` and at each `{message}` of the body and title.
-        let (title, body) = alert.slots(budget: limit)
+        let (title, body) = (preparedAlert.title, preparedAlert.body)
         let fixed = skeleton.byteCount + body.escapedByteCount + (title?.escapedByteCount ?? 0)
         let copies = 1 + body.messageCount + (title?.messageCount ?? 0)
-        let fullText = prepared.event.message.message
+        let fullText = prepared.messageText
         if !body.isOverBudget, title?.isOverBudget != true,
             fixed + copies * JSONWriter.escapedByteCount(fullText) <= limit
         {
@@ -124,10 +144,19 @@ public struct PayloadBuilder: Sendable {
     }
 }
 
+/// An alert template and its slots at one builder's payload limit (`PayloadBuilder.prepare(_:)`).
+public struct PreparedAlert: Sendable {
+    public let template: AlertTemplate
+    let title: MessageSlots?
+    let body: MessageSlots
+}
+
 /// The bytes of a payload that are the same for every recipient of one event (see `Skeleton`
 /// for where they go).
 public struct PreparedEvent: Sendable {
-    let event: WebhookEvent
+    // Only what the recipients' parts need, not the whole event: this is copied per recipient.
+    let messageID: Int64
+    let messageText: String
     /// `"app_id"` … `"category"`, then `,"channel":{"channel_unread_message_count":`.
     let beforeChannelUnread: [UInt8]
     /// The rest of `channel`, then `"channel_type"` … `"mentioned_users"`, then `,"message":`.
@@ -144,7 +173,8 @@ public struct PreparedEvent: Sendable {
 
     init(builder: PayloadBuilder, event: WebhookEvent, nowMs: Int64) {
         let options = builder.options
-        self.event = event
+        messageID = event.message.messageID
+        messageText = event.message.message
         let files: [JSONValue] =
             event.type != .file
             ? []
@@ -257,16 +287,17 @@ private struct Skeleton {
 
         var tail: [UInt8] = []
         tail.reserveCapacity(160 + prepared.afterRecipient.count)
-        Self.field(
-            "push_tracking_id",
-            .string(PushTrackingID(messageID: prepared.event.message.messageID, recipient: member.userID).description), into: &tail)
-        Self.field(
-            "recipient",
-            .object([
-                "id": .string(member.userID),
-                "name": .string(member.nickname),
-                "push_template": .string(recipientTemplate.rawValue),
-            ]), into: &tail)
+        // Written by hand, keys in sorted order as `JSONWriter` would (tests compare the two):
+        // building a dictionary per recipient to sort its keys was a tenth of planning.
+        tail.append(contentsOf: #","push_tracking_id":""#.utf8)
+        PushTrackingID(messageID: prepared.messageID, recipient: member.userID).write(into: &tail)
+        tail.append(contentsOf: #"","recipient":{"id":"#.utf8)
+        JSONWriter.writeString(member.userID, into: &tail)
+        tail.append(contentsOf: #","name":"#.utf8)
+        JSONWriter.writeString(member.nickname, into: &tail)
+        tail.append(contentsOf: #","push_template":"#.utf8)
+        JSONWriter.writeString(recipientTemplate.rawValue, into: &tail)
+        tail.append(UInt8(ascii: "}"))
         tail.append(contentsOf: prepared.afterRecipient)
         tail.append(contentsOf: String(member.totalUnreadMessageCount).utf8)
         tail.append(contentsOf: "}}".utf8)

@@ -24,8 +24,20 @@ public struct PushTrackingID: Sendable, Hashable, CustomStringConvertible {
     }
 
     public var description: String {
-        let hex = String(recipientHash, radix: 16)
-        return "\(messageID)-" + String(repeating: "0", count: 16 - hex.count) + hex
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(40)
+        write(into: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// The text's bytes appended to `out` (ASCII only: it needs no JSON escaping).
+    func write(into out: inout [UInt8]) {
+        out.append(contentsOf: String(messageID).utf8)
+        out.append(UInt8(ascii: "-"))
+        for shift in stride(from: 60, through: 0, by: -4) {
+            let nibble = UInt8((recipientHash >> UInt64(shift)) & 0xF)
+            out.append(nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10)
+        }
     }
 
     /// Whether this id was written for `recipient`.

@@ -25,14 +25,18 @@ public struct PushPlanner: Sendable {
         let builder = PayloadBuilder(options: options)
         // Encoded on the first push only: events where nobody is pushed cost nothing here.
         var prepared: PreparedEvent?
+        // The alert of each template choice seen so far (nearly always one per event): rendering
+        // its slots per recipient was a tenth of planning.
+        var alerts: [(choice: PushTemplateName, alert: PreparedAlert)] = []
         var seen = Set<String>()
         var recipients: [RecipientPlan] = []
         recipients.reserveCapacity(event.members.count)
 
         for member in event.members where seen.insert(member.userID).inserted {
-            let userPreferences = lookup.userPreferences[member.userID] ?? .defaults
-            let channelPreference = lookup.channelPreferences[member.userID] ?? .defaults
-            var tokens = lookup.deviceTokens[member.userID] ?? []
+            let known = lookup[member.userID]
+            let userPreferences = known.preferences
+            let channelPreference = known.channelPreference
+            var tokens = known.tokens
             if providers.count < PushProvider.allCases.count { tokens.removeAll { !providers.contains($0.provider) } }
             let decision = policy.decide(
                 event: event, member: member, userPreferences: userPreferences,
@@ -42,11 +46,17 @@ public struct PushPlanner: Sendable {
                 recipients.append(RecipientPlan(userID: member.userID, decision: decision))
                 continue
             }
-            let choice = lookup.templateChoices[member.userID] ?? .default
+            let choice = known.templateChoice
             do {
                 let eventParts = prepared ?? builder.prepare(event, now: now)
                 prepared = eventParts
-                let alert = TemplateRenderer.alertTemplate(for: event, recipientChoice: choice, templates: templates)
+                let alert: PreparedAlert
+                if let known = alerts.first(where: { $0.choice == choice }) {
+                    alert = known.alert
+                } else {
+                    alert = builder.prepare(TemplateRenderer.alertTemplate(for: event, recipientChoice: choice, templates: templates))
+                    alerts.append((choice, alert))
+                }
                 let sound = PayloadBuilder.sound(channel: channelPreference, user: userPreferences, options: options)
                 let payload = try builder.build(
                     prepared: eventParts, member: member, alert: alert, recipientTemplate: choice, sound: sound)
@@ -54,7 +64,8 @@ public struct PushPlanner: Sendable {
                 let fcmPayload =
                     tokens.contains { $0.provider == .fcm }
                     ? try FCMPayload.build(
-                        builder: builder, prepared: eventParts, member: member, alert: alert, recipientTemplate: choice, sound: sound)
+                        builder: builder, prepared: eventParts, member: member, alert: alert.template, recipientTemplate: choice,
+                        sound: sound)
                     : nil
                 recipients.append(
                     RecipientPlan(
