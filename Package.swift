@@ -240,6 +240,7 @@ let package = Package(
         .testTarget(name: "PushCoreTests", dependencies: ["PushCore"]),
         .testTarget(name: "FCMTests", dependencies: ["FCM", "APNs", "FCMMock", "TestSupport"]),
         .testTarget(name: "FCMMockTests", dependencies: ["FCMMock"]),
+        .testTarget(name: "MockSupportTests", dependencies: ["MockSupport"]),
         .testTarget(name: "LogRedactionTests", dependencies: ["LogRedaction"]),
         .testTarget(name: "UUIDTextTests", dependencies: ["UUIDText"]),
         .testTarget(name: "PushStoreTests", dependencies: ["PushStore", "PushStorePostgres", "PushCore", "TestSupport"]),

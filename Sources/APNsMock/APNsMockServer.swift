@@ -52,7 +52,11 @@ public final class APNsMockServer: Sendable {
 
     /// Loads TLS material and keys, binds the listeners and starts serving.
     public func start() async throws {
-        let running = try await lifecycle.start(alreadyStarted: APNsMockError.alreadyStarted) { try await bind() }
+        let running = try await lifecycle.start(alreadyStarted: APNsMockError.alreadyStarted, stopped: APNsMockError.shutDown) {
+            try await bind()
+        } release: { running in
+            try? await Self.release(running, connections: [])
+        }
         self.core.logger.info(
             "APNs mock listening",
             metadata: [
@@ -121,11 +125,15 @@ public final class APNsMockServer: Sendable {
         let running = lifecycle.stop()
         let connections = self.core.shutDown()
         guard let running else { return }
+        try await Self.release(running, connections: connections)
+    }
+
+    /// Closes the listeners, then `connections`, then the threads: at shutdown, or when
+    /// `shutdown()` came while a start was binding (no connections then).
+    private static func release(_ running: Running, connections: [any Channel]) async throws {
         try? await running.serverChannel.close()
         try? await running.adminChannel?.close()
-        for connection in connections {
-            try? await connection.close()
-        }
+        for connection in connections { try? await connection.close() }
         running.resources.recordFile?.close()
         try await running.group.shutdownGracefully()
     }

@@ -55,7 +55,11 @@ public final class FCMMockServer: Sendable {
     public var projectID: String { core.verifier.projectID }
 
     public func start() async throws {
-        let running = try await lifecycle.start(alreadyStarted: FCMMockError.alreadyStarted) { try await bind() }
+        let running = try await lifecycle.start(alreadyStarted: FCMMockError.alreadyStarted, stopped: FCMMockError.shutDown) {
+            try await bind()
+        } release: { running in
+            try? await Self.release(running, connections: [])
+        }
         core.logger.info(
             "FCM mock listening",
             metadata: ["port": "\(running.port)", "adminPort": "\(running.adminPort.map(String.init) ?? "none")"])
@@ -145,10 +149,16 @@ public final class FCMMockServer: Sendable {
         let running = lifecycle.stop()
         let connections = core.shutDown()
         guard let running else { return }
+        core.recordFile?.close()
+        try await Self.release(running, connections: connections)
+    }
+
+    /// Closes the listeners, then `connections`, then the threads: at shutdown, or when
+    /// `shutdown()` came while a start was binding (no connections then).
+    private static func release(_ running: Running, connections: [any Channel]) async throws {
         try? await running.serverChannel.close()
         try? await running.adminChannel?.close()
         for connection in connections { try? await connection.close() }
-        core.recordFile?.close()
         try await running.group.shutdownGracefully()
     }
 

@@ -21,20 +21,34 @@ package final class ServerLifecycle<Running: Sendable>: Sendable {
     }
 
     /// Runs `bind` once: a second start throws `alreadyStarted`. A failed bind leaves the server
-    /// idle, so it may be started again.
-    package func start(alreadyStarted: any Error, _ bind: () async throws -> Running) async throws -> Running {
+    /// idle, so it may be started again. A `stop()` while `bind` runs wins: what `bind` made is
+    /// handed to `release` and the start throws `stopped`, so nothing keeps listening after its
+    /// server was shut down.
+    package func start(
+        alreadyStarted: any Error, stopped: any Error, _ bind: () async throws -> Running,
+        release: (Running) async -> Void
+    ) async throws -> Running {
         try state.withLock { state in
             guard case .idle = state else { throw alreadyStarted }
             state = .starting
         }
+        let running: Running
         do {
-            let running = try await bind()
-            state.withLock { $0 = .running(running) }
-            return running
+            running = try await bind()
         } catch {
-            state.withLock { $0 = .idle }
+            state.withLock { if case .starting = $0 { $0 = .idle } }
             throw error
         }
+        let kept = state.withLock { state in
+            guard case .starting = state else { return false }
+            state = .running(running)
+            return true
+        }
+        guard kept else {
+            await release(running)
+            throw stopped
+        }
+        return running
     }
 
     /// Marks the server stopped (for good) and returns what it held if it was running.
