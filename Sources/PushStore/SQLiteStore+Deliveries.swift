@@ -65,7 +65,20 @@ extension SQLiteStore {
     /// When the earliest pending delivery is due; nil when none is pending.
     public func nextDueAtMs() async throws -> Int64? {
         try await pool.read { db in
-            try Int64.fetchOne(db, sql: "SELECT MIN(next_attempt_at_ms) FROM deliveries WHERE state = 'pending'")
+            // Each app's earliest from the front of its part of `deliveries_due_by_app`: one
+            // index probe per app with pending deliveries, as in `claimDue`.
+            try Int64.fetchOne(
+                db.cachedStatement(
+                    sql: """
+                        WITH RECURSIVE pending_apps(app) AS (
+                            SELECT MIN(app_id) FROM deliveries WHERE state = 'pending'
+                            UNION ALL
+                            SELECT (SELECT MIN(app_id) FROM deliveries WHERE state = 'pending' AND app_id > app)
+                            FROM pending_apps WHERE app IS NOT NULL
+                        )
+                        SELECT MIN((SELECT MIN(next_attempt_at_ms) FROM deliveries WHERE state = 'pending' AND app_id = app))
+                        FROM pending_apps WHERE app IS NOT NULL
+                        """))
         }
     }
 

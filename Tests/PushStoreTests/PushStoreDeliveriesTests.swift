@@ -31,6 +31,27 @@ import Testing
         #expect(try await store.appliedMigrations() == db.migrations)
     }
 
+    /// The earliest due time over every app with pending deliveries, whichever app holds it, and
+    /// nil once nothing is pending.
+    @Test(arguments: StoreKind.allCases) func theNextDueTimeIsTheEarliestOfEveryApp(kind: StoreKind) async throws {
+        let db = try await TestDatabase.make(kind)
+        let store = try await db.open()
+        #expect(try await store.nextDueAtMs() == nil)
+        var events: [AcceptedEvent] = []
+        for (n, (app, at)) in [("m", Int64(5_000)), ("b", 3_000), ("z", 4_000), ("b", 9_000)].enumerated() {
+            var event = Self.event(Int64(n + 1), at: at)
+            event.appID = app
+            events.append(event)
+        }
+        #expect(try await store.acceptEvents(events) == [true, true, true, true])
+        #expect(try await store.nextDueAtMs() == 3_000)
+        let first = try await store.claimDue(nowMs: 3_000, limit: 10)
+        #expect(first.map(\.appID) == ["b"])
+        #expect(try await store.nextDueAtMs() == 4_000, "z's, now that b's earliest is in flight")
+        _ = try await store.claimDue(nowMs: 10_000, limit: 10)
+        #expect(try await store.nextDueAtMs() == nil)
+    }
+
     /// Only skips are stored as decisions; a pushed member's log still says push, accepted when
     /// the event was, from its deliveries.
     @Test(arguments: StoreKind.allCases) func pushedMembersStoreNoDecisionRowAndStillReadAsPushed(kind: StoreKind) async throws {

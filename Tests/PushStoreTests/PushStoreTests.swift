@@ -88,10 +88,11 @@ import Testing
         "SELECT user_id, token FROM device_tokens WHERE app_id = 'a' AND user_id IN (SELECT value FROM json_each('[\"u\"]')) ORDER BY user_id, registered_at, id",
         "SELECT * FROM channel_push_preferences WHERE app_id = 'a' AND channel_url = 'c' AND user_id IN (SELECT value FROM json_each('[\"u\"]'))",
         // The queue.
-        "SELECT d.*, p.payload FROM deliveries d LEFT JOIN delivery_payloads p ON p.delivery_id = d.id WHERE d.state = 'pending' AND d.next_attempt_at_ms <= 5 ORDER BY d.next_attempt_at_ms, d.id LIMIT 10",
+        "SELECT d.*, p.payload FROM deliveries d LEFT JOIN delivery_payloads p ON p.delivery_id = d.id WHERE d.state = 'pending' AND d.app_id = 'a' AND d.next_attempt_at_ms <= 5 ORDER BY d.next_attempt_at_ms, d.id LIMIT 10",
         "SELECT COUNT(*) FROM deliveries WHERE state = 'in_flight'",
         "UPDATE deliveries SET state = 'pending' WHERE state = 'in_flight'",
-        "SELECT MIN(next_attempt_at_ms) FROM deliveries WHERE state = 'pending'",
+        "SELECT MIN(next_attempt_at_ms) FROM deliveries WHERE state = 'pending' AND app_id = 'a'",
+        "SELECT COUNT(*) FROM deliveries WHERE state = 'pending'",
         // The per-user listing: a bounded range of the newest rowids, not a table scan.
         "SELECT * FROM deliveries WHERE id > 5 AND app_id = 'a' AND user_id = 'u' ORDER BY id DESC LIMIT 20",
     ])
@@ -106,7 +107,7 @@ import Testing
             // Allowed scans: the json_each list, and the partial indexes that hold only the queue.
             let allowed =
                 step.contains("VIRTUAL TABLE") || step.hasSuffix("USING INDEX deliveries_in_flight")
-                || step.hasSuffix("USING INDEX deliveries_due")
+                || step.hasSuffix("USING INDEX deliveries_due_by_app")
             #expect(!step.hasPrefix("SCAN") || allowed, "table scan in plan: \(step)")
         }
     }

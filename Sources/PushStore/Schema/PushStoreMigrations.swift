@@ -14,6 +14,7 @@ enum PushStoreMigrations {
         migrator.registerMigration("v6_users_badges_acks", migrate: UsersBadgesAcksSchema.migrate)
         migrator.registerMigration("v7_fcm_message_names", migrate: FCMMessageNameSchema.migrate)
         migrator.registerMigration("v8_recipient_read_model", migrate: RecipientReadModelSchema.migrate)
+        migrator.registerMigration("v9_one_due_index", migrate: DueIndexSchema.migrate)
         return migrator
     }
 
