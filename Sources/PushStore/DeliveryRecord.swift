@@ -1,5 +1,6 @@
 import Foundation
 import PushCore
+import UUIDText
 
 /// One queued push (to APNs or FCM) and where it stands.
 public struct DeliveryRecord: Sendable, Hashable {
@@ -59,7 +60,7 @@ public struct DeliveryRecord: Sendable, Hashable {
         userID = row.string(3)
         deviceToken = row.string(4)
         let rawID = row.string(5)
-        guard let uuid = UUID(uuidString: rawID) else {
+        guard let uuid = UUIDText.parse(rawID) else {
             throw PushStoreError.corruptValue(table: "deliveries", column: "apns_id", value: rawID)
         }
         apnsID = uuid

@@ -1,6 +1,7 @@
 import PushCore
 import Foundation
 import GRDB
+import UUIDText
 
 extension SQLiteStore {
     /// What happened to message `messageID` for `user`: the decision and each delivery with its
@@ -87,7 +88,7 @@ extension SQLiteStore {
             arguments: [delivery.id]
         ).map { row in
             let raw: String = row["apns_id"]
-            guard let uuid = UUID(uuidString: raw) else {
+            guard let uuid = UUIDText.parse(raw) else {
                 throw PushStoreError.corruptValue(table: "delivery_attempts", column: "apns_id", value: raw)
             }
             return DeliveryAttempt(atMs: row["at_ms"], status: row["status"], reason: row["reason"], error: row["error"], apnsID: uuid)

@@ -1,6 +1,7 @@
 import Foundation
 import PostgresNIO
 import PushStore
+import UUIDText
 
 /// `deliveries` and `delivery_attempts` rows, read by position (a claim reads thousands).
 enum DeliveryColumns {
@@ -18,7 +19,7 @@ enum DeliveryColumns {
         let (id, app, messageID, user, token, rawAPNsID, pushType, priority, expiresAt, state, attempts, nextAttempt) =
             try row.decode((Int64, String, Int64, String, String, String, String, Int, Int64, String, Int, Int64).self)
         let columns = row.makeRandomAccess()
-        guard let apnsID = UUID(uuidString: rawAPNsID) else {
+        guard let apnsID = UUIDText.parse(rawAPNsID) else {
             throw PushStoreError.corruptValue(table: "deliveries", column: "apns_id", value: rawAPNsID)
         }
         let payload = columns.count > 17 ? try columns[17].decode(Data?.self) ?? Data() : Data()
@@ -44,7 +45,7 @@ enum DeliveryColumns {
     /// A row of `SELECT delivery_id, at_ms, status, reason, error, apns_id FROM delivery_attempts`.
     static func attempt(_ row: PostgresRow) throws -> (deliveryID: Int64, attempt: DeliveryAttempt) {
         let (deliveryID, atMs, status, reason, error, rawAPNsID) = try row.decode((Int64, Int64, Int?, String?, String?, String).self)
-        guard let apnsID = UUID(uuidString: rawAPNsID) else {
+        guard let apnsID = UUIDText.parse(rawAPNsID) else {
             throw PushStoreError.corruptValue(table: "delivery_attempts", column: "apns_id", value: rawAPNsID)
         }
         return (deliveryID, DeliveryAttempt(atMs: atMs, status: status, reason: reason, error: error, apnsID: apnsID))
