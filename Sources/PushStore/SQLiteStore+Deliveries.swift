@@ -15,16 +15,7 @@ extension SQLiteStore {
         return try await pool.write { db in
             // The distinct app ids of pending deliveries, one index probe each (a loose index scan).
             let apps = try String.fetchAll(
-                db.cachedStatement(
-                    sql: """
-                        WITH RECURSIVE pending_apps(app) AS (
-                            SELECT MIN(app_id) FROM deliveries WHERE state = 'pending'
-                            UNION ALL
-                            SELECT (SELECT MIN(app_id) FROM deliveries WHERE state = 'pending' AND app_id > app)
-                            FROM pending_apps WHERE app IS NOT NULL
-                        )
-                        SELECT app FROM pending_apps WHERE app IS NOT NULL
-                        """))
+                db.cachedStatement(sql: Self.pendingApps + " SELECT app FROM pending_apps WHERE app IS NOT NULL"))
             guard !apps.isEmpty else { return DueClaim(records: [], exhausted: true) }
             let due = try db.cachedStatement(
                 sql: """
@@ -62,6 +53,17 @@ extension SQLiteStore {
         }
     }
 
+    /// `pending_apps`: the distinct app ids of pending deliveries, one probe of
+    /// `deliveries_due_by_app` each (a loose index scan), whatever the backlog.
+    private static let pendingApps = """
+        WITH RECURSIVE pending_apps(app) AS (
+            SELECT MIN(app_id) FROM deliveries WHERE state = 'pending'
+            UNION ALL
+            SELECT (SELECT MIN(app_id) FROM deliveries WHERE state = 'pending' AND app_id > app)
+            FROM pending_apps WHERE app IS NOT NULL
+        )
+        """
+
     /// When the earliest pending delivery is due; nil when none is pending.
     public func nextDueAtMs() async throws -> Int64? {
         try await pool.read { db in
@@ -69,14 +71,8 @@ extension SQLiteStore {
             // index probe per app with pending deliveries, as in `claimDue`.
             try Int64.fetchOne(
                 db.cachedStatement(
-                    sql: """
-                        WITH RECURSIVE pending_apps(app) AS (
-                            SELECT MIN(app_id) FROM deliveries WHERE state = 'pending'
-                            UNION ALL
-                            SELECT (SELECT MIN(app_id) FROM deliveries WHERE state = 'pending' AND app_id > app)
-                            FROM pending_apps WHERE app IS NOT NULL
-                        )
-                        SELECT MIN((SELECT MIN(next_attempt_at_ms) FROM deliveries WHERE state = 'pending' AND app_id = app))
+                    sql: Self.pendingApps + """
+                         SELECT MIN((SELECT MIN(next_attempt_at_ms) FROM deliveries WHERE state = 'pending' AND app_id = app))
                         FROM pending_apps WHERE app IS NOT NULL
                         """))
         }
