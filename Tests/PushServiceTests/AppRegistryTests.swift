@@ -13,6 +13,16 @@ import Testing
         #expect(registry.app(withID: "app-C") == nil)
     }
 
+    @Test func appsKeepTheirOrderAndAnIDListedTwiceFindsTheFirst() {
+        var shadow = TestApps.b
+        shadow.appID = TestApps.a.appID
+        let registry = AppRegistry(apps: [TestApps.b, TestApps.a, shadow])
+        #expect(registry.apps == [TestApps.b, TestApps.a, shadow])
+        #expect(registry.app(withID: TestApps.a.appID) == TestApps.a)
+        #expect(registry.app(withID: TestApps.b.appID) == TestApps.b)
+        #expect(registry.app(withID: TestApps.a.appID.uppercased()) == nil, "ids are compared exactly")
+    }
+
     @Test func constantTimeComparison() {
         #expect(AppRegistry.constantTimeEqual([1, 2, 3], [1, 2, 3]))
         #expect(!AppRegistry.constantTimeEqual([1, 2, 3], [1, 2, 4]))

@@ -11,12 +11,18 @@ public struct AppRegistry: Sendable {
     }
 
     private let entries: [Entry]
+    /// Where each app id stands in `apps` (the first, should one be listed twice): every webhook
+    /// names its app, so finding it costs one hash, not a comparison per configured app.
+    private let indexByID: [String: Int]
+    /// The apps, in configuration order. Kept, not rebuilt per use: the webhook without an app in
+    /// its path reads them for every request.
+    public let apps: [AppConfiguration]
 
     public init(apps: [AppConfiguration]) {
         entries = apps.map { Entry(app: $0, digest: Self.digest($0.apiToken.value)) }
+        indexByID = Dictionary(apps.enumerated().map { ($1.appID, $0) }, uniquingKeysWith: { first, _ in first })
+        self.apps = apps
     }
-
-    public var apps: [AppConfiguration] { entries.map(\.app) }
 
     /// The app whose master API token this is.
     public func app(forAPIToken token: String) -> AppConfiguration? {
@@ -34,7 +40,7 @@ public struct AppRegistry: Sendable {
 
     /// The app with this id (webhooks name their app in the body).
     public func app(withID appID: String) -> AppConfiguration? {
-        entries.first { $0.app.appID == appID }?.app
+        indexByID[appID].map { apps[$0] }
     }
 
     static func digest(_ token: String) -> [UInt8] {
