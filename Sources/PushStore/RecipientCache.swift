@@ -115,6 +115,7 @@ package final class RecipientCache: Sendable {
     /// The known users' states, with their preference for `channel` (unknown users are left out).
     package static func states(_ entries: [String: UserEntry], channel: String) -> [String: RecipientPushState] {
         var states: [String: RecipientPushState] = [:]
+        states.reserveCapacity(entries.count)
         for (user, entry) in entries {
             guard var state = entry.state else { continue }
             state.channelPreference = entry.channelPreferences[channel] ?? .defaults
@@ -138,7 +139,9 @@ package final class RecipientCache: Sendable {
         let result: (found: [String: UserEntry], missing: [String], templates: [PushTemplateName: PushMessageTemplate]?) =
             contents.withLock { contents in
                 guard contents.version == version else { return ([:], users, nil) }
+                // Sized for every user at once: grown entry by entry, each growth rehashed them all.
                 var found: [String: UserEntry] = [:]
+                found.reserveCapacity(users.count)
                 var missing: [String] = []
                 for user in users {
                     if let entry = contents.users[UserKey(app: app, user: user)] { found[user] = entry } else { missing.append(user) }
