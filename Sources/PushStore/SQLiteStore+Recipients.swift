@@ -107,16 +107,3 @@ extension SQLiteStore {
         JSONWriter.string(.array(strings.map(JSONValue.string)))
     }
 }
-
-extension RecipientLookup {
-    /// The planner's view of what the store read.
-    public init(_ states: [String: RecipientPushState]) {
-        // mapValues keeps the table: no key is hashed again.
-        self.init(
-            entries: states.mapValues {
-                Entry(
-                    preferences: $0.preferences, channelPreference: $0.channelPreference, tokens: $0.tokens,
-                    templateChoice: $0.templateName)
-            })
-    }
-}

@@ -46,13 +46,13 @@ public struct PushPlanner: Sendable {
                 recipients.append(RecipientPlan(userID: member.userID, decision: decision))
                 continue
             }
-            let choice = known.templateChoice
+            let choice = known.templateName
             do {
                 let eventParts = prepared ?? builder.prepare(event, now: now)
                 prepared = eventParts
                 let alert: PreparedAlert
-                if let known = alerts.first(where: { $0.choice == choice }) {
-                    alert = known.alert
+                if let made = alerts.first(where: { $0.choice == choice }) {
+                    alert = made.alert
                 } else {
                     alert = builder.prepare(TemplateRenderer.alertTemplate(for: event, recipientChoice: choice, templates: templates))
                     alerts.append((choice, alert))

@@ -1,51 +1,39 @@
 /// What the store knows about the members of one event, keyed by user id, loaded in bulk before
-/// planning. A missing member means the defaults: Sendbird's default preferences, channel option
-/// `default`, no tokens, template `default`.
-///
-/// One entry per member, so planning finds everything about a member with one hash of its id
-/// (it was four dictionaries, built and probed once each per member).
+/// planning: the states the store read (`RecipientDirectory`), as they are. A missing member means
+/// the defaults: Sendbird's default preferences, channel option `default`, no tokens, template
+/// `default`. Planning finds everything about a member with one hash of its id.
 public struct RecipientLookup: Sendable, Hashable {
-    public struct Entry: Sendable, Hashable {
-        public var preferences: UserPushPreferences
-        /// The member's preference for the event's channel.
-        public var channelPreference: ChannelPushPreference
-        public var tokens: [DeviceToken]
-        public var templateChoice: PushTemplateName
+    public var states: [String: RecipientPushState]
 
-        public init(
-            preferences: UserPushPreferences = .defaults, channelPreference: ChannelPushPreference = .defaults,
-            tokens: [DeviceToken] = [], templateChoice: PushTemplateName = .default
-        ) {
-            self.preferences = preferences
-            self.channelPreference = channelPreference
-            self.tokens = tokens
-            self.templateChoice = templateChoice
-        }
-
-        public static let defaults = Entry()
+    public init(_ states: [String: RecipientPushState]) {
+        self.states = states
     }
 
-    public var entries: [String: Entry]
-
-    public init(entries: [String: Entry]) {
-        self.entries = entries
-    }
-
-    /// From separate maps (tests); a user in any of them gets an entry.
+    /// From separate maps (tests); a user in any of them gets a state.
     public init(
         userPreferences: [String: UserPushPreferences] = [:],
         channelPreferences: [String: ChannelPushPreference] = [:],
         deviceTokens: [String: [DeviceToken]] = [:],
         templateChoices: [String: PushTemplateName] = [:]
     ) {
-        var entries: [String: Entry] = [:]
-        for (user, value) in userPreferences { entries[user, default: .defaults].preferences = value }
-        for (user, value) in channelPreferences { entries[user, default: .defaults].channelPreference = value }
-        for (user, value) in deviceTokens { entries[user, default: .defaults].tokens = value }
-        for (user, value) in templateChoices { entries[user, default: .defaults].templateChoice = value }
-        self.entries = entries
+        var states: [String: RecipientPushState] = [:]
+        func edit(_ user: String, _ change: (inout RecipientPushState) -> Void) {
+            change(&states[user, default: .defaults(for: user)])
+        }
+        for (user, value) in userPreferences { edit(user) { $0.preferences = value } }
+        for (user, value) in channelPreferences { edit(user) { $0.channelPreference = value } }
+        for (user, value) in deviceTokens { edit(user) { $0.tokens = value } }
+        for (user, value) in templateChoices { edit(user) { $0.templateName = value } }
+        self.states = states
     }
 
     /// What is known about `user`, or the defaults.
-    public subscript(user: String) -> Entry { entries[user] ?? .defaults }
+    public subscript(user: String) -> RecipientPushState { states[user] ?? .defaults(for: user) }
+}
+
+extension RecipientPushState {
+    /// A user the store knows nothing about.
+    public static func defaults(for user: String) -> RecipientPushState {
+        RecipientPushState(userID: user, tokens: [], preferences: .defaults, channelPreference: .defaults, templateName: .default)
+    }
 }

@@ -1,5 +1,3 @@
-import PushCore
-
 /// Everything the recipient policy needs to know about one user for one channel, read in one
 /// snapshot.
 public struct RecipientPushState: Sendable, Hashable {
