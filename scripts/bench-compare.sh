@@ -19,6 +19,7 @@
 #                                                      # "queue empty N s after" is the catch-up
 #   RELAY_BIN=/tmp/old/push-relay scripts/bench-compare.sh   # step 3-4 with another build (a previous commit)
 #   MAX_BACKLOG=5s scripts/bench-compare.sh                  # the relay with another delivery.max_backlog
+#   PERF_OUT=/tmp/relay.perf scripts/bench-compare.sh         # perf record of the relay during step 3
 #
 # Needs: h2load (nghttp2-client), nghttpd (nghttp2-server), wrk, sqlite3, python3; release builds.
 set -euo pipefail
@@ -120,6 +121,9 @@ with concurrent.futures.ThreadPoolExecutor(8) as pool:
 PY
 q() { sqlite3 "file:$work/relay.sqlite?mode=ro" "$1" 2>/dev/null || echo 0; }
 sent_before=$(q "SELECT COUNT(*) FROM deliveries WHERE state = 'sent'")
+if [ -n "${PERF_OUT:-}" ]; then
+  perf record -g -F 499 -p "$relay_pid" -o "$PERF_OUT" -- sleep "$DURATION" >/dev/null 2>&1 &
+fi
 BENCH_EVENTS="$work/events.txt" BENCH_THREADS="$THREADS" BENCH_PATH=/webhooks/sendbird/bench-app \
   wrk -t "$THREADS" -c "$CONNS" -d "${DURATION}s" --latency -s scripts/bench-post.lua "http://127.0.0.1:$RELAY_PORT" > "$work/wrk.txt"
 sent_during=$(( $(q "SELECT COUNT(*) FROM deliveries WHERE state = 'sent'") - sent_before ))
