@@ -73,7 +73,7 @@ public struct JournalLogHandler: LogHandler {
 
     /// Long runs of hex digits (APNs device tokens are 64) are redacted.
     static func redactTokens(in text: String) -> String {
-        guard text.utf8.count >= 32 else { return text }
+        guard text.utf8.count >= 32, mayHoldHexRun(text) else { return text }
         var output = ""
         var run = ""
         func flush() {
@@ -87,13 +87,46 @@ public struct JournalLogHandler: LogHandler {
         return output
     }
 
+    /// Whether `text` may hold a run of 32 hex digits, by its bytes: ASCII hex digits, and any
+    /// non-ASCII byte (`Character.isHexDigit` also takes the fullwidth digits), count. Most
+    /// values (ids, counts) hold none, and walking them by `Character` was most of a line's cost.
+    static func mayHoldHexRun(_ text: String) -> Bool {
+        var run = 0
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"),
+                UInt8(ascii: "A")...UInt8(ascii: "F"), 0x80...:
+                run += 1
+                if run >= 32 { return true }
+            default: run = 0
+            }
+        }
+        return false
+    }
+
     private static func quote(_ value: String) -> String {
-        let needsQuotes = value.isEmpty || value.contains { $0 == " " || $0 == "\"" || $0 == "=" }
+        // By bytes: the three are ASCII, so they are never part of another character's bytes.
+        let needsQuotes =
+            value.isEmpty || value.utf8.contains { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "=") }
         guard needsQuotes else { return value }
         return "\"" + value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
     }
 
-    private static func timestamp() -> String {
-        Date().ISO8601Format(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+    /// `2026-11-25T15:30:12.345Z`, as `Date.ISO8601FormatStyle(includingFractionalSeconds: true)`
+    /// writes it (a test compares the two), from the C library: Foundation's formatter was the
+    /// largest part of a line's cost.
+    static func timestamp(_ date: Date = Date()) -> String {
+        let seconds = date.timeIntervalSince1970.rounded(.down)
+        var time = time_t(seconds)
+        var parts = tm()
+        gmtime_r(&time, &parts)
+        let milliseconds = min(999, Int(((date.timeIntervalSince1970 - seconds) * 1000).rounded(.down)))
+        func digits(_ value: Int, _ count: Int) -> String {
+            let text = String(value)
+            return text.count >= count ? text : String(repeating: "0", count: count - text.count) + text
+        }
+        return digits(Int(parts.tm_year) + 1900, 4) + "-" + digits(Int(parts.tm_mon) + 1, 2) + "-" + digits(Int(parts.tm_mday), 2)
+            + "T" + digits(Int(parts.tm_hour), 2) + ":" + digits(Int(parts.tm_min), 2) + ":" + digits(Int(parts.tm_sec), 2)
+            + "." + digits(milliseconds, 3) + "Z"
     }
 }

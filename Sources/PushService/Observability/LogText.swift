@@ -14,6 +14,8 @@ enum LogText {
 
     /// `text` with every control character escaped (`\n`, `\r`, `\t`, else `\u{XXXX}`).
     static func escape(_ text: String) -> String {
+        // Printable ASCII (nearly every value) needs no escape: checked by bytes first.
+        guard !text.utf8.allSatisfy({ (0x20...0x7E).contains($0) }) else { return text }
         guard text.unicodeScalars.contains(where: needsEscape) else { return text }
         var output = ""
         output.reserveCapacity(text.utf8.count + 16)

@@ -50,4 +50,32 @@ import PushCore
         logger.error("first\nsecond")
         #expect(lines.all == ["<3>error first\\nsecond\n"])
     }
+
+    /// The hand-made timestamp is the text Foundation's ISO 8601 style writes, fractions included.
+    @Test func theTimestampIsFoundationsISO8601() {
+        let style = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
+        var dates = [Date(timeIntervalSince1970: 0), Date(timeIntervalSince1970: 1_790_000_000.9996),
+                     Date(timeIntervalSince1970: 951_782_400.5)]  // 2000-02-29
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<2_000 { dates.append(Date(timeIntervalSince1970: Double.random(in: 0..<4_102_444_800, using: &generator))) }
+        for date in dates { #expect(JournalLogHandler.timestamp(date) == date.ISO8601Format(style), "\(date.timeIntervalSince1970)") }
+    }
+
+    /// Only runs of 32 or more hex digits are redacted; the byte check in front of the walk by
+    /// characters lets every other value through unchanged, fullwidth digits included.
+    @Test func onlyLongHexRunsAreRedacted() {
+        let run31 = String(repeating: "a", count: 31), run32 = String(repeating: "F", count: 32)
+        #expect(JournalLogHandler.redactTokens(in: "channel_\(run31)_x") == "channel_\(run31)_x")
+        #expect(JournalLogHandler.redactTokens(in: "token \(run32)!") == "token FFFF…!")
+        let fullwidth = String(repeating: "\u{FF21}", count: 32)
+        #expect(JournalLogHandler.redactTokens(in: "wide \(fullwidth)") == "wide " + String(repeating: "\u{FF21}", count: 4) + "…")
+        #expect(!JournalLogHandler.mayHoldHexRun("sendbird_group_channel_1234567_0123456789abcdef0123456"))
+        #expect(JournalLogHandler.mayHoldHexRun(run32))
+    }
+
+    @Test func valuesWithSpacesQuotesOrEqualsAreQuoted() {
+        let (logger, lines) = Self.logger(journald: true)
+        logger.info("m", metadata: ["a": "x y", "b": "k=v", "c": "say \"hi\"", "d": "", "e": "plain"])
+        #expect(lines.all == [#"<6>info m a="x y" b="k=v" c="say \"hi\"" d="" e=plain"# + "\n"])
+    }
 }
