@@ -43,6 +43,13 @@ public struct AppRegistry: Sendable {
         indexByID[appID].map { apps[$0] }
     }
 
+    /// Where the app with this id stands in `apps`. For the webhook, which reads the few fields
+    /// it needs in place: an `AppConfiguration` holds a few dozen references, and copying and
+    /// dropping it three times per request was about 1 % of the relay's CPU.
+    public func index(ofApp appID: String) -> Int? {
+        indexByID[appID]
+    }
+
     static func digest(_ token: String) -> [UInt8] {
         Array(SHA256.hash(data: Data(token.utf8)))
     }

@@ -39,6 +39,14 @@ public struct DeliveryTarget: Sendable {
         await fcm?.shutdown()
     }
 
+    /// Whether this app's pushes can go through `provider` (asked per push: no set is built).
+    public func delivers(through provider: PushProvider) -> Bool {
+        switch provider {
+        case .apns: apns != nil
+        case .fcm: fcm != nil
+        }
+    }
+
     /// Where this app's pushes can go.
     public var providers: Set<PushProvider> {
         var providers: Set<PushProvider> = []

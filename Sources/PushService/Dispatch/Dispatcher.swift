@@ -272,7 +272,7 @@ public final class Dispatcher: Service, Sendable {
                     metrics.push(app: delivery.appID, provider: delivery.provider, status: "expired", reason: "expired")
                     return
                 }
-                guard let target = targets.target(forApp: delivery.appID), target.providers.contains(delivery.provider) else {
+                guard let target = targets.target(forApp: delivery.appID), target.delivers(through: delivery.provider) else {
                     let settings = delivery.provider == .apns ? "APNs" : "FCM"
                     notSent(
                         delivery,

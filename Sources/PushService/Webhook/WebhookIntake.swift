@@ -72,23 +72,25 @@ public struct WebhookIntake: Sendable {
         }
         router.post(RouterPath(Self.path + "/:app_id")) { request, context in
             let raw = context.parameters.get("app_id") ?? ""
-            return try await handle(request, pathAppID: raw.removingPercentEncoding ?? raw)
+            return try await handle(request, pathAppID: RequestParameter.percentDecoded(raw) ?? raw)
         }
     }
 
     func handle(_ request: Request, pathAppID: String?) async throws -> WebhookAnswer {
-        // Who may have signed it: the app the path names, else any configured app.
-        let candidates: [AppConfiguration]
+        // Who may have signed it: the app the path names, else any configured app (places in
+        // `configured`, read in place: see `AppRegistry.index(ofApp:)`).
+        let configured = apps.apps
+        let candidates: Range<Int>
         if let pathAppID {
-            guard let app = apps.app(withID: pathAppID) else {
+            guard let index = apps.index(ofApp: pathAppID) else {
                 refused(result: "unknown_app", appID: pathAppID)
                 throw APIError(
                     status: .notFound, code: .notFound,
                     message: "Application \"\(LogText.cut(pathAppID))\" is not configured on this relay.")
             }
-            candidates = [app]
+            candidates = index..<index + 1
         } else {
-            candidates = apps.apps
+            candidates = configured.indices
         }
         guard let digest = WebhookSignature.digest(fromHeader: request.headers[.sendbirdSignature]) else {
             refused(result: "bad_signature", appID: pathAppID)
@@ -99,18 +101,19 @@ public struct WebhookIntake: Sendable {
         // closed-loop overload of 1,000-member events the relay refused thousands a second, so
         // refusing after the check took CPU from sending. This tells a sender without the key
         // only that the app is busy; the write path is not touched either way.
-        if pathAppID != nil { try admit(app: candidates[0].appID, count: 1, category: nil, signed: false) }
+        if pathAppID != nil { try admit(app: configured[candidates.lowerBound].appID, count: 1, category: nil, signed: false) }
         let body = try await request.collectBody(limit: bodyLimit)
         // Every candidate's key is tried, without stopping at a match: the time taken does not
         // tell which app's key it was.
-        var signer: AppConfiguration?
-        for candidate in candidates where WebhookSignature.matches(digest, body: body, key: candidate.webhookSecret.value) {
-            signer = candidate
+        var signer: Int?
+        for index in candidates where WebhookSignature.matches(digest, body: body, key: configured[index].webhookSecret.value) {
+            signer = index
         }
-        guard let app = signer else {
+        guard let signer else {
             refused(result: "bad_signature", appID: pathAppID)
             throw Self.badSignature
         }
+        let app = configured[signer]
         // While not even one more push of the app fits, refuse before parsing: a refusal must cost
         // far less than an acceptance, or under overload the relay spends its CPU refusing (a
         // 1,000-member event's body is 100 KB of JSON). Sendbird retries any event it sends.
@@ -129,7 +132,7 @@ public struct WebhookIntake: Sendable {
         }
         guard envelope.appID == app.appID else {
             // Signed, but by another app's key than the one the body names.
-            guard apps.app(withID: envelope.appID) != nil else {
+            guard apps.index(ofApp: envelope.appID) != nil else {
                 refused(result: "unknown_app", appID: envelope.appID)
                 throw APIError(
                     status: .notFound, code: .notFound,
@@ -148,7 +151,7 @@ public struct WebhookIntake: Sendable {
                 metadata: [
                     "app": .string(app.appID), "category": .string(LogText.cut(envelope.category)),
                 ])
-            return WebhookAnswer(result: "ignored", deliveries: 0)
+            return WebhookAnswer(result: .ignored, deliveries: 0)
         }
         let event: WebhookEvent
         do {
@@ -159,7 +162,9 @@ public struct WebhookIntake: Sendable {
         }
         try checkSize(event.members.count, of: "members", app: app, category: envelope.category)
         let target = try target(of: app, category: envelope.category)
-        var accepted = try await storeStep(app: app.appID, category: envelope.category) { try await self.plan(event, target: target) }
+        var accepted = try await storeStep(app: app.appID, category: envelope.category) {
+            try await self.plan(event, target: target, badgeSync: app.badgeSync != nil)
+        }
         let count = accepted.deliveries.count
         try admit(app: app.appID, count: count, category: envelope.category)
         // Dropped unused (an error thrown, a duplicate event), the reservation gives its room back.
@@ -191,7 +196,7 @@ public struct WebhookIntake: Sendable {
         } else {
             reservation.take()?.release()
         }
-        return WebhookAnswer(result: isNew ? "accepted" : "duplicate", deliveries: isNew ? accepted.deliveries.count : 0)
+        return WebhookAnswer(result: isNew ? .accepted : .duplicate, deliveries: isNew ? accepted.deliveries.count : 0)
     }
 
     /// A `group_channel:message_read` event of an app with `badge_sync`: each reader's new total
@@ -224,7 +229,7 @@ public struct WebhookIntake: Sendable {
                 "stale": .stringConvertible(result.stale),
             ])
         if result.queued > 0 { onCommit() }
-        return WebhookAnswer(result: "accepted", deliveries: result.queued)
+        return WebhookAnswer(result: .accepted, deliveries: result.queued)
     }
 
     /// An event's list (`members`, `read_updates`) within `apps[].limits.max_members_per_event`.
@@ -315,7 +320,8 @@ public struct WebhookIntake: Sendable {
     }
 
     /// Loads the members' state in one read and turns the plan into rows to store.
-    func plan(_ event: WebhookEvent, target: DeliveryTarget) async throws -> AcceptedEvent {
+    /// - Parameter badgeSync: whether the app has `badge_sync` (its pushes' counts are recorded).
+    func plan(_ event: WebhookEvent, target: DeliveryTarget, badgeSync: Bool) async throws -> AcceptedEvent {
         // Members skipped for reasons in the event alone (sender, online, …) need no lookup.
         let policy = RecipientPolicy(options: target.options)
         let members = event.members.filter { policy.skipBeforePreferences(event: event, member: $0) == nil }.map(\.userID)
@@ -343,7 +349,7 @@ public struct WebhookIntake: Sendable {
                     pushType: fcm ? PushProvider.fcmPushType : target.pushType.rawValue,
                     priority: fcm ? APNsPriority.immediate.rawValue : target.priority.rawValue, expiresAtMs: expiresAt)
             })
-        if apps.app(withID: event.appID)?.badgeSync != nil {
+        if badgeSync {
             // What each push tells its recipient's badge (`BadgeStore`: a waiting badge push
             // must not undo it).
             let pushed = Set(plan.recipients.lazy.filter { $0.decision == .push }.map(\.userID))
@@ -355,12 +361,6 @@ public struct WebhookIntake: Sendable {
         }
         return accepted
     }
-}
-
-/// The webhook's answer: `accepted`, `duplicate` or `ignored`, and how many pushes were queued.
-struct WebhookAnswer: ResponseEncodable {
-    var result: String
-    var deliveries: Int
 }
 
 extension HTTPField.Name {
