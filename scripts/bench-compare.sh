@@ -121,6 +121,9 @@ with concurrent.futures.ThreadPoolExecutor(8) as pool:
 PY
 q() { sqlite3 "file:$work/relay.sqlite?mode=ro" "$1" 2>/dev/null || echo 0; }
 sent_before=$(q "SELECT COUNT(*) FROM deliveries WHERE state = 'sent'")
+# Nothing of the harness's own (token files, events) left to write back during the measurement:
+# that writeback delays the relay's fsyncs (see bench_events.py).
+sync
 if [ -n "${PERF_OUT:-}" ]; then
   perf record -g -F 499 -p "$relay_pid" -o "$PERF_OUT" -- sleep "$DURATION" >/dev/null 2>&1 &
 fi
@@ -154,6 +157,7 @@ lines = open(path).readlines()
 open(path + ".tenth", "w").writelines(lines[:skip])
 open(path + ".half", "w").writelines(lines[skip:])
 PY
+sync
 lat_tenth=$(python3 scripts/bench_openloop.py --port "$RELAY_PORT" --path /webhooks/sendbird/bench-app \
   --events "$work/events-open.txt.tenth" --rate "$tenth" --duration "$LAT_DURATION" | tee /dev/stderr)
 while [ "$(q "SELECT COUNT(*) FROM deliveries WHERE state IN ('pending','in_flight')")" != "0" ]; do sleep 0.2; done

@@ -5,10 +5,11 @@ and its queueing delay never shows ("coordinated omission"); this one keeps the 
 counts a request that waited for a free connection as late by that wait.
 
     python3 scripts/bench_openloop.py --port P --path /webhooks/sendbird/bench-app \\
-        --events events.txt --rate 500 --duration 10 [--connections 256]
+        --events events.txt --rate 500 --duration 10 [--connections 256] [--timeline t.csv]
 
 Prints one JSON line: rate, sent, answered, non-2xx, p50/p99/max latency in ms, and how far
-behind schedule the sender fell (if it did, the figures understate the latency).
+behind schedule the sender fell (if it did, the figures understate the latency). --timeline writes
+each request's scheduled time (s from the start) and latency (ms), to see when slow ones happened.
 """
 import argparse
 import asyncio
@@ -43,7 +44,7 @@ async def run(args):
         raise SystemExit(f"needs {total} events, the file has {len(events)}")
     idle, opened = [], 0
     free = asyncio.Condition()
-    latencies, failures, statuses = [], 0, {}
+    latencies, failures, statuses, timeline = [], 0, {}, []
     behind = 0.0
 
     async def connection():
@@ -63,6 +64,7 @@ async def run(args):
             status = await exchange(*conn, args.path, signature, body)
             statuses[status] = statuses.get(status, 0) + 1
             latencies.append(time.monotonic() - scheduled)
+            timeline.append((scheduled - start, latencies[-1]))
             async with free:
                 idle.append(conn)
                 free.notify()
@@ -85,6 +87,9 @@ async def run(args):
         tasks.append(asyncio.ensure_future(one(scheduled, *events[i])))
     await asyncio.gather(*tasks)
     latencies.sort()
+    if args.timeline:
+        with open(args.timeline, "w") as out:
+            out.writelines(f"{at:.4f},{1000 * latency:.2f}\n" for at, latency in sorted(timeline))
 
     def pct(p):
         return round(1000 * latencies[min(len(latencies) - 1, int(p * len(latencies)))], 2) if latencies else None
@@ -103,4 +108,5 @@ if __name__ == "__main__":
     parser.add_argument("--rate", type=float, required=True)
     parser.add_argument("--duration", type=float, default=10)
     parser.add_argument("--connections", type=int, default=256)
+    parser.add_argument("--timeline", help="write 'scheduled s,latency ms' per request to this file")
     asyncio.run(run(parser.parse_args()))
