@@ -17,9 +17,12 @@ public struct AppRegistry: Sendable {
     /// The apps, in configuration order. Kept, not rebuilt per use: the webhook without an app in
     /// its path reads them for every request.
     public let apps: [AppConfiguration]
+    /// Each app's webhook key, ready for HMAC, in the order of `apps`.
+    public let webhookKeys: [WebhookSignature.Key]
 
     public init(apps: [AppConfiguration]) {
         entries = apps.map { Entry(app: $0, digest: Self.digest($0.apiToken.value)) }
+        webhookKeys = apps.map { WebhookSignature.Key($0.webhookSecret.value) }
         indexByID = Dictionary(apps.enumerated().map { ($1.appID, $0) }, uniquingKeysWith: { first, _ in first })
         self.apps = apps
     }

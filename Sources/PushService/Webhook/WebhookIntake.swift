@@ -106,7 +106,7 @@ public struct WebhookIntake: Sendable {
         // Every candidate's key is tried, without stopping at a match: the time taken does not
         // tell which app's key it was.
         var signer: Int?
-        for index in candidates where WebhookSignature.matches(digest, body: body, key: configured[index].webhookSecret.value) {
+        for index in candidates where apps.webhookKeys[index].matches(digest, body: body) {
             signer = index
         }
         guard let signer else {

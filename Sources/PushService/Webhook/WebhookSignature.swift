@@ -48,8 +48,24 @@ public enum WebhookSignature {
 
     /// Whether `digest` is the body's HMAC under `key`; constant time over the digest.
     public static func matches(_ digest: [UInt8], body: some DataProtocol, key: String) -> Bool {
-        let mac = HMAC<SHA256>.authenticationCode(for: body, using: SymmetricKey(data: Data(key.utf8)))
-        return AppRegistry.constantTimeEqual(Array(mac), digest)
+        Key(key).matches(digest, body: body)
+    }
+
+    /// An app's key, set up once (`AppRegistry` holds one per app): HMAC's key schedule (the
+    /// padded key hashed into the inner and outer states) is then not redone for every request.
+    public struct Key: Sendable {
+        private let keyed: HMAC<SHA256>
+
+        public init(_ key: String) {
+            keyed = HMAC(key: SymmetricKey(data: Data(key.utf8)))
+        }
+
+        /// Whether `digest` is the body's HMAC under this key; constant time over the digest.
+        public func matches(_ digest: [UInt8], body: some DataProtocol) -> Bool {
+            var mac = keyed  // a copy: the digest state is copied on the first update
+            mac.update(data: body)
+            return AppRegistry.constantTimeEqual(Array(mac.finalize()), digest)
+        }
     }
 
     /// Whether `presented` (the header) is the body's signature under `apiToken`.
