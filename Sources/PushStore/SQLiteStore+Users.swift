@@ -108,7 +108,16 @@ extension SQLiteStore {
             changes += db.changesCount
             return changes
         }
-        try await pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
+        // `busy` (the first column) says the WAL was not emptied: the background checkpoint
+        // (`WALCheckpointer`) held the checkpoint lock, or a reader an older snapshot, for a
+        // moment. Tried again for up to about 2 s; both are short.
+        for _ in 0..<200 {
+            let busy = try await pool.writeWithoutTransaction { db in
+                try Int.fetchOne(db, sql: "PRAGMA wal_checkpoint(TRUNCATE)") ?? 0
+            }
+            if busy == 0 { break }
+            try await Task.sleep(for: .milliseconds(10))
+        }
         return registry > 0 || !found.isEmpty
     }
 }

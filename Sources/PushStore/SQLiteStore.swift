@@ -11,6 +11,8 @@ public final class SQLiteStore: RelayStore {
     /// The open database. Internal so sibling files of this module (tokens, preferences, the delivery queue, the log)
     /// share it; other modules go through the typed methods.
     let pool: DatabasePool
+    /// Checkpoints off the commit path (see `WALCheckpointer`).
+    private let checkpointer: WALCheckpointer
     public let configuration: PushStoreConfiguration
     /// Where the database lives.
     public let path: String
@@ -47,7 +49,11 @@ public final class SQLiteStore: RelayStore {
             // GRDB sets NORMAL when it enables WAL; only the writer's setting matters for
             // durability, and the pool has exactly one writer connection.
             let pragma = configuration.durability.pragmaValue
-            try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = \(pragma)") }
+            try pool.writeWithoutTransaction { db in
+                try db.execute(sql: "PRAGMA synchronous = \(pragma)")
+                try db.execute(sql: "PRAGMA wal_autocheckpoint = \(WALCheckpointer.writerFallbackPages)")
+            }
+            checkpointer = try WALCheckpointer(path: path, synchronous: pragma, interval: .milliseconds(100))
         } catch let error as DatabaseError {
             throw PushStoreError.cannotOpen(path: path, reason: error.message ?? error.description)
         }
@@ -68,6 +74,7 @@ public final class SQLiteStore: RelayStore {
     }
 
     public func close() async throws {
+        await checkpointer.stop()
         try pool.close()
     }
 

@@ -1,0 +1,39 @@
+import Foundation
+import GRDB
+import TestSupport
+import Testing
+@testable import PushStore
+
+@Suite struct WALCheckpointerTests {
+    /// Commits reach the database file without any commit checkpointing: the writer's own
+    /// checkpoint is only a backstop at 16,000 pages, far beyond what this writes.
+    @Test func committedPagesReachTheDatabaseFileInTheBackground() async throws {
+        let database = try TemporaryDatabase()
+        let store = try database.open()
+        let size = { (try? FileManager.default.attributesOfItem(atPath: database.path)[.size] as? Int) ?? 0 }
+        let before = size()
+        // About 2 MB of rows: ~500 pages, under SQLite's default checkpoint too.
+        try await store.pool.write { db in
+            try db.execute(sql: "CREATE TABLE filler (x BLOB)")
+            for _ in 0..<500 { try db.execute(sql: "INSERT INTO filler VALUES (zeroblob(4000))") }
+        }
+        // A generous deadline: the checkpoint runs every 0.1 s, and slow machines vary 3x.
+        #expect(await eventually(within: 30) { size() >= before + 2_000_000 })
+        let frames = try await store.pool.writeWithoutTransaction { db in
+            try Row.fetchOne(db, sql: "PRAGMA wal_checkpoint(PASSIVE)")
+        }
+        let logged: Int? = frames?[1], copied: Int? = frames?[2]
+        #expect(logged == copied, "every frame in the WAL is in the database file")
+        try await store.close()
+    }
+
+    /// `close()` stops the loop and closes its connection: the file can be opened again at once.
+    @Test func closeStopsIt() async throws {
+        let database = try TemporaryDatabase()
+        let store = try database.open()
+        try await store.close()
+        let again = try database.open()
+        #expect(try await again.appliedMigrations().count == StoreKind.sqliteMigrations.count)
+        try await again.close()
+    }
+}
