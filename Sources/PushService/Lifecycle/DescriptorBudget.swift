@@ -17,7 +17,7 @@ public struct DescriptorBudget: Sendable, Hashable {
     public var apnsConnections: Int
 
     /// The listening socket, stdio, the journal socket, SQLite (database, WAL and shared-memory
-    /// files for the writer and each reader of the pool, the health probe), and the event loops'
+    /// files for the writer, the checkpointer and each reader of the pool, the health probe), and the event loops'
     /// epoll, eventfd and timerfd descriptors: under 100 on a 16-core machine; the rest is margin.
     public static let reserve = 256
 

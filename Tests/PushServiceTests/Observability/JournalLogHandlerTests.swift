@@ -54,8 +54,10 @@ import PushCore
     /// The hand-made timestamp is the text Foundation's ISO 8601 style writes, fractions included.
     @Test func theTimestampIsFoundationsISO8601() {
         let style = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
-        var dates = [Date(timeIntervalSince1970: 0), Date(timeIntervalSince1970: 1_790_000_000.9996),
-                     Date(timeIntervalSince1970: 951_782_400.5)]  // 2000-02-29
+        var dates = [
+            Date(timeIntervalSince1970: 0), Date(timeIntervalSince1970: 1_790_000_000.9996),
+            Date(timeIntervalSince1970: 951_782_400.5),
+        ]  // 2000-02-29
         var generator = SystemRandomNumberGenerator()
         for _ in 0..<2_000 { dates.append(Date(timeIntervalSince1970: Double.random(in: 0..<4_102_444_800, using: &generator))) }
         for date in dates { #expect(JournalLogHandler.timestamp(date) == date.ISO8601Format(style), "\(date.timeIntervalSince1970)") }
