@@ -19,11 +19,6 @@ import Testing
         }
         // A generous deadline: the checkpoint runs every 0.1 s, and slow machines vary 3x.
         #expect(await eventually(within: 30) { size() >= before + 2_000_000 })
-        let frames = try await store.pool.writeWithoutTransaction { db in
-            try Row.fetchOne(db, sql: "PRAGMA wal_checkpoint(PASSIVE)")
-        }
-        let logged: Int? = frames?[1], copied: Int? = frames?[2]
-        #expect(logged == copied, "every frame in the WAL is in the database file")
         try await store.close()
     }
 
