@@ -193,6 +193,9 @@ def p99(values):
     return values[min(len(values) - 1, int(len(values) * 0.99))]
 
 
+QUIET_FLOOR = 0.015
+
+
 @pytest.mark.skipif(shutil.which("h2load") is None, reason="h2load (nghttp2-client) not installed")
 def test_a_flood_of_unauthenticated_requests_leaves_webhooks_alone(cluster, tmp_path):
     # Steady webhook load well below capacity, so what the flood costs is what is measured.
@@ -238,6 +241,9 @@ def test_a_flood_of_unauthenticated_requests_leaves_webhooks_alone(cluster, tmp_
     # other work falls on both alike; what separates them is the flood's cost. A flood that took
     # the write lock or a connection per request would lose every attempt; an attempt lost to
     # noise (a p99 over a few hundred samples is still its few worst) is made once more.
+    # The quiet p99 counts as at least QUIET_FLOOR: with checkpoints off the commit path it fell
+    # to ~10 ms, where the flood's mere share of two cores (2x = +10 ms) decided the ratio; a
+    # flood that took the write lock or a connection per request costs hundreds of ms.
     attempts = []
     for attempt in range(2):
         quiet, loud = [], []
@@ -256,6 +262,6 @@ def test_a_flood_of_unauthenticated_requests_leaves_webhooks_alone(cluster, tmp_
               f"serves {capacity_rps:.0f}/s) and unsigned webhooks, in {WINDOWS} windows of {PHASE_SECONDS:.0f} s; webhook p99 "
               f"{p99(quiet) * 1000:.1f} ms quiet, {p99(loud) * 1000:.1f} ms flooded ({len(quiet)} + {len(loud)} events at "
               f"{rate:.0f}/s)")
-        if p99(loud) <= 2 * p99(quiet):
+        if p99(loud) <= 2 * max(p99(quiet), QUIET_FLOOR):
             break
-    assert any(loud <= 2 * quiet for quiet, loud in attempts), attempts
+    assert any(loud <= 2 * max(quiet, QUIET_FLOOR) for quiet, loud in attempts), attempts
