@@ -12,7 +12,7 @@ extension SQLiteStore {
         rotation: Int
     ) async throws -> DueClaim {
         guard limit > 0 else { return DueClaim(records: [], exhausted: false) }
-        return try await pool.write { db in
+        return try await queueWrite { db in
             // The distinct app ids of pending deliveries, one index probe each (a loose index scan).
             let apps = try String.fetchAll(
                 db.cachedStatement(sql: Self.pendingApps + " SELECT app FROM pending_apps WHERE app IS NOT NULL"))
@@ -149,7 +149,7 @@ extension SQLiteStore {
             }
             return removed
         }
-        return try await removesTokens ? registryWrite(record) : pool.write(record)
+        return try await removesTokens ? registryWrite(record) : queueWrite(record)
     }
 
     /// Puts deliveries a crash left in flight back to pending (same apns-id, same attempts).
@@ -168,7 +168,7 @@ extension SQLiteStore {
         guard !ids.isEmpty else { return }
         let list = "[" + ids.map(String.init).joined(separator: ",") + "]"
         let now = clock()
-        try await pool.write { db in
+        try await queueWrite { db in
             try db.execute(
                 sql: """
                     UPDATE deliveries SET state = 'pending', next_attempt_at_ms = ?, updated_at_ms = ?
@@ -261,7 +261,7 @@ extension SQLiteStore {
         var after: (createdAtMs: Int64, id: Int64) = (Int64.min, Int64.min)
         while true {
             let from = after
-            let (count, last) = try await pool.write { db -> (Int, (Int64, Int64)?) in
+            let (count, last) = try await queueWrite { db -> (Int, (Int64, Int64)?) in
                 let rows = try Row.fetchAll(
                     db.cachedStatement(
                         sql: """
@@ -283,7 +283,7 @@ extension SQLiteStore {
         }
         // Both are WITHOUT ROWID: rows are named by their primary key.
         for (table, key) in [("decisions", "app_id, message_id, user_id"), ("events", "app_id, message_id")] {
-            while try await pool.write({ db in
+            while try await queueWrite({ db in
                 try db.execute(
                     sql: """
                         DELETE FROM \(table) WHERE (\(key)) IN (SELECT \(key) FROM \(table) WHERE created_at_ms < ? LIMIT ?)

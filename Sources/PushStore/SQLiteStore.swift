@@ -92,6 +92,31 @@ public final class SQLiteStore: RelayStore {
         return try await pool.write(updates)
     }
 
+    /// A write whose loss in a power failure costs a push sent twice, never an accepted event:
+    /// the dispatcher's claims, outcome records and requeues, and pruning. Under
+    /// `durability: full` it commits without an fsync of its own (`synchronous = NORMAL` for this
+    /// one transaction). The WAL is one file and an fsync covers all of it, so the next event
+    /// commit makes these frames durable too, and the background checkpoint syncs them within
+    /// about 0.1 s if no event comes. Webhook commits queue behind every write on the one
+    /// writer, and each of these cost them a disk flush.
+    func queueWrite<T: Sendable>(_ updates: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        guard configuration.durability == .full else { return try await pool.write(updates) }
+        return try await pool.writeWithoutTransaction { db in
+            try db.cachedStatement(sql: "PRAGMA synchronous = NORMAL").execute()
+            let result = Result {
+                var value: T?
+                try db.inTransaction {
+                    value = try updates(db)
+                    return .commit
+                }
+                return value!
+            }
+            // Back to FULL before anything else can use the writer, whether or not it committed.
+            try db.cachedStatement(sql: "PRAGMA synchronous = FULL").execute()
+            return try result.get()
+        }
+    }
+
     static func userExists(_ db: Database, app: String, user: String) throws -> Bool {
         try Bool.fetchOne(
             db,

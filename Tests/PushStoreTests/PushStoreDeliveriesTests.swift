@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import PushCore
 import Testing
 @testable import PushStore
@@ -333,6 +334,35 @@ import Testing
         let store = try db.open()
         #expect(try await store.synchronousSetting() == 2)
         let normal = try db.open(configuration: PushStoreConfiguration(durability: .normal))
+        #expect(try await normal.synchronousSetting() == 1)
+    }
+
+    /// The dispatcher's writes commit without an fsync of their own, and the writer is back to
+    /// FULL for the next event commit whether the write committed or threw.
+    @Test func queueWritesSkipTheirOwnSyncAndLeaveTheWriterFull() async throws {
+        let db = try TemporaryDatabase()
+        let store = try db.open()
+        let inside = try await store.queueWrite { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") ?? -1 }
+        #expect(inside == 1)
+        #expect(try await store.synchronousSetting() == 2)
+        struct Refused: Error {}
+        await #expect(throws: Refused.self) {
+            try await store.queueWrite { db -> Int in
+                try db.execute(sql: "CREATE TABLE scratch (x)")
+                throw Refused()
+            }
+        }
+        #expect(try await store.synchronousSetting() == 2, "restored after a rolled-back write")
+        let scratch = try await store.pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sqlite_master WHERE name = 'scratch'") }
+        #expect(scratch == 0)
+        _ = try await store.acceptEvent(Self.event(1))
+        let claimed = try await store.claimDue(nowMs: 1_700_000_000_000, limit: 10)
+        try await store.recordOutcomes(claimed.map { DeliveryOutcome(deliveryID: $0.id, state: .sent, atMs: 1, attempt: nil) })
+        #expect(try await store.synchronousSetting() == 2)
+        #expect(try await store.deliveryStateCounts() == [.sent: 1])
+
+        let normal = try db.open(configuration: PushStoreConfiguration(durability: .normal))
+        #expect(try await normal.queueWrite { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") ?? -1 } == 1)
         #expect(try await normal.synchronousSetting() == 1)
     }
 }
