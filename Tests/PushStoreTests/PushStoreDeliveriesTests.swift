@@ -353,7 +353,9 @@ import Testing
             }
         }
         #expect(try await store.synchronousSetting() == 2, "restored after a rolled-back write")
-        let scratch = try await store.pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sqlite_master WHERE name = 'scratch'") }
+        let scratch = try await store.pool.read { db in
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sqlite_master WHERE name = 'scratch'")
+        }
         #expect(scratch == 0)
         _ = try await store.acceptEvent(Self.event(1))
         let claimed = try await store.claimDue(nowMs: 1_700_000_000_000, limit: 10)
