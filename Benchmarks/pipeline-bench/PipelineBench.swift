@@ -107,14 +107,9 @@ struct PipelineBench {
         var accepted: [AcceptedEvent] = []
         await measure("to rows (apns-id, etc.)") {
             accepted = plans.map { plan in
-                AcceptedEvent(
-                    appID: plan.appID, messageID: plan.messageID, channelURL: plan.channelURL, acceptedAtMs: 1,
-                    decisions: plan.recipients.map { RecipientDecisionRecord(userID: $0.userID, decision: $0.decision) },
-                    deliveries: plan.deliveries.map {
-                        NewDelivery(
-                            userID: $0.userID, deviceToken: $0.deviceToken.token, payload: $0.payload,
-                            apnsID: APNsID.random(), pushType: "alert", priority: 10, expiresAtMs: Int64.max / 2)
-                    })
+                AcceptedEvent(plan: plan, senderID: nil, acceptedAtMs: 1) {
+                    NewDelivery(planned: $0, apnsID: APNsID.random(), pushType: "alert", priority: 10, expiresAtMs: Int64.max / 2)
+                }
             }
         }
         try await measure("accept, batches of 32") {
@@ -145,6 +140,24 @@ struct PipelineBench {
                     })
                 index += 1000
             }
+        }
+        // The same events with every payload stored whole (as before `v10_shared_payloads`), in
+        // a store of their own: the layout's cost against the old one, in one run.
+        let wholeStore = try SQLiteStore(path: dir.appendingPathComponent("whole.sqlite").path)
+        let whole = accepted.map { event in
+            var event = event
+            event.sharedPayload = nil
+            return event
+        }
+        try await measure("accept, whole payloads (old)") {
+            var index = 0
+            while index < whole.count {
+                _ = try await wholeStore.acceptEvents(Array(whole[index..<min(index + 32, whole.count)]))
+                index += 32
+            }
+        }
+        try await measure("claim, whole payloads (old)") {
+            while try await !wholeStore.claimDue(nowMs: 2, limit: 1000).isEmpty {}
         }
     }
 }

@@ -1,3 +1,5 @@
+import PushCore
+
 /// Everything one webhook event leads to, stored in one transaction by `SQLiteStore.commitEvents`.
 public struct AcceptedEvent: Sendable, Hashable {
     public var appID: String
@@ -11,6 +13,8 @@ public struct AcceptedEvent: Sendable, Hashable {
     /// Every member's decision: push, or why not.
     public var decisions: [RecipientDecisionRecord]
     public var deliveries: [NewDelivery]
+    /// The bytes the deliveries' payloads repeat (`NewDelivery.sharedSpans`), stored once.
+    public var sharedPayload: [UInt8]?
     /// Store the deliveries as already in flight, because the caller hands them straight to the
     /// dispatcher after the commit instead of letting it claim them (see `Dispatcher.reserve`).
     /// A crash before they are sent is covered by `resumeInFlight()` at the next start.
@@ -33,6 +37,19 @@ public struct AcceptedEvent: Sendable, Hashable {
 }
 
 extension AcceptedEvent {
+    /// What a plan leads to: every member's decision, a delivery made by `delivery` for each
+    /// planned push, and the payload bytes they share.
+    public init(
+        plan: PushPlan, senderID: String?, acceptedAtMs: Int64, delivery: (PlannedDelivery) throws -> NewDelivery
+    ) rethrows {
+        self.init(
+            appID: plan.appID, messageID: plan.messageID, channelURL: plan.channelURL, senderID: senderID,
+            acceptedAtMs: acceptedAtMs,
+            decisions: plan.recipients.map { RecipientDecisionRecord(userID: $0.userID, decision: $0.decision) },
+            deliveries: try plan.deliveries.map(delivery))
+        sharedPayload = plan.sharedPayload
+    }
+
     /// The stored deliveries, given the ids `SQLiteStore.commitEvents` returned for this event.
     public func deliveryRecords(ids: [Int64]) -> [DeliveryRecord] {
         zip(ids, deliveries).map { DeliveryRecord(id: $0, event: self, delivery: $1) }

@@ -46,14 +46,14 @@ public struct DeliveryRecord: Sendable, Hashable {
         updatedAtMs = event.acceptedAtMs
     }
 
-    /// The columns `init(_:)` reads, in its order, from `deliveries d`; a payload may follow.
+    /// The columns `init(_:)` reads, in its order, from `deliveries d`.
     static let columns = """
         d.id, d.app_id, d.message_id, d.user_id, d.device_token, d.apns_id, d.push_type, d.priority, d.expires_at_ms, \
         d.state, d.attempts, d.next_attempt_at_ms, d.last_status, d.last_reason, d.sent_at_ms, d.created_at_ms, d.updated_at_ms
         """
 
-    /// A row of `SELECT \(columns) [, payload]`, read by position (the claim reads thousands).
-    init(_ row: RawStatement.Row) throws {
+    /// A row of `SELECT \(columns)`, read by position (the claim reads thousands).
+    init(_ row: RawStatement.Row, payload: Data = Data()) throws {
         id = row.int64(0)
         appID = row.string(1)
         messageID = row.int64(2)
@@ -75,6 +75,6 @@ public struct DeliveryRecord: Sendable, Hashable {
         sentAtMs = row.optionalInt64(14)
         createdAtMs = row.int64(15)
         updatedAtMs = row.int64(16)
-        payload = row.columnCount > 17 ? row.data(17) : Data()
+        self.payload = payload
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import PushCore
 
 /// One APNs request to queue, as the webhook planned it.
 public struct NewDelivery: Sendable, Hashable {
@@ -14,10 +15,12 @@ public struct NewDelivery: Sendable, Hashable {
     public var priority: Int
     /// Unix ms after which the delivery is expired instead of sent.
     public var expiresAtMs: Int64
+    /// Where `payload` repeats its event's `AcceptedEvent.sharedPayload`: stored once per event.
+    public var sharedSpans: [SharedSpan]
 
     public init(
         userID: String, deviceToken: String, payload: Data, apnsID: UUID, pushType: String, priority: Int,
-        expiresAtMs: Int64
+        expiresAtMs: Int64, sharedSpans: [SharedSpan] = []
     ) {
         self.userID = userID
         self.deviceToken = deviceToken
@@ -26,5 +29,16 @@ public struct NewDelivery: Sendable, Hashable {
         self.pushType = pushType
         self.priority = priority
         self.expiresAtMs = expiresAtMs
+        self.sharedSpans = sharedSpans
+    }
+}
+
+extension NewDelivery {
+    /// A planned push as the store queues it: its recipient, token, payload and shared spans as
+    /// planned, with what the sending side adds.
+    public init(planned: PlannedDelivery, apnsID: UUID, pushType: String, priority: Int, expiresAtMs: Int64) {
+        self.init(
+            userID: planned.userID, deviceToken: planned.deviceToken.token, payload: planned.payload, apnsID: apnsID,
+            pushType: pushType, priority: priority, expiresAtMs: expiresAtMs, sharedSpans: planned.sharedSpans)
     }
 }

@@ -52,6 +52,16 @@ struct RawStatement {
         }
     }
 
+    func bind(_ index: Int32, bytes: [UInt8]) {
+        _ = bytes.withUnsafeBytes { raw in
+            sqlite3_bind_blob(handle, index, raw.baseAddress, Int32(raw.count), Self.transient)
+        }
+    }
+
+    func bind(_ index: Int32, _ value: Data?) {
+        if let value { bind(index, value) } else { sqlite3_bind_null(handle, index) }
+    }
+
     func bind(_ index: Int32, _ value: String?) {
         if let value { bind(index, value) } else { sqlite3_bind_null(handle, index) }
     }
@@ -133,6 +143,13 @@ struct RawStatement {
             // Read the pointer first: asking for the size first could convert the value.
             guard let bytes = sqlite3_column_blob(handle, column) else { return Data() }
             return Data(bytes: bytes, count: Int(sqlite3_column_bytes(handle, column)))
+        }
+
+        /// The blob's bytes, valid only inside `body` (no copy); nil for NULL.
+        func withBlob<T>(_ column: Int32, _ body: (UnsafeRawBufferPointer) throws -> T) rethrows -> T? {
+            guard sqlite3_column_type(handle, column) != SQLITE_NULL else { return nil }
+            let bytes = sqlite3_column_blob(handle, column)
+            return try body(UnsafeRawBufferPointer(start: bytes, count: Int(sqlite3_column_bytes(handle, column))))
         }
 
         func bool(_ column: Int32) -> Bool {

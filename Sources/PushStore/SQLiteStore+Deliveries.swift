@@ -19,11 +19,12 @@ extension SQLiteStore {
             guard !apps.isEmpty else { return DueClaim(records: [], exhausted: true) }
             let due = try db.cachedStatement(
                 sql: """
-                    SELECT \(DeliveryRecord.columns), p.payload FROM deliveries d LEFT JOIN delivery_payloads p ON p.delivery_id = d.id
+                    SELECT \(DeliveryRecord.columns), p.payload, p.spans FROM deliveries d LEFT JOIN delivery_payloads p ON p.delivery_id = d.id
                     WHERE d.state = 'pending' AND d.app_id = ? AND d.next_attempt_at_ms <= ?
                     ORDER BY d.next_attempt_at_ms, d.id LIMIT ?
                     """)
             var claimed: [DeliveryRecord] = []
+            var payloads = try StoredPayloadReader(db)
             // Whether some app may have more due than it got (its room, or the limit, cut it short).
             var cut = false
             let start = rotation % apps.count
@@ -36,7 +37,10 @@ extension SQLiteStore {
                 query.bind(2, nowMs)
                 query.bind(3, room)
                 let before = claimed.count
-                try query.forEachRow { row in claimed.append(try DeliveryRecord(row)) }
+                try query.forEachRow { row in
+                    let payload = try payloads.payload(row, alone: 17, spans: 18, app: app, messageID: row.int64(2))
+                    claimed.append(try DeliveryRecord(row, payload: payload))
+                }
                 if claimed.count - before == room { cut = true }
             }
             guard !claimed.isEmpty else { return DueClaim(records: [], exhausted: !cut) }
@@ -265,7 +269,7 @@ extension SQLiteStore {
                 let rows = try Row.fetchAll(
                     db.cachedStatement(
                         sql: """
-                            SELECT id, created_at_ms FROM deliveries
+                            SELECT id, created_at_ms, app_id, message_id FROM deliveries
                             WHERE created_at_ms < ? AND (created_at_ms, id) > (?, ?) AND state NOT IN ('pending', 'in_flight')
                             ORDER BY created_at_ms, id LIMIT ?
                             """), arguments: [cutoffMs, from.createdAtMs, from.id, batch])
@@ -275,23 +279,53 @@ extension SQLiteStore {
                     try db.execute(sql: "DELETE FROM \(table) WHERE delivery_id IN (SELECT value FROM json_each(?))", arguments: [list])
                 }
                 try db.execute(sql: "DELETE FROM deliveries WHERE id IN (SELECT value FROM json_each(?))", arguments: [list])
+                var events = Set<EventKey>()
+                for row in rows where events.insert(EventKey(app: row[2], messageID: row[3])).inserted {
+                    try Self.dropSharedPayload(of: row[2], messageID: row[3], db)
+                }
                 return (rows.count, (last[1], last[0]))
             }
             deleted += count
             guard count == batch, let last else { break }
             after = last
         }
-        // Both are WITHOUT ROWID: rows are named by their primary key.
-        for (table, key) in [("decisions", "app_id, message_id, user_id"), ("events", "app_id, message_id")] {
-            while try await queueWrite({ db in
-                try db.execute(
-                    sql: """
-                        DELETE FROM \(table) WHERE (\(key)) IN (SELECT \(key) FROM \(table) WHERE created_at_ms < ? LIMIT ?)
-                        """, arguments: [cutoffMs, batch])
-                return db.changesCount
-            }) >= batch {}
-        }
+        // WITHOUT ROWID: rows are named by their primary key.
+        while try await queueWrite({ db in
+            try db.execute(
+                sql: """
+                    DELETE FROM decisions WHERE (app_id, message_id, user_id) IN
+                        (SELECT app_id, message_id, user_id FROM decisions WHERE created_at_ms < ? LIMIT ?)
+                    """, arguments: [cutoffMs, batch])
+            return db.changesCount
+        }) >= batch {}
+        while try await queueWrite({ db in
+            let events = try Row.fetchAll(
+                db, sql: "SELECT app_id, message_id FROM events WHERE created_at_ms < ? LIMIT ?", arguments: [cutoffMs, batch])
+            for event in events {
+                try db.cachedStatement(sql: "DELETE FROM events WHERE app_id = ? AND message_id = ?").execute(
+                    arguments: [event[0], event[1]])
+                // Its shared payload bytes go too, unless a delivery still needs them (they go
+                // with that delivery's batch above, in a later prune).
+                try Self.dropSharedPayload(of: event[0], messageID: event[1], db)
+            }
+            return events.count
+        }) >= batch {}
         return deleted
+    }
+
+    private struct EventKey: Hashable {
+        var app: String
+        var messageID: Int64
+    }
+
+    /// Deletes the event's shared payload bytes (`event_payloads`) once no delivery of it is left.
+    private static func dropSharedPayload(of app: String, messageID: Int64, _ db: Database) throws {
+        try db.cachedStatement(
+            sql: """
+                DELETE FROM event_payloads WHERE app_id = ?1 AND message_id = ?2
+                    AND NOT EXISTS (SELECT 1 FROM deliveries WHERE app_id = ?1 AND message_id = ?2)
+                """
+        ).execute(arguments: [app, messageID])
     }
 
     /// The writer's `PRAGMA synchronous` (2 FULL, 1 NORMAL), to check `durability`.

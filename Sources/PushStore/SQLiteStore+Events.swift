@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 import UUIDText
 
@@ -46,8 +47,19 @@ extension SQLiteStore {
                     expires_at_ms, state, attempts, next_attempt_at_ms, created_at_ms, updated_at_ms)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?)
                 """)
-        let payload = try db.cachedStatement(sql: "INSERT INTO delivery_payloads (delivery_id, payload) VALUES (?, ?)")
+        let payload = try db.cachedStatement(sql: "INSERT INTO delivery_payloads (delivery_id, payload, spans) VALUES (?, ?, ?)")
         let now = event.acceptedAtMs
+        // The bytes every payload repeats, once for the event (`StoredPayload`).
+        var shared: [UInt8]?
+        if let bytes = event.sharedPayload, event.deliveries.contains(where: { !$0.sharedSpans.isEmpty }) {
+            let insertShared = RawStatement(
+                try db.cachedStatement(sql: "INSERT INTO event_payloads (app_id, message_id, shared) VALUES (?, ?, ?)"))
+            insertShared.bind(1, event.appID)
+            insertShared.bind(2, event.messageID)
+            insertShared.bind(3, bytes: bytes)
+            try insertShared.run()
+            shared = bytes
+        }
         let state = event.handedOff ? DeliveryState.inFlight.rawValue : DeliveryState.pending.rawValue
         var ids: [Int64] = []
         ids.reserveCapacity(event.deliveries.count)
@@ -69,7 +81,13 @@ extension SQLiteStore {
             let id = insert.lastInsertedRowID
             let insertPayload = RawStatement(payload)
             insertPayload.bind(1, id)
-            insertPayload.bind(2, d.payload)
+            if let shared, let stored = StoredPayload.split(d.payload, spans: d.sharedSpans, shared: shared) {
+                insertPayload.bind(2, stored.alone)
+                insertPayload.bind(3, stored.spans)
+            } else {
+                insertPayload.bind(2, d.payload)
+                insertPayload.bind(3, nil as Data?)
+            }
             try insertPayload.run()
             ids.append(id)
         }

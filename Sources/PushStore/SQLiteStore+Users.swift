@@ -70,7 +70,9 @@ extension SQLiteStore {
                         WHERE e.app_id = ? AND e.sender_id = ?
                         """, arguments: [app, user]),
                 decisionMessages: try Int64.fetchAll(
-                    db, sql: "SELECT message_id FROM decisions WHERE app_id = ? AND user_id = ?", arguments: [app, user]))
+                    db, sql: "SELECT message_id FROM decisions WHERE app_id = ? AND user_id = ?", arguments: [app, user]),
+                sentMessages: try Int64.fetchAll(
+                    db, sql: "SELECT message_id FROM events WHERE app_id = ? AND sender_id = ?", arguments: [app, user]))
         }
         for ids in found.sentDeliveries.chunks(of: UserErasure.batch) {
             try await pool.write { db in
@@ -80,6 +82,14 @@ extension SQLiteStore {
                     sql: """
                         UPDATE deliveries SET state = 'failed', last_reason = 'UserDeleted' WHERE id IN (\(list)) AND state = 'pending'
                         """)
+            }
+        }
+        // The bytes the pushes of the user's messages shared (sender, message) go with them, after
+        // the payloads that used them.
+        for messages in found.sentMessages.chunks(of: UserErasure.batch) {
+            try await pool.write { db in
+                let list = messages.map(String.init).joined(separator: ",")
+                try db.execute(sql: "DELETE FROM event_payloads WHERE app_id = ? AND message_id IN (\(list))", arguments: [app])
             }
         }
         for ids in found.ownDeliveries.chunks(of: UserErasure.batch) {
@@ -130,8 +140,10 @@ struct UserErasure: Sendable {
     var ownDeliveries: [Int64]
     var sentDeliveries: [Int64]
     var decisionMessages: [Int64]
+    /// Messages the user sent (their events' shared payload bytes name them).
+    var sentMessages: [Int64]
 
-    var isEmpty: Bool { ownDeliveries.isEmpty && sentDeliveries.isEmpty && decisionMessages.isEmpty }
+    var isEmpty: Bool { ownDeliveries.isEmpty && sentDeliveries.isEmpty && decisionMessages.isEmpty && sentMessages.isEmpty }
 }
 
 extension Array {

@@ -62,7 +62,9 @@ public final class SQLiteStore: RelayStore {
     /// Names of the migrations applied to the database, oldest first.
     public func appliedMigrations() async throws -> [String] {
         try await pool.read { db in
-            try PushStoreMigrations.migrator.appliedIdentifiers(db).sorted()
+            // In the order they were registered (sorting by name puts v10 before v2).
+            let applied = try PushStoreMigrations.migrator.appliedIdentifiers(db)
+            return PushStoreMigrations.migrator.migrations.filter(applied.contains)
         }
     }
 

@@ -152,24 +152,29 @@ public struct PreparedAlert: Sendable {
 }
 
 /// The bytes of a payload that are the same for every recipient of one event (see `Skeleton`
-/// for where they go).
+/// for where they go), kept as one array: the store writes it once per event (`SharedSpan`).
 public struct PreparedEvent: Sendable {
     // Only what the recipients' parts need, not the whole event: this is copied per recipient.
     let messageID: Int64
     let messageText: String
+    /// The four parts below, one after the other.
+    public let sharedBytes: [UInt8]
+    /// Where the last three parts start in `sharedBytes`.
+    let channelUnreadStart: Int
+    let messageStart: Int
+    let recipientStart: Int
+
     /// `"app_id"` … `"category"`, then `,"channel":{"channel_unread_message_count":`.
-    let beforeChannelUnread: [UInt8]
+    var beforeChannelUnread: ArraySlice<UInt8> { sharedBytes[..<channelUnreadStart] }
     /// The rest of `channel`, then `"channel_type"` … `"mentioned_users"`, then `,"message":`.
-    let afterChannelUnread: [UInt8]
+    var afterChannelUnread: ArraySlice<UInt8> { sharedBytes[channelUnreadStart..<messageStart] }
     /// `"message_id"`, `"notification_action"`, then `,"push_sound":`.
-    let afterMessage: [UInt8]
+    var afterMessage: ArraySlice<UInt8> { sharedBytes[messageStart..<recipientStart] }
     /// `"sender"` … `"type"`, then `,"unread_message_count":`.
-    let afterRecipient: [UInt8]
+    var afterRecipient: ArraySlice<UInt8> { sharedBytes[recipientStart...] }
 
     /// Bytes every recipient's payload carries from here.
-    var byteCount: Int {
-        beforeChannelUnread.count + afterChannelUnread.count + afterMessage.count + afterRecipient.count
-    }
+    var byteCount: Int { sharedBytes.count }
 
     init(builder: PayloadBuilder, event: WebhookEvent, nowMs: Int64) {
         let options = builder.options
@@ -200,9 +205,8 @@ public struct PreparedEvent: Sendable {
         Skeleton.field("audience_type", .string("only"), into: &out)
         Skeleton.field("category", .string(PayloadBuilder.category), into: &out)
         out.append(contentsOf: #","channel":{"channel_unread_message_count":"#.utf8)
-        beforeChannelUnread = out
+        channelUnreadStart = out.count
 
-        out = []
         Skeleton.field("channel_url", .string(event.channel.channelURL), into: &out)
         Skeleton.field("custom_type", .string(event.channel.customType), into: &out)
         Skeleton.field("name", .string(event.channel.name), into: &out)
@@ -214,15 +218,13 @@ public struct PreparedEvent: Sendable {
         Skeleton.field("files", .array(files), into: &out)
         Skeleton.field("mentioned_users", .array(mentioned), into: &out)
         out.append(contentsOf: #","message":"#.utf8)
-        afterChannelUnread = out
+        messageStart = out.count
 
-        out = []
         Skeleton.field("message_id", .int(event.message.messageID), into: &out)
         Skeleton.field("notification_action", .string("create"), into: &out)
         out.append(contentsOf: #","push_sound":"#.utf8)
-        afterMessage = out
+        recipientStart = out.count
 
-        out = []
         if let sender = event.sender {
             Skeleton.field(
                 "sender",
@@ -237,7 +239,7 @@ public struct PreparedEvent: Sendable {
         Skeleton.field("translations", .object(event.message.translations.mapValues(JSONValue.string)), into: &out)
         Skeleton.field("type", .string(event.type.rawValue), into: &out)
         out.append(contentsOf: #","unread_message_count":"#.utf8)
-        afterRecipient = out
+        sharedBytes = out
     }
 }
 
@@ -258,6 +260,11 @@ private struct Skeleton {
     let middle: [UInt8]
     /// From after `sendbird.push_title` to the end.
     let tail: [UInt8]
+    /// Where `head`, `middle` and `tail` carry the event's shared parts (`PreparedEvent`), each
+    /// at most once: the part's range in `sharedBytes`, and its offset in the piece.
+    private let headParts: [(shared: Range<Int>, at: Int)]
+    private let middleParts: [(shared: Range<Int>, at: Int)]
+    private let tailParts: [(shared: Range<Int>, at: Int)]
 
     init(
         builder: PayloadBuilder, prepared: PreparedEvent, member: WebhookMember, alert: AlertTemplate,
@@ -275,12 +282,19 @@ private struct Skeleton {
         head.append(contentsOf: #"},"sendbird":"#.utf8)
         sendbirdOffset = head.count
         head.append(UInt8(ascii: "{"))
+        let beforeChannelUnreadAt = head.count
         head.append(contentsOf: prepared.beforeChannelUnread)
         head.append(contentsOf: String(member.channelUnreadMessageCount).utf8)
+        let afterChannelUnreadAt = head.count
         head.append(contentsOf: prepared.afterChannelUnread)
         self.head = head
+        headParts = [
+            (0..<prepared.channelUnreadStart, beforeChannelUnreadAt),
+            (prepared.channelUnreadStart..<prepared.messageStart, afterChannelUnreadAt),
+        ]
 
-        var middle = prepared.afterMessage
+        var middle = Array(prepared.afterMessage)
+        middleParts = [(prepared.messageStart..<prepared.recipientStart, 0)]
         JSONWriter.writeString(sound, into: &middle)
         middle.append(contentsOf: #","push_title":"#.utf8)
         self.middle = middle
@@ -298,6 +312,7 @@ private struct Skeleton {
         tail.append(contentsOf: #","push_template":"#.utf8)
         JSONWriter.writeString(recipientTemplate.rawValue, into: &tail)
         tail.append(UInt8(ascii: "}"))
+        tailParts = [(prepared.recipientStart..<prepared.sharedBytes.count, tail.count)]
         tail.append(contentsOf: prepared.afterRecipient)
         tail.append(contentsOf: String(member.totalUnreadMessageCount).utf8)
         tail.append(contentsOf: "}}".utf8)
@@ -331,15 +346,25 @@ private struct Skeleton {
                 + renderedBody.utf8.count + message.utf8.count + (renderedTitle?.utf8.count ?? 4) + 16)
         out.append(contentsOf: Self.start)
         JSONWriter.writeString(renderedBody, into: &out)
+        var spans: [SharedSpan] = []
+        spans.reserveCapacity(headParts.count + middleParts.count + tailParts.count)
+        func parts(_ parts: [(shared: Range<Int>, at: Int)], at start: Int) {
+            for part in parts {
+                spans.append(SharedSpan(position: start + part.at, offset: part.shared.lowerBound, length: part.shared.count))
+            }
+        }
         let sendbirdStart = out.count + sendbirdOffset
+        parts(headParts, at: out.count)
         out.append(contentsOf: head)
         JSONWriter.writeString(message, into: &out)
+        parts(middleParts, at: out.count)
         out.append(contentsOf: middle)
         if let renderedTitle { JSONWriter.writeString(renderedTitle, into: &out) } else { out.append(contentsOf: Self.null) }
+        parts(tailParts, at: out.count)
         out.append(contentsOf: tail)
         // The root object's closing brace is the last byte; `sendbird` ends just before it.
         return PushPayload(
             data: Data(out), alert: renderedBody, title: renderedTitle, message: message,
-            isShortened: isShortened, sendbirdRange: sendbirdStart..<(out.count - 1))
+            isShortened: isShortened, sendbirdRange: sendbirdStart..<(out.count - 1), sharedSpans: spans)
     }
 }

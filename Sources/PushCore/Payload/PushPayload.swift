@@ -15,14 +15,21 @@ public struct PushPayload: Sendable, Hashable {
     /// Where in `data` the `sendbird` object stands, when `PayloadBuilder` made it: the FCM form
     /// takes those bytes as they are instead of parsing the payload again.
     public var sendbirdRange: Range<Int>?
+    /// Where `data` repeats the event's `PreparedEvent.sharedBytes` (empty when not made by
+    /// `PayloadBuilder`).
+    public var sharedSpans: [SharedSpan]
 
-    public init(data: Data, alert: String, title: String?, message: String, isShortened: Bool, sendbirdRange: Range<Int>? = nil) {
+    public init(
+        data: Data, alert: String, title: String?, message: String, isShortened: Bool, sendbirdRange: Range<Int>? = nil,
+        sharedSpans: [SharedSpan] = []
+    ) {
         self.data = data
         self.alert = alert
         self.title = title
         self.message = message
         self.isShortened = isShortened
         self.sendbirdRange = sendbirdRange
+        self.sharedSpans = sharedSpans
     }
 
     public var byteCount: Int { data.count }

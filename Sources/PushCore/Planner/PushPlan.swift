@@ -4,12 +4,18 @@ public struct PushPlan: Sendable, Hashable {
     public var channelURL: String
     public var messageID: Int64
     public var recipients: [RecipientPlan]
+    /// The bytes every APNs payload of this event repeats (`PreparedEvent.sharedBytes`); nil
+    /// when nobody is pushed.
+    public var sharedPayload: [UInt8]?
 
-    public init(appID: String, channelURL: String, messageID: Int64, recipients: [RecipientPlan]) {
+    public init(
+        appID: String, channelURL: String, messageID: Int64, recipients: [RecipientPlan], sharedPayload: [UInt8]? = nil
+    ) {
         self.appID = appID
         self.channelURL = channelURL
         self.messageID = messageID
         self.recipients = recipients
+        self.sharedPayload = sharedPayload
     }
 
     /// Every APNs and FCM request to make.

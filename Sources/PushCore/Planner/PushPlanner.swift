@@ -77,6 +77,6 @@ public struct PushPlanner: Sendable {
         }
         return PushPlan(
             appID: event.appID, channelURL: event.channel.channelURL,
-            messageID: event.message.messageID, recipients: recipients)
+            messageID: event.message.messageID, recipients: recipients, sharedPayload: prepared?.sharedBytes)
     }
 }

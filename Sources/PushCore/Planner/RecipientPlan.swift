@@ -29,7 +29,7 @@ public struct RecipientPlan: Sendable, Hashable {
         guard let payload else { return [] }
         return deviceTokens.compactMap { token in
             switch token.provider {
-            case .apns: PlannedDelivery(userID: userID, deviceToken: token, payload: payload.data)
+            case .apns: PlannedDelivery(userID: userID, deviceToken: token, payload: payload.data, sharedSpans: payload.sharedSpans)
             case .fcm: fcmPayload.map { PlannedDelivery(userID: userID, deviceToken: token, payload: $0.json) }
             }
         }

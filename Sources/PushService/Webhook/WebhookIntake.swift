@@ -334,21 +334,14 @@ public struct WebhookIntake: Sendable {
             templates: templates.templates(forApp: event.appID).replacing(stored), providers: target.providers)
         let plan = planner.plan(event, lookup: lookup, now: Date(timeIntervalSince1970: Double(nowMs) / 1000))
         let expiresAt = nowMs + target.timeToLive.milliseconds
-        var accepted = AcceptedEvent(
-            appID: event.appID, messageID: event.message.messageID, channelURL: event.channel.channelURL,
-            senderID: event.sender?.userID, acceptedAtMs: nowMs,
-            decisions: plan.recipients.map {
-                RecipientDecisionRecord(userID: $0.userID, decision: $0.decision)
-            },
-            deliveries: plan.deliveries.map {
-                let fcm = $0.deviceToken.provider == .fcm
-                // FCM: Android's high priority (10 in APNs' terms, for the log); the id names the
-                // delivery in logs and retries as it does for APNs.
-                return NewDelivery(
-                    userID: $0.userID, deviceToken: $0.deviceToken.token, payload: $0.payload, apnsID: APNsID.random(),
-                    pushType: fcm ? PushProvider.fcmPushType : target.pushType.rawValue,
-                    priority: fcm ? APNsPriority.immediate.rawValue : target.priority.rawValue, expiresAtMs: expiresAt)
-            })
+        var accepted = AcceptedEvent(plan: plan, senderID: event.sender?.userID, acceptedAtMs: nowMs) {
+            let fcm = $0.deviceToken.provider == .fcm
+            // FCM: Android's high priority (10 in APNs' terms, for the log); the id names the
+            // delivery in logs and retries as it does for APNs.
+            return NewDelivery(
+                planned: $0, apnsID: APNsID.random(), pushType: fcm ? PushProvider.fcmPushType : target.pushType.rawValue,
+                priority: fcm ? APNsPriority.immediate.rawValue : target.priority.rawValue, expiresAtMs: expiresAt)
+        }
         if badgeSync {
             // What each push tells its recipient's badge (`BadgeStore`: a waiting badge push
             // must not undo it).

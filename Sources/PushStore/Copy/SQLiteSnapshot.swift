@@ -64,7 +64,7 @@ public final class SQLiteSnapshot: Sendable {
                 sql: """
                     SELECT d.id, d.app_id, d.message_id, d.user_id, d.device_token, d.apns_id, d.push_type, d.priority,
                         d.expires_at_ms, d.state, d.attempts, d.next_attempt_at_ms, d.last_status, d.last_reason, d.sent_at_ms,
-                        d.created_at_ms, d.updated_at_ms, p.payload, d.acknowledged_at_ms, d.message_name
+                        d.created_at_ms, d.updated_at_ms, p.payload, d.acknowledged_at_ms, d.message_name, p.spans
                     FROM deliveries d LEFT JOIN delivery_payloads p ON p.delivery_id = d.id
                     WHERE d.id > ? ORDER BY d.id LIMIT ?
                     """, arguments: [id ?? Int64.min, limit])
@@ -82,12 +82,26 @@ public final class SQLiteSnapshot: Sendable {
                 log[row[0], default: []].append(
                     DeliveryPage.Attempt(atMs: row[1], status: row[2], reason: row[3], error: row[4], apnsID: row[5]))
             }
-            let deliveries = rows.map { row in
-                DeliveryPage.Delivery(
+            // Payloads stored apart from their event's shared bytes are copied whole.
+            var shared: [String: [Int64: Data]] = [:]
+            let deliveries = try rows.map { row in
+                var payload: Data? = row[17]
+                if let spans = row[20] as Data?, let alone = payload {
+                    let app: String = row[1], message: Int64 = row[2]
+                    if shared[app]?[message] == nil {
+                        shared[app, default: [:]][message] = try Data.fetchOne(
+                            db, sql: "SELECT shared FROM event_payloads WHERE app_id = ? AND message_id = ?", arguments: [app, message])
+                    }
+                    guard let bytes = shared[app]?[message], let whole = StoredPayload.join(alone, spans: spans, shared: bytes) else {
+                        throw PushStoreError.corruptValue(table: "delivery_payloads", column: "spans", value: "delivery \(row[0] as Int64)")
+                    }
+                    payload = whole
+                }
+                return DeliveryPage.Delivery(
                     appID: row[1], messageID: row[2], userID: row[3], deviceToken: row[4], apnsID: row[5], pushType: row[6],
                     priority: row[7], expiresAtMs: row[8], state: row[9], attempts: row[10], nextAttemptAtMs: row[11],
                     lastStatus: row[12], lastReason: row[13], sentAtMs: row[14], createdAtMs: row[15], updatedAtMs: row[16],
-                    acknowledgedAtMs: row[18], messageName: row[19], payload: row[17], attemptLog: log[row[0]] ?? [])
+                    acknowledgedAtMs: row[18], messageName: row[19], payload: payload, attemptLog: log[row[0]] ?? [])
             }
             return DeliveryPage(deliveries: deliveries, next: rows.count < limit ? nil : last)
         }

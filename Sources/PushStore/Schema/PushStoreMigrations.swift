@@ -15,6 +15,7 @@ enum PushStoreMigrations {
         migrator.registerMigration("v7_fcm_message_names", migrate: FCMMessageNameSchema.migrate)
         migrator.registerMigration("v8_recipient_read_model", migrate: RecipientReadModelSchema.migrate)
         migrator.registerMigration("v9_one_due_index", migrate: DueIndexSchema.migrate)
+        migrator.registerMigration("v10_shared_payloads", migrate: SharedPayloadSchema.migrate)
         return migrator
     }
 

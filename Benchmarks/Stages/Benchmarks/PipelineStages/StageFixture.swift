@@ -78,14 +78,9 @@ final class StageFixture: Sendable {
         let nowMs = WallClock.milliseconds()
         return try events(count).map { event in
             let plan = planner.plan(event, lookup: try lookup(for: event), now: Date(timeIntervalSince1970: Double(nowMs) / 1000))
-            return AcceptedEvent(
-                appID: plan.appID, messageID: plan.messageID, channelURL: plan.channelURL, acceptedAtMs: nowMs,
-                decisions: plan.recipients.map { RecipientDecisionRecord(userID: $0.userID, decision: $0.decision) },
-                deliveries: plan.deliveries.map {
-                    NewDelivery(
-                        userID: $0.userID, deviceToken: $0.deviceToken.token, payload: $0.payload, apnsID: APNsID.random(),
-                        pushType: "alert", priority: 10, expiresAtMs: nowMs + 86_400_000)
-                })
+            return AcceptedEvent(plan: plan, senderID: event.sender?.userID, acceptedAtMs: nowMs) {
+                NewDelivery(planned: $0, apnsID: APNsID.random(), pushType: "alert", priority: 10, expiresAtMs: nowMs + 86_400_000)
+            }
         }
     }
 

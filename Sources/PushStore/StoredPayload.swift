@@ -1,0 +1,115 @@
+import Foundation
+import GRDB
+import PushCore
+
+/// A payload as `delivery_payloads` keeps it when it repeats its event's shared bytes
+/// (`SharedSpan`): the bytes it has alone, and `spans`, 12 bytes per span (its position in the
+/// payload, its offset in the shared bytes and its length, each a little-endian UInt32).
+enum StoredPayload {
+    /// `payload` without the spans, and the spans encoded; nil when a span is not what it claims
+    /// (out of bounds, overlapping, or other bytes than the shared ones), so the payload is
+    /// stored whole instead.
+    static func split(_ payload: Data, spans: [SharedSpan], shared: [UInt8]) -> (alone: Data, spans: Data)? {
+        guard !spans.isEmpty else { return nil }
+        var alone = Data()
+        alone.reserveCapacity(payload.count)
+        var encoded = Data()
+        encoded.reserveCapacity(12 * spans.count)
+        let ok = payload.withUnsafeBytes { bytes -> Bool in
+            shared.withUnsafeBytes { sharedBytes -> Bool in
+                var next = 0
+                for span in spans {
+                    guard span.position >= next, span.length > 0, span.position + span.length <= bytes.count,
+                        span.offset >= 0, span.offset + span.length <= sharedBytes.count, span.position + span.length <= UInt32.max,
+                        memcmp(bytes.baseAddress! + span.position, sharedBytes.baseAddress! + span.offset, span.length) == 0
+                    else { return false }
+                    alone.append(contentsOf: bytes[next..<span.position])
+                    append(span.position, to: &encoded)
+                    append(span.offset, to: &encoded)
+                    append(span.length, to: &encoded)
+                    next = span.position + span.length
+                }
+                alone.append(contentsOf: bytes[next...])
+                return true
+            }
+        }
+        return ok ? (alone, encoded) : nil
+    }
+
+    private static func append(_ value: Int, to data: inout Data) {
+        withUnsafeBytes(of: UInt32(value).littleEndian) { data.append(contentsOf: $0) }
+    }
+
+    static func join(_ alone: Data, spans: Data, shared: Data) -> Data? {
+        alone.withUnsafeBytes { alone in
+            spans.withUnsafeBytes { spans in shared.withUnsafeBytes { join(alone: alone, spans: spans, shared: $0) } }
+        }
+    }
+
+    /// The whole payload from what `split` stored; nil when they do not fit together.
+    static func join(alone: UnsafeRawBufferPointer, spans: UnsafeRawBufferPointer, shared: UnsafeRawBufferPointer) -> Data? {
+        guard spans.count % 12 == 0 else { return nil }
+        var total = alone.count
+        for start in stride(from: 0, to: spans.count, by: 12) {
+            let length = Int(UInt32(littleEndian: spans.loadUnaligned(fromByteOffset: start + 8, as: UInt32.self)))
+            // Bounds total by what the parts hold, whatever the stored numbers say.
+            guard length > 0, length <= shared.count else { return nil }
+            total += length
+        }
+        var out = Data(count: total)
+        let ok = out.withUnsafeMutableBytes { out -> Bool in
+            var written = 0, read = 0
+            for start in stride(from: 0, to: spans.count, by: 12) {
+                let position = Int(UInt32(littleEndian: spans.loadUnaligned(fromByteOffset: start, as: UInt32.self)))
+                let offset = Int(UInt32(littleEndian: spans.loadUnaligned(fromByteOffset: start + 4, as: UInt32.self)))
+                let length = Int(UInt32(littleEndian: spans.loadUnaligned(fromByteOffset: start + 8, as: UInt32.self)))
+                let own = position - written
+                guard own >= 0, read + own <= alone.count, offset + length <= shared.count else { return false }
+                if own > 0 { out.baseAddress!.advanced(by: written).copyMemory(from: alone.baseAddress! + read, byteCount: own) }
+                out.baseAddress!.advanced(by: position).copyMemory(from: shared.baseAddress! + offset, byteCount: length)
+                written = position + length
+                read += own
+            }
+            guard alone.count - read == total - written else { return false }
+            if read < alone.count {
+                out.baseAddress!.advanced(by: written).copyMemory(from: alone.baseAddress! + read, byteCount: alone.count - read)
+            }
+            return true
+        }
+        return ok ? out : nil
+    }
+}
+
+/// Reads stored payloads back whole inside one read or write, each event's shared bytes once
+/// (a claim's rows come event by event).
+struct StoredPayloadReader {
+    private let lookup: Statement
+    private var last: (app: String, messageID: Int64, shared: Data?)?
+
+    init(_ db: Database) throws {
+        lookup = try db.cachedStatement(sql: "SELECT shared FROM event_payloads WHERE app_id = ? AND message_id = ?")
+    }
+
+    /// The payload of a row whose columns `alone` and `spans` are `delivery_payloads`' `payload`
+    /// and `spans`, for a delivery of message `messageID` of `app`.
+    mutating func payload(_ row: RawStatement.Row, alone: Int32, spans: Int32, app: String, messageID: Int64) throws -> Data {
+        guard let split = row.withBlob(spans, { Data($0) }) else { return row.data(alone) }
+        if last?.app != app || last?.messageID != messageID {
+            let query = RawStatement(lookup)
+            query.bind(1, app)
+            query.bind(2, messageID)
+            var shared: Data?
+            try query.forEachRow { shared = $0.data(0) }
+            last = (app, messageID, shared)
+        }
+        let joined = last?.shared.flatMap { shared in
+            row.withBlob(alone) { alone in
+                split.withUnsafeBytes { spans in shared.withUnsafeBytes { StoredPayload.join(alone: alone, spans: spans, shared: $0) } }
+            } ?? nil
+        }
+        // Missing shared bytes (erased with their sender meanwhile) or a damaged row: no payload,
+        // as for a payload row deleted by erasure. APNs refuses it (`PayloadEmpty`) and that one
+        // delivery fails, instead of every claim failing on it.
+        return joined ?? Data()
+    }
+}

@@ -1,0 +1,133 @@
+import Foundation
+import GRDB
+import PushCore
+import Testing
+@testable import PushStore
+
+/// The bytes every push of one event repeats are stored once (`event_payloads`,
+/// `StoredPayload`), and every reader gets each payload back whole.
+@Suite struct SharedPayloadTests {
+    static let app = "app"
+
+    /// A real planned event: 4 offline members with a token each, payloads from `PayloadBuilder`.
+    static func plannedEvent(_ store: SQLiteStore, messageID: Int64, sender: String = "sam", text: String = "hello")
+        async throws -> AcceptedEvent
+    {
+        let users = ["u1", "u2", "u3", "u4"]
+        for (n, user) in users.enumerated() {
+            _ = try await store.registerToken(app: app, user: user, token: hexToken(n + 1), isUnique: false)
+        }
+        let members = ([sender] + users).map {
+            #"{"user_id":"\#($0)","nickname":"n-\#($0)","is_online":false,"state":"joined","total_unread_message_count":3}"#
+        }
+        let body = #"""
+            {"category":"group_channel:message_send","app_id":"\#(app)","type":"MESG",
+             "sender":{"user_id":"\#(sender)","nickname":"Sam"},"members":[\#(members.joined(separator: ","))],
+             "payload":{"message_id":\#(messageID),"created_at":1700000000000,"message":"\#(text)"},
+             "channel":{"channel_url":"channel-1","name":"Team"}}
+            """#
+        let event = try WebhookEnvelope(json: Data(body.utf8)).offlineMessageEvent()
+        let (states, _) = try store.recipientStatesAndTemplates(app: app, users: users, channel: "channel-1")
+        let plan = PushPlanner().plan(event, lookup: RecipientLookup(states), now: Date(timeIntervalSince1970: 1_700_000_000))
+        return AcceptedEvent(plan: plan, senderID: sender, acceptedAtMs: 1_700_000_000_000) {
+            NewDelivery(planned: $0, apnsID: UUID(), pushType: "alert", priority: 10, expiresAtMs: 1_800_000_000_000)
+        }
+    }
+
+    @Test func payloadsAreClaimedWholeAndTheSharedBytesAreStoredOnce() async throws {
+        let db = try TemporaryDatabase()
+        let store = try db.open()
+        let event = try await Self.plannedEvent(store, messageID: 7)
+        let shared = try #require(event.sharedPayload)
+        #expect(event.deliveries.count == 4)
+        #expect(event.deliveries.allSatisfy { !$0.sharedSpans.isEmpty })
+        #expect(try await store.acceptEvent(event))
+
+        let stored = try await store.pool.read { db in
+            (
+                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM event_payloads") ?? -1,
+                try Int.fetchOne(db, sql: "SELECT SUM(length(payload)) FROM delivery_payloads") ?? -1,
+                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM delivery_payloads WHERE spans IS NULL") ?? -1
+            )
+        }
+        #expect(stored.0 == 1)
+        #expect(stored.2 == 0)
+        let whole = event.deliveries.map(\.payload.count).reduce(0, +)
+        #expect(stored.1 <= whole - 4 * shared.count + 4, "each row keeps only what is its own")
+
+        let claimed = try await store.claimDue(nowMs: 1_800_000_000_000 - 1, limit: 100)
+        #expect(Set(claimed.map(\.payload)) == Set(event.deliveries.map(\.payload)))
+        #expect(claimed.count == 4)
+        // Each is valid JSON: nothing was shifted.
+        for record in claimed { _ = try JSONSerialization.jsonObject(with: record.payload) }
+    }
+
+    /// Sent deliveries pruned with their event take the shared bytes along; while one delivery of
+    /// the event is left, they stay.
+    @Test func pruningDropsTheSharedBytesWithTheLastDelivery() async throws {
+        let db = try TemporaryDatabase()
+        let store = try db.open()
+        #expect(try await store.acceptEvent(Self.plannedEvent(store, messageID: 1)))
+        #expect(try await store.acceptEvent(Self.plannedEvent(store, messageID: 2)))
+        let claimed = try await store.claimDue(nowMs: 1_800_000_000_000 - 1, limit: 100)
+        // Message 1's pushes all sent; one of message 2's still pending.
+        let kept = try #require(claimed.first { $0.messageID == 2 })
+        try await store.recordOutcomes(
+            claimed.filter { $0.id != kept.id }.map { DeliveryOutcome(deliveryID: $0.id, state: .sent, atMs: 1, attempt: nil) })
+        try await store.requeue(ids: [kept.id])
+        _ = try await store.prune(olderThanMs: 1_800_000_000_000, batch: 1)
+        let left = try await store.pool.read { db in try Int64.fetchAll(db, sql: "SELECT message_id FROM event_payloads") }
+        #expect(left == [2])
+        let again = try await store.claimDue(nowMs: 1_800_000_000_000 - 1, limit: 100)
+        #expect(again.map(\.payload) == [kept.payload], "the one left still reads whole")
+    }
+
+    /// Erasing the sender erases the bytes that name them, and their text, from the file.
+    @Test func erasingTheSenderDropsTheSharedBytes() async throws {
+        let file = try TemporaryDatabase()
+        let store = try file.open()
+        #expect(try await store.acceptEvent(Self.plannedEvent(store, messageID: 1, sender: "eve-91c2", text: "secret-4d1e")))
+        #expect(try await store.acceptEvent(Self.plannedEvent(store, messageID: 2, sender: "sam", text: "other-77aa")))
+        #expect(try PushStoreUsersTests.bytes(of: file.path).range(of: Data("secret-4d1e".utf8)) != nil)
+        #expect(try await store.eraseUser(app: Self.app, user: "eve-91c2"))
+        let after = try PushStoreUsersTests.bytes(of: file.path)
+        #expect(after.range(of: Data("eve-91c2".utf8)) == nil)
+        #expect(after.range(of: Data("secret-4d1e".utf8)) == nil)
+        #expect(after.range(of: Data("other-77aa".utf8)) != nil)
+    }
+
+    /// The copy to PostgreSQL reads payloads whole too.
+    @Test func theSnapshotReadsPayloadsWhole() async throws {
+        let file = try TemporaryDatabase()
+        let store = try file.open()
+        let event = try await Self.plannedEvent(store, messageID: 3)
+        #expect(try await store.acceptEvent(event))
+        let snapshot = try SQLiteSnapshot(store)
+        let page = try await snapshot.deliveries(after: nil, limit: 100)
+        #expect(Set(page.deliveries.compactMap(\.payload)) == Set(event.deliveries.map(\.payload)))
+    }
+
+    @Test func splitAndJoinAreInverseAndRefuseSpansThatLie() throws {
+        let shared: [UInt8] = Array("SHARED-part-ONE|two".utf8)
+        let payload = Data("{a:SHARED-part-ONE,b:two}".utf8)
+        let spans = [SharedSpan(position: 3, offset: 0, length: 15), SharedSpan(position: 21, offset: 16, length: 3)]
+        let stored = try #require(StoredPayload.split(payload, spans: spans, shared: shared))
+        #expect(stored.alone == Data("{a:,b:}".utf8))
+        #expect(StoredPayload.join(stored.alone, spans: stored.spans, shared: Data(shared)) == payload)
+
+        // Bytes that differ from the shared ones, out of bounds, overlapping: stored whole.
+        #expect(StoredPayload.split(payload, spans: [SharedSpan(position: 2, offset: 0, length: 15)], shared: shared) == nil)
+        #expect(StoredPayload.split(payload, spans: [SharedSpan(position: 20, offset: 16, length: 9)], shared: shared) == nil)
+        #expect(StoredPayload.split(payload, spans: [spans[1], spans[0]], shared: shared) == nil)
+
+        // Damaged stored spans: nil, never a read out of bounds.
+        var damaged = stored.spans
+        damaged[8] = 0xff
+        #expect(StoredPayload.join(stored.alone, spans: damaged, shared: Data(shared)) == nil)
+        #expect(StoredPayload.join(stored.alone, spans: stored.spans.dropLast(), shared: Data(shared)) == nil)
+        #expect(StoredPayload.join(stored.alone, spans: stored.spans, shared: Data(shared.prefix(10))) == nil)
+        var far = stored.spans
+        far[0] = 0xf0
+        #expect(StoredPayload.join(stored.alone, spans: far, shared: Data(shared)) == nil)
+    }
+}
