@@ -20,6 +20,7 @@
 #   RELAY_BIN=/tmp/old/push-relay scripts/bench-compare.sh   # step 3-4 with another build (a previous commit)
 #   MAX_BACKLOG=5s scripts/bench-compare.sh                  # the relay with another delivery.max_backlog
 #   PERF_OUT=/tmp/relay.perf scripts/bench-compare.sh         # perf record of the relay during step 3
+#   SCRATCH=.build-release scripts/bench-compare.sh           # release builds in another build folder
 #
 # Needs: h2load (nghttp2-client), nghttpd (nghttp2-server), wrk, sqlite3, python3; release builds.
 set -euo pipefail
@@ -47,10 +48,13 @@ trap cleanup EXIT
 for tool in h2load nghttpd wrk sqlite3 python3; do
   command -v "$tool" >/dev/null || { echo "needs $tool (apt-get install nghttp2-client nghttp2-server wrk sqlite3)" >&2; exit 2; }
 done
-swift build -c release --product apns-bench >/dev/null
+# SCRATCH: the build folder (a release build beside a debug one in .build, say).
+SCRATCH=${SCRATCH:-.build}
+bin=$SCRATCH/release
+swift build -c release --scratch-path "$SCRATCH" --product apns-bench >/dev/null
 # RELAY_BIN: another build of the relay (e.g. the previous commit's, from a worktree) to compare.
-RELAY_BIN=${RELAY_BIN:-.build/release/push-relay}
-[ "$RELAY_BIN" != .build/release/push-relay ] || swift build -c release --product push-relay >/dev/null
+RELAY_BIN=${RELAY_BIN:-$bin/push-relay}
+[ "$RELAY_BIN" != "$bin/push-relay" ] || swift build -c release --scratch-path "$SCRATCH" --product push-relay >/dev/null
 
 python3 scripts/bench_events.py "$work/events.txt" "$EVENTS" "$USERS" 1000000 "$MEMBERS"
 # Tokens of the relay's users: token_for(u) = hex of u+1, 64 digits. The sink answers 200 for
@@ -85,8 +89,8 @@ for round in $(seq "$CLIENT_ROUNDS"); do
   echo "$h2"
   h2rates+=("$(echo "$h2" | sed -E 's/.* ([0-9.]+) req\/s.*/\1/')")
   echo "-- 2. APNs client, 1 connection and a pool of $POOL (round $round of $CLIENT_ROUNDS)"
-  ones+=("$(.build/release/apns-bench --port "$SINK_PORT" --count "$N" --concurrency "$INFLIGHT" --connections 1 | tee /dev/stderr | grep -Eo '[0-9.]+ notifications/s' | head -1 | cut -d' ' -f1)")
-  pools+=("$(.build/release/apns-bench --port "$SINK_PORT" --count "$N" --concurrency "$INFLIGHT" --connections "$POOL" | tee /dev/stderr | grep -Eo '[0-9.]+ notifications/s' | head -1 | cut -d' ' -f1)")
+  ones+=("$("$bin"/apns-bench --port "$SINK_PORT" --count "$N" --concurrency "$INFLIGHT" --connections 1 | tee /dev/stderr | grep -Eo '[0-9.]+ notifications/s' | head -1 | cut -d' ' -f1)")
+  pools+=("$("$bin"/apns-bench --port "$SINK_PORT" --count "$N" --concurrency "$INFLIGHT" --connections "$POOL" | tee /dev/stderr | grep -Eo '[0-9.]+ notifications/s' | head -1 | cut -d' ' -f1)")
 done
 h2rate=$(median "${h2rates[@]}") one=$(median "${ones[@]}") pool=$(median "${pools[@]}")
 
