@@ -112,6 +112,12 @@ struct PipelineBench {
                 }
             }
         }
+        // What the layout saves: payload bytes per event, whole and as stored.
+        let wholeBytes = accepted.lazy.flatMap(\.deliveries).map(\.payload.count).reduce(0, +)
+        let sharedRuns = accepted.lazy.flatMap(\.deliveries).flatMap(\.sharedSpans).map(\.length).reduce(0, +)
+        let sharedOnce = accepted.lazy.compactMap(\.sharedPayload?.count).reduce(0, +)
+        print(
+            "  (payload bytes per event: \(wholeBytes / n) whole, \((wholeBytes - sharedRuns + sharedOnce) / n) stored)")
         try await measure("accept, batches of 32") {
             var index = 0
             while index < accepted.count {

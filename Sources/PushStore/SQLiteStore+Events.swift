@@ -82,8 +82,8 @@ extension SQLiteStore {
             let insertPayload = RawStatement(payload)
             insertPayload.bind(1, id)
             if let shared, let stored = StoredPayload.split(d.payload, spans: d.sharedSpans, shared: shared) {
-                insertPayload.bind(2, stored.alone)
-                insertPayload.bind(3, stored.spans)
+                insertPayload.bind(2, bytes: stored.alone)
+                insertPayload.bind(3, bytes: stored.spans)
             } else {
                 insertPayload.bind(2, d.payload)
                 insertPayload.bind(3, nil as Data?)

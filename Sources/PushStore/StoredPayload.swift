@@ -8,36 +8,53 @@ import PushCore
 enum StoredPayload {
     /// `payload` without the spans, and the spans encoded; nil when a span is not what it claims
     /// (out of bounds, overlapping, or other bytes than the shared ones), so the payload is
-    /// stored whole instead.
-    static func split(_ payload: Data, spans: [SharedSpan], shared: [UInt8]) -> (alone: Data, spans: Data)? {
+    /// stored whole instead. Both are made at their final size with one copy of each run (this
+    /// runs for every push the webhook accepts).
+    static func split(_ payload: Data, spans: [SharedSpan], shared: [UInt8]) -> (alone: [UInt8], spans: [UInt8])? {
         guard !spans.isEmpty else { return nil }
-        var alone = Data()
-        alone.reserveCapacity(payload.count)
-        var encoded = Data()
-        encoded.reserveCapacity(12 * spans.count)
-        let ok = payload.withUnsafeBytes { bytes -> Bool in
-            shared.withUnsafeBytes { sharedBytes -> Bool in
-                var next = 0
-                for span in spans {
-                    guard span.position >= next, span.length > 0, span.position + span.length <= bytes.count,
-                        span.offset >= 0, span.offset + span.length <= sharedBytes.count, span.position + span.length <= UInt32.max,
-                        memcmp(bytes.baseAddress! + span.position, sharedBytes.baseAddress! + span.offset, span.length) == 0
-                    else { return false }
-                    alone.append(contentsOf: bytes[next..<span.position])
-                    append(span.position, to: &encoded)
-                    append(span.offset, to: &encoded)
-                    append(span.length, to: &encoded)
-                    next = span.position + span.length
-                }
-                alone.append(contentsOf: bytes[next...])
-                return true
-            }
+        return payload.withUnsafeBytes { bytes in
+            shared.withUnsafeBytes { sharedBytes in split(bytes, spans: spans, shared: sharedBytes) }
         }
-        return ok ? (alone, encoded) : nil
     }
 
-    private static func append(_ value: Int, to data: inout Data) {
-        withUnsafeBytes(of: UInt32(value).littleEndian) { data.append(contentsOf: $0) }
+    private static func split(_ bytes: UnsafeRawBufferPointer, spans: [SharedSpan], shared: UnsafeRawBufferPointer)
+        -> (alone: [UInt8], spans: [UInt8])?
+    {
+        var next = 0
+        for span in spans {
+            guard span.position >= next, span.length > 0, span.position + span.length <= bytes.count, span.offset >= 0,
+                span.offset + span.length <= shared.count, span.position + span.length <= UInt32.max,
+                memcmp(bytes.baseAddress! + span.position, shared.baseAddress! + span.offset, span.length) == 0
+            else { return nil }
+            next = span.position + span.length
+        }
+        let aloneCount = bytes.count - spans.reduce(0) { $0 + $1.length }
+        let alone = [UInt8](unsafeUninitializedCapacity: aloneCount) { out, count in
+            var from = 0
+            for span in spans {
+                copy(bytes, from..<span.position, to: out, at: &count)
+                from = span.position + span.length
+            }
+            copy(bytes, from..<bytes.count, to: out, at: &count)
+        }
+        let encoded = [UInt8](unsafeUninitializedCapacity: 12 * spans.count) { out, count in
+            let raw = UnsafeMutableRawBufferPointer(out)
+            for span in spans {
+                raw.storeBytes(of: UInt32(span.position).littleEndian, toByteOffset: count, as: UInt32.self)
+                raw.storeBytes(of: UInt32(span.offset).littleEndian, toByteOffset: count + 4, as: UInt32.self)
+                raw.storeBytes(of: UInt32(span.length).littleEndian, toByteOffset: count + 8, as: UInt32.self)
+                count += 12
+            }
+        }
+        return (alone, encoded)
+    }
+
+    private static func copy(
+        _ bytes: UnsafeRawBufferPointer, _ range: Range<Int>, to out: UnsafeMutableBufferPointer<UInt8>, at count: inout Int
+    ) {
+        guard !range.isEmpty else { return }
+        UnsafeMutableRawPointer(out.baseAddress! + count).copyMemory(from: bytes.baseAddress! + range.lowerBound, byteCount: range.count)
+        count += range.count
     }
 
     static func join(_ alone: Data, spans: Data, shared: Data) -> Data? {

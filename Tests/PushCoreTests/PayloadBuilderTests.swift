@@ -122,6 +122,20 @@ import Testing
                 let payload = try build(event, member: recipient, choice: .alternative, options: options)
                 let canonical = JSONWriter.data(try JSONParser.parse(payload.data))
                 #expect(payload.data == canonical, "\(String(decoding: payload.data, as: UTF8.self))")
+                // The runs the store keeps once per event are where the spans say, and all of
+                // the shared bytes are used once each, in order.
+                let shared = PayloadBuilder(options: options).prepare(event, now: now).sharedBytes
+                let bytes = [UInt8](payload.data)
+                #expect(payload.sharedSpans.count == 4)
+                var offset = 0
+                var position = 0
+                for span in payload.sharedSpans {
+                    #expect(span.offset == offset && span.position >= position && span.length > 0)
+                    #expect(bytes[span.position..<span.position + span.length] == shared[span.offset..<span.offset + span.length])
+                    offset += span.length
+                    position = span.position + span.length
+                }
+                #expect(offset == shared.count)
             }
         }
     }

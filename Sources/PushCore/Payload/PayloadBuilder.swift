@@ -260,11 +260,12 @@ private struct Skeleton {
     let middle: [UInt8]
     /// From after `sendbird.push_title` to the end.
     let tail: [UInt8]
-    /// Where `head`, `middle` and `tail` carry the event's shared parts (`PreparedEvent`), each
-    /// at most once: the part's range in `sharedBytes`, and its offset in the piece.
-    private let headParts: [(shared: Range<Int>, at: Int)]
-    private let middleParts: [(shared: Range<Int>, at: Int)]
-    private let tailParts: [(shared: Range<Int>, at: Int)]
+    /// Where the event's four shared parts (`PreparedEvent`) stand: the first two in `head`, the
+    /// third at the start of `middle`, the last in `tail`; and where each part ends in
+    /// `sharedBytes`.
+    private let headPartsAt: (Int, Int)
+    private let tailPartAt: Int
+    private let sharedEnds: (Int, Int, Int, Int)
 
     init(
         builder: PayloadBuilder, prepared: PreparedEvent, member: WebhookMember, alert: AlertTemplate,
@@ -288,13 +289,10 @@ private struct Skeleton {
         let afterChannelUnreadAt = head.count
         head.append(contentsOf: prepared.afterChannelUnread)
         self.head = head
-        headParts = [
-            (0..<prepared.channelUnreadStart, beforeChannelUnreadAt),
-            (prepared.channelUnreadStart..<prepared.messageStart, afterChannelUnreadAt),
-        ]
+        headPartsAt = (beforeChannelUnreadAt, afterChannelUnreadAt)
+        sharedEnds = (prepared.channelUnreadStart, prepared.messageStart, prepared.recipientStart, prepared.sharedBytes.count)
 
         var middle = Array(prepared.afterMessage)
-        middleParts = [(prepared.messageStart..<prepared.recipientStart, 0)]
         JSONWriter.writeString(sound, into: &middle)
         middle.append(contentsOf: #","push_title":"#.utf8)
         self.middle = middle
@@ -312,7 +310,7 @@ private struct Skeleton {
         tail.append(contentsOf: #","push_template":"#.utf8)
         JSONWriter.writeString(recipientTemplate.rawValue, into: &tail)
         tail.append(UInt8(ascii: "}"))
-        tailParts = [(prepared.recipientStart..<prepared.sharedBytes.count, tail.count)]
+        tailPartAt = tail.count
         tail.append(contentsOf: prepared.afterRecipient)
         tail.append(contentsOf: String(member.totalUnreadMessageCount).utf8)
         tail.append(contentsOf: "}}".utf8)
@@ -346,22 +344,22 @@ private struct Skeleton {
                 + renderedBody.utf8.count + message.utf8.count + (renderedTitle?.utf8.count ?? 4) + 16)
         out.append(contentsOf: Self.start)
         JSONWriter.writeString(renderedBody, into: &out)
-        var spans: [SharedSpan] = []
-        spans.reserveCapacity(headParts.count + middleParts.count + tailParts.count)
-        func parts(_ parts: [(shared: Range<Int>, at: Int)], at start: Int) {
-            for part in parts {
-                spans.append(SharedSpan(position: start + part.at, offset: part.shared.lowerBound, length: part.shared.count))
-            }
-        }
         let sendbirdStart = out.count + sendbirdOffset
-        parts(headParts, at: out.count)
+        let headStart = out.count
         out.append(contentsOf: head)
         JSONWriter.writeString(message, into: &out)
-        parts(middleParts, at: out.count)
+        let middleStart = out.count
         out.append(contentsOf: middle)
         if let renderedTitle { JSONWriter.writeString(renderedTitle, into: &out) } else { out.append(contentsOf: Self.null) }
-        parts(tailParts, at: out.count)
+        let tailStart = out.count
         out.append(contentsOf: tail)
+        let ends = sharedEnds
+        let spans = [
+            SharedSpan(position: headStart + headPartsAt.0, offset: 0, length: ends.0),
+            SharedSpan(position: headStart + headPartsAt.1, offset: ends.0, length: ends.1 - ends.0),
+            SharedSpan(position: middleStart, offset: ends.1, length: ends.2 - ends.1),
+            SharedSpan(position: tailStart + tailPartAt, offset: ends.2, length: ends.3 - ends.2),
+        ]
         // The root object's closing brace is the last byte; `sendbird` ends just before it.
         return PushPayload(
             data: Data(out), alert: renderedBody, title: renderedTitle, message: message,
