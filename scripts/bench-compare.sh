@@ -21,6 +21,7 @@
 #   MAX_BACKLOG=5s scripts/bench-compare.sh                  # the relay with another delivery.max_backlog
 #   PERF_OUT=/tmp/relay.perf scripts/bench-compare.sh         # perf record of the relay during step 3
 #   SCRATCH=.build-release scripts/bench-compare.sh           # release builds in another build folder
+#   TIMELINE=/tmp/t scripts/bench-compare.sh                  # step 4's latency per request: /tmp/t-tenth.csv, /tmp/t-half.csv
 #
 # Needs: h2load (nghttp2-client), nghttpd (nghttp2-server), wrk, sqlite3, python3; release builds.
 set -euo pipefail
@@ -125,6 +126,9 @@ with concurrent.futures.ThreadPoolExecutor(8) as pool:
 PY
 q() { sqlite3 "file:$work/relay.sqlite?mode=ro" "$1" 2>/dev/null || echo 0; }
 sent_before=$(q "SELECT COUNT(*) FROM deliveries WHERE state = 'sent'")
+# Bytes the relay writes (WAL, checkpoints): per event, the store's cost on the disk.
+wchar() { awk '/^wchar/ {print $2}' /proc/$relay_pid/io; }
+wrote_before=$(wchar)
 # Nothing of the harness's own (token files, events) left to write back during the measurement:
 # that writeback delays the relay's fsyncs (see bench_events.py).
 sync
@@ -136,6 +140,7 @@ BENCH_EVENTS="$work/events.txt" BENCH_THREADS="$THREADS" BENCH_PATH=/webhooks/se
 sent_during=$(( $(q "SELECT COUNT(*) FROM deliveries WHERE state = 'sent'") - sent_before ))
 load_end=$(date +%s.%N)
 while [ "$(q "SELECT COUNT(*) FROM deliveries WHERE state IN ('pending','in_flight')")" != "0" ]; do sleep 0.2; done
+wrote=$(( $(wchar) - wrote_before ))
 drained=$(python3 -c "import time; print(f'{time.time() - $load_end:.1f}')")
 # Accepted-to-APNs-answer time of the pushes so far (the relay's own histogram), p50 and p99.
 wait_quantiles=$(curl -s "http://127.0.0.1:$RELAY_PORT/metrics" | python3 -c '
@@ -163,12 +168,12 @@ open(path + ".half", "w").writelines(lines[skip:])
 PY
 sync
 lat_tenth=$(python3 scripts/bench_openloop.py --port "$RELAY_PORT" --path /webhooks/sendbird/bench-app \
-  --events "$work/events-open.txt.tenth" --rate "$tenth" --duration "$LAT_DURATION" | tee /dev/stderr)
+  --events "$work/events-open.txt.tenth" --rate "$tenth" --duration "$LAT_DURATION" ${TIMELINE:+--timeline "$TIMELINE-tenth.csv"} | tee /dev/stderr)
 while [ "$(q "SELECT COUNT(*) FROM deliveries WHERE state IN ('pending','in_flight')")" != "0" ]; do sleep 0.2; done
 lat_half=$(python3 scripts/bench_openloop.py --port "$RELAY_PORT" --path /webhooks/sendbird/bench-app \
-  --events "$work/events-open.txt.half" --rate "$half" --duration "$LAT_DURATION" | tee /dev/stderr)
+  --events "$work/events-open.txt.half" --rate "$half" --duration "$LAT_DURATION" ${TIMELINE:+--timeline "$TIMELINE-half.csv"} | tee /dev/stderr)
 
-python3 - "$h2rate" "$one" "$pool" "$sent_during" "$DURATION" "$work/wrk.txt" "$drained" "$rss" "$lat_tenth" "$lat_half" "$wait_quantiles" <<'PY'
+python3 - "$h2rate" "$one" "$pool" "$sent_during" "$DURATION" "$work/wrk.txt" "$drained" "$rss" "$lat_tenth" "$lat_half" "$wait_quantiles" "$wrote" <<'PY'
 import json, re, sys
 h2, one, pool = (float(x) for x in sys.argv[1:4])
 sent, duration = int(sys.argv[4]), float(sys.argv[5])
@@ -183,7 +188,8 @@ print(f"APNs client, 1 connection   {one:10,.0f} /s   = {one / h2:.2f} x h2load 
 print(f"APNs client, pool           {pool:10,.0f} /s")
 print(f"whole relay                 {relay:10,.0f} pushes/s sent during the load ({events:,.0f} events/s answered 200, {refused:,} answered 503 past "
       f"delivery.max_backlog; "
-      f"queue empty {sys.argv[7]} s after; peak RSS {float(sys.argv[8]):.0f} MB)")
+      f"queue empty {sys.argv[7]} s after; peak RSS {float(sys.argv[8]):.0f} MB; "
+      f"{int(sys.argv[12]) / max(1, requests - refused) / 1024:.1f} KB written per event)")
 print(f"                            = {relay / pool:.2f} x the pooled client               (goal >= 0.6)")
 print(f"push wait (accepted -> APNs answer, pushrelay_push_wait_seconds buckets): {sys.argv[11]}")
 tenth, half = json.loads(sys.argv[9]), json.loads(sys.argv[10])
