@@ -260,33 +260,46 @@ extension SQLiteStore {
     public func prune(olderThanMs cutoffMs: Int64, batch: Int) async throws -> Int {
         let batch = max(1, batch)
         var deleted = 0
-        // Where the last batch stopped in (created_at_ms, id) order: old unfinished deliveries,
-        // which stay, are passed over once, not once per batch.
-        var after: (createdAtMs: Int64, id: Int64) = (Int64.min, Int64.min)
+        // Ids follow the order deliveries were accepted in, so the walk goes by id (the table
+        // itself, no index) and stops at the first delivery created at or after the cutoff.
+        // Creation times are taken just before the commit that assigns the id, so one a little
+        // out of order near the cutoff (or after the clock stepped back) waits for the next run.
+        // Old unfinished deliveries are passed over once per run, not once per batch.
+        var after = Int64.min
         while true {
             let from = after
-            let (count, last) = try await queueWrite { db -> (Int, (Int64, Int64)?) in
+            let (count, last, done) = try await queueWrite { db -> (Int, Int64, Bool) in
                 let rows = try Row.fetchAll(
                     db.cachedStatement(
-                        sql: """
-                            SELECT id, created_at_ms, app_id, message_id FROM deliveries
-                            WHERE created_at_ms < ? AND (created_at_ms, id) > (?, ?) AND state NOT IN ('pending', 'in_flight')
-                            ORDER BY created_at_ms, id LIMIT ?
-                            """), arguments: [cutoffMs, from.createdAtMs, from.id, batch])
-                guard let last = rows.last else { return (0, nil) }
-                let list = "[" + rows.map { String($0[0] as Int64) }.joined(separator: ",") + "]"
-                for table in ["delivery_payloads", "delivery_attempts"] {
-                    try db.execute(sql: "DELETE FROM \(table) WHERE delivery_id IN (SELECT value FROM json_each(?))", arguments: [list])
-                }
-                try db.execute(sql: "DELETE FROM deliveries WHERE id IN (SELECT value FROM json_each(?))", arguments: [list])
+                        sql: "SELECT id, created_at_ms, state, app_id, message_id FROM deliveries WHERE id > ? ORDER BY id LIMIT ?"),
+                    arguments: [from, batch])
+                var doomed: [Int64] = []
                 var events = Set<EventKey>()
-                for row in rows where events.insert(EventKey(app: row[2], messageID: row[3])).inserted {
-                    try Self.dropSharedPayload(of: row[2], messageID: row[3], db)
+                var last = from
+                var reachedCutoff = false
+                for row in rows {
+                    guard (row[1] as Int64) < cutoffMs else {
+                        reachedCutoff = true
+                        break
+                    }
+                    last = row[0]
+                    let state: String = row[2]
+                    guard state != DeliveryState.pending.rawValue, state != DeliveryState.inFlight.rawValue else { continue }
+                    doomed.append(row[0])
+                    events.insert(EventKey(app: row[3], messageID: row[4]))
                 }
-                return (rows.count, (last[1], last[0]))
+                if !doomed.isEmpty {
+                    let list = "[" + doomed.map(String.init).joined(separator: ",") + "]"
+                    for table in ["delivery_payloads", "delivery_attempts"] {
+                        try db.execute(sql: "DELETE FROM \(table) WHERE delivery_id IN (SELECT value FROM json_each(?))", arguments: [list])
+                    }
+                    try db.execute(sql: "DELETE FROM deliveries WHERE id IN (SELECT value FROM json_each(?))", arguments: [list])
+                    for event in events { try Self.dropSharedPayload(of: event.app, messageID: event.messageID, db) }
+                }
+                return (doomed.count, last, reachedCutoff || rows.count < batch)
             }
             deleted += count
-            guard count == batch, let last else { break }
+            if done { break }
             after = last
         }
         // WITHOUT ROWID: rows are named by their primary key.

@@ -313,6 +313,22 @@ import Testing
         #expect(try await store.eventExists(app: "app", messageID: 2))
     }
 
+    /// SQLite's pruner walks deliveries by id and stops at the first one created at or after the
+    /// cutoff: an older one accepted after it (a clock stepped back) waits for a later run.
+    @Test func sqlitePrunesInIDOrderUpToTheCutoff() async throws {
+        let db = try await TestDatabase.make(.sqlite)
+        let store = try await db.open()
+        for (n, at) in [(1, Int64(1000)), (2, 1000), (3, 5000), (4, 1500)] {
+            _ = try await store.acceptEvent(Self.event(Int64(n), users: ["a"], at: at))
+        }
+        let claimed = try await store.claimDue(nowMs: 5000, limit: 10)
+        try await store.recordOutcomes(claimed.map { DeliveryOutcome(deliveryID: $0.id, state: .sent, atMs: 5000, attempt: nil) })
+        #expect(try await store.prune(olderThanMs: 2000, batch: 1) == 2)
+        #expect(try await db.count("SELECT COUNT(*) FROM deliveries") == 2)
+        #expect(try await store.prune(olderThanMs: 6000, batch: 3) == 2)
+        #expect(try await db.count("SELECT COUNT(*) FROM deliveries") == 0)
+    }
+
     /// Pruned a few rows per transaction, everything old and finished still goes, and only that.
     @Test(arguments: StoreKind.allCases) func pruneInSmallTransactionsDeletesAllOfIt(kind: StoreKind) async throws {
         let db = try await TestDatabase.make(kind)

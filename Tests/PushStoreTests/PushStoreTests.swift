@@ -93,6 +93,8 @@ import Testing
         "UPDATE deliveries SET state = 'pending' WHERE state = 'in_flight'",
         "SELECT MIN(next_attempt_at_ms) FROM deliveries WHERE state = 'pending' AND app_id = 'a'",
         "SELECT COUNT(*) FROM deliveries WHERE state = 'pending'",
+        // The pruner's walk: a range of rowids.
+        "SELECT id, created_at_ms, state, app_id, message_id FROM deliveries WHERE id > 5 ORDER BY id LIMIT 10",
         // The per-user listing: a bounded range of the newest rowids, not a table scan.
         "SELECT * FROM deliveries WHERE id > 5 AND app_id = 'a' AND user_id = 'u' ORDER BY id DESC LIMIT 20",
     ])

@@ -16,6 +16,7 @@ enum PushStoreMigrations {
         migrator.registerMigration("v8_recipient_read_model", migrate: RecipientReadModelSchema.migrate)
         migrator.registerMigration("v9_one_due_index", migrate: DueIndexSchema.migrate)
         migrator.registerMigration("v10_shared_payloads", migrate: SharedPayloadSchema.migrate)
+        migrator.registerMigration("v11_prune_by_id", migrate: PruneByIDSchema.migrate)
         return migrator
     }
 
