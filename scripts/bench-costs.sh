@@ -225,26 +225,49 @@ def prune(db, cutoff_ms, batch=5000):
         con.execute("COMMIT")  # includes SQLite's automatic checkpoint, as in the relay
         longest = max(longest, time.monotonic() - began)
         return n
+    def drop_shared(app, message):
+        con.execute("""DELETE FROM event_payloads WHERE app_id = ?1 AND message_id = ?2
+                       AND NOT EXISTS (SELECT 1 FROM deliveries WHERE app_id = ?1 AND message_id = ?2)""", (app, message))
+    # By id, stopping at the first delivery created at or after the cutoff (SQLiteStore.prune).
+    after, done = -(2 ** 63), False
     def deliveries():
-        ids = [r[0] for r in con.execute(
-            "SELECT id FROM deliveries WHERE created_at_ms < ? AND state NOT IN ('pending', 'in_flight') LIMIT ?",
-            (cutoff_ms, batch))]
+        nonlocal after, done
+        rows = con.execute(
+            "SELECT id, created_at_ms, state, app_id, message_id FROM deliveries WHERE id > ? ORDER BY id LIMIT ?",
+            (after, batch)).fetchall()
+        done = len(rows) < batch
+        ids, events = [], set()
+        for id_, created, state, app, message in rows:
+            if created >= cutoff_ms:
+                done = True
+                break
+            after = id_
+            if state not in ("pending", "in_flight"):
+                ids.append(id_)
+                events.add((app, message))
         if ids:
             listed = json.dumps(ids)
             for table in ("delivery_payloads", "delivery_attempts"):
                 con.execute(f"DELETE FROM {table} WHERE delivery_id IN (SELECT value FROM json_each(?))", (listed,))
             con.execute("DELETE FROM deliveries WHERE id IN (SELECT value FROM json_each(?))", (listed,))
+            for app, message in events:
+                drop_shared(app, message)
         return len(ids)
-    while True:
-        n = transaction(deliveries)
-        deleted += n
-        if n < batch:
-            break
-    for table, key in (("decisions", "app_id, message_id, user_id"), ("events", "app_id, message_id")):
-        while transaction(lambda: con.execute(
-                f"DELETE FROM {table} WHERE ({key}) IN (SELECT {key} FROM {table} WHERE created_at_ms < ? LIMIT ?)",
-                (cutoff_ms, batch)).rowcount) >= batch:
-            pass
+    while not done:
+        deleted += transaction(deliveries)
+    while transaction(lambda: con.execute(
+            """DELETE FROM decisions WHERE (app_id, message_id, user_id) IN
+               (SELECT app_id, message_id, user_id FROM decisions WHERE created_at_ms < ? LIMIT ?)""",
+            (cutoff_ms, batch)).rowcount) >= batch:
+        pass
+    def events():
+        old = con.execute("SELECT app_id, message_id FROM events WHERE created_at_ms < ? LIMIT ?", (cutoff_ms, batch)).fetchall()
+        for app, message in old:
+            con.execute("DELETE FROM events WHERE app_id = ? AND message_id = ?", (app, message))
+            drop_shared(app, message)
+        return len(old)
+    while transaction(events) >= batch:
+        pass
     total = time.monotonic() - start
     wal = os.path.getsize(db + "-wal") if os.path.exists(db + "-wal") else 0
     con.close()
