@@ -225,7 +225,11 @@ def prune(db, cutoff_ms, batch=5000):
         con.execute("COMMIT")  # includes SQLite's automatic checkpoint, as in the relay
         longest = max(longest, time.monotonic() - began)
         return n
+    # (A RELAY_BIN from before v10_shared_payloads has no event_payloads.)
+    shared = con.execute("SELECT 1 FROM sqlite_master WHERE name = 'event_payloads'").fetchone()
     def drop_shared(app, message):
+        if not shared:
+            return
         con.execute("""DELETE FROM event_payloads WHERE app_id = ?1 AND message_id = ?2
                        AND NOT EXISTS (SELECT 1 FROM deliveries WHERE app_id = ?1 AND message_id = ?2)""", (app, message))
     # By id, stopping at the first delivery created at or after the cutoff (SQLiteStore.prune).
