@@ -264,7 +264,10 @@ extension SQLiteStore {
         // itself, no index) and stops at the first delivery created at or after the cutoff.
         // Creation times are taken just before the commit that assigns the id, so one a little
         // out of order near the cutoff (or after the clock stepped back) waits for the next run.
-        // Old unfinished deliveries are passed over once per run, not once per batch.
+        // Old unfinished deliveries are passed over once per run, not once per batch. A delivery
+        // stamped later than now (by a clock that was ahead) cannot say where the recent ones
+        // start, so it is passed over too instead of stopping every run until its time comes.
+        let now = clock()
         var after = Int64.min
         while true {
             let from = after
@@ -278,7 +281,12 @@ extension SQLiteStore {
                 var last = from
                 var reachedCutoff = false
                 for row in rows {
-                    guard (row[1] as Int64) < cutoffMs else {
+                    let createdAtMs: Int64 = row[1]
+                    guard createdAtMs < cutoffMs else {
+                        if createdAtMs > now {
+                            last = row[0]
+                            continue
+                        }
                         reachedCutoff = true
                         break
                     }

@@ -52,13 +52,16 @@ extension SQLiteStore {
         // The bytes every payload repeats, once for the event (`StoredPayload`).
         var shared: [UInt8]?
         if let bytes = event.sharedPayload, event.deliveries.contains(where: { !$0.sharedSpans.isEmpty }) {
+            // A row may be left from an earlier event of the same message id, pruned while one of
+            // its deliveries was still unsent: that delivery needs those bytes, so they stay, and
+            // this event's payloads are stored whole.
             let insertShared = RawStatement(
-                try db.cachedStatement(sql: "INSERT INTO event_payloads (app_id, message_id, shared) VALUES (?, ?, ?)"))
+                try db.cachedStatement(
+                    sql: "INSERT INTO event_payloads (app_id, message_id, shared) VALUES (?, ?, ?) ON CONFLICT DO NOTHING"))
             insertShared.bind(1, event.appID)
             insertShared.bind(2, event.messageID)
             insertShared.bind(3, bytes: bytes)
-            try insertShared.run()
-            shared = bytes
+            if try insertShared.run() > 0 { shared = bytes }
         }
         let state = event.handedOff ? DeliveryState.inFlight.rawValue : DeliveryState.pending.rawValue
         var ids: [Int64] = []

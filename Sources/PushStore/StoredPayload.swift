@@ -6,12 +6,15 @@ import PushCore
 /// (`SharedSpan`): the bytes it has alone, and `spans`, 12 bytes per span (its position in the
 /// payload, its offset in the shared bytes and its length, each a little-endian UInt32).
 enum StoredPayload {
+    /// Runs one payload may leave out.
+    static let maximumSpans = 16
+
     /// `payload` without the spans, and the spans encoded; nil when a span is not what it claims
     /// (out of bounds, overlapping, or other bytes than the shared ones), so the payload is
     /// stored whole instead. Both are made at their final size with one copy of each run (this
     /// runs for every push the webhook accepts).
     static func split(_ payload: Data, spans: [SharedSpan], shared: [UInt8]) -> (alone: [UInt8], spans: [UInt8])? {
-        guard !spans.isEmpty else { return nil }
+        guard !spans.isEmpty, spans.count <= maximumSpans else { return nil }
         return payload.withUnsafeBytes { bytes in
             shared.withUnsafeBytes { sharedBytes in split(bytes, spans: spans, shared: sharedBytes) }
         }
@@ -65,7 +68,9 @@ enum StoredPayload {
 
     /// The whole payload from what `split` stored; nil when they do not fit together.
     static func join(alone: UnsafeRawBufferPointer, spans: UnsafeRawBufferPointer, shared: UnsafeRawBufferPointer) -> Data? {
-        guard spans.count % 12 == 0 else { return nil }
+        // `split` writes one entry per shared run (4 from `PayloadBuilder`); more is damage, and
+        // would let a damaged row ask for a payload many times the shared bytes.
+        guard spans.count % 12 == 0, spans.count <= 12 * maximumSpans else { return nil }
         var total = alone.count
         for start in stride(from: 0, to: spans.count, by: 12) {
             let length = Int(UInt32(littleEndian: spans.loadUnaligned(fromByteOffset: start + 8, as: UInt32.self)))
@@ -107,19 +112,24 @@ struct StoredPayloadReader {
         lookup = try db.cachedStatement(sql: "SELECT shared FROM event_payloads WHERE app_id = ? AND message_id = ?")
     }
 
+    /// The shared bytes of message `messageID` of `app` (nil when there are none), looked up
+    /// once for consecutive deliveries of the same message.
+    mutating func sharedBytes(app: String, messageID: Int64) throws -> Data? {
+        if let last, last.app == app, last.messageID == messageID { return last.shared }
+        let query = RawStatement(lookup)
+        query.bind(1, app)
+        query.bind(2, messageID)
+        var shared: Data?
+        try query.forEachRow { shared = $0.data(0) }
+        last = (app, messageID, shared)
+        return shared
+    }
+
     /// The payload of a row whose columns `alone` and `spans` are `delivery_payloads`' `payload`
     /// and `spans`, for a delivery of message `messageID` of `app`.
     mutating func payload(_ row: RawStatement.Row, alone: Int32, spans: Int32, app: String, messageID: Int64) throws -> Data {
         guard let split = row.withBlob(spans, { Data($0) }) else { return row.data(alone) }
-        if last?.app != app || last?.messageID != messageID {
-            let query = RawStatement(lookup)
-            query.bind(1, app)
-            query.bind(2, messageID)
-            var shared: Data?
-            try query.forEachRow { shared = $0.data(0) }
-            last = (app, messageID, shared)
-        }
-        let joined = last?.shared.flatMap { shared in
+        let joined = try sharedBytes(app: app, messageID: messageID).flatMap { shared in
             row.withBlob(alone) { alone in
                 split.withUnsafeBytes { spans in shared.withUnsafeBytes { StoredPayload.join(alone: alone, spans: spans, shared: $0) } }
             } ?? nil

@@ -329,6 +329,23 @@ import Testing
         #expect(try await db.count("SELECT COUNT(*) FROM deliveries") == 0)
     }
 
+    /// A delivery stamped in the future (a clock that was ahead) does not stop the walk: the old
+    /// ones after it still go, and it stays.
+    @Test func sqlitePrunePassesOverDeliveriesStampedInTheFuture() async throws {
+        let db = try await TestDatabase.make(.sqlite)
+        let store = try await db.open()
+        let future: Int64 = 4_000_000_000_000  // 2096
+        for (n, at) in [(1, Int64(1000)), (2, future), (3, 1000)] {
+            _ = try await store.acceptEvent(Self.event(Int64(n), users: ["a"], at: at, expiresAt: Int64.max / 2))
+        }
+        let claimed = try await store.claimDue(nowMs: future, limit: 10)
+        #expect(claimed.count == 3)
+        try await store.recordOutcomes(claimed.map { DeliveryOutcome(deliveryID: $0.id, state: .sent, atMs: 5000, attempt: nil) })
+        #expect(try await store.prune(olderThanMs: 2000, batch: 1) == 2)
+        #expect(try await db.count("SELECT COUNT(*) FROM deliveries WHERE created_at_ms = \(future)") == 1)
+        #expect(try await db.count("SELECT COUNT(*) FROM deliveries") == 1)
+    }
+
     /// Pruned a few rows per transaction, everything old and finished still goes, and only that.
     @Test(arguments: StoreKind.allCases) func pruneInSmallTransactionsDeletesAllOfIt(kind: StoreKind) async throws {
         let db = try await TestDatabase.make(kind)

@@ -82,6 +82,32 @@ import Testing
         #expect(again.map(\.payload) == [kept.payload], "the one left still reads whole")
     }
 
+    /// The same message id accepted again after its event was pruned while one of its deliveries
+    /// was still unsent: the earlier shared bytes stay for that delivery, the new payloads are
+    /// stored whole, and every payload still reads back as it was planned.
+    @Test func aMessageAcceptedAgainAfterPruningKeepsBothPayloadsIntact() async throws {
+        let db = try TemporaryDatabase()
+        let store = try db.open()
+        let first = try await Self.plannedEvent(store, messageID: 9, text: "first")
+        #expect(try await store.acceptEvent(first))
+        let claimed = try await store.claimDue(nowMs: 1_800_000_000_000 - 1, limit: 100)
+        let kept = try #require(claimed.first)
+        try await store.recordOutcomes(
+            claimed.dropFirst().map { DeliveryOutcome(deliveryID: $0.id, state: .sent, atMs: 1, attempt: nil) })
+        try await store.requeue(ids: [kept.id])
+        _ = try await store.prune(olderThanMs: 1_800_000_000_000, batch: 10)
+        #expect(try await store.eventExists(app: Self.app, messageID: 9) == false)
+
+        let again = try await Self.plannedEvent(store, messageID: 9, text: "second, longer than the first")
+        #expect(try await store.acceptEvent(again))
+        let whole = try await store.pool.read { db in
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM delivery_payloads WHERE spans IS NULL") ?? -1
+        }
+        #expect(whole == again.deliveries.count)
+        let reclaimed = try await store.claimDue(nowMs: 1_800_000_000_000 - 1, limit: 100)
+        #expect(Set(reclaimed.map(\.payload)) == Set(again.deliveries.map(\.payload) + [kept.payload]))
+    }
+
     /// Erasing the sender erases the bytes that name them, and their text, from the file.
     @Test func erasingTheSenderDropsTheSharedBytes() async throws {
         let file = try TemporaryDatabase()
@@ -127,6 +153,8 @@ import Testing
         #expect(StoredPayload.join(alone, spans: damaged, shared: Data(shared)) == nil)
         #expect(StoredPayload.join(alone, spans: Data(stored.spans.dropLast()), shared: Data(shared)) == nil)
         #expect(StoredPayload.join(alone, spans: Data(stored.spans), shared: Data(shared.prefix(10))) == nil)
+        let many = Data((0..<StoredPayload.maximumSpans + 1).flatMap { _ in stored.spans.prefix(12) })
+        #expect(StoredPayload.join(alone, spans: many, shared: Data(shared)) == nil, "more runs than split writes")
         var far = Data(stored.spans)
         far[0] = 0xf0
         #expect(StoredPayload.join(alone, spans: far, shared: Data(shared)) == nil)

@@ -82,17 +82,15 @@ public final class SQLiteSnapshot: Sendable {
                 log[row[0], default: []].append(
                     DeliveryPage.Attempt(atMs: row[1], status: row[2], reason: row[3], error: row[4], apnsID: row[5]))
             }
-            // Payloads stored apart from their event's shared bytes are copied whole.
-            var shared: [String: [Int64: Data]] = [:]
+            // Payloads stored apart from their event's shared bytes are copied whole. A damaged
+            // one stops the copy: PostgreSQL would keep it as it came.
+            var reader = try StoredPayloadReader(db)
             let deliveries = try rows.map { row in
                 var payload: Data? = row[17]
                 if let spans = row[20] as Data?, let alone = payload {
-                    let app: String = row[1], message: Int64 = row[2]
-                    if shared[app]?[message] == nil {
-                        shared[app, default: [:]][message] = try Data.fetchOne(
-                            db, sql: "SELECT shared FROM event_payloads WHERE app_id = ? AND message_id = ?", arguments: [app, message])
-                    }
-                    guard let bytes = shared[app]?[message], let whole = StoredPayload.join(alone, spans: spans, shared: bytes) else {
+                    guard let bytes = try reader.sharedBytes(app: row[1], messageID: row[2]),
+                        let whole = StoredPayload.join(alone, spans: spans, shared: bytes)
+                    else {
                         throw PushStoreError.corruptValue(table: "delivery_payloads", column: "spans", value: "delivery \(row[0] as Int64)")
                     }
                     payload = whole
