@@ -54,7 +54,8 @@ extension SQLiteStore {
     }
 
     /// In two phases, so the single writer is never held for a scan: a read finds what names the
-    /// user (their deliveries and decisions have no index by user alone, a full scan of each),
+    /// user (their deliveries and decisions, and the events they sent, have no index by user
+    /// alone: a full scan of each, since an index would cost every webhook commit to save this),
     /// then writes of at most `UserErasure.batch` rows each delete it, and a last one the user
     /// and their registry rows. `secure_delete` (set on every connection) zeroes what is deleted,
     /// and a final `wal_checkpoint(TRUNCATE)` empties the WAL, which held earlier page images.
@@ -86,10 +87,14 @@ extension SQLiteStore {
         }
         // The bytes the pushes of the user's messages shared (sender, message) go with them, after
         // the payloads that used them.
+        // The events keep no sender: by primary key, as no index finds them by sender.
         for messages in found.sentMessages.chunks(of: UserErasure.batch) {
             try await pool.write { db in
                 let list = messages.map(String.init).joined(separator: ",")
                 try db.execute(sql: "DELETE FROM event_payloads WHERE app_id = ? AND message_id IN (\(list))", arguments: [app])
+                try db.execute(
+                    sql: "UPDATE events SET sender_id = NULL WHERE app_id = ? AND message_id IN (\(list)) AND sender_id = ?",
+                    arguments: [app, user])
             }
         }
         for ids in found.ownDeliveries.chunks(of: UserErasure.batch) {
@@ -108,7 +113,6 @@ extension SQLiteStore {
             }
         }
         let registry = try await registryWrite { db in
-            try db.execute(sql: "UPDATE events SET sender_id = NULL WHERE app_id = ? AND sender_id = ?", arguments: [app, user])
             try db.execute(sql: "DELETE FROM session_tokens WHERE app_id = ? AND user_id = ?", arguments: [app, user])
             var changes = db.changesCount
             try db.execute(sql: "DELETE FROM badges WHERE app_id = ? AND user_id = ?", arguments: [app, user])

@@ -114,6 +114,27 @@ import Testing
         }
     }
 
+    /// Every index on the tables an accepted event writes costs every webhook commit a page or
+    /// more in the WAL and the checkpoint; these are all of them (erasure, which would want one by
+    /// user or sender, scans instead: migrations v11, v12).
+    @Test func anAcceptedEventWritesOnlyTheseIndexes() async throws {
+        let db = try TemporaryDatabase()
+        let store = try db.open()
+        let indexes = try await store.pool.read { db in
+            try String.fetchAll(
+                db,
+                sql: """
+                    SELECT tbl_name || '.' || name FROM sqlite_schema WHERE type = 'index' AND sql IS NOT NULL
+                    AND tbl_name IN ('events', 'event_payloads', 'decisions', 'deliveries', 'delivery_payloads') ORDER BY 1
+                    """)
+        }
+        #expect(
+            indexes == [
+                "decisions.decisions_on_created", "deliveries.deliveries_due_by_app", "deliveries.deliveries_in_flight",
+                "deliveries.deliveries_on_message", "events.events_on_created",
+            ])
+    }
+
     @Test(arguments: StoreKind.allCases) func dataIsScopedPerApp(kind: StoreKind) async throws {
         let db = try await TestDatabase.make(kind)
         let store = try await db.open()

@@ -17,6 +17,7 @@ enum PushStoreMigrations {
         migrator.registerMigration("v9_one_due_index", migrate: DueIndexSchema.migrate)
         migrator.registerMigration("v10_shared_payloads", migrate: SharedPayloadSchema.migrate)
         migrator.registerMigration("v11_prune_by_id", migrate: PruneByIDSchema.migrate)
+        migrator.registerMigration("v12_no_sender_index", migrate: SenderScanSchema.migrate)
         return migrator
     }
 
