@@ -22,6 +22,7 @@
 #   PERF_OUT=/tmp/relay.perf scripts/bench-compare.sh         # perf record of the relay during step 3
 #   SCRATCH=.build-release scripts/bench-compare.sh           # release builds in another build folder
 #   TIMELINE=/tmp/t scripts/bench-compare.sh                  # step 4's latency per request: /tmp/t-tenth.csv, /tmp/t-half.csv
+#   WAL_FRAMES=1 scripts/bench-compare.sh                     # step 3's WAL frames by table and index (scripts/wal-frames.py)
 #
 # Needs: h2load (nghttp2-client), nghttpd (nghttp2-server), wrk, sqlite3, python3; release builds.
 set -euo pipefail
@@ -126,21 +127,28 @@ with concurrent.futures.ThreadPoolExecutor(8) as pool:
 PY
 q() { sqlite3 "file:$work/relay.sqlite?mode=ro" "$1" 2>/dev/null || echo 0; }
 sent_before=$(q "SELECT COUNT(*) FROM deliveries WHERE state = 'sent'")
-# Bytes the relay writes (WAL, checkpoints): per event, the store's cost on the disk.
-wchar() { awk '/^wchar/ {print $2}' /proc/$relay_pid/io; }
-wrote_before=$(wchar)
+# Bytes the relay writes per event: write_bytes is what it sends to the disk (the WAL and the
+# checkpoints, counted as pages are dirtied); wchar is every write call, sockets included (the
+# pushes' TLS records, the webhook answers, the log).
+io() { awk -v field="$1:" '$1 == field {print $2}' /proc/$relay_pid/io; }
+wrote_before=$(io wchar) disk_before=$(io write_bytes)
 # Nothing of the harness's own (token files, events) left to write back during the measurement:
 # that writeback delays the relay's fsyncs (see bench_events.py).
 sync
 if [ -n "${PERF_OUT:-}" ]; then
   perf record -g -F 499 -p "$relay_pid" -o "$PERF_OUT" -- sleep "$DURATION" >/dev/null 2>&1 &
 fi
+# WAL_FRAMES=1: two thirds into the load, which tables and indexes the WAL's frames belong to.
+if [ -n "${WAL_FRAMES:-}" ]; then
+  (sleep $(( DURATION * 2 / 3 )); python3 scripts/wal-frames.py "$work/relay.sqlite" > "$work/wal-frames.txt" 2>&1) &
+  wal_frames_pid=$!
+fi
 BENCH_EVENTS="$work/events.txt" BENCH_THREADS="$THREADS" BENCH_PATH=/webhooks/sendbird/bench-app \
   wrk -t "$THREADS" -c "$CONNS" -d "${DURATION}s" --latency -s scripts/bench-post.lua "http://127.0.0.1:$RELAY_PORT" > "$work/wrk.txt"
 sent_during=$(( $(q "SELECT COUNT(*) FROM deliveries WHERE state = 'sent'") - sent_before ))
 load_end=$(date +%s.%N)
 while [ "$(q "SELECT COUNT(*) FROM deliveries WHERE state IN ('pending','in_flight')")" != "0" ]; do sleep 0.2; done
-wrote=$(( $(wchar) - wrote_before ))
+wrote=$(( $(io wchar) - wrote_before )) disk=$(( $(io write_bytes) - disk_before ))
 drained=$(python3 -c "import time; print(f'{time.time() - $load_end:.1f}')")
 # Accepted-to-APNs-answer time of the pushes so far (the relay's own histogram), p50 and p99.
 wait_quantiles=$(curl -s "http://127.0.0.1:$RELAY_PORT/metrics" | python3 -c '
@@ -152,6 +160,7 @@ def quantile(q):
     return next((le for le, n in buckets if n >= q * total), float("nan")) if total else float("nan")
 print(f"p50 <= {quantile(0.5) * 1000:g} ms, p99 <= {quantile(0.99) * 1000:g} ms over {total:,.0f} pushes")')
 grep -E "Requests/sec|99%|50%|non-2xx" "$work/wrk.txt"
+if [ -n "${wal_frames_pid:-}" ]; then wait "$wal_frames_pid"; echo "WAL frames two thirds into the load:"; cat "$work/wal-frames.txt"; fi
 rss=$(awk '/VmHWM/ {print $2 / 1024}' /proc/$relay_pid/status)
 
 LAT_DURATION=${LAT_DURATION:-10}
@@ -173,7 +182,7 @@ while [ "$(q "SELECT COUNT(*) FROM deliveries WHERE state IN ('pending','in_flig
 lat_half=$(python3 scripts/bench_openloop.py --port "$RELAY_PORT" --path /webhooks/sendbird/bench-app \
   --events "$work/events-open.txt.half" --rate "$half" --duration "$LAT_DURATION" ${TIMELINE:+--timeline "$TIMELINE-half.csv"} | tee /dev/stderr)
 
-python3 - "$h2rate" "$one" "$pool" "$sent_during" "$DURATION" "$work/wrk.txt" "$drained" "$rss" "$lat_tenth" "$lat_half" "$wait_quantiles" "$wrote" <<'PY'
+python3 - "$h2rate" "$one" "$pool" "$sent_during" "$DURATION" "$work/wrk.txt" "$drained" "$rss" "$lat_tenth" "$lat_half" "$wait_quantiles" "$wrote" "$disk" <<'PY'
 import json, re, sys
 h2, one, pool = (float(x) for x in sys.argv[1:4])
 sent, duration = int(sys.argv[4]), float(sys.argv[5])
@@ -189,7 +198,8 @@ print(f"APNs client, pool           {pool:10,.0f} /s")
 print(f"whole relay                 {relay:10,.0f} pushes/s sent during the load ({events:,.0f} events/s answered 200, {refused:,} answered 503 past "
       f"delivery.max_backlog; "
       f"queue empty {sys.argv[7]} s after; peak RSS {float(sys.argv[8]):.0f} MB; "
-      f"{int(sys.argv[12]) / max(1, requests - refused) / 1024:.1f} KB written per event)")
+      f"{int(sys.argv[13]) / max(1, requests - refused) / 1024:.1f} KB to the disk per event, "
+      f"{int(sys.argv[12]) / max(1, requests - refused) / 1024:.1f} KB of writes with the sockets)")
 print(f"                            = {relay / pool:.2f} x the pooled client               (goal >= 0.6)")
 print(f"push wait (accepted -> APNs answer, pushrelay_push_wait_seconds buckets): {sys.argv[11]}")
 tenth, half = json.loads(sys.argv[9]), json.loads(sys.argv[10])
