@@ -61,19 +61,24 @@ extension SQLiteStore {
     /// and a final `wal_checkpoint(TRUNCATE)` empties the WAL, which held earlier page images.
     public func eraseUser(app: String, user: String) async throws -> Bool {
         let found = try await pool.read { db in
-            UserErasure(
+            let sentMessages = try Int64.fetchAll(
+                db, sql: "SELECT message_id FROM events WHERE app_id = ? AND sender_id = ?", arguments: [app, user])
+            // Their deliveries by message, one probe of `deliveries_on_message` each; a join would
+            // let SQLite walk every delivery of the app instead, probing events for each.
+            var sentDeliveries: [Int64] = []
+            for messages in sentMessages.chunks(of: UserErasure.batch) {
+                sentDeliveries += try Int64.fetchAll(
+                    db,
+                    sql: "SELECT id FROM deliveries WHERE app_id = ? AND message_id IN (SELECT value FROM json_each(?))",
+                    arguments: [app, "[" + messages.map(String.init).joined(separator: ",") + "]"])
+            }
+            return UserErasure(
                 ownDeliveries: try Int64.fetchAll(
                     db, sql: "SELECT id FROM deliveries WHERE app_id = ? AND user_id = ?", arguments: [app, user]),
-                sentDeliveries: try Int64.fetchAll(
-                    db,
-                    sql: """
-                        SELECT d.id FROM events e JOIN deliveries d ON d.app_id = e.app_id AND d.message_id = e.message_id
-                        WHERE e.app_id = ? AND e.sender_id = ?
-                        """, arguments: [app, user]),
+                sentDeliveries: sentDeliveries,
                 decisionMessages: try Int64.fetchAll(
                     db, sql: "SELECT message_id FROM decisions WHERE app_id = ? AND user_id = ?", arguments: [app, user]),
-                sentMessages: try Int64.fetchAll(
-                    db, sql: "SELECT message_id FROM events WHERE app_id = ? AND sender_id = ?", arguments: [app, user]))
+                sentMessages: sentMessages)
         }
         for ids in found.sentDeliveries.chunks(of: UserErasure.batch) {
             try await pool.write { db in

@@ -95,6 +95,8 @@ import Testing
         "SELECT COUNT(*) FROM deliveries WHERE state = 'pending'",
         // The pruner's walk: a range of rowids.
         "SELECT id, created_at_ms, state, app_id, message_id FROM deliveries WHERE id > 5 ORDER BY id LIMIT 10",
+        // Erasure: the deliveries of the messages the user sent, by message.
+        "SELECT id FROM deliveries WHERE app_id = 'a' AND message_id IN (SELECT value FROM json_each('[1]'))",
         // The per-user listing: a bounded range of the newest rowids, not a table scan.
         "SELECT * FROM deliveries WHERE id > 5 AND app_id = 'a' AND user_id = 'u' ORDER BY id DESC LIMIT 20",
     ])
