@@ -18,7 +18,10 @@ import sys
 if len(sys.argv) != 2:
     sys.exit(__doc__)
 db = sys.argv[1]
-data = open(db + "-wal", "rb").read()
+try:
+    data = open(db + "-wal", "rb").read()
+except FileNotFoundError:
+    sys.exit(f"no {db}-wal: the database is not in WAL mode, or nothing has it open")
 if len(data) < 32:
     sys.exit("the WAL is empty")
 _, _, page_size, _, salt1, salt2, _, _ = struct.unpack(">8I", data[:32])
@@ -35,9 +38,14 @@ while offset + 24 + page_size <= len(data):
 if not frames:
     sys.exit("no frames in the WAL's current generation")
 connection = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
-owner = dict(connection.execute("SELECT pageno, name FROM dbstat"))
+try:
+    owner = dict(connection.execute("SELECT pageno, name FROM dbstat"))
+except sqlite3.OperationalError as error:
+    sys.exit(f"cannot read dbstat ({error}): this Python's SQLite lacks SQLITE_ENABLE_DBSTAT_VTAB")
 by_tree = collections.Counter(owner.get(page, "(free or new)") for page in frames)
+# A transaction still being written has frames but no commit frame yet.
+per_commit = f"{len(frames) / commits:.1f} per commit" if commits else "no commit yet"
 print(f"{len(frames):,} frames of {page_size} bytes in {commits:,} commits "
-      f"({len(frames) / commits:.1f} per commit), {len(set(frames)):,} distinct pages")
+      f"({per_commit}), {len(set(frames)):,} distinct pages")
 for name, count in by_tree.most_common():
     print(f"{count:8,} {100 * count / len(frames):5.1f} %  {name}")
