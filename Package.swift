@@ -48,6 +48,12 @@ let package = Package(
             pkgConfig: "openssl",
             providers: [.apt(["libssl-dev"])]
         ),
+        // LZ4 for the stored payloads of one event, which repeat each other (`PackedPayloads`).
+        .systemLibrary(
+            name: "CLZ4",
+            pkgConfig: "liblz4",
+            providers: [.apt(["liblz4-dev"])]
+        ),
         // The one rule for showing secrets and device tokens in logs, shared by the relay, the
         // APNs client and the mock (which otherwise share no code on purpose).
         .target(name: "LogRedaction"),
@@ -71,6 +77,7 @@ let package = Package(
         .target(
             name: "PushStore",
             dependencies: [
+                "CLZ4",
                 "LogRedaction",
                 "PushCore",
                 "UUIDText",

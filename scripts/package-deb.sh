@@ -119,7 +119,7 @@ fi
 
 # Depends: the package of every library ldd resolves, plus what the relay needs beyond them
 # (time zone names; adduser for the postinst).
-depends=(adduser libnghttp2-14 libssl3 libsqlite3-0 tzdata)
+depends=(adduser libnghttp2-14 libssl3 libsqlite3-0 liblz4-1 tzdata)
 while read -r path; do
   owner=""
   for candidate in "$path" "$(readlink -f "$path")" "${path#/usr}" "/usr$path"; do

@@ -38,7 +38,8 @@ extension SQLiteStore {
                 query.bind(3, room)
                 let before = claimed.count
                 try query.forEachRow { row in
-                    let payload = try payloads.payload(row, alone: 17, spans: 18, app: app, messageID: row.int64(2))
+                    let payload = try payloads.payload(
+                        row, alone: 17, spans: 18, app: app, messageID: row.int64(2), deliveryID: row.int64(0))
                     claimed.append(try DeliveryRecord(row, payload: payload))
                 }
                 if claimed.count - before == room { cut = true }
@@ -302,6 +303,7 @@ extension SQLiteStore {
                         try db.execute(sql: "DELETE FROM \(table) WHERE delivery_id IN (SELECT value FROM json_each(?))", arguments: [list])
                     }
                     try db.execute(sql: "DELETE FROM deliveries WHERE id IN (SELECT value FROM json_each(?))", arguments: [list])
+                    try Self.dropPackedPayloads(from: doomed[0], through: doomed[doomed.count - 1], db)
                     for event in events { try Self.dropSharedPayload(of: event.app, messageID: event.messageID, db) }
                 }
                 return (doomed.count, last, reachedCutoff || rows.count < batch)
@@ -347,6 +349,26 @@ extension SQLiteStore {
                     AND NOT EXISTS (SELECT 1 FROM deliveries WHERE app_id = ?1 AND message_id = ?2)
                 """
         ).execute(arguments: [app, messageID])
+    }
+
+    /// Deletes the `packed_payloads` rows holding deliveries `from...through` (ids in order) once
+    /// none of their deliveries is left: one probe for the row holding `from`, then the rows
+    /// starting up to `through`, each checked by one range probe of `deliveries`.
+    private static func dropPackedPayloads(from: Int64, through: Int64, _ db: Database) throws {
+        let start =
+            try Int64.fetchOne(
+                db.cachedStatement(
+                    sql:
+                        "SELECT first_delivery_id FROM packed_payloads WHERE first_delivery_id <= ? ORDER BY first_delivery_id DESC LIMIT 1"
+                ),
+                arguments: [from]) ?? from
+        try db.cachedStatement(
+            sql: """
+                DELETE FROM packed_payloads WHERE first_delivery_id BETWEEN ? AND ?
+                    AND NOT EXISTS (
+                        SELECT 1 FROM deliveries WHERE id BETWEEN packed_payloads.first_delivery_id AND packed_payloads.last_delivery_id)
+                """
+        ).execute(arguments: [start, through])
     }
 
     /// The writer's `PRAGMA synchronous` (2 FULL, 1 NORMAL), to check `durability`.

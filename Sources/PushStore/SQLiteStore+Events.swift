@@ -47,7 +47,6 @@ extension SQLiteStore {
                     expires_at_ms, state, attempts, next_attempt_at_ms, created_at_ms, updated_at_ms)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?)
                 """)
-        let payload = try db.cachedStatement(sql: "INSERT INTO delivery_payloads (delivery_id, payload, spans) VALUES (?, ?, ?)")
         let now = event.acceptedAtMs
         // The bytes every payload repeats, once for the event (`StoredPayload`).
         var shared: [UInt8]?
@@ -81,18 +80,42 @@ extension SQLiteStore {
             insert.bind(11, now)
             insert.bind(12, now)
             try insert.run()
-            let id = insert.lastInsertedRowID
-            let insertPayload = RawStatement(payload)
-            insertPayload.bind(1, id)
-            if let shared, let stored = StoredPayload.split(d.payload, spans: d.sharedSpans, shared: shared) {
-                insertPayload.bind(2, bytes: stored.alone)
-                insertPayload.bind(3, bytes: stored.spans)
-            } else {
-                insertPayload.bind(2, d.payload)
-                insertPayload.bind(3, nil as Data?)
+            ids.append(insert.lastInsertedRowID)
+        }
+        // With shared bytes, the payloads go in one row for the event (`PackedPayloads`). Its ids
+        // are consecutive (nothing else inserts between them); were they not, or without shared
+        // bytes, each payload gets a row of its own.
+        if let shared, let first = ids.first, let last = ids.last, last - first == ids.count - 1,
+            ids.count <= PackedPayloads.maximumCount
+        {
+            let parts = PackedPayloads.encode(
+                event.deliveries.map { d in StoredPayload.split(d.payload, spans: d.sharedSpans, shared: shared) ?? ([UInt8](d.payload), [])
+                })
+            // Ids are reused once the highest deliveries are deleted: a row left from those (all
+            // of a row's users erased) would otherwise take the key, or claim these ids.
+            let dropStale = RawStatement(try db.cachedStatement(sql: "DELETE FROM packed_payloads WHERE first_delivery_id >= ?"))
+            dropStale.bind(1, first)
+            try dropStale.run()
+            let insertPacked = RawStatement(
+                try db.cachedStatement(sql: "INSERT INTO packed_payloads (first_delivery_id, last_delivery_id, parts) VALUES (?, ?, ?)"))
+            insertPacked.bind(1, first)
+            insertPacked.bind(2, last)
+            insertPacked.bind(3, bytes: parts)
+            try insertPacked.run()
+        } else {
+            let payload = try db.cachedStatement(sql: "INSERT INTO delivery_payloads (delivery_id, payload, spans) VALUES (?, ?, ?)")
+            for (id, d) in zip(ids, event.deliveries) {
+                let insertPayload = RawStatement(payload)
+                insertPayload.bind(1, id)
+                if let shared, let stored = StoredPayload.split(d.payload, spans: d.sharedSpans, shared: shared) {
+                    insertPayload.bind(2, bytes: stored.alone)
+                    insertPayload.bind(3, bytes: stored.spans)
+                } else {
+                    insertPayload.bind(2, d.payload)
+                    insertPayload.bind(3, nil as Data?)
+                }
+                try insertPayload.run()
             }
-            try insertPayload.run()
-            ids.append(id)
         }
         if let badges = event.badges { try Self.recordBadges(badges, app: event.appID, nowMs: now, db) }
         return ids

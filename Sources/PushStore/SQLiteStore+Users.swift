@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 
 /// Sendbird's user API (`/v3/users`) and erasure.
@@ -84,6 +85,10 @@ extension SQLiteStore {
             try await pool.write { db in
                 let list = ids.map(String.init).joined(separator: ",")
                 try db.execute(sql: "DELETE FROM delivery_payloads WHERE delivery_id IN (\(list))")
+                // A packed row holds one event's payloads: all of them are the user's message.
+                for first in try Self.packedRows(holding: ids, db).keys {
+                    try db.execute(sql: "DELETE FROM packed_payloads WHERE first_delivery_id = ?", arguments: [first])
+                }
                 try db.execute(
                     sql: """
                         UPDATE deliveries SET state = 'failed', last_reason = 'UserDeleted' WHERE id IN (\(list)) AND state = 'pending'
@@ -106,6 +111,16 @@ extension SQLiteStore {
             try await pool.write { db in
                 let list = ids.map(String.init).joined(separator: ",")
                 try db.execute(sql: "DELETE FROM delivery_payloads WHERE delivery_id IN (\(list))")
+                // Their parts of packed rows are emptied; the other recipients' stay.
+                for (first, row) in try Self.packedRows(holding: ids, db) {
+                    if let blanked = PackedPayloads.blanking(row.parts, places: row.places) {
+                        try db.execute(
+                            sql: "UPDATE packed_payloads SET parts = ? WHERE first_delivery_id = ?", arguments: [Data(blanked), first])
+                    } else {
+                        // Damaged: it goes whole rather than keep the user's bytes.
+                        try db.execute(sql: "DELETE FROM packed_payloads WHERE first_delivery_id = ?", arguments: [first])
+                    }
+                }
                 // Attempts go with their delivery (ON DELETE CASCADE).
                 try db.execute(sql: "DELETE FROM deliveries WHERE id IN (\(list))")
             }
@@ -142,6 +157,31 @@ extension SQLiteStore {
 }
 
 /// What an erasure found to delete (ids), before deleting it.
+extension SQLiteStore {
+    /// The `packed_payloads` rows holding deliveries `ids` (by first delivery id), each with its
+    /// parts and the places of those deliveries in it: one probe per row, as `ids` come in order.
+    static func packedRows(holding ids: some Collection<Int64>, _ db: Database) throws -> [Int64: (parts: Data, places: Set<Int>)] {
+        let find = try db.cachedStatement(sql: PackedPayloads.containingRow)
+        var rows: [Int64: (parts: Data, places: Set<Int>)] = [:]
+        var current: (first: Int64, last: Int64)?
+        for id in ids.sorted() {
+            if current.map({ !($0.first...$0.last).contains(id) }) ?? true {
+                current = nil
+                if let row = try Row.fetchOne(find, arguments: [id]) {
+                    let first: Int64 = row[0], last: Int64 = row[1]
+                    if first <= id, id <= last {
+                        current = (first, last)
+                        if rows[first] == nil { rows[first] = (row[2], []) }
+                    }
+                }
+            }
+            guard let current else { continue }
+            rows[current.first]?.places.insert(Int(id - current.first))
+        }
+        return rows
+    }
+}
+
 struct UserErasure: Sendable {
     /// Rows per write transaction.
     static let batch = 5_000

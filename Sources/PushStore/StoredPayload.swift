@@ -102,14 +102,17 @@ enum StoredPayload {
     }
 }
 
-/// Reads stored payloads back whole inside one read or write, each event's shared bytes once
-/// (a claim's rows come event by event).
+/// Reads stored payloads back whole inside one read or write, each event's shared bytes and
+/// packed row once (a claim's rows come event by event).
 struct StoredPayloadReader {
     private let lookup: Statement
+    private let packedLookup: Statement
     private var last: (app: String, messageID: Int64, shared: Data?)?
+    private var lastPacked: (ids: ClosedRange<Int64>, parts: Data, layout: [(alone: Range<Int>, spans: Range<Int>)]?)?
 
     init(_ db: Database) throws {
         lookup = try db.cachedStatement(sql: "SELECT shared FROM event_payloads WHERE app_id = ? AND message_id = ?")
+        packedLookup = try db.cachedStatement(sql: PackedPayloads.containingRow)
     }
 
     /// The shared bytes of message `messageID` of `app` (nil when there are none), looked up
@@ -126,9 +129,22 @@ struct StoredPayloadReader {
     }
 
     /// The payload of a row whose columns `alone` and `spans` are `delivery_payloads`' `payload`
-    /// and `spans`, for a delivery of message `messageID` of `app`.
-    mutating func payload(_ row: RawStatement.Row, alone: Int32, spans: Int32, app: String, messageID: Int64) throws -> Data {
-        guard let split = row.withBlob(spans, { Data($0) }) else { return row.data(alone) }
+    /// and `spans` (both NULL without such a row: then it is in `packed_payloads`), for delivery
+    /// `deliveryID` of message `messageID` of `app`.
+    mutating func payload(
+        _ row: RawStatement.Row, alone: Int32, spans: Int32, app: String, messageID: Int64, deliveryID: Int64
+    ) throws -> Data {
+        guard let split = row.withBlob(spans, { Data($0) }) else {
+            if row.withBlob(alone, { _ in true }) == nil {
+                // A damaged row fails this delivery alone, as below.
+                do {
+                    return try packedPayload(app: app, messageID: messageID, deliveryID: deliveryID) ?? Data()
+                } catch PushStoreError.corruptValue {
+                    return Data()
+                }
+            }
+            return row.data(alone)
+        }
         let joined = try sharedBytes(app: app, messageID: messageID).flatMap { shared in
             row.withBlob(alone) { alone in
                 split.withUnsafeBytes { spans in shared.withUnsafeBytes { StoredPayload.join(alone: alone, spans: spans, shared: $0) } }
@@ -138,5 +154,42 @@ struct StoredPayloadReader {
         // as for a payload row deleted by erasure. APNs refuses it (`PayloadEmpty`) and that one
         // delivery fails, instead of every claim failing on it.
         return joined ?? Data()
+    }
+
+    /// Delivery `deliveryID`'s payload from its event's `packed_payloads` row; nil when there is
+    /// none (erased with its user, or with the sender whose shared bytes it needs). Throws
+    /// `PushStoreError.corruptValue` for a row whose parts do not fit together.
+    mutating func packedPayload(app: String, messageID: Int64, deliveryID: Int64) throws -> Data? {
+        if lastPacked.map({ !$0.ids.contains(deliveryID) }) ?? true {
+            let query = RawStatement(packedLookup)
+            query.bind(1, deliveryID)
+            lastPacked = nil
+            try query.forEachRow { row in
+                let first = row.int64(0), last = row.int64(1)
+                guard first <= last else { return }
+                let parts = row.withBlob(2) { PackedPayloads.decompress($0) }.flatMap { $0 }.map { Data($0) } ?? Data()
+                lastPacked = (first...last, parts, parts.withUnsafeBytes { PackedPayloads.layout($0) })
+            }
+        }
+        guard let packed = lastPacked, packed.ids.contains(deliveryID) else { return nil }
+        let place = Int(deliveryID - packed.ids.lowerBound)
+        guard let layout = packed.layout, place < layout.count else { throw damaged(packed.ids.lowerBound) }
+        let (alone, spans) = layout[place]
+        if alone.isEmpty && spans.isEmpty { return nil }  // erased with its user
+        if spans.isEmpty { return Data(packed.parts[alone]) }  // a copy, so its indices start at 0
+        guard let shared = try sharedBytes(app: app, messageID: messageID) else { return nil }
+        let joined = packed.parts.withUnsafeBytes { parts in
+            shared.withUnsafeBytes {
+                StoredPayload.join(
+                    alone: UnsafeRawBufferPointer(rebasing: parts[alone]), spans: UnsafeRawBufferPointer(rebasing: parts[spans]), shared: $0
+                )
+            }
+        }
+        guard let joined else { throw damaged(packed.ids.lowerBound) }
+        return joined
+    }
+
+    private func damaged(_ first: Int64) -> PushStoreError {
+        .corruptValue(table: "packed_payloads", column: "parts", value: "first delivery \(first)")
     }
 }

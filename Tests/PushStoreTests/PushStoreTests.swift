@@ -97,6 +97,13 @@ import Testing
         "SELECT id, created_at_ms, state, app_id, message_id FROM deliveries WHERE id > 5 ORDER BY id LIMIT 10",
         // Erasure: the deliveries of the messages the user sent, by message.
         "SELECT id FROM deliveries WHERE app_id = 'a' AND message_id IN (SELECT value FROM json_each('[1]'))",
+        // A delivery's packed payload row, and the pruner dropping rows none of whose deliveries are left.
+        PackedPayloads.containingRow.replacingOccurrences(of: "?", with: "5"),
+        """
+        DELETE FROM packed_payloads WHERE first_delivery_id BETWEEN 1 AND 5 AND NOT EXISTS (
+            SELECT 1 FROM deliveries WHERE id BETWEEN packed_payloads.first_delivery_id AND packed_payloads.last_delivery_id)
+        """,
+        "DELETE FROM packed_payloads WHERE first_delivery_id >= 5",
         // The per-user listing: a bounded range of the newest rowids, not a table scan.
         "SELECT * FROM deliveries WHERE id > 5 AND app_id = 'a' AND user_id = 'u' ORDER BY id DESC LIMIT 20",
     ])
@@ -127,7 +134,8 @@ import Testing
                 db,
                 sql: """
                     SELECT tbl_name || '.' || name FROM sqlite_schema WHERE type = 'index' AND sql IS NOT NULL
-                    AND tbl_name IN ('events', 'event_payloads', 'decisions', 'deliveries', 'delivery_payloads') ORDER BY 1
+                    AND tbl_name IN ('events', 'event_payloads', 'decisions', 'deliveries', 'delivery_payloads', 'packed_payloads')
+                    ORDER BY 1
                     """)
         }
         #expect(

@@ -46,14 +46,18 @@ import Testing
         let stored = try await store.pool.read { db in
             (
                 try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM event_payloads") ?? -1,
-                try Int.fetchOne(db, sql: "SELECT SUM(length(payload)) FROM delivery_payloads") ?? -1,
-                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM delivery_payloads WHERE spans IS NULL") ?? -1
+                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM packed_payloads") ?? -1,
+                try Int.fetchOne(db, sql: "SELECT SUM(length(parts)) FROM packed_payloads") ?? -1,
+                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM delivery_payloads") ?? -1
             )
         }
         #expect(stored.0 == 1)
-        #expect(stored.2 == 0)
+        #expect(stored.1 == 1, "the event's payloads are one row (PackedPayloads)")
+        #expect(stored.3 == 0)
         let whole = event.deliveries.map(\.payload.count).reduce(0, +)
-        #expect(stored.1 <= whole - 4 * shared.count + 4, "each row keeps only what is its own")
+        // Each part keeps only what is its own, and its spans (12 bytes each); 4 + 8 per part of header.
+        let spans = event.deliveries.map { 12 * $0.sharedSpans.count }.reduce(0, +)
+        #expect(stored.2 <= whole - 4 * shared.count + 4 + spans + 4 + 8 * 4)
 
         let claimed = try await store.claimDue(nowMs: 1_800_000_000_000 - 1, limit: 100)
         #expect(Set(claimed.map(\.payload)) == Set(event.deliveries.map(\.payload)))
@@ -78,6 +82,8 @@ import Testing
         _ = try await store.prune(olderThanMs: 1_800_000_000_000, batch: 1)
         let left = try await store.pool.read { db in try Int64.fetchAll(db, sql: "SELECT message_id FROM event_payloads") }
         #expect(left == [2])
+        let packed = try await store.pool.read { db in try Int64.fetchAll(db, sql: "SELECT last_delivery_id FROM packed_payloads") }
+        #expect(packed.count == 1 && packed[0] >= kept.id, "message 1's packed row went with its last delivery")
         let again = try await store.claimDue(nowMs: 1_800_000_000_000 - 1, limit: 100)
         #expect(again.map(\.payload) == [kept.payload], "the one left still reads whole")
     }
@@ -108,18 +114,31 @@ import Testing
         #expect(Set(reclaimed.map(\.payload)) == Set(again.deliveries.map(\.payload) + [kept.payload]))
     }
 
-    /// Erasing the sender erases the bytes that name them, and their text, from the file.
+    /// Erasing the sender erases the bytes that name them, and their text, from the file: from the
+    /// shared bytes and from the packed rows, which keep the alerts compressed (so they are searched
+    /// uncompressed as well as in the file's bytes).
     @Test func erasingTheSenderDropsTheSharedBytes() async throws {
         let file = try TemporaryDatabase()
         let store = try file.open()
         #expect(try await store.acceptEvent(Self.plannedEvent(store, messageID: 1, sender: "eve-91c2", text: "secret-4d1e")))
         #expect(try await store.acceptEvent(Self.plannedEvent(store, messageID: 2, sender: "sam", text: "other-77aa")))
-        #expect(try PushStoreUsersTests.bytes(of: file.path).range(of: Data("secret-4d1e".utf8)) != nil)
+        func stored() async throws -> Data { try PushStoreUsersTests.bytes(of: file.path) + (try await Self.uncompressedParts(store)) }
+        #expect(try await stored().range(of: Data("secret-4d1e".utf8)) != nil)
         #expect(try await store.eraseUser(app: Self.app, user: "eve-91c2"))
-        let after = try PushStoreUsersTests.bytes(of: file.path)
+        let after = try await stored()
         #expect(after.range(of: Data("eve-91c2".utf8)) == nil)
         #expect(after.range(of: Data("secret-4d1e".utf8)) == nil)
         #expect(after.range(of: Data("other-77aa".utf8)) != nil)
+    }
+
+    /// Every `packed_payloads` row's parts, uncompressed.
+    static func uncompressedParts(_ store: SQLiteStore) async throws -> Data {
+        try await store.pool.read { db in
+            try Data(
+                Data.fetchAll(db, sql: "SELECT parts FROM packed_payloads").flatMap {
+                    try #require($0.withUnsafeBytes { PackedPayloads.decompress($0) })
+                })
+        }
     }
 
     /// The copy to PostgreSQL reads payloads whole too.

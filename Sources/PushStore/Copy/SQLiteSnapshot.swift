@@ -87,7 +87,10 @@ public final class SQLiteSnapshot: Sendable {
             var reader = try StoredPayloadReader(db)
             let deliveries = try rows.map { row in
                 var payload: Data? = row[17]
-                if let spans = row[20] as Data?, let alone = payload {
+                if payload == nil {
+                    // Stored with its event's other payloads (`PackedPayloads`); nil when erased.
+                    payload = try reader.packedPayload(app: row[1], messageID: row[2], deliveryID: row[0])
+                } else if let spans = row[20] as Data?, let alone = payload {
                     guard let bytes = try reader.sharedBytes(app: row[1], messageID: row[2]),
                         let whole = StoredPayload.join(alone, spans: spans, shared: bytes)
                     else {

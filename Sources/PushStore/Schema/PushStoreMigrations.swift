@@ -18,6 +18,7 @@ enum PushStoreMigrations {
         migrator.registerMigration("v10_shared_payloads", migrate: SharedPayloadSchema.migrate)
         migrator.registerMigration("v11_prune_by_id", migrate: PruneByIDSchema.migrate)
         migrator.registerMigration("v12_no_sender_index", migrate: SenderScanSchema.migrate)
+        migrator.registerMigration("v13_packed_payloads", migrate: PackedPayloadSchema.migrate)
         return migrator
     }
 
