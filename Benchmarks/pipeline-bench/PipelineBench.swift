@@ -42,7 +42,17 @@ struct PipelineBench {
                 #"{"category":"group_channel:message_send","app_id":"bench-app","type":"MESG","sender":{"user_id":"u\#(list[0])","nickname":"Jane"},"members":[\#(members.joined(separator: ","))],"payload":{"message_id":\#(1_000_000 + i),"created_at":1700000000000,"message":"hello from the benchmark, message \#(i)"},"channel":{"channel_url":"channel-\#(list[0])","name":"Bench"}}"#
                     .utf8)
         }
+        // `PIPELINE_BENCH_TIMES=1` writes each stage's CLOCK_MONOTONIC span to stderr, for
+        // `perf record -k CLOCK_MONOTONIC` and `perf report --time start,end` on one stage.
+        let printTimes = ProcessInfo.processInfo.environment["PIPELINE_BENCH_TIMES"] == "1"
+        func monotonicSeconds() -> String {
+            var time = timespec()
+            clock_gettime(CLOCK_MONOTONIC, &time)
+            return String(format: "%ld.%06ld", time.tv_sec, time.tv_nsec / 1000)
+        }
         func measure(_ name: String, _ body: () async throws -> Void) async rethrows {
+            let startTime = printTimes ? monotonicSeconds() : ""
+            defer { if printTimes { FileHandle.standardError.write(Data("\(name): \(startTime),\(monotonicSeconds())\n".utf8)) } }
             let start = ContinuousClock.now
             let cpuStart = cpuMicroseconds()
             try await body()
@@ -112,12 +122,15 @@ struct PipelineBench {
                 }
             }
         }
-        // What the layout saves: payload bytes per event, whole and as stored.
+        // What the layout saves: payload bytes per event, whole, with the shared bytes once (v10),
+        // and as stored (v13: the rest packed in one row per event, compressed).
         let wholeBytes = accepted.lazy.flatMap(\.deliveries).map(\.payload.count).reduce(0, +)
         let sharedRuns = accepted.lazy.flatMap(\.deliveries).flatMap(\.sharedSpans).map(\.length).reduce(0, +)
         let sharedOnce = accepted.lazy.compactMap(\.sharedPayload?.count).reduce(0, +)
+        let stored = accepted.lazy.map(\.storedPayloadBytes).reduce(0, +)
         print(
-            "  (payload bytes per event: \(wholeBytes / n) whole, \((wholeBytes - sharedRuns + sharedOnce) / n) stored)")
+            "  (payload bytes per event: \(wholeBytes / n) whole, \((wholeBytes - sharedRuns + sharedOnce) / n) with shared bytes once, "
+                + "\(stored / n) stored)")
         try await measure("accept, batches of 32") {
             var index = 0
             while index < accepted.count {
