@@ -31,6 +31,12 @@ enum PackedPayloads {
         compress(raw(parts))
     }
 
+    /// The column's bytes for `deliveries`' payloads: each without the runs of `shared` it
+    /// repeats, or whole when they are not what it claims (`StoredPayload.split`).
+    static func encode(_ deliveries: [NewDelivery], shared: [UInt8]) -> [UInt8] {
+        encode(deliveries.map { StoredPayload.split($0.payload, spans: $0.sharedSpans, shared: shared) ?? ([UInt8]($0.payload), []) })
+    }
+
     /// The parts, uncompressed.
     static func raw(_ parts: [(alone: [UInt8], spans: [UInt8])]) -> [UInt8] {
         let total = 4 + 8 * parts.count + parts.reduce(0) { $0 + $1.alone.count + $1.spans.count }
@@ -134,9 +140,6 @@ extension AcceptedEvent {
         guard let shared = sharedPayload, deliveries.contains(where: { !$0.sharedSpans.isEmpty }) else {
             return deliveries.reduce(0) { $0 + $1.payload.count }
         }
-        return shared.count
-            + PackedPayloads.encode(
-                deliveries.map { StoredPayload.split($0.payload, spans: $0.sharedSpans, shared: shared) ?? ([UInt8]($0.payload), []) }
-            ).count
+        return shared.count + PackedPayloads.encode(deliveries, shared: shared).count
     }
 }
