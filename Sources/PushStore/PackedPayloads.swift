@@ -140,6 +140,6 @@ extension AcceptedEvent {
         guard let shared = sharedPayload, deliveries.contains(where: { !$0.sharedSpans.isEmpty }) else {
             return deliveries.reduce(0) { $0 + $1.payload.count }
         }
-        return shared.count + PackedPayloads.encode(deliveries, shared: shared).count
+        return shared.count + (packedPayloads ?? PackedPayloads.encode(deliveries, shared: shared)).count
     }
 }

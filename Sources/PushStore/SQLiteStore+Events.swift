@@ -88,7 +88,7 @@ extension SQLiteStore {
         if let shared, let first = ids.first, let last = ids.last, last - first == ids.count - 1,
             ids.count <= PackedPayloads.maximumCount
         {
-            let parts = PackedPayloads.encode(event.deliveries, shared: shared)
+            let parts = event.packedPayloads ?? PackedPayloads.encode(event.deliveries, shared: shared)
             // Ids are reused once the highest deliveries are deleted: a row left from those (all
             // of a row's users erased) would otherwise take the key, or claim these ids.
             let dropStale = RawStatement(try db.cachedStatement(sql: "DELETE FROM packed_payloads WHERE first_delivery_id >= ?"))

@@ -58,6 +58,22 @@ import Testing
         #expect(stored * 3 < whole, "\(stored) bytes stored for \(whole)")
     }
 
+    /// The packed row is made with the event, off SQLite's writer; an event changed afterwards
+    /// drops it and is packed again at the commit, so what is stored is what it holds.
+    @Test func anEventChangedAfterItWasMadeIsPackedAgain() async throws {
+        let db = try TemporaryDatabase()
+        let store = try db.open()
+        var event = try await SharedPayloadTests.plannedEvent(store, messageID: 4)
+        let made = try #require(event.packedPayloads)
+        #expect(made == PackedPayloads.encode(event.deliveries, shared: try #require(event.sharedPayload)))
+        event.deliveries.removeLast()
+        #expect(event.packedPayloads == nil)
+        #expect(try await store.acceptEvent(event))
+        let claimed = try await store.claimDue(nowMs: Self.far, limit: 100)
+        #expect(Set(claimed.map(\.payload)) == Set(event.deliveries.map(\.payload)))
+        #expect(claimed.count == 3)
+    }
+
     /// Erasing one recipient empties their part of the row; the others still read whole.
     @Test func erasingARecipientEmptiesOnlyTheirPart() async throws {
         let db = try TemporaryDatabase()
