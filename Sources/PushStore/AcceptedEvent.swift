@@ -53,9 +53,15 @@ extension AcceptedEvent {
             decisions: plan.recipients.map { RecipientDecisionRecord(userID: $0.userID, decision: $0.decision) },
             deliveries: try plan.deliveries.map(delivery))
         sharedPayload = plan.sharedPayload
-        if let shared = sharedPayload, deliveries.contains(where: { !$0.sharedSpans.isEmpty }) {
+        if let shared = usedSharedPayload {
             packedPayloads = PackedPayloads.encode(deliveries, shared: shared)
         }
+    }
+
+    /// `sharedPayload` when some payload leaves runs of it out (only then is it stored, and the
+    /// payloads packed against it).
+    var usedSharedPayload: [UInt8]? {
+        deliveries.contains(where: { !$0.sharedSpans.isEmpty }) ? sharedPayload : nil
     }
 
     /// The stored deliveries, given the ids `SQLiteStore.commitEvents` returned for this event.

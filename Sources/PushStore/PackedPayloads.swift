@@ -80,7 +80,9 @@ enum PackedPayloads {
     static func decompress(_ stored: UnsafeRawBufferPointer) -> [UInt8]? {
         guard stored.count > 4 else { return nil }
         let expected = Int(UInt32(littleEndian: stored.loadUnaligned(fromByteOffset: 0, as: UInt32.self)))
-        guard expected <= maximumPartsBytes else { return nil }
+        // Parts hold at least their count, so a length below it is damage (and an empty buffer
+        // would have no address to write to).
+        guard expected >= 4, expected <= maximumPartsBytes else { return nil }
         var ok = false
         let raw = [UInt8](unsafeUninitializedCapacity: expected) { out, count in
             let length = out.baseAddress!.withMemoryRebound(to: CChar.self, capacity: expected) { target in
@@ -131,13 +133,19 @@ enum PackedPayloads {
         SELECT first_delivery_id, last_delivery_id, parts FROM packed_payloads
         WHERE first_delivery_id <= ? ORDER BY first_delivery_id DESC LIMIT 1
         """
+
+    /// `containingRow` without the parts: where a row is, not what it holds.
+    static let containingRowKey = """
+        SELECT first_delivery_id, last_delivery_id FROM packed_payloads
+        WHERE first_delivery_id <= ? ORDER BY first_delivery_id DESC LIMIT 1
+        """
 }
 
 extension AcceptedEvent {
     /// What `SQLiteStore.commitEvents` stores for its payloads: the shared bytes once and the
     /// packed parts compressed, or each payload whole (`pipeline-bench` prints it).
     public var storedPayloadBytes: Int {
-        guard let shared = sharedPayload, deliveries.contains(where: { !$0.sharedSpans.isEmpty }) else {
+        guard let shared = usedSharedPayload else {
             return deliveries.reduce(0) { $0 + $1.payload.count }
         }
         return shared.count + (packedPayloads ?? PackedPayloads.encode(deliveries, shared: shared)).count

@@ -50,7 +50,7 @@ extension SQLiteStore {
         let now = event.acceptedAtMs
         // The bytes every payload repeats, once for the event (`StoredPayload`).
         var shared: [UInt8]?
-        if let bytes = event.sharedPayload, event.deliveries.contains(where: { !$0.sharedSpans.isEmpty }) {
+        if let bytes = event.usedSharedPayload {
             // A row may be left from an earlier event of the same message id, pruned while one of
             // its deliveries was still unsent: that delivery needs those bytes, so they stay, and
             // this event's payloads are stored whole.

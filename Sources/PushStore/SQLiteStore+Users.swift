@@ -111,9 +111,12 @@ extension SQLiteStore {
             try await pool.write { db in
                 let list = ids.map(String.init).joined(separator: ",")
                 try db.execute(sql: "DELETE FROM delivery_payloads WHERE delivery_id IN (\(list))")
-                // Their parts of packed rows are emptied; the other recipients' stay.
-                for (first, row) in try Self.packedRows(holding: ids, db) {
-                    if let blanked = PackedPayloads.blanking(row.parts, places: row.places) {
+                // Their parts of packed rows are emptied; the other recipients' stay. One row's
+                // parts in memory at a time (a 1,000-member event's are tens of KB).
+                for (first, places) in try Self.packedRows(holding: ids, db) {
+                    let parts = try Data.fetchOne(
+                        db, sql: "SELECT parts FROM packed_payloads WHERE first_delivery_id = ?", arguments: [first])
+                    if let parts, let blanked = PackedPayloads.blanking(parts, places: places) {
                         try db.execute(
                             sql: "UPDATE packed_payloads SET parts = ? WHERE first_delivery_id = ?", arguments: [Data(blanked), first])
                     } else {
@@ -156,32 +159,30 @@ extension SQLiteStore {
     }
 }
 
-/// What an erasure found to delete (ids), before deleting it.
 extension SQLiteStore {
-    /// The `packed_payloads` rows holding deliveries `ids` (by first delivery id), each with its
-    /// parts and the places of those deliveries in it: one probe per row, as `ids` come in order.
-    static func packedRows(holding ids: some Collection<Int64>, _ db: Database) throws -> [Int64: (parts: Data, places: Set<Int>)] {
-        let find = try db.cachedStatement(sql: PackedPayloads.containingRow)
-        var rows: [Int64: (parts: Data, places: Set<Int>)] = [:]
-        var current: (first: Int64, last: Int64)?
+    /// The `packed_payloads` rows holding deliveries `ids` (by first delivery id), each with the
+    /// places of those deliveries in it: keys only (the parts stay on disk), one probe per row, as
+    /// `ids` are walked in order.
+    static func packedRows(holding ids: some Collection<Int64>, _ db: Database) throws -> [Int64: Set<Int>] {
+        let find = try db.cachedStatement(sql: PackedPayloads.containingRowKey)
+        var rows: [Int64: Set<Int>] = [:]
+        var current: ClosedRange<Int64>?
         for id in ids.sorted() {
-            if current.map({ !($0.first...$0.last).contains(id) }) ?? true {
+            if current.map({ !$0.contains(id) }) ?? true {
                 current = nil
                 if let row = try Row.fetchOne(find, arguments: [id]) {
                     let first: Int64 = row[0], last: Int64 = row[1]
-                    if first <= id, id <= last {
-                        current = (first, last)
-                        if rows[first] == nil { rows[first] = (row[2], []) }
-                    }
+                    if first <= id, id <= last { current = first...last }
                 }
             }
             guard let current else { continue }
-            rows[current.first]?.places.insert(Int(id - current.first))
+            rows[current.lowerBound, default: []].insert(Int(id - current.lowerBound))
         }
         return rows
     }
 }
 
+/// What an erasure found to delete (ids), before deleting it.
 struct UserErasure: Sendable {
     /// Rows per write transaction.
     static let batch = 5_000

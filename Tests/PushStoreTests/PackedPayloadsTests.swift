@@ -41,7 +41,10 @@ import Testing
         wrongLength[0] &+= 1
         var huge = stored
         huge[3] = 0x7f
-        for damaged in [Array(stored.dropLast()), wrongLength, huge, [0, 0, 0, 0], Array(raw)] {
+        // A stated length of 0, or below the count every parts blob starts with.
+        for damaged in [
+            Array(stored.dropLast()), wrongLength, huge, [0, 0, 0, 0], Array(raw), [0, 0, 0, 0, 0x10], [2, 0, 0, 0, 0x20, 0, 0],
+        ] {
             #expect(damaged.withUnsafeBytes { PackedPayloads.decompress($0) } == nil)
         }
         #expect(PackedPayloads.blanking(Data(stored.dropLast()), places: [0]) == nil)

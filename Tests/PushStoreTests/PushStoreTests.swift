@@ -99,6 +99,7 @@ import Testing
         "SELECT id FROM deliveries WHERE app_id = 'a' AND message_id IN (SELECT value FROM json_each('[1]'))",
         // A delivery's packed payload row, and the pruner dropping rows none of whose deliveries are left.
         PackedPayloads.containingRow.replacingOccurrences(of: "?", with: "5"),
+        PackedPayloads.containingRowKey.replacingOccurrences(of: "?", with: "5"),
         """
         DELETE FROM packed_payloads WHERE first_delivery_id BETWEEN 1 AND 5 AND NOT EXISTS (
             SELECT 1 FROM deliveries WHERE id BETWEEN packed_payloads.first_delivery_id AND packed_payloads.last_delivery_id)
