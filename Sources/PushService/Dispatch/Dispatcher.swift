@@ -164,6 +164,8 @@ public final class Dispatcher: Service, Sendable {
         /// A send finished (`handedOff`: it came through the hand-off and holds inbox room;
         /// otherwise it was claimed and counts against its app's claim room).
         case sent(DeliveryOutcome, app: String, acceptedAtMs: Int64, handedOff: Bool)
+        /// A claim came back (it ran beside the loop), with the time it claimed at.
+        case claimed(Result<DueClaim, any Error>, nowMs: Int64)
         /// The waker: a hand-off, a `wake()`, or its timeout.
         case woken
         /// A batch of outcomes was recorded (written beside the loop, which keeps sending).
@@ -174,7 +176,7 @@ public final class Dispatcher: Service, Sendable {
 
     /// How the loop goes on after an action.
     private enum Next {
-        case carryOn, turnAgain, finish
+        case carryOn, finish
     }
 
     /// Performs what `DispatchStateMachine` decides (claims and writes in SQLite, child tasks,
@@ -188,8 +190,6 @@ public final class Dispatcher: Service, Sendable {
                 switch action {
                 case .none:
                     break
-                case .turnAgain:
-                    return .turnAgain
                 case .finish:
                     return .finish
                 case .takeHandedOff:
@@ -223,7 +223,19 @@ public final class Dispatcher: Service, Sendable {
                         "shutdown grace over; putting unfinished sends back",
                         metadata: ["count": .stringConvertible(inFlight)])
                     group.cancelAll()
-                case .claim, .flushAndWait, .startWaker:
+                case .claim(let claim):
+                    let store = self.store
+                    group.addTask(priority: .high) {
+                        do {
+                            let due = try await store.claimDue(
+                                nowMs: claim.nowMs, limit: claim.limit, roomByApp: claim.roomByApp,
+                                defaultRoom: claim.defaultRoom, rotation: claim.rotation)
+                            return .claimed(.success(due), nowMs: claim.nowMs)
+                        } catch {
+                            return .claimed(.failure(error), nowMs: claim.nowMs)
+                        }
+                    }
+                case .flushAndWait, .startWaker:
                     preconditionFailure("\(action) waits: perform(_:)")
                 }
                 return .carryOn
@@ -232,19 +244,6 @@ public final class Dispatcher: Service, Sendable {
             /// All actions, the ones that wait too.
             func perform(_ action: DispatchStateMachine.Action) async -> Next {
                 switch action {
-                case .claim(let claim):
-                    do {
-                        let due = try await store.claimDue(
-                            nowMs: claim.nowMs, limit: claim.limit, roomByApp: claim.roomByApp,
-                            defaultRoom: claim.defaultRoom, rotation: claim.rotation)
-                        held?.hold(due.records.lazy.map(\.id))
-                        let next = machine.claimed(count: due.records.count, exhausted: due.exhausted)
-                        for delivery in due.records { start(delivery, handedOff: false, now: claim.nowMs) }
-                        return performNow(next)
-                    } catch {
-                        logger.error("claiming deliveries failed", metadata: ["error": "\(error)"])
-                        return performNow(machine.claimFailed())
-                    }
                 case .flushAndWait(let batch):
                     if !batch.isEmpty {
                         reportBacklog()
@@ -299,11 +298,23 @@ public final class Dispatcher: Service, Sendable {
                 _ = performNow(machine.notStarted(outcome, handedOff: handedOff))
             }
 
+            /// A claim came back: start its sends (or, when stopping, put them back unsent).
+            func claimed(_ due: DueClaim, nowMs: Int64) {
+                held?.hold(due.records.lazy.map(\.id))
+                machine.claimed(count: due.records.count, exhausted: due.exhausted)
+                for delivery in due.records {
+                    if machine.stopping {
+                        machine.recorded(putBack(delivery))
+                    } else {
+                        start(delivery, handedOff: false, now: nowMs)
+                    }
+                }
+            }
+
             while true {
                 _ = performNow(machine.turnStarted(stopping: isStopping))
-                let now = clock()
                 let requested = claimRequested.exchange(false, ordering: .relaxed)
-                if await perform(machine.turnContinued(now: now, claimRequested: requested)) == .turnAgain { continue }
+                _ = performNow(machine.turnContinued(now: clock(), claimRequested: requested))
                 if await perform(machine.readyToWait()) == .finish { break }
 
                 guard let finished = await group.next() else { continue }
@@ -313,6 +324,13 @@ public final class Dispatcher: Service, Sendable {
                     // A final outcome leaves the backlog; a retry stays in it.
                     if outcome.state != .pending { backlog.finished(app: app, nowMs: outcome.atMs, acceptedAtMs: acceptedAtMs) }
                     action = machine.sendFinished(outcome, app: app, handedOff: handedOff)
+                case .claimed(.success(let due), let nowMs):
+                    claimed(due, nowMs: nowMs)
+                    action = .none
+                case .claimed(.failure(let error), _):
+                    logger.error("claiming deliveries failed", metadata: ["error": "\(error)"])
+                    machine.claimFailed()
+                    action = .none
                 case .woken:
                     action = machine.woken()
                 case .flushed:

@@ -17,14 +17,13 @@ import Testing
     static func claim(
         _ machine: inout Machine, now: Int64 = 0, app: String, count: Int, exhausted: Bool = false,
         requested: Bool = false
-    ) -> Machine.Action {
+    ) {
         guard case .claim = machine.turnContinued(now: now, claimRequested: requested) else {
             Issue.record("expected a claim")
-            return .none
+            return
         }
-        let next = machine.claimed(count: count, exhausted: exhausted)
+        machine.claimed(count: count, exhausted: exhausted)
         for _ in 0..<count { machine.sendStarted(app: app, handedOff: false) }
-        return next
     }
 
     @Test func claimsInQuarterBatchStepsWithinTheWindow() {
@@ -34,13 +33,13 @@ import Testing
         #expect(
             machine.turnContinued(now: 0, claimRequested: false)
                 == .claim(.init(nowMs: 0, limit: 20, roomByApp: [:], defaultRoom: 20, rotation: 0)))
-        // A full claim: more may be due, turn again at once.
-        #expect(machine.claimed(count: 20, exhausted: false) == .turnAgain)
+        // A full claim: more may be due, the next turn claims again at once.
+        machine.claimed(count: 20, exhausted: false)
         for _ in 0..<20 { machine.sendStarted(app: "a", handedOff: false) }
         #expect(
             machine.turnContinued(now: 1, claimRequested: false)
                 == .claim(.init(nowMs: 1, limit: 20, roomByApp: ["a": 0], defaultRoom: 20, rotation: 1)))
-        #expect(machine.claimed(count: 20, exhausted: false) == .turnAgain)
+        machine.claimed(count: 20, exhausted: false)
         for _ in 0..<20 { machine.sendStarted(app: "b", handedOff: false) }
         // The window is full: no claim, not even on request.
         #expect(machine.turnContinued(now: 2, claimRequested: true) == .none)
@@ -54,10 +53,48 @@ import Testing
                 == .claim(.init(nowMs: 4, limit: 5, roomByApp: ["a": 5, "b": 0], defaultRoom: 20, rotation: 2)))
     }
 
+    @Test func oneClaimAtATimeAndAWakeMeanwhileIsKept() {
+        var machine = Machine(configuration: Self.configuration, now: 0)
+        guard case .claim = machine.turnContinued(now: 0, claimRequested: false) else {
+            Issue.record("expected a claim")
+            return
+        }
+        #expect(machine.isClaiming)
+        // Sends finishing or a wake() while the claim runs start no second claim.
+        #expect(machine.turnContinued(now: 1, claimRequested: true) == .none)
+        #expect(machine.turnContinued(now: 2, claimRequested: false) == .none)
+        // Nothing in flight, but the claim is not back: wait for it (no idle flush, no finish).
+        #expect(machine.readyToWait() == .startWaker(.untilNextRetry))
+        // The claim found the queue drained; the wake() that came meanwhile still claims.
+        machine.claimed(count: 0, exhausted: true)
+        #expect(!machine.isClaiming)
+        guard case .claim = machine.turnContinued(now: 3, claimRequested: false) else {
+            Issue.record("the wake() during the claim claims again")
+            return
+        }
+        machine.claimed(count: 0, exhausted: true)
+        #expect(machine.turnContinued(now: 4, claimRequested: false) == .none, "the wake was used once")
+    }
+
+    @Test func stoppingWaitsForTheClaimUnderWay() {
+        var machine = Machine(configuration: Self.configuration, now: 0)
+        _ = machine.turnContinued(now: 0, claimRequested: false)
+        #expect(machine.turnStarted(stopping: true) == .closeInbox)
+        #expect(machine.turnContinued(now: 1, claimRequested: false) == .none)
+        #expect(machine.readyToWait() == .none, "no finish while a claim may still return deliveries")
+        // Its deliveries come back unsent (put back), then everything is recorded and it ends.
+        machine.claimed(count: 2, exhausted: false)
+        machine.recorded(Self.outcome(1, .pending))
+        machine.recorded(Self.outcome(2, .pending))
+        #expect(machine.turnContinued(now: 2, claimRequested: false) == .none, "no claims while stopping")
+        #expect(machine.readyToWait() == .flushAndWait([Self.outcome(1, .pending), Self.outcome(2, .pending)]))
+        #expect(machine.idleFlushFinished(now: 3) == .finish)
+    }
+
     @Test func aFailedClaimCountsAsDrainedAndKeepsTheRotation() {
         var machine = Machine(configuration: Self.configuration, now: 0)
         _ = machine.turnContinued(now: 0, claimRequested: false)
-        #expect(machine.claimFailed() == .none)
+        machine.claimFailed()
         #expect(machine.turnContinued(now: 49, claimRequested: false) == .none)
         #expect(
             machine.turnContinued(now: 50, claimRequested: false)
@@ -67,7 +104,7 @@ import Testing
     @Test func aClaimCutShortByAppRoomWaitsForAQuarterBatchOfClaimedFinishes() {
         var machine = Machine(configuration: Self.configuration, now: 0)
         // 12 of 20: the queue has more, but not for apps with room.
-        #expect(Self.claim(&machine, app: "a", count: 12) == .none)
+        Self.claim(&machine, app: "a", count: 12)
         #expect(machine.turnContinued(now: 1000, claimRequested: false) == .none)
         // Handed-off finishes give the claim room nothing back, so they do not count.
         machine.handedOffTaken(1)
@@ -84,12 +121,12 @@ import Testing
 
     @Test func aCappedClaimIsRetriedAtOnceOnWakeOrWhenTheWakerFires() {
         var machine = Machine(configuration: Self.configuration, now: 0)
-        _ = Self.claim(&machine, app: "a", count: 12)
+        Self.claim(&machine, app: "a", count: 12)
         guard case .claim = machine.turnContinued(now: 1, claimRequested: true) else {
             Issue.record("wake() claims regardless")
             return
         }
-        _ = machine.claimed(count: 12, exhausted: false)
+        machine.claimed(count: 12, exhausted: false)
         for _ in 0..<12 { machine.sendStarted(app: "a", handedOff: false) }
         #expect(machine.turnContinued(now: 2, claimRequested: false) == .none)
         #expect(machine.woken() == .reportBacklog)
@@ -103,19 +140,19 @@ import Testing
         let configuration = Self.configuration
         #expect(configuration.drainedClaimDelay == .milliseconds(50))
         var machine = Machine(configuration: configuration, now: 0)
-        #expect(Self.claim(&machine, now: 100, app: "a", count: 3, exhausted: true) == .none)
+        Self.claim(&machine, now: 100, app: "a", count: 3, exhausted: true)
         #expect(machine.turnContinued(now: 149, claimRequested: false) == .none)
         guard case .claim = machine.turnContinued(now: 150, claimRequested: false) else {
             Issue.record("50 ms after the queue was drained, claim again")
             return
         }
-        _ = machine.claimed(count: 0, exhausted: true)
+        machine.claimed(count: 0, exhausted: true)
         // wake() claims at once.
         guard case .claim = machine.turnContinued(now: 151, claimRequested: true) else {
             Issue.record("wake() claims at once")
             return
         }
-        _ = machine.claimed(count: 0, exhausted: true)
+        machine.claimed(count: 0, exhausted: true)
         // The waker with sends in flight (its idle poll): still drained, the pause holds.
         _ = machine.woken()
         #expect(machine.turnContinued(now: 152, claimRequested: false) == .none)
@@ -132,7 +169,7 @@ import Testing
         let configuration = Self.configuration
         #expect(configuration.recordInterval == .milliseconds(100))
         var machine = Machine(configuration: configuration, now: 0)
-        _ = Self.claim(&machine, app: "a", count: 6, exhausted: true)
+        Self.claim(&machine, app: "a", count: 6, exhausted: true)
         for id in 1...2 {
             _ = machine.sendFinished(Self.outcome(Int64(id)), app: "a", handedOff: false)
             #expect(machine.eventHandled(now: 10) == .none)
@@ -148,7 +185,7 @@ import Testing
         #expect(machine.eventHandled(now: 500) == .flush([Self.outcome(4), Self.outcome(5), Self.outcome(6)]))
         _ = machine.flushFinished()
         // By time: 100 ms after the last flush began.
-        _ = Self.claim(&machine, now: 500, app: "a", count: 1, requested: true)
+        Self.claim(&machine, now: 500, app: "a", count: 1, requested: true)
         _ = machine.sendFinished(Self.outcome(7), app: "a", handedOff: false)
         #expect(machine.eventHandled(now: 599) == .none)
         #expect(machine.eventHandled(now: 600) == .flush([Self.outcome(7)]))
@@ -165,7 +202,7 @@ import Testing
         #expect(machine.idleFlushFinished(now: 2) == .none, "the waker still runs")
         #expect(machine.woken() == .reportBacklog)
         // Busy: the waker polls, so hand-offs start without waiting for a send.
-        _ = Self.claim(&machine, app: "a", count: 1, requested: true)
+        Self.claim(&machine, app: "a", count: 1, requested: true)
         #expect(machine.readyToWait() == .startWaker(.idlePoll))
         #expect(machine.readyToWait() == .none)
         // Idle again: what finished is recorded before waiting.
@@ -188,7 +225,7 @@ import Testing
 
     @Test func shutdownWithSendsInFlightArmsTheGraceOnceAndCancelsAtIt() {
         var machine = Machine(configuration: Self.configuration, now: 0)
-        _ = Self.claim(&machine, app: "a", count: 2)
+        Self.claim(&machine, app: "a", count: 2)
         #expect(machine.turnStarted(stopping: true) == .closeInbox)
         #expect(machine.turnContinued(now: 1, claimRequested: false) == .armDeadline(.seconds(10)))
         #expect(machine.readyToWait() == .none, "no waker while stopping; the sends or the deadline end the wait")
@@ -206,7 +243,7 @@ import Testing
 
     @Test func shutdownWaitsForARunningFlushBeforeTheLastOne() {
         var machine = Machine(configuration: Self.configuration, now: 0)
-        _ = Self.claim(&machine, app: "a", count: 1)
+        Self.claim(&machine, app: "a", count: 1)
         _ = machine.sendFinished(Self.outcome(1), app: "a", handedOff: false)
         #expect(machine.eventHandled(now: 100) == .flush([Self.outcome(1)]))
         _ = machine.turnStarted(stopping: true)
