@@ -49,8 +49,8 @@ struct ClientShutdownTests {
     }
 }
 
-/// Waits (up to 10 s) until `count` requests are on the wire.
-private func waitForStreams(_ client: APNsClient, _ count: Int) async throws {
+/// Waits (polling, up to 60 s) until `count` requests are on the wire.
+func waitForStreams(_ client: APNsClient, _ count: Int) async throws {
     let deadline = ContinuousClock.now + .seconds(60)
     while client.statistics.streamsInFlight < count, ContinuousClock.now < deadline {
         try await Task.sleep(for: .milliseconds(5))

@@ -21,16 +21,51 @@ public final class APNsClient: Sendable {
     /// - Throws: `APNsError` when there is no answer (see `isRetryable`), `CancellationError`
     ///   when the task is cancelled.
     public func send(_ request: APNsRequest, timeout: Duration? = nil) async throws -> APNsResponse {
+        let handle = APNsSendHandle()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                submit(request, timeout: timeout, handle: handle) { continuation.resume(with: $0) }
+            }
+        } onCancel: {
+            handle.cancel()
+        }
+    }
+
+    /// Sends one notification and gives `completion` what `send` would return or throw
+    /// (`CancellationError` after `cancel()` on the handle), without a task waiting for it: for
+    /// callers that keep thousands in flight (a task per notification costs more than its
+    /// HTTP/2 work). `completion` runs once, on a connection's thread (or the caller's, when
+    /// the request is refused at once): it must be quick and must not block.
+    @discardableResult
+    public func submit(
+        _ request: APNsRequest, timeout: Duration? = nil,
+        completion: @escaping @Sendable (Result<APNsResponse, any Error>) -> Void
+    ) -> APNsSendHandle {
+        let handle = APNsSendHandle()
+        submit(request, timeout: timeout, handle: handle, completion: completion)
+        return handle
+    }
+
+    private func submit(
+        _ request: APNsRequest, timeout: Duration?, handle: APNsSendHandle,
+        completion: @escaping @Sendable (Result<APNsResponse, any Error>) -> Void
+    ) {
         do {
             try request.validate()
         } catch {
-            throw APNsError.invalidRequest(error)
+            completion(.failure(APNsError.invalidRequest(error)))
+            return
         }
         let deadline = ContinuousClock.now + (timeout ?? configuration.requestTimeout)
-        let http = request.http2Request
-        var renewedToken = false
-        while true {
-            switch await transport.perform(http, deadline: deadline) {
+        attempt(request.http2Request, deadline: deadline, renewedToken: false, handle: handle, completion: completion)
+    }
+
+    private func attempt(
+        _ http: HTTP2Request, deadline: ContinuousClock.Instant, renewedToken: Bool, handle: APNsSendHandle,
+        completion: @escaping @Sendable (Result<APNsResponse, any Error>) -> Void
+    ) {
+        let sent = transport.submit(http, deadline: deadline) { [self] result in
+            switch result {
             case .response(let answer, let generation):
                 let response = APNsResponse(answer)
                 if response.status == 403, response.reason == .expiredProviderToken, !renewedToken,
@@ -38,17 +73,23 @@ public final class APNsClient: Sendable {
                 {
                     // Many requests may fail with the same stale token; the cache mints a new one
                     // only for the first of them (generation guard), the rest reuse it.
-                    renewedToken = true
-                    _ = try cache.invalidate(generation: generation)
-                    continue
+                    do {
+                        _ = try cache.invalidate(generation: generation)
+                    } catch {
+                        completion(.failure(error))
+                        return
+                    }
+                    attempt(http, deadline: deadline, renewedToken: true, handle: handle, completion: completion)
+                    return
                 }
-                return response
+                completion(.success(response))
             case .failure(let error):
-                throw error
+                completion(.failure(error))
             case .cancelled:
-                throw CancellationError()
+                completion(.failure(CancellationError()))
             }
         }
+        handle.attach(sent)
     }
 
     /// The pool right now.

@@ -18,6 +18,18 @@ package final class HTTP2Transport: Sendable {
     /// error is handled from the write's return value instead.
     private static let ignoreSIGPIPE: Void = { _ = signal(SIGPIPE, SIG_IGN) }()
 
+    /// Sends `request` and gives its answer to `handler`, at most at `deadline`. `handler` runs
+    /// once, on a connection's thread (or the caller's, when the request fails at once, or the
+    /// canceller's): it must be quick and must not block. `cancel()` on what this returns ends
+    /// the request with `.cancelled` unless its answer came first.
+    package func submit(
+        _ request: HTTP2Request, deadline: ContinuousClock.Instant, handler: @escaping @Sendable (RequestResult) -> Void
+    ) -> TransportRequest {
+        let pending = PendingRequest(request: request, deadline: deadline, handler: handler)
+        pool.dispatch(pending)
+        return TransportRequest(pending: pending)
+    }
+
     /// Sends `request` and waits for its answer, at most until `deadline`.
     package func perform(_ request: HTTP2Request, deadline: ContinuousClock.Instant) async -> RequestResult {
         let pending = PendingRequest(request: request, deadline: deadline)
@@ -37,5 +49,14 @@ package final class HTTP2Transport: Sendable {
     /// every connection with GOAWAY.
     package func shutdown() async {
         await pool.shutdown()
+    }
+}
+
+/// A request given to `HTTP2Transport.submit`, to cancel.
+package struct TransportRequest: Sendable {
+    fileprivate let pending: PendingRequest
+
+    package func cancel() {
+        pending.complete(.cancelled)
     }
 }

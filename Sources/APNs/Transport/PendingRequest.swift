@@ -10,9 +10,10 @@ package enum RequestResult: Sendable {
     case cancelled
 }
 
-/// One `send` in flight: the request, its deadline and the continuation of the waiting task.
+/// One request in flight: the request, its deadline and who waits for the answer (a suspended
+/// task, or a completion handler).
 ///
-/// Stream close, connection death, the deadline and task cancellation can all race to finish a
+/// Stream close, connection death, the deadline and cancellation can all race to finish a
 /// request; `complete` lets exactly one of them win.
 final class PendingRequest: Sendable {
     let request: HTTP2Request
@@ -22,16 +23,39 @@ final class PendingRequest: Sendable {
     /// Connections that failed to connect while holding this request.
     let connectFailures = Atomic<Int>(0)
 
+    /// Who gets the result.
+    enum Waiter: Sendable {
+        case task(CheckedContinuation<RequestResult, Never>)
+        /// Called once, on whichever thread finishes the request (a connection's, or the
+        /// canceller's): it must be quick and must not block.
+        case handler(@Sendable (RequestResult) -> Void)
+
+        func resume(_ result: RequestResult) {
+            switch self {
+            case .task(let continuation): continuation.resume(returning: result)
+            case .handler(let handler): handler(result)
+            }
+        }
+    }
+
     private enum State {
         case idle
-        case waiting(CheckedContinuation<RequestResult, Never>)
+        case waiting(Waiter)
         case done(RequestResult?)
     }
-    private let state = Mutex<State>(.idle)
+    private let state: Mutex<State>
 
     init(request: HTTP2Request, deadline: ContinuousClock.Instant) {
         self.request = request
         self.deadline = deadline
+        state = Mutex(.idle)
+    }
+
+    /// A request whose answer goes to `handler`.
+    init(request: HTTP2Request, deadline: ContinuousClock.Instant, handler: @escaping @Sendable (RequestResult) -> Void) {
+        self.request = request
+        self.deadline = deadline
+        state = Mutex(.waiting(.handler(handler)))
     }
 
     /// Registers the waiting task; resumes it at once if the request already finished.
@@ -41,7 +65,7 @@ final class PendingRequest: Sendable {
                 s = .done(nil)
                 return result
             }
-            s = .waiting(continuation)
+            s = .waiting(.task(continuation))
             return nil
         }
         if let early { continuation.resume(returning: early) }
@@ -50,19 +74,19 @@ final class PendingRequest: Sendable {
     /// Finishes the request. Returns false if something else finished it first.
     @discardableResult
     func complete(_ result: RequestResult) -> Bool {
-        let action: (CheckedContinuation<RequestResult, Never>?, Bool) = state.withLock { s in
+        let action: (Waiter?, Bool) = state.withLock { s in
             switch s {
             case .idle:
                 s = .done(result)
                 return (nil, true)
-            case .waiting(let c):
+            case .waiting(let waiter):
                 s = .done(nil)
-                return (c, true)
+                return (waiter, true)
             case .done:
                 return (nil, false)
             }
         }
-        action.0?.resume(returning: result)
+        action.0?.resume(result)
         return action.1
     }
 

@@ -33,6 +33,8 @@ public final class Dispatcher: Service, Sendable {
     private let retry: RetryPolicy
     private let inbox: DispatchInbox
     private let metrics = DeliveryMetrics.Handles()
+    /// APNs answers, back from the client's connections to the loop.
+    private let completions = SendCompletions()
     /// What this relay renews on a store whose claims expire; nil on one that never expires them.
     private let held: HeldClaims?
     /// Every unsent push per app and how fast each app's pushes leave: the webhook's admission
@@ -162,8 +164,11 @@ public final class Dispatcher: Service, Sendable {
     /// What a child task of the loop reports.
     private enum Finished {
         /// A send finished (`handedOff`: it came through the hand-off and holds inbox room;
-        /// otherwise it was claimed and counts against its app's claim room).
+        /// otherwise it was claimed and counts against its app's claim room). FCM's, and those
+        /// that could not go out.
         case sent(DeliveryOutcome, app: String, acceptedAtMs: Int64, handedOff: Bool)
+        /// APNs answered (or failed) sends: take them from `completions`.
+        case answered
         /// A claim came back (it ran beside the loop), with the time it claimed at.
         case claimed(Result<DueClaim, any Error>, nowMs: Int64)
         /// The waker: a hand-off, a `wake()`, or its timeout.
@@ -184,6 +189,11 @@ public final class Dispatcher: Service, Sendable {
     private func loop() async {
         await withTaskGroup(of: Finished.self) { group in
             var machine = DispatchStateMachine(configuration: configuration, now: clock())
+            /// APNs sends submitted and not yet taken back from `completions`, to cancel at the
+            /// end of the shutdown grace.
+            var submitted: [Int64: APNsSendHandle] = [:]
+            /// A child task waits for `completions` whenever an APNs send is out.
+            var awaitingAnswers = false
 
             /// The actions that need no waiting.
             func performNow(_ action: DispatchStateMachine.Action) -> Next {
@@ -223,6 +233,7 @@ public final class Dispatcher: Service, Sendable {
                         "shutdown grace over; putting unfinished sends back",
                         metadata: ["count": .stringConvertible(inFlight)])
                     group.cancelAll()
+                    for handle in submitted.values { handle.cancel() }
                 case .claim(let claim):
                     let store = self.store
                     group.addTask(priority: .high) {
@@ -285,11 +296,40 @@ public final class Dispatcher: Service, Sendable {
                     return
                 }
                 machine.sendStarted(app: delivery.appID, handedOff: handedOff)
+                if delivery.provider == .apns, let client = target.apns {
+                    let started = ContinuousClock.now
+                    let completions = self.completions
+                    submitted[delivery.id] = client.submit(
+                        apnsRequest(delivery, target), timeout: configuration.requestTimeout
+                    ) { result in
+                        completions.add(
+                            .init(delivery: delivery, handedOff: handedOff, result: result, latency: ContinuousClock.now - started))
+                    }
+                    awaitAnswers()
+                    return
+                }
                 group.addTask(priority: .high) {
                     .sent(
                         await self.send(delivery, through: target), app: delivery.appID, acceptedAtMs: delivery.createdAtMs,
                         handedOff: handedOff)
                 }
+            }
+
+            /// Makes sure a child task waits for APNs answers while any send is out.
+            func awaitAnswers() {
+                guard !awaitingAnswers, !submitted.isEmpty else { return }
+                awaitingAnswers = true
+                group.addTask(priority: .high) {
+                    await self.completions.wait()
+                    return .answered
+                }
+            }
+
+            /// A send's outcome is known: it leaves the backlog if final, and the machine counts it.
+            func outcomeKnown(_ outcome: DeliveryOutcome, app: String, acceptedAtMs: Int64, handedOff: Bool) {
+                // A final outcome leaves the backlog; a retry stays in it.
+                if outcome.state != .pending { backlog.finished(app: app, nowMs: outcome.atMs, acceptedAtMs: acceptedAtMs) }
+                _ = performNow(machine.sendFinished(outcome, app: app, handedOff: handedOff))
             }
 
             /// A final outcome without a send: it leaves the backlog.
@@ -321,9 +361,19 @@ public final class Dispatcher: Service, Sendable {
                 let action: DispatchStateMachine.Action
                 switch finished {
                 case .sent(let outcome, let app, let acceptedAtMs, let handedOff):
-                    // A final outcome leaves the backlog; a retry stays in it.
-                    if outcome.state != .pending { backlog.finished(app: app, nowMs: outcome.atMs, acceptedAtMs: acceptedAtMs) }
-                    action = machine.sendFinished(outcome, app: app, handedOff: handedOff)
+                    outcomeKnown(outcome, app: app, acceptedAtMs: acceptedAtMs, handedOff: handedOff)
+                    action = .none
+                case .answered:
+                    awaitingAnswers = false
+                    for answer in completions.take() {
+                        let delivery = answer.delivery
+                        submitted[delivery.id] = nil
+                        outcomeKnown(
+                            outcome(of: delivery, answer.result, latency: answer.latency), app: delivery.appID,
+                            acceptedAtMs: delivery.createdAtMs, handedOff: answer.handedOff)
+                    }
+                    awaitAnswers()
+                    action = .none
                 case .claimed(.success(let due), let nowMs):
                     claimed(due, nowMs: nowMs)
                     action = .none
@@ -381,21 +431,28 @@ public final class Dispatcher: Service, Sendable {
 
     // MARK: One send
 
+    /// An FCM send (APNs sends go through `APNsClient.submit`, without a task each).
     private func send(_ delivery: DeliveryRecord, through target: DeliveryTarget) async -> DeliveryOutcome {
-        if delivery.provider == .fcm, let fcm = target.fcm { return await send(delivery, through: fcm) }
-        guard let client = target.apns else { return putBack(delivery) }  // `start` checked the provider
-        let request = APNsRequest(
+        guard delivery.provider == .fcm, let fcm = target.fcm else { return putBack(delivery) }  // `start` checked the provider
+        return await send(delivery, through: fcm)
+    }
+
+    private func apnsRequest(_ delivery: DeliveryRecord, _ target: DeliveryTarget) -> APNsRequest {
+        APNsRequest(
             deviceToken: delivery.deviceToken, topic: target.topic, payload: [UInt8](delivery.payload),
             pushType: APNsPushType(rawValue: delivery.pushType) ?? target.pushType,
             priority: APNsPriority(rawValue: delivery.priority) ?? target.priority,
             expiration: .at(Date(timeIntervalSince1970: Double(delivery.expiresAtMs) / 1000)),
             apnsID: delivery.apnsID)
-        let started = ContinuousClock.now
-        do {
-            let response = try await client.send(request, timeout: configuration.requestTimeout)
-            answered(delivery, after: ContinuousClock.now - started)
+    }
+
+    /// What an APNs answer (or its absence) means for the delivery.
+    private func outcome(of delivery: DeliveryRecord, _ result: Result<APNsResponse, any Error>, latency: Duration) -> DeliveryOutcome {
+        switch result {
+        case .success(let response):
+            answered(delivery, after: latency)
             return outcome(of: delivery, response: response)
-        } catch {
+        case .failure(let error):
             return noAnswer(delivery, error)
         }
     }
