@@ -15,7 +15,7 @@
 #      the time to prune PRUNE_ROWS (1M) of them with PushStore.prune's SQL, and database bytes
 #      per million pushes.                          goal: events/s >= 0.8x the empty database
 #   4. backlog           BACKLOG (1M) pending deliveries as an APNs outage leaves them (one failed
-#      attempt each, due now): time to drain and peak RSS once the relay starts against the sink.
+#      attempt each, due now): time to drain, peak RSS and the relay's CPU per push once it starts against the sink.
 #                                                   goal: drain rate >= 0.8x the steady pushes/s
 #                                                   of curve 1's small case, RSS bounded
 #
@@ -442,7 +442,8 @@ def report(path, header):
             continue
         print("\n-- curve 4: backlog left by an APNs outage, drained against the sink")
         print(f"   {r['backlog']:,} pending: relay up in {r['startup_s']} s, drained {r['drain_s']} s after "
-              f"= {r['drain_rate']:,.0f} pushes/s; peak RSS {r['rss_mb']:.0f} MB; sent {r['sent']:,}, failed {r['failed']:,}")
+              f"= {r['drain_rate']:,.0f} pushes/s; peak RSS {r['rss_mb']:.0f} MB; relay CPU {r.get('cpu_us', '?')} us per push; "
+              f"sent {r['sent']:,}, failed {r['failed']:,}")
         if steady:
             d, m = r["drain_rate"] / steady["pushes_s"], r["rss_mb"] / steady["rss_mb"]
             print(f"   vs curve 1's small case ({steady['pushes_s']:,.0f} pushes/s, {steady['rss_mb']:.0f} MB): "
@@ -737,11 +738,13 @@ for curve in $CURVES; do
     t_listen=$(now_s)
     drain_s=$(wait_drained "$t_listen")
     rss=$(rss_mb)
+    # The relay's CPU (user + system, clock ticks) over its whole run, per push drained.
+    cpu_us=$(awk -v rows="$rows" -v hz="$(getconf CLK_TCK)" '{printf "%.1f", ($14 + $15) * 1e6 / hz / rows}' "/proc/$relay_pid/stat")
     sent=$(q "SELECT COUNT(*) FROM deliveries WHERE state = 'sent'")
     failed=$(q "SELECT COUNT(*) FROM deliveries WHERE state NOT IN ('sent', 'pending', 'in_flight')")
     stop_relay
-    echo "   drained $rows in $drain_s s after the relay listened (started in $startup s); peak RSS $rss MB; sent $sent, failed $failed"
-    H record "$results" curve=4 "backlog=$rows" "drain_s=$drain_s" "startup_s=$startup" "rss_mb=$rss" \
+    echo "   drained $rows in $drain_s s after the relay listened (started in $startup s); peak RSS $rss MB; relay CPU $cpu_us us per push; sent $sent, failed $failed"
+    H record "$results" curve=4 "backlog=$rows" "drain_s=$drain_s" "startup_s=$startup" "rss_mb=$rss" "cpu_us=$cpu_us" \
       "sent=$sent" "failed=$failed" "load=$load_before" \
       "drain_rate=$(python3 -c "print(round($rows / max(0.1, float('$drain_s'.replace('timeout', 'inf')))))")"
     rm -f "$bl" "$bl-wal" "$bl-shm"
