@@ -15,7 +15,9 @@
 #      the time to prune PRUNE_ROWS (1M) of them with PushStore.prune's SQL, and database bytes
 #      per million pushes.                          goal: events/s >= 0.8x the empty database
 #   4. backlog           BACKLOG (1M) pending deliveries as an APNs outage leaves them (one failed
-#      attempt each, due now): time to drain, peak RSS and the relay's CPU per push once it starts against the sink.
+#      attempt each, due now): time to drain, peak RSS and the relay's CPU per push once it starts
+#      against the sink; then the project's APNs client (apns-bench, if built) against the same
+#      sink, for the drain's ratio to it (goal 1's sending path without intake).
 #                                                   goal: drain rate >= 0.8x the steady pushes/s
 #                                                   of curve 1's small case, RSS bounded
 #
@@ -444,6 +446,10 @@ def report(path, header):
         print(f"   {r['backlog']:,} pending: relay up in {r['startup_s']} s, drained {r['drain_s']} s after "
               f"= {r['drain_rate']:,.0f} pushes/s; peak RSS {r['rss_mb']:.0f} MB; relay CPU {r.get('cpu_us', '?')} us per push; "
               f"sent {r['sent']:,}, failed {r['failed']:,}")
+        if isinstance(r.get("client_s"), (int, float)) and r["client_s"] > 0:
+            c = r["drain_rate"] / r["client_s"]
+            print(f"   the APNs client alone against the same sink: {r['client_s']:,.0f}/s; the relay's drain = {c:.2f}x it "
+                  f"(goal 1's sending path, without intake)")
         if steady:
             d, m = r["drain_rate"] / steady["pushes_s"], r["rss_mb"] / steady["rss_mb"]
             print(f"   vs curve 1's small case ({steady['pushes_s']:,.0f} pushes/s, {steady['rss_mb']:.0f} MB): "
@@ -744,7 +750,23 @@ for curve in $CURVES; do
     failed=$(q "SELECT COUNT(*) FROM deliveries WHERE state NOT IN ('sent', 'pending', 'in_flight')")
     stop_relay
     echo "   drained $rows in $drain_s s after the relay listened (started in $startup s); peak RSS $rss MB; relay CPU $cpu_us us per push; sent $sent, failed $failed"
+    # Goal 1's sending path in one run: the project's own APNs client (apns-bench, a pool of 2
+    # connections as the relay has, 1,000 in flight) against the same sink, right after the drain.
+    client_s=''
+    client_bin=${APNS_BENCH:-}
+    for c in .build-release/release/apns-bench .build/release/apns-bench; do
+      [ -n "$client_bin" ] || [ ! -x "$c" ] || client_bin=$c
+    done
+    if [ -n "$client_bin" ]; then
+      echo ok > "$work/htdocs/3/device/$(printf 'ab%.0s' $(seq 32))"
+      client_s=$("$client_bin" --port "$SINK_PORT" --ca-file "$ROOT/certs/dev/ca.pem" --count "$rows" --concurrency 1000 --connections 2 |
+        grep -Eo '[0-9.]+ notifications/s' | head -1 | cut -d' ' -f1)
+      echo "   the APNs client ($client_bin, pool of 2) against the same sink: $client_s notifications/s"
+    else
+      echo "   (no apns-bench build: swift build -c release --product apns-bench, or APNS_BENCH=<binary>, adds the client's rate)"
+    fi
     H record "$results" curve=4 "backlog=$rows" "drain_s=$drain_s" "startup_s=$startup" "rss_mb=$rss" "cpu_us=$cpu_us" \
+      "client_s=${client_s:-null}" \
       "sent=$sent" "failed=$failed" "load=$load_before" \
       "drain_rate=$(python3 -c "print(round($rows / max(0.1, float('$drain_s'.replace('timeout', 'inf')))))")"
     rm -f "$bl" "$bl-wal" "$bl-shm"
