@@ -9,7 +9,12 @@ import Testing
 struct ClientSubmitTests {
     /// Collects what the handlers were given; `results()` returns once `count` came.
     final class Answers: Sendable {
-        private let state = Mutex<(results: [Result<APNsResponse, any Error>], waiter: CheckedContinuation<Void, Never>?)>(([], nil))
+        private struct State {
+            var results: [Result<APNsResponse, any Error>] = []
+            var waiter: CheckedContinuation<Void, Never>?
+            var gaveUp = false
+        }
+        private let state = Mutex(State())
         let count: Int
         init(count: Int) { self.count = count }
 
@@ -23,16 +28,42 @@ struct ClientSubmitTests {
             waiter?.resume()
         }
 
-        func results() async -> [Result<APNsResponse, any Error>] {
-            await withCheckedContinuation { continuation in
-                let done = state.withLock { s in
-                    if s.results.count == count { return true }
-                    s.waiter = continuation
+        /// What came once all `count` came. A handler never called fails the test after
+        /// `limit` (far above any expected wait) instead of hanging the suite.
+        func results(limit: Duration = .seconds(120)) async -> [Result<APNsResponse, any Error>] {
+            let all = await withTaskGroup(of: Bool.self) { group in
+                group.addTask {
+                    await withCheckedContinuation { continuation in
+                        let now = self.state.withLock { s in
+                            if s.results.count == self.count || s.gaveUp { return true }
+                            s.waiter = continuation
+                            return false
+                        }
+                        if now { continuation.resume() }
+                    }
+                    return true
+                }
+                group.addTask {
+                    try? await Task.sleep(for: limit)
                     return false
                 }
-                if done { continuation.resume() }
+                let first = await group.next() ?? false
+                if !first { self.giveUp() }  // frees the waiting child
+                group.cancelAll()
+                return first
             }
-            return state.withLock { $0.results }
+            let results = state.withLock { $0.results }
+            #expect(all && results.count == count, "\(results.count) of \(count) completion handlers were called within \(limit)")
+            return results
+        }
+
+        private func giveUp() {
+            let waiter = state.withLock { s in
+                s.gaveUp = true
+                defer { s.waiter = nil }
+                return s.waiter
+            }
+            waiter?.resume()
         }
     }
 

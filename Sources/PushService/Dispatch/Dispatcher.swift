@@ -298,12 +298,14 @@ public final class Dispatcher: Service, Sendable {
                 machine.sendStarted(app: delivery.appID, handedOff: handedOff)
                 if delivery.provider == .apns, let client = target.apns {
                     let started = ContinuousClock.now
-                    let completions = self.completions
+                    let (completions, clock) = (self.completions, self.clock)
                     submitted[delivery.id] = client.submit(
                         apnsRequest(delivery, target), timeout: configuration.requestTimeout
                     ) { result in
                         completions.add(
-                            .init(delivery: delivery, handedOff: handedOff, result: result, latency: ContinuousClock.now - started))
+                            .init(
+                                delivery: delivery, handedOff: handedOff, result: result, latency: ContinuousClock.now - started,
+                                answeredAtMs: clock()))
                     }
                     awaitAnswers()
                     return
@@ -315,7 +317,8 @@ public final class Dispatcher: Service, Sendable {
                 }
             }
 
-            /// Makes sure a child task waits for APNs answers while any send is out.
+            /// Makes sure a child task waits for APNs answers while any send is out. (A cancelled
+            /// loop is stopping: its deadline cancels the sends, `cancelSends`.)
             func awaitAnswers() {
                 guard !awaitingAnswers, !submitted.isEmpty else { return }
                 awaitingAnswers = true
@@ -369,8 +372,7 @@ public final class Dispatcher: Service, Sendable {
                         let delivery = answer.delivery
                         submitted[delivery.id] = nil
                         outcomeKnown(
-                            outcome(of: delivery, answer.result, latency: answer.latency), app: delivery.appID,
-                            acceptedAtMs: delivery.createdAtMs, handedOff: answer.handedOff)
+                            outcome(of: answer), app: delivery.appID, acceptedAtMs: delivery.createdAtMs, handedOff: answer.handedOff)
                     }
                     awaitAnswers()
                     action = .none
@@ -447,10 +449,12 @@ public final class Dispatcher: Service, Sendable {
     }
 
     /// What an APNs answer (or its absence) means for the delivery.
-    private func outcome(of delivery: DeliveryRecord, _ result: Result<APNsResponse, any Error>, latency: Duration) -> DeliveryOutcome {
-        switch result {
+    private func outcome(of answer: SendCompletions.Completed) -> DeliveryOutcome {
+        let delivery = answer.delivery
+        switch answer.result {
         case .success(let response):
-            answered(delivery, after: latency)
+            // Timed when it came, not when the loop got to it.
+            answered(delivery, after: answer.latency, atMs: answer.answeredAtMs)
             return outcome(of: delivery, response: response)
         case .failure(let error):
             return noAnswer(delivery, error)
@@ -466,7 +470,7 @@ public final class Dispatcher: Service, Sendable {
         let started = ContinuousClock.now
         do {
             let response = try await client.send(body: Array(body), timeout: configuration.requestTimeout)
-            answered(delivery, after: ContinuousClock.now - started)
+            answered(delivery, after: ContinuousClock.now - started, atMs: clock())
             return outcome(of: delivery, response: response, startedAtMs: startedAtMs)
         } catch {
             return noAnswer(delivery, error)
@@ -474,10 +478,10 @@ public final class Dispatcher: Service, Sendable {
     }
 
     /// Latency and, for message pushes, the user's wait.
-    private func answered(_ delivery: DeliveryRecord, after latency: Duration) {
+    private func answered(_ delivery: DeliveryRecord, after latency: Duration, atMs: Int64) {
         metrics.providerLatency(delivery.provider, latency)
         // Badge pushes (message id 0) wait out their interval on purpose: not a user's wait.
-        if delivery.messageID != 0 { metrics.pushWait(milliseconds: clock() - delivery.createdAtMs) }
+        if delivery.messageID != 0 { metrics.pushWait(milliseconds: atMs - delivery.createdAtMs) }
     }
 
     /// No answer from APNs or FCM: retried when the failure is temporary, put back on shutdown.

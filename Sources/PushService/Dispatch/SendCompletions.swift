@@ -15,6 +15,8 @@ final class SendCompletions: Sendable {
         let result: Result<APNsResponse, any Error>
         /// From the request to its answer.
         let latency: Duration
+        /// When the answer came (Unix ms): the end of the user's wait.
+        let answeredAtMs: Int64
     }
 
     private struct State {
