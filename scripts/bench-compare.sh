@@ -151,14 +151,9 @@ while [ "$(q "SELECT COUNT(*) FROM deliveries WHERE state IN ('pending','in_flig
 wrote=$(( $(io wchar) - wrote_before )) disk=$(( $(io write_bytes) - disk_before ))
 drained=$(python3 -c "import time; print(f'{time.time() - $load_end:.1f}')")
 # Accepted-to-APNs-answer time of the pushes so far (the relay's own histogram), p50 and p99.
-wait_quantiles=$(curl -s "http://127.0.0.1:$RELAY_PORT/metrics" | python3 -c '
-import re, sys
-buckets = sorted((float("inf") if le == "+Inf" else float(le), float(n)) for le, n in
-                 re.findall(r"^pushrelay_push_wait_seconds_bucket\{.*?le=\"([^\"]+)\".*?\} ([0-9.e+]+)", sys.stdin.read(), re.M))
-total = buckets[-1][1] if buckets else 0
-def quantile(q):
-    return next((le for le, n in buckets if n >= q * total), float("nan")) if total else float("nan")
-print(f"p50 <= {quantile(0.5) * 1000:g} ms, p99 <= {quantile(0.99) * 1000:g} ms over {total:,.0f} pushes")')
+scrape() { curl -s "http://127.0.0.1:$RELAY_PORT/metrics" > "$1"; }
+scrape "$work/metrics-load.txt"
+wait_quantiles=$(python3 scripts/metric_quantiles.py /dev/null "$work/metrics-load.txt" pushrelay_push_wait_seconds)
 grep -E "Requests/sec|99%|50%|non-2xx" "$work/wrk.txt"
 if [ -n "${wal_frames_pid:-}" ]; then wait "$wal_frames_pid"; echo "WAL frames two thirds into the load:"; cat "$work/wal-frames.txt"; fi
 rss=$(awk '/VmHWM/ {print $2 / 1024}' /proc/$relay_pid/status)
@@ -176,13 +171,25 @@ open(path + ".tenth", "w").writelines(lines[:skip])
 open(path + ".half", "w").writelines(lines[skip:])
 PY
 sync
+# Each phase also reads the relay's own histograms, to tell its share of the latency (from a
+# request's head to its answer, and the commit within it) from the sender's and the kernel's.
+relay_side() {
+  echo "answer $(python3 scripts/metric_quantiles.py "$1" "$2" pushrelay_webhook_duration_seconds);" \
+    "commit $(python3 scripts/metric_quantiles.py "$1" "$2" pushrelay_event_commit_seconds)"
+}
+scrape "$work/metrics-tenth-0.txt"
 lat_tenth=$(python3 scripts/bench_openloop.py --port "$RELAY_PORT" --path /webhooks/sendbird/bench-app \
   --events "$work/events-open.txt.tenth" --rate "$tenth" --duration "$LAT_DURATION" ${TIMELINE:+--timeline "$TIMELINE-tenth.csv"} | tee /dev/stderr)
+scrape "$work/metrics-tenth-1.txt"
+relay_tenth=$(relay_side "$work/metrics-tenth-0.txt" "$work/metrics-tenth-1.txt")
 while [ "$(q "SELECT COUNT(*) FROM deliveries WHERE state IN ('pending','in_flight')")" != "0" ]; do sleep 0.2; done
+scrape "$work/metrics-half-0.txt"
 lat_half=$(python3 scripts/bench_openloop.py --port "$RELAY_PORT" --path /webhooks/sendbird/bench-app \
   --events "$work/events-open.txt.half" --rate "$half" --duration "$LAT_DURATION" ${TIMELINE:+--timeline "$TIMELINE-half.csv"} | tee /dev/stderr)
+scrape "$work/metrics-half-1.txt"
+relay_half=$(relay_side "$work/metrics-half-0.txt" "$work/metrics-half-1.txt")
 
-python3 - "$h2rate" "$one" "$pool" "$sent_during" "$DURATION" "$work/wrk.txt" "$drained" "$rss" "$lat_tenth" "$lat_half" "$wait_quantiles" "$wrote" "$disk" <<'PY'
+python3 - "$h2rate" "$one" "$pool" "$sent_during" "$DURATION" "$work/wrk.txt" "$drained" "$rss" "$lat_tenth" "$lat_half" "$wait_quantiles" "$wrote" "$disk" "$relay_tenth" "$relay_half" <<'PY'
 import json, re, sys
 h2, one, pool = (float(x) for x in sys.argv[1:4])
 sent, duration = int(sys.argv[4]), float(sys.argv[5])
@@ -206,4 +213,6 @@ tenth, half = json.loads(sys.argv[9]), json.loads(sys.argv[10])
 print(f"webhook p99, open loop      {tenth['p99_ms']} ms at {tenth['rate']:.0f}/s, {half['p99_ms']} ms at {half['rate']:.0f}/s "
       f"= {half['p99_ms'] / tenth['p99_ms']:.1f} x   (goal <= 3; non-2xx {tenth['non_2xx']} / {half['non_2xx']}, "
       f"sender behind {tenth['sender_behind_ms']} / {half['sender_behind_ms']} ms)")
+print(f"  in the relay (its histograms, to the bucket): at a tenth {sys.argv[14]}")
+print(f"                                                 at half    {sys.argv[15]}")
 PY

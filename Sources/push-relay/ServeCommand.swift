@@ -43,7 +43,9 @@ struct ServeCommand: AsyncParsableCommand {
         // One registry for the process: the pipeline's swift-metrics counters and the runtime's
         // gauges land in it, and GET /metrics renders it.
         let registry = PrometheusCollectorRegistry()
-        MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
+        var factory = PrometheusMetricsFactory(registry: registry)
+        factory.durationHistogramBuckets = DeliveryMetrics.durationBuckets
+        MetricsSystem.bootstrap(factory)
 
         var logger = Logger(label: "push-relay")
         logger.logLevel = level

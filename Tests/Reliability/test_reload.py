@@ -86,6 +86,12 @@ def test_sighup_with_pushes_in_flight_swaps_credentials_and_templates_and_loses_
         assert samples.get(accepted) == 40
         assert samples.get('pushrelay_decisions_total{reason="push"}', 0) >= len(expected)
         assert samples.get("pushrelay_apns_latency_seconds_count", 0) >= len(expected)
+        # Every webhook answer is timed, and every accepted event's commit; their buckets reach
+        # down to half a millisecond (an fsync is about one), not the backend's default 5 ms.
+        assert samples.get("pushrelay_webhook_duration_seconds_count", 0) >= 40
+        assert samples.get("pushrelay_event_commit_seconds_count", 0) >= 40
+        for family in ("pushrelay_webhook_duration_seconds", "pushrelay_event_commit_seconds", "pushrelay_push_wait_seconds"):
+            assert f'{family}_bucket{{le="0.0005"}}' in samples, family
         # (Retries, token removals and certificate expiry appear once there is one: none here.)
         # Everything was sent: nothing waits, so the oldest unsent push is 0 s old.
         assert samples.get("pushrelay_oldest_unsent_push_age_seconds") == 0

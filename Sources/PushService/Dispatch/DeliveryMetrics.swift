@@ -7,7 +7,7 @@ import Synchronization
 
 /// The dispatcher's and webhook's metric names in one place (the Prometheus backend is
 /// bootstrapped by the runtime; without one these are no-ops).
-enum DeliveryMetrics {
+public enum DeliveryMetrics {
     /// Sendbird's webhook categories: label values as they are. Anything else, even from a
     /// signed body, is `other`, so no caller can create time series without bound.
     static let knownCategories: Set<String> = [
@@ -36,15 +36,40 @@ enum DeliveryMetrics {
         return code.rawValue
     }
 
+    /// Histogram buckets per timer, for the metrics backend (`PrometheusMetricsFactory`'s
+    /// `durationHistogramBuckets`). Its default starts at 5 ms: a webhook's answer and its
+    /// commit (an fsync, about a millisecond) fall below that, and a push's wait under load was
+    /// "p50 at most 50 ms". These reach down to half a millisecond.
+    public static let durationBuckets: [String: [Duration]] = {
+        let fine: [Duration] = [
+            .microseconds(500), .milliseconds(1), .milliseconds(2), .milliseconds(3), .milliseconds(5), .microseconds(7500),
+            .milliseconds(10), .milliseconds(15), .milliseconds(20), .milliseconds(30), .milliseconds(50), .milliseconds(100),
+            .milliseconds(250), .milliseconds(500), .seconds(1), .microseconds(2_500_000), .seconds(5), .seconds(10),
+        ]
+        let wait: [Duration] = fine + [.seconds(30), .seconds(60), .seconds(300)]
+        return [
+            webhookDurationLabel: fine, eventCommitLabel: fine, pushWaitLabel: wait, apnsLatencyLabel: fine,
+            fcmLatencyLabel: fine,
+        ]
+    }()
+
+    static let webhookDurationLabel = "pushrelay_webhook_duration_seconds"
+    static let eventCommitLabel = "pushrelay_event_commit_seconds"
+    static let pushWaitLabel = "pushrelay_push_wait_seconds"
+    static let apnsLatencyLabel = "pushrelay_apns_latency_seconds"
+    static let fcmLatencyLabel = "pushrelay_fcm_latency_seconds"
+
     // MARK: Recording (through cached handles)
 
     /// The handles, made once and then looked up by label values: asking the metrics factory for
     /// a handle on every push costs its lock, its registry's dictionary and its string keys each
     /// time. Made after `MetricsSystem.bootstrap`, like any handle.
     final class Handles: Sendable {
-        private let latency = Metrics.Timer(label: "pushrelay_apns_latency_seconds")
-        private let fcmLatency = Metrics.Timer(label: "pushrelay_fcm_latency_seconds")
-        private let wait = Metrics.Timer(label: "pushrelay_push_wait_seconds")
+        private let latency = Metrics.Timer(label: apnsLatencyLabel)
+        private let fcmLatency = Metrics.Timer(label: fcmLatencyLabel)
+        private let wait = Metrics.Timer(label: pushWaitLabel)
+        private let webhookDuration = Metrics.Timer(label: webhookDurationLabel)
+        private let eventCommit = Metrics.Timer(label: eventCommitLabel)
         private let depth = Gauge(label: "pushrelay_queue_depth")
         private let oldest = Gauge(label: "pushrelay_oldest_unsent_push_age_seconds")
         private let ackDelay = Metrics.Timer(label: "pushrelay_push_ack_delay_seconds")
@@ -85,6 +110,17 @@ enum DeliveryMetrics {
         /// From the request to the provider's answer (APNs, or FCM with the token exchange when one was due).
         func providerLatency(_ provider: PushProvider, _ duration: Duration) {
             (provider == .apns ? latency : fcmLatency).recordNanoseconds(duration.milliseconds * 1_000_000)
+        }
+
+        /// A webhook request in the relay, from its head to the answer (any answer): with
+        /// `eventCommit`, how much of what a sender waits is the relay's, and how much the disk's.
+        func webhookAnswered(after duration: Duration) {
+            webhookDuration.recordNanoseconds(duration.nanoseconds)
+        }
+
+        /// An accepted event's wait for its commit: the writer (group commit) and the fsync.
+        func eventCommitted(after duration: Duration) {
+            eventCommit.recordNanoseconds(duration.nanoseconds)
         }
 
         /// From the webhook's commit to APNs' answer: what a user waits for a push (queue and send).

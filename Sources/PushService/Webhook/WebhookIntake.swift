@@ -68,12 +68,19 @@ public struct WebhookIntake: Sendable {
 
     public func register(on router: Router<RelayRequestContext>) {
         router.post(RouterPath(Self.path)) { request, _ in
-            try await handle(request, pathAppID: nil)
+            try await timed { try await handle(request, pathAppID: nil) }
         }
         router.post(RouterPath(Self.path + "/:app_id")) { request, context in
             let raw = context.parameters.get("app_id") ?? ""
-            return try await handle(request, pathAppID: RequestParameter.percentDecoded(raw) ?? raw)
+            return try await timed { try await handle(request, pathAppID: RequestParameter.percentDecoded(raw) ?? raw) }
         }
+    }
+
+    /// `answer`, its time recorded whatever it answers.
+    private func timed(_ answer: () async throws -> WebhookAnswer) async throws -> WebhookAnswer {
+        let start = ContinuousClock.now
+        defer { metrics.webhookAnswered(after: .now - start) }
+        return try await answer()
     }
 
     func handle(_ request: Request, pathAppID: String?) async throws -> WebhookAnswer {
@@ -171,7 +178,9 @@ public struct WebhookIntake: Sendable {
         var reservation = count > 0 ? dispatcher?.reserve(count) : nil
         accepted.handedOff = reservation != nil
         let committing = accepted
+        let commitStart = ContinuousClock.now
         let ids = try await storeStep(app: app.appID, category: envelope.category) { try await self.committer.commit(committing) }
+        metrics.eventCommitted(after: .now - commitStart)
         let isNew = ids != nil
         if isNew, count > 0 { dispatcher?.backlog.accepted(app: app.appID, count: count, atMs: accepted.acceptedAtMs) }
         metrics.webhookEvent(category: WebhookEvent.offlineMessageCategory, result: isNew ? "accepted" : "duplicate")
