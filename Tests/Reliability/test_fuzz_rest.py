@@ -4,6 +4,11 @@ phases) must never get a 5xx, every 4xx must carry a Sendbird error body
 (`schemathesis_hooks.py`), and the relay must survive them.
 
 Knob: FUZZ_REST_EXAMPLES (default 25 per operation and phase).
+
+No example database (`--generation-database none`): each run stands on its own, and Hypothesis's
+Pareto optimiser, which runs only with a database, once crashed inside its own shrinker
+(`IndexError` in `try_trivial_spans`, hypothesis 6.155.2) after 1,604 requests had all passed,
+failing the suite for nothing the relay did.
 """
 
 import os
@@ -21,7 +26,8 @@ def test_no_request_generated_from_the_openapi_document_gets_a_5xx(relay):
     result = subprocess.run(
         [sys.executable, "-c", RUN_SCHEMATHESIS, "run", str(ROOT / "openapi" / "push-relay.yaml"),
          "--url", relay.url, "-H", f"Api-Token: {API_TOKEN}",
-         "--checks", "not_a_server_error,sendbird_error_body", "--max-examples", EXAMPLES, "--no-color"],
+         "--checks", "not_a_server_error,sendbird_error_body", "--max-examples", EXAMPLES, "--no-color",
+         "--generation-database", "none"],
         capture_output=True, text=True, timeout=900,
         env={**os.environ, "SCHEMATHESIS_HOOKS": "schemathesis_hooks", "PYTHONPATH": str(Path(__file__).parent)})
     summary = [line for line in result.stdout.splitlines() if "generated" in line or "Seed:" in line]
