@@ -44,7 +44,7 @@ public enum DeliveryMetrics {
         let fine: [Duration] = [
             .microseconds(500), .milliseconds(1), .milliseconds(2), .milliseconds(3), .milliseconds(5), .microseconds(7500),
             .milliseconds(10), .milliseconds(15), .milliseconds(20), .milliseconds(30), .milliseconds(50), .milliseconds(100),
-            .milliseconds(250), .milliseconds(500), .seconds(1), .microseconds(2_500_000), .seconds(5), .seconds(10),
+            .milliseconds(250), .milliseconds(500), .seconds(1), .milliseconds(2500), .seconds(5), .seconds(10),
         ]
         let wait: [Duration] = fine + [.seconds(30), .seconds(60), .seconds(300)]
         return [
@@ -109,18 +109,18 @@ public enum DeliveryMetrics {
 
         /// From the request to the provider's answer (APNs, or FCM with the token exchange when one was due).
         func providerLatency(_ provider: PushProvider, _ duration: Duration) {
-            (provider == .apns ? latency : fcmLatency).recordNanoseconds(duration.milliseconds * 1_000_000)
+            (provider == .apns ? latency : fcmLatency).record(duration: duration)
         }
 
         /// A webhook request in the relay, from its head to the answer (any answer): with
         /// `eventCommit`, how much of what a sender waits is the relay's, and how much the disk's.
         func webhookAnswered(after duration: Duration) {
-            webhookDuration.recordNanoseconds(duration.nanoseconds)
+            webhookDuration.record(duration: duration)
         }
 
         /// An accepted event's wait for its commit: the writer (group commit) and the fsync.
         func eventCommitted(after duration: Duration) {
-            eventCommit.recordNanoseconds(duration.nanoseconds)
+            eventCommit.record(duration: duration)
         }
 
         /// From the webhook's commit to APNs' answer: what a user waits for a push (queue and send).
