@@ -53,7 +53,8 @@ public final class SQLiteStore: RelayStore {
                 try db.execute(sql: "PRAGMA synchronous = \(pragma)")
                 try db.execute(sql: "PRAGMA wal_autocheckpoint = \(WALCheckpointer.writerFallbackPages)")
             }
-            checkpointer = try WALCheckpointer(path: path, synchronous: pragma, interval: .milliseconds(100))
+            checkpointer = try WALCheckpointer(
+                path: path, synchronous: pragma, busyMode: config.busyMode, interval: .milliseconds(100))
         } catch let error as DatabaseError {
             throw PushStoreError.cannotOpen(path: path, reason: error.message ?? error.description)
         }

@@ -19,12 +19,16 @@ final class WALCheckpointer: Sendable {
     private let queue: DatabaseQueue
     private let loop: Mutex<Task<Void, Never>?> = Mutex(nil)
 
-    /// - Parameter synchronous: the writer's `PRAGMA synchronous` value; a checkpoint syncs the
-    ///   database file as that setting says.
-    init(path: String, synchronous: String, interval: Duration) throws {
+    /// - Parameters:
+    ///   - synchronous: the writer's `PRAGMA synchronous` value; a checkpoint syncs the
+    ///     database file as that setting says.
+    ///   - busyMode: the store's; it covers opening only (the last connection of a store just
+    ///     closed holds an exclusive lock while it cleans up the WAL). A passive checkpoint
+    ///     never calls the busy handler.
+    init(path: String, synchronous: String, busyMode: Database.BusyMode, interval: Duration) throws {
         var configuration = Configuration()
         configuration.label = "PushStore.checkpointer"
-        configuration.busyMode = .immediateError
+        configuration.busyMode = busyMode
         configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = \(synchronous)") }
         queue = try DatabaseQueue(path: path, configuration: configuration)
         let queue = queue

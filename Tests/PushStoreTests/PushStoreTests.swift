@@ -29,6 +29,19 @@ import Testing
         #expect(try await reopened.appliedMigrations() == db.migrations)
     }
 
+    /// A store opened while the previous one's connections are still closing (dropped without
+    /// `close()`): the last of them holds an exclusive lock while it cleans up the WAL, and
+    /// every connection of the new store, the checkpointer's too, waits for it. The race is
+    /// short; 300 rounds under a loaded machine caught it within a few seconds.
+    @Test func aStoreOpensWhileTheLastOneIsStillClosing() async throws {
+        let db = try TemporaryDatabase()
+        for n in 0..<300 {
+            let store = try db.open()
+            try await store.addSessionToken(
+                digest: withUnsafeBytes(of: n) { Data($0) } + Data(count: 24), app: "A", user: "u", expiresAtMs: .max)
+        }
+    }
+
     /// A database written by the previous version (payloads inside `deliveries`) keeps every
     /// queued delivery and its payload through `v3_delivery_payloads`.
     @Test func v3MovesQueuedPayloadsOutOfTheDeliveryRows() async throws {
