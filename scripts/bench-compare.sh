@@ -173,21 +173,28 @@ PY
 sync
 # Each phase also reads the relay's own histograms, to tell its share of the latency (from a
 # request's head to its answer, and the commit within it) from the sender's and the kernel's.
+# And how busy the machine's CPUs were (sender, relay and sink share them): a queue for a core
+# shows in every latency here, the relay's own histograms included.
+cpu() { echo "$(awk '/^cpu / {print $2+$3+$4+$5+$6+$7+$8, $5+$6}' /proc/stat) $(awk '{printf "%d ", $14 + $15}' /proc/$relay_pid/stat /proc/$sink_pid/stat)"; }
+sender_cpu() { python3 -c "import json, sys; print(json.loads(sys.argv[1])['sender_cpu_pct'])" "$1"; }
 relay_side() {
   echo "answer $(python3 scripts/metric_quantiles.py "$1" "$2" pushrelay_webhook_duration_seconds);" \
-    "commit $(python3 scripts/metric_quantiles.py "$1" "$2" pushrelay_event_commit_seconds)"
+    "commit $(python3 scripts/metric_quantiles.py "$1" "$2" pushrelay_event_commit_seconds);" \
+    "$(python3 -c "import sys, os; t0, i0, r0, s0, t1, i1, r1, s1 = map(int, sys.argv[1:]); n = os.cpu_count()
+print(f'CPUs {100 * (1 - (i1 - i0) / (t1 - t0)):.0f} % busy: the relay {100 * n * (r1 - r0) / (t1 - t0):.0f} % of one,'
+      f' the sink {100 * n * (s1 - s0) / (t1 - t0):.0f} %, the sender', end='')" $3 $4) $5 %"
 }
-scrape "$work/metrics-tenth-0.txt"
+scrape "$work/metrics-tenth-0.txt"; cpu_0=$(cpu)
 lat_tenth=$(python3 scripts/bench_openloop.py --port "$RELAY_PORT" --path /webhooks/sendbird/bench-app \
   --events "$work/events-open.txt.tenth" --rate "$tenth" --duration "$LAT_DURATION" ${TIMELINE:+--timeline "$TIMELINE-tenth.csv"} | tee /dev/stderr)
-scrape "$work/metrics-tenth-1.txt"
-relay_tenth=$(relay_side "$work/metrics-tenth-0.txt" "$work/metrics-tenth-1.txt")
+scrape "$work/metrics-tenth-1.txt"; cpu_1=$(cpu)
+relay_tenth=$(relay_side "$work/metrics-tenth-0.txt" "$work/metrics-tenth-1.txt" "$cpu_0" "$cpu_1" "$(sender_cpu "$lat_tenth")")
 while [ "$(q "SELECT COUNT(*) FROM deliveries WHERE state IN ('pending','in_flight')")" != "0" ]; do sleep 0.2; done
-scrape "$work/metrics-half-0.txt"
+scrape "$work/metrics-half-0.txt"; cpu_0=$(cpu)
 lat_half=$(python3 scripts/bench_openloop.py --port "$RELAY_PORT" --path /webhooks/sendbird/bench-app \
   --events "$work/events-open.txt.half" --rate "$half" --duration "$LAT_DURATION" ${TIMELINE:+--timeline "$TIMELINE-half.csv"} | tee /dev/stderr)
-scrape "$work/metrics-half-1.txt"
-relay_half=$(relay_side "$work/metrics-half-0.txt" "$work/metrics-half-1.txt")
+scrape "$work/metrics-half-1.txt"; cpu_1=$(cpu)
+relay_half=$(relay_side "$work/metrics-half-0.txt" "$work/metrics-half-1.txt" "$cpu_0" "$cpu_1" "$(sender_cpu "$lat_half")")
 
 python3 - "$h2rate" "$one" "$pool" "$sent_during" "$DURATION" "$work/wrk.txt" "$drained" "$rss" "$lat_tenth" "$lat_half" "$wait_quantiles" "$wrote" "$disk" "$relay_tenth" "$relay_half" <<'PY'
 import json, re, sys

@@ -7,8 +7,9 @@ counts a request that waited for a free connection as late by that wait.
     python3 scripts/bench_openloop.py --port P --path /webhooks/sendbird/bench-app \\
         --events events.txt --rate 500 --duration 10 [--connections 256] [--timeline t.csv]
 
-Prints one JSON line: rate, sent, answered, non-2xx, p50/p99/max latency in ms, and how far
-behind schedule the sender fell (if it did, the figures understate the latency). --timeline writes
+Prints one JSON line: rate, sent, answered, non-2xx, p50/p99/max latency in ms, how far behind
+schedule the sender fell (if it did, the figures understate the latency) and its own CPU (% of
+one core). --timeline writes
 each request's scheduled time (s from the start) and latency (ms), to see when slow ones happened.
 """
 import argparse
@@ -76,6 +77,7 @@ async def run(args):
                 free.notify()
 
     tasks = []
+    cpu_start = time.process_time()
     start = time.monotonic() + 0.2
     for i in range(total):
         scheduled = start + i / args.rate
@@ -86,6 +88,8 @@ async def run(args):
             behind = max(behind, -delay)
         tasks.append(asyncio.ensure_future(one(scheduled, *events[i])))
     await asyncio.gather(*tasks)
+    # The sender's own CPU, % of one core: it shares the machine with the relay.
+    cpu = 100 * (time.process_time() - cpu_start) / max(1e-9, time.monotonic() - start + 0.2)
     latencies.sort()
     if args.timeline:
         with open(args.timeline, "w") as out:
@@ -97,7 +101,7 @@ async def run(args):
     print(json.dumps({"rate": args.rate, "sent": total, "answered": len(latencies), "failed": failures,
                       "non_2xx": sum(n for s, n in statuses.items() if not 200 <= s < 300),
                       "p50_ms": pct(0.50), "p99_ms": pct(0.99), "max_ms": pct(1.0),
-                      "sender_behind_ms": round(1000 * behind, 1), "connections": opened}))
+                      "sender_behind_ms": round(1000 * behind, 1), "sender_cpu_pct": round(cpu), "connections": opened}))
 
 
 if __name__ == "__main__":
