@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import HummingbirdCore
 import Logging
+import NIOCore
 import Prometheus
 import PushStore
 import ServiceLifecycle
@@ -212,6 +213,9 @@ public final class RelayApplication: Sendable {
         group.maximumGracefulShutdownDuration = configuration.delivery.shutdownGrace + .seconds(10)
         do {
             try await ServiceGroup(configuration: group).run()
+        } catch let error as IOError where ListenError.bindErrors.contains(error.errnoCode) {
+            await closeClients()
+            throw ListenError(host: configuration.listen.host, port: configuration.listen.port, errno: error.errnoCode)
         } catch {
             await closeClients()
             throw error

@@ -16,8 +16,8 @@ struct MigrateStoreCommand: AsyncParsableCommand {
             templates, session and API token digests, accepted events (so a retried webhook is still \
             a duplicate), and every delivery with its payload and attempts: the queue (a push in \
             flight arrives pending, with the same apns-id) and the delivery log. The target's schema \
-            is created or updated first. The source is read as one snapshot; stop the relay first, \
-            or pushes it accepts after the snapshot stay behind.
+            is created or updated first. The source is read as one snapshot, so the relay must be \
+            stopped first: while one serves the file (its lock, PATH.lock, is held) nothing is copied.
 
             Rows already in the target are left as they are, so running it again (after an \
             interruption, say) copies only what is missing. Afterwards it counts, per table, the \
@@ -87,6 +87,9 @@ struct MigrateStoreCommand: AsyncParsableCommand {
         var logger = Logger(label: "push-relay.migrate-store")
         logger.logLevel = .warning
         do {
+            // Not while a relay serves the file: what it accepts after the snapshot would stay behind.
+            let lock = try ServeLock.acquireIfPresent(database: sourcePath)
+            defer { withExtendedLifetime(lock) {} }
             let sqlite = try SQLiteStore(path: sourcePath)
             let snapshot = try SQLiteSnapshot(sqlite)
             let postgres = try await PostgresStore.open(configuration: target, logger: logger)

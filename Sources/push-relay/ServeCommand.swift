@@ -13,7 +13,8 @@ struct ServeCommand: AsyncParsableCommand {
         abstract: "Run the relay: the Sendbird-compatible REST API, webhook intake and delivery to APNs.",
         discussion: """
             Exit status: 0 after SIGTERM / SIGINT; 78 invalid configuration or credentials; \
-            74 the database cannot be opened.
+            74 the database cannot be opened; 75 another relay serves the same SQLite file \
+            (one relay per file: PATH.lock); 71 listen: cannot be bound (the port taken, say).
             """
     )
 
@@ -57,6 +58,18 @@ struct ServeCommand: AsyncParsableCommand {
                 "database": .string(configuration.database.location),
                 "apps": .string(configuration.apps.map(\.appID).joined(separator: ",")),
             ])
+        // Before the store opens: a second relay on the same SQLite file stops here, before its
+        // start puts the first one's in-flight pushes back to pending (ServeLock).
+        var lock: ServeLock?
+        if let path = configuration.database.path {
+            do {
+                lock = try ServeLock.acquire(database: path)
+            } catch {
+                FileHandle.standardError.write(Data("push-relay: \(error)\n".utf8))
+                // EX_TEMPFAIL (systemd tries again: the other may be on its way out); EX_IOERR.
+                throw ExitCode(error.isHeld ? 75 : 74)
+            }
+        }
         let relay: RelayApplication
         do {
             relay = try await RelayApplication.build(
@@ -70,9 +83,15 @@ struct ServeCommand: AsyncParsableCommand {
             throw ExitCode(74)  // EX_IOERR: the database could not be opened.
         }
         let host = configuration.listen.host.contains(":") ? "[\(configuration.listen.host)]" : configuration.listen.host
-        try await relay.run { port in
-            // One line on stdout that scripts and tests wait for; the real port when 0 was asked.
-            FileHandle.standardOutput.write(Data("push-relay listening on http://\(host):\(port)\n".utf8))
+        do {
+            try await relay.run { port in
+                // One line on stdout that scripts and tests wait for; the real port when 0 was asked.
+                FileHandle.standardOutput.write(Data("push-relay listening on http://\(host):\(port)\n".utf8))
+            }
+        } catch let error as ListenError {
+            FileHandle.standardError.write(Data("push-relay: \(error)\n".utf8))
+            throw ExitCode(71)  // EX_OSERR
         }
+        withExtendedLifetime(lock) {}
     }
 }

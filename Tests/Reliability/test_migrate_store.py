@@ -1,6 +1,7 @@
 """`push-relay migrate-store`, as an operator moves a relay from SQLite to PostgreSQL: a relay on
-SQLite with pushes sent, pushes held in flight at a silent APNs and then SIGKILLed; the copy into a
-new PostgreSQL database (twice: the second run copies nothing); then a relay on PostgreSQL sends
+SQLite with pushes sent, pushes held in flight at a silent APNs (migrate-store refuses the file
+while the relay serves it) and then SIGKILLed; the copy into a new PostgreSQL database (twice:
+the second run copies nothing); then a relay on PostgreSQL sends
 every push that was never answered, with the same apns-id, and nothing that was already sent;
 registrations, preferences and the webhook dedupe came along."""
 
@@ -46,10 +47,13 @@ def test_a_relay_moves_from_sqlite_to_postgres_and_loses_nothing(tmp_path):
         cluster.arm({"kind": "neverAnswer", "count": 1_000_000})
         held = cluster.post_events(range(21, 41), rng)
         cluster.wait_for_streams_open()
+        target = pgcluster.cluster().create_database()
+        # Not while the relay serves the file (its lock is held): nothing is copied, not even the schema.
+        busy = migrate("--from", f"sqlite:{cluster.database}", "--to", target)
+        assert busy.returncode == 1 and "is in use by another push-relay (pid" in busy.stderr, busy.stdout + busy.stderr
         cluster.kill_relay()
         cluster.clear_faults()
 
-        target = pgcluster.cluster().create_database()
         first = migrate("--from", f"sqlite:{cluster.database}", "--to", target)
         assert first.returncode == 0, first.stdout + first.stderr
         assert "verified" in first.stdout

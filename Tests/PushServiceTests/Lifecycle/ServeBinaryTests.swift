@@ -72,6 +72,43 @@ import Testing
         #expect(await relay.exitStatus() == 0, "stderr: \(relay.stderr)")
     }
 
+    /// One relay per SQLite file (`ServeLock`): a second `serve` on it stops before opening the
+    /// store (whose start would put the first one's in-flight pushes back to pending), with
+    /// EX_TEMPFAIL and the first one's pid; once the first is killed, the file is free again.
+    @Test func aSecondRelayOnTheSameSQLiteFileStopsWithExit75() async throws {
+        let directory = try TemporaryDirectory()
+        let config = try directory.write("relay.yaml", tokenAppYAML(database: directory.path("relay.sqlite")))
+        let first = try RelayProcess(["serve", "--config", config])
+        defer { first.stop() }
+        let port = try #require(await first.listeningPort(), "stderr: \(first.stderr)")
+
+        let second = try RelayProcess(["serve", "--config", config])
+        defer { second.stop() }
+        #expect(await second.exitStatus() == 75, "stderr: \(second.stderr)")
+        #expect(second.stderr.contains("in use by another push-relay (pid \(first.process.pid))"), "stderr: \(second.stderr)")
+        #expect(!second.stdout.contains("listening"))
+        #expect(try await Self.get(port, "/health").contains(#"{"status":"ok"}"#))
+
+        first.stop()
+        _ = await first.exitStatus()
+        let third = try RelayProcess(["serve", "--config", config])
+        defer { third.stop() }
+        _ = try #require(await third.listeningPort(), "stderr: \(third.stderr)")
+    }
+
+    /// A taken port is said in one line naming the address, exit 71 (EX_OSERR).
+    @Test func aTakenPortStopsStartUpWithExit71() async throws {
+        let directory = try TemporaryDirectory()
+        let first = try RelayProcess(["serve", "--config", try directory.write("a.yaml", tokenAppYAML(database: directory.path("a.sqlite")))])
+        defer { first.stop() }
+        let port = try #require(await first.listeningPort(), "stderr: \(first.stderr)")
+        let config = try directory.write("b.yaml", tokenAppYAML(database: directory.path("b.sqlite"), port: port))
+        let second = try RelayProcess(["serve", "--config", config])
+        defer { second.stop() }
+        #expect(await second.exitStatus() == 71, "stderr: \(second.stderr)")
+        #expect(second.stderr.contains("push-relay: cannot listen on 127.0.0.1:\(port): Address already in use"), "stderr: \(second.stderr)")
+    }
+
     @Test func aBadCredentialStopsStartUpWithExit78() async throws {
         let directory = try TemporaryDirectory()
         let config = try directory.write(

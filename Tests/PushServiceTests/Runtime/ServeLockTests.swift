@@ -1,0 +1,50 @@
+import Foundation
+import TestSupport
+import Testing
+@testable import PushService
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// One `serve` per SQLite file (`ServeLock`). flock locks belong to an open file, so a second
+/// lock taken in this same process conflicts just as another process's would.
+@Suite struct ServeLockTests {
+    @Test func aSecondLockOnTheSameDatabaseIsRefusedAndNamesTheHolder() throws {
+        let directory = try TemporaryDirectory()
+        let database = directory.path("relay.sqlite")
+        do {
+            let first = try ServeLock.acquire(database: database)
+            try withExtendedLifetime(first) {
+                #expect(first.path == database + ".lock")
+                #expect(throws: ServeLock.Failure.held(database: database, pid: getpid())) {
+                    try ServeLock.acquire(database: database)
+                }
+                #expect(throws: ServeLock.Failure.held(database: database, pid: getpid())) {
+                    try ServeLock.acquireIfPresent(database: database)
+                }
+                // Another database beside it is another lock.
+                _ = try ServeLock.acquire(database: directory.path("other.sqlite"))
+            }
+        }
+        // Released with its holder (the kernel does the same when a process ends).
+        _ = try ServeLock.acquire(database: database)
+        let message = ServeLock.Failure.held(database: database, pid: 42).description
+        #expect(message.contains(database) && message.contains("pid 42") && message.contains("PostgreSQL"))
+    }
+
+    @Test func withoutALockFileThereIsNoRelayToWaitFor() throws {
+        let directory = try TemporaryDirectory()
+        let database = directory.path("relay.sqlite")
+        #expect(try ServeLock.acquireIfPresent(database: database) == nil)
+        #expect(!FileManager.default.fileExists(atPath: database + ".lock"), "only serve makes the file")
+        _ = try ServeLock.acquire(database: database)
+        #expect(try ServeLock.acquireIfPresent(database: database) != nil)
+    }
+
+    @Test func aDirectoryThatIsNotThereIsAnErrorNamingTheFile() throws {
+        #expect(throws: ServeLock.Failure.cannotOpen(path: "/nonexistent/relay.sqlite.lock", reason: "No such file or directory")) {
+            try ServeLock.acquire(database: "/nonexistent/relay.sqlite")
+        }
+    }
+}
