@@ -99,14 +99,17 @@ import Testing
     /// A taken port is said in one line naming the address, exit 71 (EX_OSERR).
     @Test func aTakenPortStopsStartUpWithExit71() async throws {
         let directory = try TemporaryDirectory()
-        let first = try RelayProcess(["serve", "--config", try directory.write("a.yaml", tokenAppYAML(database: directory.path("a.sqlite")))])
+        let first = try RelayProcess([
+            "serve", "--config", try directory.write("a.yaml", tokenAppYAML(database: directory.path("a.sqlite"))),
+        ])
         defer { first.stop() }
         let port = try #require(await first.listeningPort(), "stderr: \(first.stderr)")
         let config = try directory.write("b.yaml", tokenAppYAML(database: directory.path("b.sqlite"), port: port))
         let second = try RelayProcess(["serve", "--config", config])
         defer { second.stop() }
         #expect(await second.exitStatus() == 71, "stderr: \(second.stderr)")
-        #expect(second.stderr.contains("push-relay: cannot listen on 127.0.0.1:\(port): Address already in use"), "stderr: \(second.stderr)")
+        #expect(
+            second.stderr.contains("push-relay: cannot listen on 127.0.0.1:\(port): Address already in use"), "stderr: \(second.stderr)")
     }
 
     @Test func aBadCredentialStopsStartUpWithExit78() async throws {
