@@ -65,14 +65,15 @@ public enum DeliveryMetrics {
     /// a handle on every push costs its lock, its registry's dictionary and its string keys each
     /// time. Made after `MetricsSystem.bootstrap`, like any handle.
     final class Handles: Sendable {
-        private let latency = Metrics.Timer(label: apnsLatencyLabel)
-        private let fcmLatency = Metrics.Timer(label: fcmLatencyLabel)
-        private let wait = Metrics.Timer(label: pushWaitLabel)
-        private let webhookDuration = Metrics.Timer(label: webhookDurationLabel)
-        private let eventCommit = Metrics.Timer(label: eventCommitLabel)
-        private let depth = Gauge(label: "pushrelay_queue_depth")
-        private let oldest = Gauge(label: "pushrelay_oldest_unsent_push_age_seconds")
-        private let ackDelay = Metrics.Timer(label: "pushrelay_push_ack_delay_seconds")
+        private let factory: any MetricsFactory
+        private let latency: Metrics.Timer
+        private let fcmLatency: Metrics.Timer
+        private let wait: Metrics.Timer
+        private let webhookDuration: Metrics.Timer
+        private let eventCommit: Metrics.Timer
+        private let depth: Gauge
+        private let oldest: Gauge
+        private let ackDelay: Metrics.Timer
         private let counters = Mutex<[CounterKey: Counter]>([:])
 
         private struct CounterKey: Hashable {
@@ -80,13 +81,24 @@ public enum DeliveryMetrics {
             let values: [String]
         }
 
-        init() {}
+        /// - Parameter factory: the bootstrapped backend; a test passes its own.
+        init(factory: any MetricsFactory = MetricsSystem.factory) {
+            self.factory = factory
+            latency = Metrics.Timer(label: apnsLatencyLabel, factory: factory)
+            fcmLatency = Metrics.Timer(label: fcmLatencyLabel, factory: factory)
+            wait = Metrics.Timer(label: pushWaitLabel, factory: factory)
+            webhookDuration = Metrics.Timer(label: webhookDurationLabel, factory: factory)
+            eventCommit = Metrics.Timer(label: eventCommitLabel, factory: factory)
+            depth = Gauge(label: "pushrelay_queue_depth", factory: factory)
+            oldest = Gauge(label: "pushrelay_oldest_unsent_push_age_seconds", factory: factory)
+            ackDelay = Metrics.Timer(label: "pushrelay_push_ack_delay_seconds", factory: factory)
+        }
 
         private func counter(_ label: String, _ names: [String], _ values: [String]) -> Counter {
             let key = CounterKey(label: label, values: values)
             return counters.withLock { cache in
                 if let counter = cache[key] { return counter }
-                let counter = Counter(label: label, dimensions: Array(zip(names, values)))
+                let counter = Counter(label: label, dimensions: Array(zip(names, values)), factory: factory)
                 cache[key] = counter
                 return counter
             }

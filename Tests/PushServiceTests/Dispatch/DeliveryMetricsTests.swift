@@ -1,0 +1,55 @@
+import Prometheus
+import Testing
+@testable import PushService
+
+/// The timers' histograms as `serve` sets them up (`DeliveryMetrics.durationBuckets`): a webhook
+/// answer, a commit or a provider's answer is often under a millisecond, and must count there,
+/// not as 0 or in the 5 ms bucket (durations were once cut to whole milliseconds first).
+@Suite struct DeliveryMetricsTests {
+    static func render(_ record: (DeliveryMetrics.Handles) -> Void) -> String {
+        let registry = PrometheusCollectorRegistry()
+        var factory = PrometheusMetricsFactory(registry: registry)
+        factory.durationHistogramBuckets = DeliveryMetrics.durationBuckets
+        record(DeliveryMetrics.Handles(factory: factory))
+        var buffer: [UInt8] = []
+        registry.emit(into: &buffer)
+        return String(decoding: buffer, as: UTF8.self)
+    }
+
+    /// The sum of a histogram, from its `_sum` line.
+    static func sum(_ name: String, in text: String) -> Double? {
+        text.split(separator: "\n").first { $0.hasPrefix("\(name)_sum ") }.flatMap { Double($0.split(separator: " ")[1]) }
+    }
+
+    @Test func subMillisecondDurationsAreRecordedAsTheyAre() throws {
+        let text = Self.render { handles in
+            for duration in [Duration.microseconds(300), .microseconds(1700)] {
+                handles.webhookAnswered(after: duration)
+                handles.eventCommitted(after: duration)
+                handles.providerLatency(.apns, duration)
+                handles.providerLatency(.fcm, duration)
+            }
+        }
+        for name in [
+            "pushrelay_webhook_duration_seconds", "pushrelay_event_commit_seconds", "pushrelay_apns_latency_seconds",
+            "pushrelay_fcm_latency_seconds",
+        ] {
+            // 0.3 ms in the first bucket; 1.7 ms above 1 ms (cut to whole milliseconds it was 1).
+            #expect(text.contains(#"\#(name)_bucket{le="0.0005"} 1"#), "\(name):\n\(text)")
+            #expect(text.contains(#"\#(name)_bucket{le="0.001"} 1"#), "\(name):\n\(text)")
+            #expect(text.contains(#"\#(name)_bucket{le="0.002"} 2"#), "\(name):\n\(text)")
+            let sum = try #require(Self.sum(name, in: text), "\(name):\n\(text)")
+            #expect(abs(sum - 0.002) < 1e-9, "\(name): sum \(sum)")
+        }
+    }
+
+    @Test func aPushWaitReachesFiveMinutes() {
+        let text = Self.render { handles in
+            handles.pushWait(milliseconds: 2)
+            handles.pushWait(milliseconds: 200_000)
+        }
+        #expect(text.contains(#"pushrelay_push_wait_seconds_bucket{le="0.002"} 1"#), "\(text)")
+        #expect(text.contains(#"pushrelay_push_wait_seconds_bucket{le="60.0"} 1"#), "\(text)")
+        #expect(text.contains(#"pushrelay_push_wait_seconds_bucket{le="300.0"} 2"#), "\(text)")
+    }
+}
