@@ -215,7 +215,7 @@ public final class RelayApplication: Sendable {
             try await ServiceGroup(configuration: group).run()
         } catch let error as IOError where ListenError.bindErrors.contains(error.errnoCode) {
             await closeClients()
-            throw ListenError(host: configuration.listen.host, port: configuration.listen.port, errno: error.errnoCode)
+            throw ListenError(listen: configuration.listen, errno: error.errnoCode)
         } catch {
             await closeClients()
             throw error

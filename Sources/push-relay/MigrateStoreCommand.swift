@@ -88,7 +88,16 @@ struct MigrateStoreCommand: AsyncParsableCommand {
         logger.logLevel = .warning
         do {
             // Not while a relay serves the file: what it accepts after the snapshot would stay behind.
-            let lock = try ServeLock.acquireIfPresent(database: sourcePath)
+            let lock: ServeLock?
+            do {
+                lock = try ServeLock.acquireIfPresent(database: sourcePath)
+            } catch {
+                guard case .held(_, let pid) = error else { throw error }
+                let holder = pid.map { "pid \($0)" } ?? "pid unknown"
+                FileHandle.standardError.write(
+                    Data("push-relay migrate-store: a relay serves \(sourcePath) (\(holder)); stop it first\n".utf8))
+                throw ExitCode(1)
+            }
             defer { withExtendedLifetime(lock) {} }
             let sqlite = try SQLiteStore(path: sourcePath)
             let snapshot = try SQLiteSnapshot(sqlite)

@@ -82,7 +82,7 @@ struct ServeCommand: AsyncParsableCommand {
             FileHandle.standardError.write(Data("push-relay: \(error)\n".utf8))
             throw ExitCode(74)  // EX_IOERR: the database could not be opened.
         }
-        let host = configuration.listen.host.contains(":") ? "[\(configuration.listen.host)]" : configuration.listen.host
+        let host = configuration.listen.hostForURL
         do {
             try await relay.run { port in
                 // One line on stdout that scripts and tests wait for; the real port when 0 was asked.

@@ -5,6 +5,9 @@ public struct ListenConfiguration: Sendable, Hashable {
     /// TCP port; 0 picks a free one (tests).
     public var port: Int
 
+    /// The host as a URL or `host:port` writes it: an IPv6 address in brackets.
+    public var hostForURL: String { host.contains(":") ? "[\(host)]" : host }
+
     public init(host: String = "127.0.0.1", port: Int = 8080) {
         self.host = host
         self.port = port

@@ -5,12 +5,11 @@
 /// `listen:` could not be bound (the port taken, the address not this host's, a privileged port):
 /// said in one line naming the address, instead of the socket call's own error.
 public struct ListenError: Error, Sendable, CustomStringConvertible {
-    public let host: String
-    public let port: Int
+    public let listen: ListenConfiguration
     public let errno: Int32
 
     public var description: String {
-        "cannot listen on \(host.contains(":") ? "[\(host)]" : host):\(port): \(String(cString: strerror(errno)))"
+        "cannot listen on \(listen.hostForURL):\(listen.port): \(String(cString: strerror(errno)))"
     }
 
     /// The errors of `bind` that the configuration (or another process) causes.
