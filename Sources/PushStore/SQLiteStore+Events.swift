@@ -41,12 +41,6 @@ extension SQLiteStore {
             insert.bind(5, event.acceptedAtMs)
             try insert.run()
         }
-        let delivery = try db.cachedStatement(
-            sql: """
-                INSERT INTO deliveries (app_id, message_id, user_id, device_token, apns_id, push_type, priority,
-                    expires_at_ms, state, attempts, next_attempt_at_ms, created_at_ms, updated_at_ms)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?)
-                """)
         let now = event.acceptedAtMs
         // The bytes every payload repeats, once for the event (`StoredPayload`).
         var shared: [UInt8]?
@@ -63,31 +57,11 @@ extension SQLiteStore {
             if try insertShared.run() > 0 { shared = bytes }
         }
         let state = event.handedOff ? DeliveryState.inFlight.rawValue : DeliveryState.pending.rawValue
-        var ids: [Int64] = []
-        ids.reserveCapacity(event.deliveries.count)
-        for d in event.deliveries {
-            let insert = RawStatement(delivery)
-            insert.bind(1, event.appID)
-            insert.bind(2, event.messageID)
-            insert.bind(3, d.userID)
-            insert.bind(4, d.deviceToken)
-            insert.bind(5, UUIDText.lowercase(d.apnsID))
-            insert.bind(6, d.pushType)
-            insert.bind(7, d.priority)
-            insert.bind(8, d.expiresAtMs)
-            insert.bind(9, state)
-            insert.bind(10, now)
-            insert.bind(11, now)
-            insert.bind(12, now)
-            try insert.run()
-            ids.append(insert.lastInsertedRowID)
-        }
-        // With shared bytes, the payloads go in one row for the event (`PackedPayloads`). Its ids
-        // are consecutive (nothing else inserts between them); were they not, or without shared
-        // bytes, each payload gets a row of its own.
-        if let shared, let first = ids.first, let last = ids.last, last - first == ids.count - 1,
-            ids.count <= PackedPayloads.maximumCount
-        {
+        let ids = try Self.insertDeliveries(of: event, state: state, db)
+        // With shared bytes, the payloads go in one row for the event (`PackedPayloads`), named by
+        // the event's ids, which are consecutive (`insertDeliveries` gives them); without shared
+        // bytes, or for more deliveries than a row holds, each payload gets a row of its own.
+        if let shared, let first = ids.first, let last = ids.last, ids.count <= PackedPayloads.maximumCount {
             let parts = event.packedPayloads ?? PackedPayloads.encode(event.deliveries, shared: shared)
             // Ids are reused once the highest deliveries are deleted: a row left from those (all
             // of a row's users erased) would otherwise take the key, or claim these ids.
@@ -117,6 +91,67 @@ extension SQLiteStore {
         }
         if let badges = event.badges { try Self.recordBadges(badges, app: event.appID, nowMs: now, db) }
         return ids
+    }
+
+    /// Inserts the event's deliveries, up to `deliveriesPerInsert` in one statement (the event's
+    /// columns bound once), and returns their ids. The ids are given, not left to SQLite: the
+    /// next ones after the highest (what SQLite would choose), so they are known without a
+    /// `RETURNING`, whose rows come in no promised order.
+    private static func insertDeliveries(of event: AcceptedEvent, state: String, _ db: Database) throws -> [Int64] {
+        guard !event.deliveries.isEmpty else { return [] }
+        var highest: Int64?
+        try RawStatement(db.cachedStatement(sql: "SELECT MAX(id) FROM deliveries")).forEachRow { highest = $0.optionalInt64(0) }
+        // Past the largest id SQLite's own choice would be random; ids that high mean an
+        // edited file, refused like any other unreadable value.
+        guard (highest ?? 0) < Int64.max - Int64(event.deliveries.count) else {
+            throw PushStoreError.corruptValue(table: "deliveries", column: "id", value: String(highest ?? 0))
+        }
+        var next = (highest ?? 0) + 1
+        var ids: [Int64] = []
+        ids.reserveCapacity(event.deliveries.count)
+        var start = event.deliveries.startIndex
+        while start < event.deliveries.endIndex {
+            let chunk = event.deliveries[start..<min(start + deliveriesPerInsert, event.deliveries.endIndex)]
+            let insert = RawStatement(try db.cachedStatement(sql: insertDeliveriesSQL[chunk.count - 1]))
+            insert.bind(1, event.appID)
+            insert.bind(2, event.messageID)
+            insert.bind(3, state)
+            insert.bind(4, event.acceptedAtMs)
+            insert.bind(5, next)
+            for (offset, d) in chunk.enumerated() {
+                let first = Int32(6 + offset * 6)
+                insert.bind(first, d.userID)
+                insert.bind(first + 1, d.deviceToken)
+                insert.bind(first + 2, UUIDText.lowercase(d.apnsID))
+                insert.bind(first + 3, d.pushType)
+                insert.bind(first + 4, d.priority)
+                insert.bind(first + 5, d.expiresAtMs)
+            }
+            try insert.run()
+            for _ in chunk {
+                ids.append(next)
+                next += 1
+            }
+            start = chunk.endIndex
+        }
+        return ids
+    }
+
+    /// Rows per delivery insert: a 10-member event's 8 pushes in one statement.
+    static let deliveriesPerInsert = 16
+
+    /// The insert of 1...`deliveriesPerInsert` deliveries: ?1 app, ?2 message id, ?3 state,
+    /// ?4 accepted at, ?5 the first id, then six parameters per delivery.
+    private static let insertDeliveriesSQL: [String] = (1...deliveriesPerInsert).map { count in
+        let rows = (0..<count).map { row in
+            let p = 6 + row * 6
+            return "(?5 + \(row), ?1, ?2, ?\(p), ?\(p + 1), ?\(p + 2), ?\(p + 3), ?\(p + 4), ?\(p + 5), ?3, 0, ?4, ?4, ?4)"
+        }
+        return """
+            INSERT INTO deliveries (id, app_id, message_id, user_id, device_token, apns_id, push_type, priority,
+                expires_at_ms, state, attempts, next_attempt_at_ms, created_at_ms, updated_at_ms)
+            VALUES \(rows.joined(separator: ", "))
+            """
     }
 
     /// Whether an event was accepted (and not yet pruned).

@@ -101,6 +101,87 @@ import Testing
         #expect(delivery.attempts.last == DeliveryAttempt(atMs: 1_300, status: 200, reason: nil, error: nil, apnsID: apnsID))
     }
 
+    /// A batch mixing plain 200s (no attempt row) with other outcomes applies them in their order: a retry then a plain 200 for one delivery ends sent, with both attempts
+    /// counted; plain 200s of other deliveries land with their own times; an outcome after a
+    /// plain 200 of the same delivery comes after it; a delivery pruned or unknown is passed over.
+    @Test(arguments: StoreKind.allCases) func plainAcceptancesAndOtherOutcomesApplyInTheirOrder(kind: StoreKind) async throws {
+        let db = try await TestDatabase.make(kind)
+        let store = try await db.open()
+        #expect(try await store.acceptEvent(Self.event(9, users: ["bob", "carol", "dave"], at: 1_000)))
+        let claimed = try await store.claimDue(nowMs: 1_000, limit: 10)
+        #expect(claimed.count == 3)
+        func accepted(_ record: DeliveryRecord, at: Int64) -> DeliveryOutcome {
+            DeliveryOutcome(
+                deliveryID: record.id, state: .sent, atMs: at,
+                attempt: DeliveryAttempt(atMs: at, status: 200, reason: nil, error: nil, apnsID: record.apnsID))
+        }
+        try await store.recordOutcomes([
+            accepted(claimed[1], at: 1_101),
+            DeliveryOutcome(
+                deliveryID: claimed[0].id, state: .pending, atMs: 1_102,
+                attempt: DeliveryAttempt(atMs: 1_102, status: 429, reason: "TooManyRequests", error: nil, apnsID: claimed[0].apnsID),
+                nextAttemptAtMs: 1_200),
+            accepted(claimed[0], at: 1_103),
+            DeliveryOutcome(
+                deliveryID: 999_999, state: .sent, atMs: 1_104,
+                attempt: DeliveryAttempt(atMs: 1_104, status: 200, reason: nil, error: nil, apnsID: UUID())),
+            accepted(claimed[2], at: 1_105),
+            // Put back after its 200 (as a shutdown would): applied after it, so it stays pending.
+            DeliveryOutcome(deliveryID: claimed[2].id, state: .pending, atMs: 1_106, attempt: nil, nextAttemptAtMs: 1_300),
+        ])
+        var log: [LoggedDelivery] = []
+        for user in ["bob", "carol", "dave"] {
+            log.append(try #require(try await store.deliveryLog(app: "app", messageID: 9, user: user).deliveries.first))
+        }
+        #expect(log.map(\.delivery.state) == [.sent, .sent, .pending])
+        #expect(log.map(\.delivery.sentAtMs) == [1_103, 1_101, 1_105])
+        #expect(log.map(\.delivery.updatedAtMs) == [1_103, 1_101, 1_106])
+        #expect(log.map(\.delivery.attempts) == [2, 1, 1])
+        #expect(log.map(\.delivery.lastStatus) == [200, 200, 200])
+        #expect(log[0].delivery.lastReason == "TooManyRequests", "a plain 200 leaves the last reason as it was")
+        #expect(log[0].delivery.nextAttemptAtMs == 1_200)
+        #expect(log[0].attempts.map(\.status) == [429, 200])
+        #expect(try await db.count("SELECT COUNT(*) FROM delivery_attempts") == 1)
+        #expect(log[2].delivery.nextAttemptAtMs == 1_300)
+        #expect(try await store.pendingCount() == 1)
+    }
+
+    /// An event with more deliveries than one insert statement takes: every delivery gets its
+    /// own id, in order, and each id reads back its own user, token, apns-id and payload, also
+    /// after the highest deliveries were deleted and their ids come round again.
+    @Test func deliveriesBeyondOneInsertGetTheirOwnIdsInOrder() async throws {
+        let file = try TemporaryDatabase()
+        let store = try file.open()
+        let users = (0..<(SQLiteStore.deliveriesPerInsert * 2 + 3)).map { "user-\($0)" }
+        var event = Self.event(10, users: users, at: 1_000)
+        for index in event.deliveries.indices { event.deliveries[index].payload = Data(#"{"aps":{"alert":"\#(index)"}}"#.utf8) }
+        let ids = try #require(try await store.commitEvents([event]).first ?? nil)
+        #expect(ids.count == users.count)
+        #expect(zip(ids, ids.dropFirst()).allSatisfy { $1 == $0 + 1 })
+        let claimed = try await store.claimDue(nowMs: 1_000, limit: 100)
+        #expect(claimed.map(\.id) == ids)
+        #expect(claimed.map(\.userID) == users)
+        #expect(claimed.map(\.deviceToken) == event.deliveries.map(\.deviceToken))
+        #expect(claimed.map(\.apnsID) == event.deliveries.map(\.apnsID))
+        #expect(claimed.map(\.payload) == event.deliveries.map(\.payload))
+        #expect(claimed.allSatisfy { $0.state == .inFlight && $0.createdAtMs == 1_000 && $0.attempts == 0 })
+
+        // The top ids deleted (as pruning or erasure would), then a new event takes them again.
+        let queue = try DatabaseQueue(path: file.path)
+        try await queue.write { db in
+            for table in ["delivery_payloads WHERE delivery_id", "deliveries WHERE id"] {
+                try db.execute(sql: "DELETE FROM \(table) > ?", arguments: [ids[4]])
+            }
+        }
+        try queue.close()
+        let again = Self.event(11, users: ["erin", "frank"], at: 2_000)
+        let newIDs = try #require(try await store.commitEvents([again]).first ?? nil)
+        #expect(newIDs == [ids[4] + 1, ids[4] + 2])
+        let next = try await store.claimDue(nowMs: 2_000, limit: 100)
+        #expect(next.map(\.userID) == ["erin", "frank"])
+        #expect(next.map(\.apnsID) == again.deliveries.map(\.apnsID))
+    }
+
     /// A device's acknowledgement is kept once, and every reading of the log shows it.
     @Test(arguments: StoreKind.allCases) func anAcknowledgementIsRecordedOnceAndLogged(kind: StoreKind) async throws {
         let db = try await TestDatabase.make(kind)
