@@ -96,11 +96,6 @@ struct RawStatement {
         }
     }
 
-    /// The rowid of the last insert on this connection.
-    var lastInsertedRowID: Int64 {
-        sqlite3_last_insert_rowid(sqlite3_db_handle(handle))
-    }
-
     private func reset() {
         sqlite3_reset(handle)
         sqlite3_clear_bindings(handle)

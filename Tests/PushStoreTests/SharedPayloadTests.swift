@@ -9,11 +9,11 @@ import Testing
 @Suite struct SharedPayloadTests {
     static let app = "app"
 
-    /// A real planned event: 4 offline members with a token each, payloads from `PayloadBuilder`.
-    static func plannedEvent(_ store: SQLiteStore, messageID: Int64, sender: String = "sam", text: String = "hello")
-        async throws -> AcceptedEvent
-    {
-        let users = ["u1", "u2", "u3", "u4"]
+    /// A real planned event: `offline` (4) offline members with a token each, payloads from `PayloadBuilder`.
+    static func plannedEvent(
+        _ store: SQLiteStore, messageID: Int64, sender: String = "sam", text: String = "hello", offline: Int = 4
+    ) async throws -> AcceptedEvent {
+        let users = (1...offline).map { "u\($0)" }
         for (n, user) in users.enumerated() {
             _ = try await store.registerToken(app: app, user: user, token: hexToken(n + 1), isUnique: false)
         }
@@ -64,6 +64,26 @@ import Testing
         #expect(claimed.count == 4)
         // Each is valid JSON: nothing was shifted.
         for record in claimed { _ = try JSONSerialization.jsonObject(with: record.payload) }
+    }
+
+    /// An event with more pushes than one delivery insert takes (`SQLiteStore.deliveriesPerInsert`)
+    /// still packs its payloads in one row, named by its ids: each delivery is claimed with its
+    /// own payload, the one planned for its user.
+    @Test func aLargeEventPacksAcrossInsertsAndEachDeliveryGetsItsOwnPayload() async throws {
+        let db = try TemporaryDatabase()
+        let store = try db.open()
+        let event = try await Self.plannedEvent(store, messageID: 9, offline: SQLiteStore.deliveriesPerInsert * 2 + 8)
+        #expect(event.deliveries.count == SQLiteStore.deliveriesPerInsert * 2 + 8)
+        #expect(Set(event.deliveries.map(\.payload)).count == event.deliveries.count, "each payload names its recipient")
+        let ids = try #require(try await store.commitEvents([event]).first ?? nil)
+        let packed = try await store.pool.read { db in
+            try Row.fetchAll(db, sql: "SELECT first_delivery_id, last_delivery_id FROM packed_payloads").map { [$0[0], $0[1]] as [Int64] }
+        }
+        #expect(packed == [[ids[0], ids[ids.count - 1]]])
+        let claimed = try await store.claimDue(nowMs: 1_800_000_000_000 - 1, limit: 1000)
+        #expect(claimed.map(\.id) == ids)
+        let planned = Dictionary(uniqueKeysWithValues: event.deliveries.map { ($0.userID, $0.payload) })
+        #expect(claimed.allSatisfy { planned[$0.userID] == $0.payload })
     }
 
     /// Sent deliveries pruned with their event take the shared bytes along; while one delivery of
