@@ -2,35 +2,33 @@
 # SQLite's own cost of the delivery queue per 8-push event, in C without Swift
 # (Benchmarks/sqlite-floor/queue_layout_probe.c), for today's layout (a row per push) and a
 # candidate (a row per event), beside pipeline-bench's store stages in the same run: how much of
-# each stage is SQLite's floor, and what a change of layout could gain at most.
+# each stage is SQLite's floor, and what a change of layout could gain at most. The probe starts
+# from the relay's own schema (`pipeline-bench --schema`), so it follows every migration.
 #
-#   scripts/bench-sqlite-floor.sh                 # N=5000 events, ROUNDS=3, alternating
-#   PIPELINE_BENCH=.build-release/release/pipeline-bench scripts/bench-sqlite-floor.sh
+#   scripts/bench-sqlite-floor.sh                          # N=5000 events, ROUNDS=3, alternating
+#   SCRATCH=.build-release scripts/bench-sqlite-floor.sh   # the release build in another folder
 #
-# Needs a C compiler (CC, default cc) and libsqlite3-dev (the relay's own build needs them too). Prints each round and the
-# medians; the machine's speed moves about 25 % within minutes, so compare within one run.
+# Needs a C compiler (CC, default cc) and libsqlite3-dev (the relay's own build needs them too).
+# Prints each round and the medians; the machine's speed moves about 25 % within minutes, so
+# compare within one run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 N=${N:-5000}
 ROUNDS=${ROUNDS:-3}
+SCRATCH=${SCRATCH:-.build}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+swift build -c release --scratch-path "$SCRATCH" --product pipeline-bench >/dev/null
+bench=$SCRATCH/release/pipeline-bench
+"$bench" --schema "$work/schema.sqlite"
 "${CC:-cc}" -O2 -Wall -Wextra -o "$work/probe" Benchmarks/sqlite-floor/queue_layout_probe.c -lsqlite3
-PIPELINE_BENCH=${PIPELINE_BENCH:-}
-if [ -z "$PIPELINE_BENCH" ]; then
-  for candidate in .build-release/release/pipeline-bench .build/release/pipeline-bench; do
-    [ -x "$candidate" ] && PIPELINE_BENCH=$candidate && break
-  done
-fi
-echo "== $(date -u +%F), $(nproc) cores, N=$N, $ROUNDS rounds; pipeline-bench: ${PIPELINE_BENCH:-none (build it: swift build -c release --product pipeline-bench)}"
+echo "== $(date -u +%F), $(nproc) cores, N=$N, $ROUNDS rounds, $(git rev-parse --short HEAD)"
 for round in $(seq "$ROUNDS"); do
   for layout in rows events; do
-    TMPDIR=$work "$work/probe" "$layout" "$N" pending | tee -a "$work/probe.txt"
-    TMPDIR=$work "$work/probe" "$layout" "$N" | tee -a "$work/probe.txt"
+    TMPDIR=$work "$work/probe" "$work/schema.sqlite" "$layout" "$N" pending | tee -a "$work/probe.txt"
+    TMPDIR=$work "$work/probe" "$work/schema.sqlite" "$layout" "$N" | tee -a "$work/probe.txt"
   done
-  if [ -n "$PIPELINE_BENCH" ]; then
-    "$PIPELINE_BENCH" "$N" | grep -E '^(accept, batches|claim, batches|record sent)' | tee -a "$work/pipeline.txt"
-  fi
+  "$bench" "$N" | grep -E '^(accept, batches|claim, batches|record sent)' | tee -a "$work/pipeline.txt"
 done
 python3 - "$work/probe.txt" "$work/pipeline.txt" <<'PY'
 import re, statistics, sys
@@ -47,13 +45,8 @@ for layout, label in (("rows", "SQLite, a row per push"), ("events", "SQLite, a 
     claim = statistics.median(rows[(layout, "pending", "claim")])
     record = statistics.median(rows[(layout, "pending", "record")] + rows[(layout, "in_flight", "record")])
     print(f"{label:28}{accept:9.1f}{claim:9.1f}{record:9.1f}")
-try:
-    stages = {}
-    for line in open(sys.argv[2]):
-        name = line.split(",")[0]
-        stages.setdefault(name, []).append(float(re.findall(r"([0-9.]+) µs/event CPU", line)[0]))
-    if stages:
-        print(f"{'pipeline-bench (Swift)':28}" + "".join(f"{statistics.median(stages[s]):9.1f}" for s in ("accept", "claim", "record sent")))
-except FileNotFoundError:
-    pass
+stages = {}
+for line in open(sys.argv[2]):
+    stages.setdefault(line.split(",")[0], []).append(float(re.findall(r"([0-9.]+) µs/event CPU", line)[0]))
+print(f"{'pipeline-bench (Swift)':28}" + "".join(f"{statistics.median(stages[s]):9.1f}" for s in ("accept", "claim", "record sent")))
 PY

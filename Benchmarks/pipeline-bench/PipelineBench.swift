@@ -4,9 +4,6 @@ import PushCore
 import PushService
 import PushStore
 
-/// Per-stage cost of the relay's webhook → queue → dispatch path, without HTTP or APNs: how many
-/// microseconds each stage takes per event (10 members, 8 offline with one token each), so
-/// optimisation work knows where the time goes. `swift run -c release pipeline-bench [events]`.
 /// CPU time of the whole process (all threads), in microseconds.
 func cpuMicroseconds() -> Double {
     var usage = rusage()
@@ -14,9 +11,18 @@ func cpuMicroseconds() -> Double {
     return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) * 1e6 + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec)
 }
 
+/// Per-stage cost of the relay's webhook → queue → dispatch path, without HTTP or APNs: how many
+/// microseconds each stage takes per event (10 members, 8 offline with one token each), so
+/// optimisation work knows where the time goes. `swift run -c release pipeline-bench [events]`.
+/// `pipeline-bench --schema PATH` only creates the relay's store at PATH (every migration), for
+/// `scripts/bench-sqlite-floor.sh`, whose C probe takes its schema from there.
 @main
 struct PipelineBench {
     static func main() async throws {
+        if CommandLine.arguments.count == 3, CommandLine.arguments[1] == "--schema" {
+            _ = try SQLiteStore(path: CommandLine.arguments[2])
+            return
+        }
         let n = CommandLine.arguments.dropFirst().first.flatMap(Int.init) ?? 5000
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("pipeline-bench-\(getpid())")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)

@@ -1,11 +1,13 @@
 // SQLite's own cost of the delivery queue, without Swift: what accept, claim and record cost per
 // 8-push event in C with prepared statements, for today's layout ("rows": one `deliveries` row per
-// push, the schema of `PushStoreMigrations`) and for a candidate ("events": one row per event
-// holding its pushes, a push with another outcome than a plain 200 given a row of its own).
+// push) and for a candidate ("events": one row per event holding its pushes, a push with another
+// outcome than a plain 200 given a row of its own). Both start from the relay's own schema, copied
+// from SCHEMA_DB (a store `pipeline-bench --schema` made, every migration applied), so the probe
+// cannot drift from `PushStoreMigrations`: a column it names that is gone fails the run.
 // The figures are a floor for `pipeline-bench`'s store stages, and what a change of layout could
 // gain at most. Run by scripts/bench-sqlite-floor.sh; see README "SQLite's floor".
 //
-//   queue_layout_probe rows|events N [pending]
+//   queue_layout_probe SCHEMA_DB rows|events N [pending]
 //
 // N events of 8 pushes, committed 32 to a transaction (as `EventCommitter` groups them), with 2
 // skip decisions, the shared payload bytes and one packed-payload row each. "pending" accepts them
@@ -54,33 +56,10 @@ static void run(sqlite3_stmt *statement) {
     sqlite3_reset(statement);
 }
 
-// The tables every layout shares (as in the relay's schema).
-static const char *shared_schema =
-    "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL;"
-    "CREATE TABLE events (app_id TEXT NOT NULL, message_id INTEGER NOT NULL, channel_url TEXT NOT NULL,"
-    " created_at_ms INTEGER NOT NULL, sender_id TEXT, PRIMARY KEY (app_id, message_id)) WITHOUT ROWID;"
-    "CREATE INDEX events_on_created ON events (created_at_ms);"
-    "CREATE TABLE decisions (app_id TEXT NOT NULL, message_id INTEGER NOT NULL, user_id TEXT NOT NULL,"
-    " decision TEXT NOT NULL, created_at_ms INTEGER NOT NULL, PRIMARY KEY (app_id, message_id, user_id)) WITHOUT ROWID;"
-    "CREATE INDEX decisions_on_created ON decisions (created_at_ms);"
-    "CREATE TABLE event_payloads (app_id TEXT NOT NULL, message_id INTEGER NOT NULL, shared BLOB NOT NULL,"
-    " PRIMARY KEY (app_id, message_id)) WITHOUT ROWID;"
-    "CREATE TABLE packed_payloads (first_delivery_id INTEGER PRIMARY KEY, last_delivery_id INTEGER NOT NULL, parts BLOB NOT NULL);";
-
-// Today's: a row per push and three indexes.
-static const char *rows_schema =
-    "CREATE TABLE deliveries (id INTEGER PRIMARY KEY, app_id TEXT NOT NULL, message_id INTEGER NOT NULL,"
-    " user_id TEXT NOT NULL, device_token TEXT NOT NULL, apns_id TEXT NOT NULL, push_type TEXT NOT NULL,"
-    " priority INTEGER NOT NULL, expires_at_ms INTEGER NOT NULL, state TEXT NOT NULL, attempts INTEGER NOT NULL DEFAULT 0,"
-    " next_attempt_at_ms INTEGER NOT NULL, last_status INTEGER, last_reason TEXT, sent_at_ms INTEGER,"
-    " created_at_ms INTEGER NOT NULL, updated_at_ms INTEGER NOT NULL, acknowledged_at_ms INTEGER, message_name TEXT);"
-    "CREATE INDEX deliveries_on_message ON deliveries (app_id, message_id, user_id);"
-    "CREATE INDEX deliveries_in_flight ON deliveries (id) WHERE state = 'in_flight';"
-    "CREATE INDEX deliveries_due_by_app ON deliveries (app_id, next_attempt_at_ms, id) WHERE state = 'pending';";
-
-// The candidate: a row per event, its pushes (user, token, apns-id, type, priority, expiry) in one
-// blob, ids first..first+count-1; a push whose outcome is not a plain 200 would get a row in
-// push_outcomes (created, not exercised: the benchmark's pushes all succeed).
+// The candidate, beside the relay's tables: a row per event, its pushes (user, token, apns-id,
+// type, priority, expiry) in one blob, ids first..first+count-1; a push whose outcome is not a
+// plain 200 would get a row in push_outcomes (created, not exercised: the benchmark's pushes all
+// succeed).
 static const char *events_schema =
     "CREATE TABLE push_batches (id INTEGER PRIMARY KEY, count INTEGER NOT NULL, app_id TEXT NOT NULL,"
     " message_id INTEGER NOT NULL, state TEXT NOT NULL, sent INTEGER NOT NULL DEFAULT 0, next_attempt_at_ms INTEGER NOT NULL,"
@@ -91,23 +70,49 @@ static const char *events_schema =
     "CREATE TABLE push_outcomes (delivery_id INTEGER PRIMARY KEY, state TEXT NOT NULL, attempts INTEGER NOT NULL,"
     " next_attempt_at_ms INTEGER, last_status INTEGER, last_reason TEXT, updated_at_ms INTEGER NOT NULL);";
 
+// Every table, index and trigger of the relay's store at `source`, in the order they were made.
+static void copy_schema(sqlite3 *db, const char *source) {
+    sqlite3 *from;
+    if (sqlite3_open_v2(source, &from, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
+        fprintf(stderr, "cannot open %s: %s\n", source, sqlite3_errmsg(from));
+        exit(1);
+    }
+    sqlite3_stmt *schema = prepare(from,
+        "SELECT sql FROM sqlite_master WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite_%' ORDER BY rowid");
+    int objects = 0;
+    exec(db, "BEGIN");
+    while (sqlite3_step(schema) == SQLITE_ROW) {
+        exec(db, (const char *)sqlite3_column_text(schema, 0));
+        objects++;
+    }
+    exec(db, "COMMIT");
+    sqlite3_finalize(schema);
+    sqlite3_close(from);
+    if (objects == 0) {
+        fprintf(stderr, "%s has no schema (make it with: pipeline-bench --schema %s)\n", source, source);
+        exit(1);
+    }
+}
+
 static const char *app = "bench-app";
 
 int main(int argc, char **argv) {
-    if (argc < 3 || (strcmp(argv[1], "rows") != 0 && strcmp(argv[1], "events") != 0)) {
-        fprintf(stderr, "usage: %s rows|events N [pending]\n", argv[0]);
+    if (argc < 4 || (strcmp(argv[2], "rows") != 0 && strcmp(argv[2], "events") != 0) || atoi(argv[3]) <= 0) {
+        fprintf(stderr, "usage: %s SCHEMA_DB rows|events N [pending]\n", argv[0]);
         return 2;
     }
-    const int per_event = strcmp(argv[1], "events") == 0;
-    const int n = atoi(argv[2]);
-    const int pending = argc > 3 && strcmp(argv[3], "pending") == 0;
+    const int per_event = strcmp(argv[2], "events") == 0;
+    const int n = atoi(argv[3]);
+    const int pending = argc > 4 && strcmp(argv[4], "pending") == 0;
     char path[256];
     snprintf(path, sizeof path, "%s/queue-layout-probe-%d.sqlite", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp", getpid());
     unlink(path);
     sqlite3 *db;
     if (sqlite3_open(path, &db) != SQLITE_OK) { fprintf(stderr, "cannot open %s\n", path); return 1; }
-    exec(db, shared_schema);
-    exec(db, per_event ? events_schema : rows_schema);
+    // As the relay opens it (GRDB turns foreign keys on).
+    exec(db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON;");
+    copy_schema(db, argv[1]);
+    if (per_event) exec(db, events_schema);
 
     sqlite3_stmt *insert_event = prepare(db,
         "INSERT INTO events (app_id, message_id, channel_url, created_at_ms, sender_id) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING");
@@ -187,6 +192,7 @@ int main(int argc, char **argv) {
                 for (int d = 0; d < PUSHES; d++) {
                     length += snprintf(pushes + length, sizeof pushes - length, "%s\x1f%s\x1f%s\x1f" "alert\x1f" "10\x1f" "1099511627776\x1e",
                                        users[d], tokens[d], apns_ids[d]);
+                    if (length >= (int)sizeof pushes) { fprintf(stderr, "pushes blob too long\n"); exit(1); }
                 }
                 sqlite3_bind_int64(insert_pushes, 1, next);
                 sqlite3_bind_int(insert_pushes, 2, PUSHES);
@@ -315,7 +321,7 @@ int main(int argc, char **argv) {
     }
     const double end = cpu_us();
 
-    printf("%-6s %-9s accept %6.1f  claim %6.1f  record %6.1f  sum %6.1f  µs CPU per event\n", argv[1],
+    printf("%-6s %-9s accept %6.1f  claim %6.1f  record %6.1f  sum %6.1f  µs CPU per event\n", argv[2],
            pending ? "pending" : "in_flight", (claim_start - accept_start) / n, (record_start - claim_start) / n,
            (end - record_start) / n, (end - accept_start) / n);
     sqlite3_close(db);
