@@ -1,6 +1,7 @@
 import APNs
 import APNsMock
 import Foundation
+import TestSupport
 import Testing
 
 @Suite("APNs client, token auth, against APNsMock")
@@ -59,6 +60,53 @@ struct ClientTokenAuthTests {
             #expect(cache.mintedCount == 2, "200 ExpiredProviderToken answers must mint one token, not many")
             #expect(mock.stats.distinctProviderTokensAccepted == 2)
             #expect((mock.stats.responsesByStatus[403] ?? 0) >= 1)
+        }
+    }
+
+    /// APNs holds each connection to the token it first accepted there (for 20 minutes, unless
+    /// that token was refused as expired on it). After a renewal seen on one connection, another
+    /// that never saw its token expire refuses the new one with 429 `TooManyProviderTokenUpdates`:
+    /// that connection is retired and the request goes once more, on another, so no send fails
+    /// and no further token is minted.
+    @Test func aConnectionRefusingTheRenewedTokenIsReplaced() async throws {
+        try await withMock { mock in
+            let cache = try Fixtures.tokenCache()
+            let client = try APNsClient(
+                configuration: Fixtures.clientConfiguration(port: mock.port, authentication: .token(cache), connections: 2))
+            // Both connections up, then each carries the first token.
+            #expect(try await sendConcurrently(client, count: 20).allSatisfy { $0 == 200 })
+            #expect(await eventually(within: 60) { client.statistics.readyConnections == 2 })
+            #expect(try await sendConcurrently(client, count: 50).allSatisfy { $0 == 200 })
+            mock.addFault(.expireProviderTokens)
+            // One at a time: they take the two connections in turn, and only the first meets the
+            // expired token.
+            var statuses: [Int] = []
+            for _ in 0..<20 { statuses.append(try await client.send(request()).status) }
+            await client.shutdown()
+            #expect(statuses.allSatisfy { $0 == 200 }, "\(statuses)")
+            #expect(cache.mintedCount == 2, "one new token")
+            #expect((mock.stats.responsesByStatus[429] ?? 0) >= 1, "a connection refused the renewed token")
+        }
+    }
+
+    /// A connection that refuses the token it started on is not retired: a new one would fare no
+    /// better, and it would open a connection per refusal. APNs' answer comes back as it is.
+    @Test func aConnectionRefusingItsFirstTokenIsKept() async throws {
+        try await withMock { mock in
+            let events = EventLog()
+            let client = try APNsClient(
+                configuration: Fixtures.clientConfiguration(
+                    port: mock.port, authentication: .token(try Fixtures.tokenCache()), events: events))
+            #expect(try await client.send(request()).status == 200)
+            mock.addFault(.status(code: 429, reason: "TooManyProviderTokenUpdates", count: 3, retryAfterSeconds: nil))
+            for _ in 0..<3 {
+                let response = try await client.send(request())
+                #expect(response.status == 429 && response.reason == .tooManyProviderTokenUpdates)
+            }
+            #expect(try await client.send(request()).status == 200)
+            await client.shutdown()
+            let connects = events.all.filter { if case .connected = $0 { true } else { false } }
+            #expect(connects.count == 1, "no connection opened for the refusals")
         }
     }
 

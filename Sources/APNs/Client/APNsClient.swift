@@ -5,8 +5,9 @@ import Foundation
 /// One client serves one credential on one endpoint. `send` may be called from many tasks at
 /// once. It refuses malformed requests locally, resends requests the server never processed
 /// (REFUSED_STREAM, streams above a GOAWAY's last-stream-id, queued work of a dead connection),
-/// renews the provider token once on `ExpiredProviderToken`, and otherwise reports exactly what
-/// APNs said; `APNsResponse.outcome` says what to do about it.
+/// renews the provider token once on `ExpiredProviderToken`, replaces a connection that refuses
+/// the renewed token (`TooManyProviderTokenUpdates`) and sends once more, and otherwise reports
+/// exactly what APNs said; `APNsResponse.outcome` says what to do about it.
 public final class APNsClient: Sendable {
     public let configuration: APNsClientConfiguration
     private let transport: HTTP2Transport
@@ -57,20 +58,31 @@ public final class APNsClient: Sendable {
             return
         }
         let deadline = ContinuousClock.now + (timeout ?? configuration.requestTimeout)
-        attempt(request.http2Request, deadline: deadline, renewedToken: false, handle: handle, completion: completion)
+        attempt(request.http2Request, deadline: deadline, retries: [], handle: handle, completion: completion)
+    }
+
+    /// What an attempt already did again, each at most once per notification.
+    private struct Retries: OptionSet {
+        let rawValue: UInt8
+        /// Minted a new provider token after `ExpiredProviderToken`.
+        static let renewedToken = Retries(rawValue: 1)
+        /// Moved off a connection that refused the current token.
+        static let movedConnection = Retries(rawValue: 2)
     }
 
     private func attempt(
-        _ http: HTTP2Request, deadline: ContinuousClock.Instant, renewedToken: Bool, handle: APNsSendHandle,
+        _ http: HTTP2Request, deadline: ContinuousClock.Instant, retries: Retries, handle: APNsSendHandle,
         completion: @escaping @Sendable (Result<APNsResponse, any Error>) -> Void
     ) {
         let sent = transport.submit(http, deadline: deadline) { [self] result in
             switch result {
-            case .response(let answer, let generation):
+            case .response(let answer, let generation, let connection):
                 let response = APNsResponse(answer)
-                if response.status == 403, response.reason == .expiredProviderToken, !renewedToken,
-                    case .token(let cache) = configuration.authentication, let generation
-                {
+                guard case .token(let cache) = configuration.authentication, let generation else {
+                    completion(.success(response))
+                    return
+                }
+                if response.status == 403, response.reason == .expiredProviderToken, !retries.contains(.renewedToken) {
                     // Many requests may fail with the same stale token; the cache mints a new one
                     // only for the first of them (generation guard), the rest reuse it.
                     do {
@@ -79,7 +91,23 @@ public final class APNsClient: Sendable {
                         completion(.failure(error))
                         return
                     }
-                    attempt(http, deadline: deadline, renewedToken: true, handle: handle, completion: completion)
+                    attempt(
+                        http, deadline: deadline, retries: retries.union(.renewedToken), handle: handle, completion: completion)
+                    return
+                }
+                // APNs holds a connection to the token it first accepted there for 20 minutes,
+                // unless that token was refused as expired on it. After a renewal that this
+                // connection did not see, it refuses every request with the new token: it is
+                // retired (the pool opens another, which takes the token as its first) and the
+                // request goes once more. Minting again would not help: the token is fresh.
+                if response.status == 429, response.reason == .tooManyProviderTokenUpdates,
+                    !retries.contains(.movedConnection),
+                    transport.retire(
+                        connection: connection, olderThanTokenGeneration: generation, reason: "TooManyProviderTokenUpdates")
+                {
+                    attempt(
+                        http, deadline: deadline, retries: retries.union(.movedConnection), handle: handle,
+                        completion: completion)
                     return
                 }
                 completion(.success(response))

@@ -24,6 +24,12 @@ final class APNsConnection: Sendable {
     /// decides under the lock.
     private let acceptingHint = Atomic<Bool>(true)
     private let shutdownHint = Atomic<Bool>(false)
+    /// Mirrors `Shared.retireReason != nil`, so the thread's every turn costs no lock.
+    private let retireHint = Atomic<Bool>(false)
+    /// The provider-token generation of the first request sent here (0 before one): APNs holds a
+    /// connection to its first token, so only a connection that started on an older one is
+    /// retired for refusing a newer one (`ConnectionPool.retire`).
+    let firstTokenGeneration = Atomic<UInt64>(0)
 
     private struct Shared {
         var inbox: [PendingRequest] = []
@@ -32,6 +38,8 @@ final class APNsConnection: Sendable {
         /// The thread is (about to be) blocked in poll and needs a wake-up for new work. While it
         /// runs it drains the inbox on its own, so enqueueing costs no syscall.
         var sleeping = false
+        /// Why the client asked this connection to retire, until the thread takes it.
+        var retireReason: String?
     }
     private let shared = Mutex(Shared())
     /// Read end of the wake-up pipe: the connection thread polls it.
@@ -81,6 +89,30 @@ final class APNsConnection: Sendable {
     }
 
     func wake() { shared.withLock { s in if !s.closed { signal() } } }
+
+    /// Asks the thread to take no new streams, finish the ones in flight and close, as after
+    /// GOAWAY; new work goes elsewhere at once and the pool opens a connection in its place.
+    /// Once per connection: later calls do nothing.
+    func requestRetire(reason: String) {
+        shared.withLock { s in
+            guard s.accepting, !s.closed else { return }
+            s.accepting = false
+            acceptingHint.store(false, ordering: .relaxed)
+            s.retireReason = reason
+            retireHint.store(true, ordering: .releasing)
+            signal()
+        }
+    }
+
+    /// The connection thread's: the reason of a retirement asked for, once.
+    func takeRetireRequest() -> String? {
+        guard retireHint.load(ordering: .acquiring) else { return nil }
+        return shared.withLock { s in
+            retireHint.store(false, ordering: .relaxed)
+            defer { s.retireReason = nil }
+            return s.retireReason
+        }
+    }
 
     // MARK: called by the connection thread
 

@@ -41,8 +41,9 @@ final class ConnectionLoop {
     private var remoteMaxStreams = 0
     private var receivedSettings = false
     private var goAwayLastStreamID: Int32?
-    /// Set when this connection takes no new streams of its own accord (a stream could not be
-    /// opened); like after GOAWAY it finishes what is in flight and closes.
+    /// Set when this connection takes no new streams (a stream could not be opened, or the client
+    /// asked: `APNsConnection.requestRetire`); like after GOAWAY it finishes what is in flight and
+    /// closes.
     private var retiredBecause: String?
     private var lastFrameReceived = ContinuousClock.now
     private var pingSentAt: ContinuousClock.Instant?
@@ -212,6 +213,11 @@ final class ConnectionLoop {
             if handle.isShutdownRequested, shutdownDeadline == nil {
                 beginShutdown()
             }
+            if let why = handle.takeRetireRequest(), retiredBecause == nil, goAwayLastStreamID == nil, shutdownDeadline == nil {
+                logger.notice("connection retired", metadata: ["reason": "\(why)"])
+                retiredBecause = why
+                stopTakingWork(reason: why)
+            }
             takeInbox()
             let now = ContinuousClock.now
             if now >= nextDeadlineScan {
@@ -330,6 +336,9 @@ final class ConnectionLoop {
                 finishRequest(pending, .failure(.connectFailed("cannot sign the authorization: \(error)")))
                 return
             }
+        }
+        if let generation = authorization?.generation, handle.firstTokenGeneration.load(ordering: .relaxed) == 0 {
+            handle.firstTokenGeneration.store(generation, ordering: .relaxed)
         }
         let stream = StreamState(pending: pending, tokenGeneration: authorization?.generation)
         let streamID =
@@ -497,7 +506,7 @@ final class ConnectionLoop {
         if stream.status != nil {
             // Count now; the task hears the answer at the end of this turn (`resumeAnswered`).
             handle.load.subtract(1, ordering: .relaxed)
-            answered.append((stream.pending, .response(stream.response, tokenGeneration: stream.tokenGeneration)))
+            answered.append((stream.pending, .response(stream.response, tokenGeneration: stream.tokenGeneration, connection: handle.id)))
         } else if errorCode == NGHTTP2_REFUSED_STREAM.rawValue {
             // Refused (or above a GOAWAY's last-stream-id): the server did not process it.
             handle.load.subtract(1, ordering: .relaxed)

@@ -91,6 +91,18 @@ final class ConnectionPool: ConnectionDelegate, Sendable {
         return capped / 2 + capped / 2 * Double.random(in: 0...1)
     }
 
+    /// Retires connection `id` (`APNsConnection.requestRetire`) if it is still open and started
+    /// on an older token than `tokenGeneration`; the next request finds its slot free and opens
+    /// another. A connection refusing the token it started on is left alone: another would fare
+    /// no better, and retiring it would open a connection per refusal. True when retired.
+    func retire(connection id: Int, olderThanTokenGeneration tokenGeneration: UInt64, reason: String) -> Bool {
+        guard let connection = state.withLock({ $0.live[id] }) else { return false }
+        let first = connection.firstTokenGeneration.load(ordering: .relaxed)
+        guard first != 0, first < tokenGeneration else { return false }
+        connection.requestRetire(reason: reason)
+        return true
+    }
+
     // MARK: ConnectionDelegate
 
     func resend(_ requests: [PendingRequest], from connection: APNsConnection, reason: String) {

@@ -43,6 +43,14 @@ package final class HTTP2Transport: Sendable {
         }
     }
 
+    /// Takes `connection` (from `RequestResult.response`) out of use if it started on a provider
+    /// token older than `tokenGeneration` (APNs holds a connection to its first token): it
+    /// finishes its streams and closes, its queued requests move to another connection, and one
+    /// is opened in its place. True when it was retired (or is retiring).
+    package func retire(connection: Int, olderThanTokenGeneration tokenGeneration: UInt64, reason: String) -> Bool {
+        pool.retire(connection: connection, olderThanTokenGeneration: tokenGeneration, reason: reason)
+    }
+
     package var statistics: APNsClientStatistics { pool.statistics }
 
     /// Finishes in-flight requests (up to 5 s), fails queued ones with `.shutdown`, and closes

@@ -3,8 +3,9 @@ import Synchronization
 
 /// What finishing a request produced.
 package enum RequestResult: Sendable {
-    /// An HTTP answer, with the generation of the `authorization` the transport added (APNs token auth).
-    case response(HTTP2Response, tokenGeneration: UInt64?)
+    /// An HTTP answer, with the generation of the `authorization` the transport added (APNs token
+    /// auth) and the connection that carried it (for `HTTP2Transport.retire`).
+    case response(HTTP2Response, tokenGeneration: UInt64?, connection: Int)
     /// No answer: the request never left, or the connection or deadline ended it.
     case failure(APNsError)
     case cancelled

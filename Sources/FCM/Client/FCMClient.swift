@@ -62,7 +62,7 @@ public final class FCMClient: Sendable {
                     HTTP2HeaderField("authorization", "Bearer " + token, sensitive: true),
                 ], body: body)
             switch await messages.perform(request, deadline: deadline) {
-            case .response(let answer, _):
+            case .response(let answer, _, _):
                 let response = Self.response(answer)
                 if response.status == 401, response.error?.code == .unauthenticated, !renewed {
                     // Expired or revoked early: forget this token (once, however many sends saw
@@ -144,7 +144,7 @@ public final class FCMClient: Sendable {
         let request = HTTP2Request(
             path: path, headers: [HTTP2HeaderField("content-type", "application/x-www-form-urlencoded")], body: Array(body))
         switch await tokenEndpoint.perform(request, deadline: deadline) {
-        case .response(let answer, _):
+        case .response(let answer, _, _):
             guard answer.status == 200 else {
                 return .failure(.accessTokenRefused(status: answer.status, reason: Self.oauthError(answer.body)))
             }
