@@ -32,6 +32,8 @@ struct DispatchStateMachine {
         case armDeadline(Duration)
         /// Record these outcomes beside the loop; `flushFinished` when written.
         case flush([DeliveryOutcome])
+        /// Fire `recordTimerFired` after this long: the outcomes waiting now are due then.
+        case armRecordTimer(Duration)
         /// Nothing in flight: record these (possibly none) now and wait for it, then
         /// `idleFlushFinished`.
         case flushAndWait([DeliveryOutcome])
@@ -91,6 +93,8 @@ struct DispatchStateMachine {
     /// One recording transaction at a time runs beside the loop; sends go on meanwhile.
     private(set) var flushing = false
     private var wakerActive = false
+    /// A timer runs that fires when the oldest unrecorded outcome is due (`armRecordTimer`).
+    private var recordTimerArmed = false
     private var deadlineArmed = false
     private(set) var stopping = false
     /// After a claim that found every app's due deliveries exhausted, the queue is drained:
@@ -177,8 +181,19 @@ struct DispatchStateMachine {
 
     /// Before waiting for a child task: with nothing in flight and no flush or claim running,
     /// record what is left now (and finish if stopping); otherwise make sure a waker runs.
+    ///
+    /// Outcomes a record timer already covers wait for it, idle or not: recording each event's
+    /// few outcomes as soon as its sends came back cost a write transaction per event at low
+    /// rates, on the one writer the webhooks' commits wait for. A crash loses at most
+    /// `recordInterval` of outcomes, as under load: those pushes are sent again (same apns-id).
+    /// The backlog gauges are published then all the same (an idle flush used to do it), so an
+    /// idle relay never shows the last backlog it had.
     mutating func readyToWait() -> Action {
         guard inFlight == 0, !flushing, pendingClaim == nil else { return wakerAction() }
+        if recordTimerArmed, !stopping, !outcomes.isEmpty, outcomes.count < recordBatch {
+            let waker = wakerAction()
+            return waker == .none ? .reportBacklog : waker
+        }
         return .flushAndWait(takeOutcomes())
     }
 
@@ -263,17 +278,27 @@ struct DispatchStateMachine {
         return .none
     }
 
+    /// The record timer fired (or was cancelled at shutdown); `eventHandled` flushes what is due.
+    mutating func recordTimerFired() -> Action {
+        recordTimerArmed = false
+        return .none
+    }
+
     /// The shutdown grace is over. Cancelled sends come back as "put back to pending".
     mutating func deadlinePassed() -> Action {
         inFlight > 0 ? .cancelSends(inFlight: inFlight) : .none
     }
 
     /// After every event: flush beside the loop once `recordBatch` outcomes or
-    /// `recordInterval` piled up (one flush at a time).
+    /// `recordInterval` piled up (one flush at a time). Outcomes that must wait arm the record
+    /// timer, so they are recorded on time even if nothing else happens.
     mutating func eventHandled(now: Int64) -> Action {
-        guard outcomes.count >= recordBatch || now - lastFlushAt >= recordIntervalMs,
-            !flushing, !outcomes.isEmpty
-        else { return .none }
+        guard !flushing, !outcomes.isEmpty else { return .none }
+        guard outcomes.count >= recordBatch || now - lastFlushAt >= recordIntervalMs else {
+            guard !recordTimerArmed, !stopping else { return .none }
+            recordTimerArmed = true
+            return .armRecordTimer(.milliseconds(recordIntervalMs - (now - lastFlushAt)))
+        }
         flushing = true
         lastFlushAt = now
         return .flush(takeOutcomes())

@@ -175,6 +175,8 @@ public final class Dispatcher: Service, Sendable {
         case woken
         /// A batch of outcomes was recorded (written beside the loop, which keeps sending).
         case flushed
+        /// The record timer fired: outcomes waiting are due.
+        case recordDue
         /// The shutdown grace is over.
         case deadline
     }
@@ -224,6 +226,11 @@ public final class Dispatcher: Service, Sendable {
                     group.addTask {
                         await self.write(batch)
                         return .flushed
+                    }
+                case .armRecordTimer(let delay):
+                    group.addTask {
+                        try? await Task.sleep(for: delay)
+                        return .recordDue
                     }
                 case .reportBacklog:
                     reportBacklog()
@@ -387,6 +394,8 @@ public final class Dispatcher: Service, Sendable {
                     action = machine.woken()
                 case .flushed:
                     action = machine.flushFinished()
+                case .recordDue:
+                    action = machine.recordTimerFired()
                 case .deadline:
                     action = machine.deadlinePassed()
                 }

@@ -170,10 +170,10 @@ import Testing
         #expect(configuration.recordInterval == .milliseconds(100))
         var machine = Machine(configuration: configuration, now: 0)
         Self.claim(&machine, app: "a", count: 6, exhausted: true)
-        for id in 1...2 {
-            _ = machine.sendFinished(Self.outcome(Int64(id)), app: "a", handedOff: false)
-            #expect(machine.eventHandled(now: 10) == .none)
-        }
+        _ = machine.sendFinished(Self.outcome(1), app: "a", handedOff: false)
+        #expect(machine.eventHandled(now: 10) == .armRecordTimer(.milliseconds(90)), "due 100 ms after the last flush")
+        _ = machine.sendFinished(Self.outcome(2), app: "a", handedOff: false)
+        #expect(machine.eventHandled(now: 10) == .none, "one record timer at a time")
         _ = machine.sendFinished(Self.outcome(3), app: "a", handedOff: false)
         // By count.
         #expect(machine.eventHandled(now: 10) == .flush([Self.outcome(1), Self.outcome(2), Self.outcome(3)]))
@@ -185,9 +185,10 @@ import Testing
         #expect(machine.eventHandled(now: 500) == .flush([Self.outcome(4), Self.outcome(5), Self.outcome(6)]))
         _ = machine.flushFinished()
         // By time: 100 ms after the last flush began.
+        #expect(machine.recordTimerFired() == .none)
         Self.claim(&machine, now: 500, app: "a", count: 1, requested: true)
         _ = machine.sendFinished(Self.outcome(7), app: "a", handedOff: false)
-        #expect(machine.eventHandled(now: 599) == .none)
+        #expect(machine.eventHandled(now: 599) == .armRecordTimer(.milliseconds(1)))
         #expect(machine.eventHandled(now: 600) == .flush([Self.outcome(7)]))
         _ = machine.flushFinished()
         // Nothing to record: nothing to flush.
@@ -211,7 +212,48 @@ import Testing
         // After an idle flush the time-based flush counts from it.
         #expect(machine.idleFlushFinished(now: 300) == .none)
         machine.recorded(Self.outcome(2))
-        #expect(machine.eventHandled(now: 399) == .none)
+        #expect(machine.eventHandled(now: 399) == .armRecordTimer(.milliseconds(1)), "due 100 ms after the idle flush")
+    }
+
+    /// At a few events a second every event's sends come back before the next arrives: its
+    /// outcomes wait for the record timer instead of a write transaction of their own each.
+    @Test func anIdleLoopRecordsOnTheTimerNotPerEvent() {
+        var machine = Machine(configuration: Self.configuration, now: 0)
+        #expect(machine.readyToWait() == .flushAndWait([]))
+        #expect(machine.idleFlushFinished(now: 0) == .startWaker(.untilNextRetry))
+        _ = machine.woken()
+        // A hand-off of two pushes; both answered at 30 ms.
+        machine.handedOffTaken(2)
+        machine.sendStarted(app: "a", handedOff: true)
+        machine.sendStarted(app: "a", handedOff: true)
+        #expect(machine.readyToWait() == .startWaker(.idlePoll))
+        #expect(machine.sendFinished(Self.outcome(1), app: "a", handedOff: true) == .returnRoom(1))
+        #expect(machine.sendFinished(Self.outcome(2), app: "a", handedOff: true) == .returnRoom(1))
+        #expect(machine.eventHandled(now: 30) == .armRecordTimer(.milliseconds(70)))
+        // Idle, the timer armed: wait for the next hand-off or the timer, record nothing yet.
+        #expect(machine.readyToWait() == .reportBacklog, "the waker still runs; the gauges show the idle backlog")
+        _ = machine.woken()
+        #expect(machine.readyToWait() == .startWaker(.untilNextRetry), "(it reports the gauges too)")
+        #expect(machine.outcomes.count == 2)
+        // The timer fires: the outcomes are due and recorded beside the loop.
+        #expect(machine.recordTimerFired() == .none)
+        #expect(machine.eventHandled(now: 100) == .flush([Self.outcome(1), Self.outcome(2)]))
+        #expect(machine.flushFinished() == .none)
+        #expect(machine.readyToWait() == .flushAndWait([]))
+        // Outcomes without a timer (a push that expired before its send) are recorded at once.
+        machine.recorded(Self.outcome(3, .expired))
+        #expect(machine.readyToWait() == .flushAndWait([Self.outcome(3, .expired)]))
+    }
+
+    @Test func stoppingRecordsWhatWaitsForTheTimerAtOnce() {
+        var machine = Machine(configuration: Self.configuration, now: 0)
+        Self.claim(&machine, app: "a", count: 1, requested: true)
+        _ = machine.sendFinished(Self.outcome(1), app: "a", handedOff: false)
+        #expect(machine.eventHandled(now: 10) == .armRecordTimer(.milliseconds(90)))
+        #expect(machine.turnStarted(stopping: true) == .closeInbox)
+        #expect(machine.turnContinued(now: 11, claimRequested: false) == .none)
+        #expect(machine.readyToWait() == .flushAndWait([Self.outcome(1)]))
+        #expect(machine.idleFlushFinished(now: 12) == .finish)
     }
 
     @Test func shutdownWithNothingInFlightClosesTheInboxRecordsAndFinishes() {
