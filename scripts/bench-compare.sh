@@ -23,6 +23,7 @@
 #   SCRATCH=.build-release scripts/bench-compare.sh           # release builds in another build folder
 #   TIMELINE=/tmp/t scripts/bench-compare.sh                  # step 4's latency per request: /tmp/t-tenth-1.csv, /tmp/t-half-1.csv, ...
 #   WAL_FRAMES=1 scripts/bench-compare.sh                     # step 3's WAL frames by table and index (scripts/wal-frames.py)
+#   WRK2=/path/to/wrk2 scripts/bench-compare.sh               # step 4 sent by wrk2 instead (see bench_openloop.py)
 #
 # Needs: h2load (nghttp2-client), nghttpd (nghttp2-server), wrk, sqlite3, python3; release builds.
 set -euo pipefail
@@ -197,7 +198,7 @@ open_loop() {
   scrape "$work/metrics-$phase-0.txt"; cpu_0=$(cpu)
   result=$(python3 scripts/bench_openloop.py --port "$RELAY_PORT" --path /webhooks/sendbird/bench-app \
     --events "$work/events-open.txt.$phase.$round" --rate "$rate" --duration "$LAT_DURATION" \
-    ${TIMELINE:+--timeline "$TIMELINE-$phase-$((round + 1)).csv"} | tee /dev/stderr)
+    ${TIMELINE:+--timeline "$TIMELINE-$phase-$((round + 1)).csv"} ${WRK2:+--wrk2 "$WRK2"} | tee /dev/stderr)
   scrape "$work/metrics-$phase-1.txt"; cpu_1=$(cpu)
   echo "$result" >> "$work/open-$phase.jsonl"
   echo "round $((round + 1)): $(relay_side "$work/metrics-$phase-0.txt" "$work/metrics-$phase-1.txt" "$cpu_0" "$cpu_1" "$(sender_cpu "$result")")" >> "$work/relay-$phase.txt"
@@ -232,7 +233,7 @@ tenth = [json.loads(line) for line in open(sys.argv[9])]
 half = [json.loads(line) for line in open(sys.argv[10])]
 t99, h99 = statistics.median(r["p99_ms"] for r in tenth), statistics.median(r["p99_ms"] for r in half)
 print(f"webhook p99, open loop      {t99} ms at {tenth[0]['rate']:.0f}/s, {h99} ms at {half[0]['rate']:.0f}/s "
-      f"= {h99 / t99:.1f} x   (goal <= 3; medians of {len(tenth)} rounds)")
+      f"= {h99 / t99:.1f} x   (goal <= 3; medians of {len(tenth)} rounds; sent by {tenth[0].get('tool', 'bench_openloop.py')})")
 for n, (t, h) in enumerate(zip(tenth, half), 1):
     print(f"  round {n}: {t['p99_ms']} / {h['p99_ms']} ms = {h['p99_ms'] / t['p99_ms']:.1f} x; non-2xx {t['non_2xx']} / {h['non_2xx']}, "
           f"sender behind {t['sender_behind_ms']} / {h['sender_behind_ms']} ms")

@@ -1,0 +1,113 @@
+#!/usr/bin/env bash
+# What the relay costs per webhook event at a steady, light rate, and on which threads: the real
+# `push-relay serve` (default log level, synchronous=FULL) against an nghttpd sink, 10-member
+# events (8 offline, one APNs token each) sent open loop by scripts/bench_openloop.py at RATE
+# events/s for DURATION s. Prints the sender's JSON line, then per thread group (Swift's
+# pools by QoS, the writer's and readers' queues, NIO's event loops) the CPU µs, voluntary and
+# involuntary context switches per event, from /proc/<relay>/task before and after.
+#
+# At low rates little can be batched, so each event pays its own commit, wake-ups and hops:
+# this is the figure an idle-ish production relay lives at (bench-compare.sh measures the busy
+# end). Compare builds by running this with each, alternating.
+#
+#   scripts/bench-cpu-per-event.sh [RELAY_BIN]          # RATE=190 DURATION=8
+#   RATE=600 scripts/bench-cpu-per-event.sh /tmp/old/push-relay
+#
+# Needs: nghttpd (nghttp2-server), sqlite3, python3 with requests; a release build
+# (SCRATCH=.build-release picks the build folder, as in bench-compare.sh).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+RATE=${RATE:-190}
+DURATION=${DURATION:-8}
+USERS=${USERS:-10000}
+SCRATCH=${SCRATCH:-.build}
+RELAY_BIN=${1:-}
+if [ -z "$RELAY_BIN" ]; then
+  swift build -c release --scratch-path "$SCRATCH" --product push-relay >/dev/null
+  RELAY_BIN=$SCRATCH/release/push-relay
+fi
+SINK_PORT=${SINK_PORT:-$((20000 + RANDOM % 10000))}
+RELAY_PORT=${RELAY_PORT:-$((30000 + RANDOM % 10000))}
+work=$(mktemp -d)
+cleanup() {
+  for pid in ${relay_pid:-} ${sink_pid:-}; do kill "$pid" 2>/dev/null || true; done
+  wait 2>/dev/null || true
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+# A second of warm-up, then the measured events: each message id once.
+python3 scripts/bench_events.py "$work/events.txt" $((RATE * (DURATION + 1) + 100)) "$USERS" 1000000 10 >/dev/null
+head -n "$RATE" "$work/events.txt" > "$work/warm.txt"
+tail -n +$((RATE + 1)) "$work/events.txt" > "$work/measured.txt"
+python3 - "$work" "$USERS" <<'PY'
+import os, sys
+work, users = sys.argv[1], int(sys.argv[2])
+os.makedirs(f"{work}/htdocs/3/device")
+for u in range(users):
+    open(f"{work}/htdocs/3/device/{u + 1:064x}", "w").write("ok\n")
+PY
+nghttpd -d "$work/htdocs" "$SINK_PORT" certs/dev/server.key certs/dev/server.pem >/dev/null 2>&1 &
+sink_pid=$!
+cat > "$work/relay.yaml" <<YAML
+listen: {host: 127.0.0.1, port: $RELAY_PORT}
+database: {path: $work/relay.sqlite}
+apps:
+  - app_id: bench-app
+    api_token: bench-token-0123456789abcdef0123456789abcdef
+    apns:
+      topic: com.example.pushrelay
+      environment: {url: "https://127.0.0.1:$SINK_PORT", ca_file: $PWD/certs/dev/ca.pem}
+      auth: {token: {key_file: $PWD/certs/dev/AuthKey_DEVKEY1234.p8, key_id: DEVKEY1234, team_id: DEVTEAM123}}
+YAML
+"$RELAY_BIN" serve --config "$work/relay.yaml" > "$work/relay.out" 2> "$work/relay.log" &
+relay_pid=$!
+for _ in $(seq 600); do grep -q "listening" "$work/relay.out" "$work/relay.log" 2>/dev/null && break; sleep 0.1; done
+python3 - "$RELAY_PORT" "$USERS" <<'PY'
+import concurrent.futures, sys, requests
+port, users = sys.argv[1], int(sys.argv[2])
+session = requests.Session()
+def register(u):
+    r = session.post(f"http://127.0.0.1:{port}/v3/users/u{u}/push/apns", timeout=30,
+                     headers={"Api-Token": "bench-token-0123456789abcdef0123456789abcdef"},
+                     json={"apns_device_token": f"{u + 1:064x}"})
+    r.raise_for_status()
+with concurrent.futures.ThreadPoolExecutor(8) as pool:
+    list(pool.map(register, range(users)))
+PY
+open_loop() {
+  python3 scripts/bench_openloop.py --port "$RELAY_PORT" --path /webhooks/sendbird/bench-app \
+    --events "$1" --rate "$RATE" --duration "$2"
+}
+open_loop "$work/warm.txt" 1 >/dev/null
+sync
+# Each thread: its name, CPU ticks (user + system), voluntary and involuntary switches.
+threads() {
+  for task in /proc/"$relay_pid"/task/*; do
+    echo "$(basename "$task") $(tr ' ' _ < "$task/comm") $(awk '{print $14 + $15}' "$task/stat")" \
+      "$(awk '/^voluntary_ctxt/ {v = $2} /^nonvoluntary_ctxt/ {n = $2} END {print v, n}' "$task/status")"
+  done
+}
+threads > "$work/before"
+open_loop "$work/measured.txt" "$DURATION"
+threads > "$work/after"
+python3 - "$work/before" "$work/after" $((RATE * DURATION)) "$(getconf CLK_TCK)" <<'PY'
+import sys
+before = {line.split()[0]: line.split() for line in open(sys.argv[1])}
+after = {line.split()[0]: line.split() for line in open(sys.argv[2])}
+events, ticks = int(sys.argv[3]), int(sys.argv[4])
+groups = {}
+for tid, (_, name, cpu, vol, invol) in after.items():
+    cpu0, vol0, invol0 = (int(x) for x in before.get(tid, [0, 0, 0, 0, 0])[2:5])
+    group = groups.setdefault(name, [0, 0, 0, 0])
+    group[0] += int(cpu) - cpu0
+    group[1] += int(vol) - vol0
+    group[2] += int(invol) - invol0
+    group[3] += 1
+print(f"{'threads (name as the kernel keeps it)':40} {'n':>3} {'CPU µs/event':>13} {'voluntary/event':>16} {'involuntary/event':>18}")
+total = [0, 0, 0]
+for name, (cpu, vol, invol, count) in sorted(groups.items(), key=lambda item: -item[1][0]):
+    total = [total[0] + cpu, total[1] + vol, total[2] + invol]
+    print(f"{name:40} {count:3} {cpu * 1e6 / ticks / events:13.1f} {vol / events:16.2f} {invol / events:18.2f}")
+print(f"{'all':40} {'':3} {total[0] * 1e6 / ticks / events:13.1f} {total[1] / events:16.2f} {total[2] / events:18.2f}")
+PY
