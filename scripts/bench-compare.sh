@@ -60,14 +60,11 @@ RELAY_BIN=${RELAY_BIN:-$bin/push-relay}
 [ "$RELAY_BIN" != "$bin/push-relay" ] || swift build -c release --scratch-path "$SCRATCH" --product push-relay >/dev/null
 
 python3 scripts/bench_events.py "$work/events.txt" "$EVENTS" "$USERS" 1000000 "$MEMBERS"
-# Tokens of the relay's users: token_for(u) = hex of u+1, 64 digits. The sink answers 200 for
-# every path it has a file for, so each token gets one.
-python3 - "$work" "$USERS" <<'PY'
-import os, sys
-work, users = sys.argv[1], int(sys.argv[2])
-os.makedirs(f"{work}/htdocs/3/device")
-for u in range(users):
-    open(f"{work}/htdocs/3/device/{u + 1:064x}", "w").write("ok\n")
+# Tokens of the relay's users: the sink answers 200 for every path it has a file for.
+python3 scripts/bench_setup.py sink-tokens "$work" "$USERS"
+python3 - "$work" <<'PY'
+import sys
+work = sys.argv[1]
 head = '{"aps":{"alert":"Jane: hello","badge":1,"sound":"default"},"sendbird":{"message":"'
 tail = '"}}'
 open(f"{work}/payload.json", "w").write(head + "x" * (700 - len(head) - len(tail)) + tail)
@@ -98,34 +95,12 @@ done
 h2rate=$(median "${h2rates[@]}") one=$(median "${ones[@]}") pool=$(median "${pools[@]}")
 
 echo "-- 3. push-relay serve (default log level, synchronous=FULL), wrk $THREADS threads x $CONNS connections, ${DURATION}s"
-cat > "$work/relay.yaml" <<YAML
-listen: {host: 127.0.0.1, port: $RELAY_PORT}
-database: {path: $work/relay.sqlite}
-${MAX_BACKLOG:+delivery: {max_backlog: $MAX_BACKLOG\}}
-apps:
-  - app_id: bench-app
-    api_token: bench-token-0123456789abcdef0123456789abcdef
-    apns:
-      topic: com.example.pushrelay
-      environment: {url: "https://127.0.0.1:$SINK_PORT", ca_file: $PWD/certs/dev/ca.pem}
-      auth: {token: {key_file: $PWD/certs/dev/AuthKey_DEVKEY1234.p8, key_id: DEVKEY1234, team_id: DEVTEAM123}}
-YAML
+python3 scripts/bench_setup.py relay-config "$work/relay.yaml" "$RELAY_PORT" "$SINK_PORT" "$work/relay.sqlite" "${MAX_BACKLOG:-}"
 "$RELAY_BIN" serve --config "$work/relay.yaml" > "$work/relay.out" 2> "$work/relay.log" &
 relay_pid=$!
 for _ in $(seq 600); do grep -q "listening" "$work/relay.out" "$work/relay.log" 2>/dev/null && break; sleep 0.1; done
 # Register every user's token through the REST API, as an app server would.
-python3 - "$RELAY_PORT" "$USERS" <<'PY'
-import concurrent.futures, sys, requests
-port, users = sys.argv[1], int(sys.argv[2])
-session = requests.Session()
-def register(u):
-    r = session.post(f"http://127.0.0.1:{port}/v3/users/u{u}/push/apns", timeout=30,
-                     headers={"Api-Token": "bench-token-0123456789abcdef0123456789abcdef"},
-                     json={"apns_device_token": f"{u + 1:064x}"})
-    r.raise_for_status()
-with concurrent.futures.ThreadPoolExecutor(8) as pool:
-    list(pool.map(register, range(users)))
-PY
+python3 scripts/bench_setup.py register "$RELAY_PORT" "$USERS"
 q() { sqlite3 "file:$work/relay.sqlite?mode=ro" "$1" 2>/dev/null || echo 0; }
 sent_before=$(q "SELECT COUNT(*) FROM deliveries WHERE state = 'sent'")
 # Bytes the relay writes per event: write_bytes is what it sends to the disk (the WAL and the

@@ -40,41 +40,14 @@ trap cleanup EXIT
 python3 scripts/bench_events.py "$work/events.txt" $((RATE * (DURATION + 1) + 100)) "$USERS" 1000000 10 >/dev/null
 head -n "$RATE" "$work/events.txt" > "$work/warm.txt"
 tail -n +$((RATE + 1)) "$work/events.txt" > "$work/measured.txt"
-python3 - "$work" "$USERS" <<'PY'
-import os, sys
-work, users = sys.argv[1], int(sys.argv[2])
-os.makedirs(f"{work}/htdocs/3/device")
-for u in range(users):
-    open(f"{work}/htdocs/3/device/{u + 1:064x}", "w").write("ok\n")
-PY
+python3 scripts/bench_setup.py sink-tokens "$work" "$USERS"
 nghttpd -d "$work/htdocs" "$SINK_PORT" certs/dev/server.key certs/dev/server.pem >/dev/null 2>&1 &
 sink_pid=$!
-cat > "$work/relay.yaml" <<YAML
-listen: {host: 127.0.0.1, port: $RELAY_PORT}
-database: {path: $work/relay.sqlite}
-apps:
-  - app_id: bench-app
-    api_token: bench-token-0123456789abcdef0123456789abcdef
-    apns:
-      topic: com.example.pushrelay
-      environment: {url: "https://127.0.0.1:$SINK_PORT", ca_file: $PWD/certs/dev/ca.pem}
-      auth: {token: {key_file: $PWD/certs/dev/AuthKey_DEVKEY1234.p8, key_id: DEVKEY1234, team_id: DEVTEAM123}}
-YAML
+python3 scripts/bench_setup.py relay-config "$work/relay.yaml" "$RELAY_PORT" "$SINK_PORT" "$work/relay.sqlite"
 "$RELAY_BIN" serve --config "$work/relay.yaml" > "$work/relay.out" 2> "$work/relay.log" &
 relay_pid=$!
 for _ in $(seq 600); do grep -q "listening" "$work/relay.out" "$work/relay.log" 2>/dev/null && break; sleep 0.1; done
-python3 - "$RELAY_PORT" "$USERS" <<'PY'
-import concurrent.futures, sys, requests
-port, users = sys.argv[1], int(sys.argv[2])
-session = requests.Session()
-def register(u):
-    r = session.post(f"http://127.0.0.1:{port}/v3/users/u{u}/push/apns", timeout=30,
-                     headers={"Api-Token": "bench-token-0123456789abcdef0123456789abcdef"},
-                     json={"apns_device_token": f"{u + 1:064x}"})
-    r.raise_for_status()
-with concurrent.futures.ThreadPoolExecutor(8) as pool:
-    list(pool.map(register, range(users)))
-PY
+python3 scripts/bench_setup.py register "$RELAY_PORT" "$USERS"
 open_loop() {
   python3 scripts/bench_openloop.py --port "$RELAY_PORT" --path /webhooks/sendbird/bench-app \
     --events "$1" --rate "$RATE" --duration "$2"

@@ -1,0 +1,64 @@
+"""Set-up shared by the benchmark scripts that run the real relay against an nghttpd sink.
+
+    python3 scripts/bench_setup.py sink-tokens WORK USERS   # WORK/htdocs/3/device/<token> for each user
+    python3 scripts/bench_setup.py register PORT USERS      # each user's APNs token through the REST API
+    python3 scripts/bench_setup.py relay-config OUT PORT SINK_PORT DATABASE [MAX_BACKLOG]
+                                     # the relay's YAML: the benchmark app, APNs at the sink (dev certs)
+
+Users are u0…u(USERS-1) and user u's token is the hex of u+1 in 64 digits (bench_events.py's
+users); nghttpd answers 200 for every path it has a file for, so each token gets one.
+"""
+import concurrent.futures
+import os
+import sys
+
+API_TOKEN = "bench-token-0123456789abcdef0123456789abcdef"
+
+
+def token(u):
+    return f"{u + 1:064x}"
+
+
+def sink_tokens(work, users):
+    os.makedirs(f"{work}/htdocs/3/device", exist_ok=True)
+    for u in range(users):
+        with open(f"{work}/htdocs/3/device/{token(u)}", "w") as out:
+            out.write("ok\n")
+
+
+def register(port, users):
+    """As an app server would, eight at a time."""
+    import requests
+    session = requests.Session()
+
+    def one(u):
+        answer = session.post(f"http://127.0.0.1:{port}/v3/users/u{u}/push/apns", timeout=30,
+                              headers={"Api-Token": API_TOKEN}, json={"apns_device_token": token(u)})
+        answer.raise_for_status()
+
+    with concurrent.futures.ThreadPoolExecutor(8) as pool:
+        list(pool.map(one, range(users)))
+
+
+def relay_config(out, port, sink_port, database, max_backlog=""):
+    certs = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "certs", "dev")
+    delivery = f"delivery: {{max_backlog: {max_backlog}}}\n" if max_backlog else ""
+    with open(out, "w") as config:
+        config.write(f"""listen: {{host: 127.0.0.1, port: {port}}}
+database: {{path: {database}}}
+{delivery}apps:
+  - app_id: bench-app
+    api_token: {API_TOKEN}
+    apns:
+      topic: com.example.pushrelay
+      environment: {{url: "https://127.0.0.1:{sink_port}", ca_file: {certs}/ca.pem}}
+      auth: {{token: {{key_file: {certs}/AuthKey_DEVKEY1234.p8, key_id: DEVKEY1234, team_id: DEVTEAM123}}}}
+""")
+
+
+if __name__ == "__main__":
+    command = sys.argv[1]
+    if command == "relay-config":
+        relay_config(*sys.argv[2:])
+    else:
+        {"sink-tokens": sink_tokens, "register": register}[command](sys.argv[2], int(sys.argv[3]))
