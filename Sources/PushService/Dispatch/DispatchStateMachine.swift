@@ -10,8 +10,8 @@ import PushStore
 ///
 /// One loop turn calls, in this order: `turnStarted` (hand-offs in or inbox closed),
 /// `turnContinued` (claim or arm the shutdown deadline), `readyToWait` (an idle flush, the end,
-/// or the waker), then one event for the child task that finished, then `eventHandled` (a flush
-/// when enough outcomes or time piled up).
+/// the waker, or the gauges), then one event for the child task that finished, then
+/// `eventHandled` (a flush when enough outcomes or time piled up, or the record timer).
 ///
 /// Claims, like flushes, run beside the loop, one at a time: a claim waits for SQLite's one
 /// writer (behind a flush, say), and while the loop waited for it no finished send was counted
