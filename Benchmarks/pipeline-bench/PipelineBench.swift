@@ -137,11 +137,14 @@ struct PipelineBench {
         print(
             "  (payload bytes per event: \(wholeBytes / n) whole, \((wholeBytes - sharedRuns + sharedOnce) / n) with shared bytes once, "
                 + "\(stored / n) stored)")
-        try await measure("accept, batches of 32") {
+        // `PIPELINE_BENCH_ACCEPT_BATCH=N` commits N events per transaction instead of 32: a group
+        // commit's size under a middling load is 1-2, where a commit's fixed cost dominates.
+        let acceptBatch = max(1, ProcessInfo.processInfo.environment["PIPELINE_BENCH_ACCEPT_BATCH"].flatMap(Int.init) ?? 32)
+        try await measure("accept, batches of \(acceptBatch)") {
             var index = 0
             while index < accepted.count {
-                _ = try await store.acceptEvents(Array(accepted[index..<min(index + 32, accepted.count)]))
-                index += 32
+                _ = try await store.acceptEvents(Array(accepted[index..<min(index + acceptBatch, accepted.count)]))
+                index += acceptBatch
             }
         }
         var claimed: [DeliveryRecord] = []
