@@ -294,10 +294,14 @@ struct DispatchStateMachine {
     /// timer, so they are recorded on time even if nothing else happens.
     mutating func eventHandled(now: Int64) -> Action {
         guard !flushing, !outcomes.isEmpty else { return .none }
-        guard outcomes.count >= recordBatch || now - lastFlushAt >= recordIntervalMs else {
+        // `now` is the wall clock: stepped back (NTP, an operator), the time since the last flush
+        // is negative, and waiting for it to reach `recordInterval` could hold outcomes (and arm
+        // timers) for as long as the step. A step back counts as due.
+        let sinceFlush = now - lastFlushAt
+        guard outcomes.count >= recordBatch || sinceFlush >= recordIntervalMs || sinceFlush < 0 else {
             guard !recordTimerArmed, !stopping else { return .none }
             recordTimerArmed = true
-            return .armRecordTimer(.milliseconds(recordIntervalMs - (now - lastFlushAt)))
+            return .armRecordTimer(.milliseconds(recordIntervalMs - sinceFlush))
         }
         flushing = true
         lastFlushAt = now

@@ -245,6 +245,23 @@ import Testing
         #expect(machine.readyToWait() == .flushAndWait([Self.outcome(3, .expired)]))
     }
 
+    /// The wall clock stepped back after a flush: the outcomes are due now, not once the clock
+    /// has caught up (an hour's step would otherwise hold them, and arm timers, for an hour).
+    @Test func aClockSteppedBackMakesTheOutcomesDue() {
+        var machine = Machine(configuration: Self.configuration, now: 3_600_000)
+        Self.claim(&machine, now: 3_600_000, app: "a", count: 2, requested: true)
+        _ = machine.sendFinished(Self.outcome(1), app: "a", handedOff: false)
+        #expect(machine.eventHandled(now: 3_600_010) == .armRecordTimer(.milliseconds(90)))
+        _ = machine.sendFinished(Self.outcome(2), app: "a", handedOff: false)
+        #expect(machine.eventHandled(now: 5) == .flush([Self.outcome(1), Self.outcome(2)]))
+        #expect(machine.flushFinished() == .none)
+        // Timed from the flush at the stepped-back time from then on.
+        #expect(machine.recordTimerFired() == .none)
+        Self.claim(&machine, now: 5, app: "a", count: 1, requested: true)
+        _ = machine.sendFinished(Self.outcome(3), app: "a", handedOff: false)
+        #expect(machine.eventHandled(now: 55) == .armRecordTimer(.milliseconds(50)))
+    }
+
     @Test func stoppingRecordsWhatWaitsForTheTimerAtOnce() {
         var machine = Machine(configuration: Self.configuration, now: 0)
         Self.claim(&machine, app: "a", count: 1, requested: true)
