@@ -211,6 +211,7 @@ print(f"webhook p99, open loop      {t99} ms at {tenth[0]['rate']:.0f}/s, {h99} 
       f"= {h99 / t99:.1f} x   (goal <= 3; medians of {len(tenth)} rounds; sent by {tenth[0].get('tool', 'bench_openloop.py')})")
 for n, (t, h) in enumerate(zip(tenth, half), 1):
     print(f"  round {n}: {t['p99_ms']} / {h['p99_ms']} ms = {h['p99_ms'] / t['p99_ms']:.1f} x; non-2xx {t['non_2xx']} / {h['non_2xx']}, "
+          f"failed {t['failed']} / {h['failed']}, "
           f"sender behind {t['sender_behind_ms']} / {h['sender_behind_ms']} ms")
 print("  in the relay (its histograms, to the bucket), at a tenth:")
 print("".join(f"    {line}" for line in open(sys.argv[14])), end="")

@@ -24,4 +24,6 @@ function request()
 end
 function done(summary, latency, requests)
   io.write(string.format("non-2xx: %d\n", summary.errors.status))
+  local e = summary.errors
+  io.write(string.format("socket errors: %d\n", e.connect + e.read + e.write + e.timeout))
 end

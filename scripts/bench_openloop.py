@@ -143,7 +143,9 @@ def run_wrk2(args):
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     answered = int(re.search(r"([0-9]+) requests in", out).group(1))
-    print(json.dumps({"rate": args.rate, "sent": answered, "answered": answered, "failed": 0,
+    # Connections refused, reset or timed out: wrk2 counts them apart from the answers.
+    failed = int(re.search(r"socket errors: ([0-9]+)", out).group(1))
+    print(json.dumps({"rate": args.rate, "sent": answered + failed, "answered": answered, "failed": failed,
                       "non_2xx": int(re.search(r"non-2xx: ([0-9]+)", out).group(1)),
                       "p50_ms": wrk2_latency_ms(out, 50), "p99_ms": wrk2_latency_ms(out, 99),
                       "max_ms": wrk2_latency_ms(out, 100), "sender_behind_ms": 0.0,
