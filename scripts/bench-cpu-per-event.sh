@@ -12,6 +12,7 @@
 #
 #   scripts/bench-cpu-per-event.sh [RELAY_BIN]          # RATE=190 DURATION=8
 #   RATE=600 scripts/bench-cpu-per-event.sh /tmp/old/push-relay
+#   PERF_OUT=/tmp/quiet.perf scripts/bench-cpu-per-event.sh   # perf record -g of the measured phase
 #
 # Needs: nghttpd (nghttp2-server), sqlite3, python3 with requests; a release build
 # (SCRATCH=.build-release picks the build folder, as in bench-compare.sh).
@@ -62,7 +63,12 @@ threads() {
   done
 }
 threads > "$work/before"
+if [ -n "${PERF_OUT:-}" ]; then
+  perf record -g -F 499 -p "$relay_pid" -o "$PERF_OUT" -- sleep "$DURATION" >/dev/null 2>&1 &
+  perf_pid=$!
+fi
 open_loop "$work/measured.txt" "$DURATION"
+if [ -n "${perf_pid:-}" ]; then wait "$perf_pid"; fi
 threads > "$work/after"
 python3 - "$work/before" "$work/after" $((RATE * DURATION)) "$(getconf CLK_TCK)" <<'PY'
 import sys

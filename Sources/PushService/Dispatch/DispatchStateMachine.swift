@@ -4,13 +4,13 @@ import PushStore
 /// much, when to record outcomes, when to wait, and how to shut down.
 ///
 /// `Dispatcher` feeds it what happened (a turn began, a claim came back, a send finished, the
-/// waker fired, …) and performs the `Action` it returns. A value type that never suspends, so
+/// waker fired: a signal or its timeout, …) and performs the `Action` it returns. A value type that never suspends, so
 /// every rule can be tested by driving it with plain numbers (as AsyncHTTPClient tests its
 /// `HTTPConnectionPool.StateMachine`).
 ///
 /// One loop turn calls, in this order: `turnStarted` (hand-offs in or inbox closed),
 /// `turnContinued` (claim or arm the shutdown deadline), `readyToWait` (an idle flush, the end,
-/// the waker, or the gauges), then one event for the child task that finished, then
+/// the waker, or the gauges), then one event for each thing the loop's mailbox held, then
 /// `eventHandled` (a flush when enough outcomes or time piled up, or the record timer).
 ///
 /// Claims, like flushes, run beside the loop, one at a time: a claim waits for SQLite's one
@@ -37,7 +37,7 @@ struct DispatchStateMachine {
         /// Nothing in flight: record these (possibly none) now and wait for it, then
         /// `idleFlushFinished`.
         case flushAndWait([DeliveryOutcome])
-        /// Start the single waker task (a hand-off, `wake()`, or the timeout).
+        /// Arm the waker: the loop wakes on a hand-off, `wake()`, or this timeout, then `woken`.
         case startWaker(WakerTimeout)
         /// Publish the backlog gauges.
         case reportBacklog
@@ -207,7 +207,7 @@ struct DispatchStateMachine {
         return wakerAction()
     }
 
-    /// One waker at a time (`WakeSignal` has one waiter), none while stopping.
+    /// One waker at a time, none while stopping.
     private mutating func wakerAction() -> Action {
         guard !wakerActive, !stopping else { return .none }
         wakerActive = true

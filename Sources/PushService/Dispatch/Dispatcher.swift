@@ -27,14 +27,13 @@ public final class Dispatcher: Service, Sendable {
     private let clock: @Sendable () -> Int64
     private let random: @Sendable () -> Double
     private let logger: Logger
-    private let wakeSignal = WakeSignal()
+    /// What wakes the loop: hand-offs, `wake()`, APNs answers and its child tasks' reports.
+    private let mailbox = DispatchMailbox<Report>()
     private let stopping = Atomic<Bool>(false)
     private let claimRequested = Atomic<Bool>(false)
     private let retry: RetryPolicy
     private let inbox: DispatchInbox
     private let metrics = DeliveryMetrics.Handles()
-    /// APNs answers, back from the client's connections to the loop.
-    private let completions = SendCompletions()
     /// What this relay renews on a store whose claims expire; nil on one that never expires them.
     private let held: HeldClaims?
     /// Every unsent push per app and how fast each app's pushes leave: the webhook's admission
@@ -66,7 +65,7 @@ public final class Dispatcher: Service, Sendable {
     /// New pending deliveries were committed: claim from the queue now.
     public func wake() {
         claimRequested.store(true, ordering: .relaxed)
-        wakeSignal.signal()
+        mailbox.signal()
     }
 
     // MARK: Hand-off from the webhook
@@ -86,7 +85,7 @@ public final class Dispatcher: Service, Sendable {
         held?.hold(deliveries.lazy.map(\.id))
         let taken = inbox.handOff(reservation, deliveries)
         if taken {
-            wakeSignal.signal()
+            mailbox.signal()
         } else {
             held?.release(deliveries.lazy.map(\.id))
         }
@@ -154,25 +153,23 @@ public final class Dispatcher: Service, Sendable {
     /// `shutdownGrace` passes.
     public func stop() {
         stopping.store(true, ordering: .relaxed)
-        wakeSignal.signal()
+        mailbox.signal()
     }
 
     private var isStopping: Bool { stopping.load(ordering: .relaxed) || Task.isCancelled }
 
     // MARK: The loop
 
-    /// What a child task of the loop reports.
-    private enum Finished {
+    /// What a child task of the loop reports through the mailbox.
+    private enum Report: Sendable {
         /// A send finished (`handedOff`: it came through the hand-off and holds inbox room;
-        /// otherwise it was claimed and counts against its app's claim room). FCM's, and those
-        /// that could not go out.
+        /// otherwise it was claimed and counts against its app's claim room). FCM's; APNs
+        /// answers come as the mailbox's answers.
         case sent(DeliveryOutcome, app: String, acceptedAtMs: Int64, handedOff: Bool)
-        /// APNs answered (or failed) sends: take them from `completions`.
-        case answered
         /// A claim came back (it ran beside the loop), with the time it claimed at.
         case claimed(Result<DueClaim, any Error>, nowMs: Int64)
-        /// The waker: a hand-off, a `wake()`, or its timeout.
-        case woken
+        /// The waker's timeout: the timer armed as `timer` fired.
+        case timedOut(timer: Int)
         /// A batch of outcomes was recorded (written beside the loop, which keeps sending).
         case flushed
         /// The record timer fired: outcomes waiting are due.
@@ -187,15 +184,19 @@ public final class Dispatcher: Service, Sendable {
     }
 
     /// Performs what `DispatchStateMachine` decides (claims and writes in SQLite, child tasks,
-    /// the inbox) and tells it what happened; every decision is the machine's.
+    /// the inbox) and tells it what happened; every decision is the machine's. Child tasks
+    /// report through the mailbox, where the loop waits for everything at once.
     private func loop() async {
-        await withTaskGroup(of: Finished.self) { group in
+        let mailbox = self.mailbox
+        await withDiscardingTaskGroup { group in
             var machine = DispatchStateMachine(configuration: configuration, now: clock())
-            /// APNs sends submitted and not yet taken back from `completions`, to cancel at the
-            /// end of the shutdown grace.
+            /// APNs sends submitted and not yet answered, to cancel at the end of the shutdown grace.
             var submitted: [Int64: APNsSendHandle] = [:]
-            /// A child task waits for `completions` whenever an APNs send is out.
-            var awaitingAnswers = false
+            /// The waker's timeout: the timer armed last (older ones firing are ignored) and when
+            /// it fires. A timer that fires soon enough is kept rather than replaced, so a busy
+            /// loop arms one about every `idlePoll`, not one per wait.
+            var timer = 0
+            var timerDeadline: ContinuousClock.Instant?
 
             /// The actions that need no waiting.
             func performNow(_ action: DispatchStateMachine.Action) -> Next {
@@ -219,18 +220,18 @@ public final class Dispatcher: Service, Sendable {
                 case .armDeadline(let grace):
                     group.addTask {
                         try? await Task.sleep(for: grace)
-                        return .deadline
+                        mailbox.post(.deadline)
                     }
                 case .flush(let batch):
                     reportBacklog()
                     group.addTask {
                         await self.write(batch)
-                        return .flushed
+                        mailbox.post(.flushed)
                     }
                 case .armRecordTimer(let delay):
                     group.addTask {
                         try? await Task.sleep(for: delay)
-                        return .recordDue
+                        mailbox.post(.recordDue)
                     }
                 case .reportBacklog:
                     reportBacklog()
@@ -248,9 +249,9 @@ public final class Dispatcher: Service, Sendable {
                             let due = try await store.claimDue(
                                 nowMs: claim.nowMs, limit: claim.limit, roomByApp: claim.roomByApp,
                                 defaultRoom: claim.defaultRoom, rotation: claim.rotation)
-                            return .claimed(.success(due), nowMs: claim.nowMs)
+                            mailbox.post(.claimed(.success(due), nowMs: claim.nowMs))
                         } catch {
-                            return .claimed(.failure(error), nowMs: claim.nowMs)
+                            mailbox.post(.claimed(.failure(error), nowMs: claim.nowMs))
                         }
                     }
                 case .flushAndWait, .startWaker:
@@ -269,10 +270,16 @@ public final class Dispatcher: Service, Sendable {
                     }
                     return await perform(machine.idleFlushFinished(now: clock()))
                 case .startWaker(let timeout):
+                    // A signal wakes the loop through the mailbox; this arms only the timeout.
                     let timeout = timeout == .untilNextRetry ? await idleTimeout() : configuration.idlePoll
+                    let deadline = ContinuousClock.now + timeout
+                    if let armed = timerDeadline, armed <= deadline { return .carryOn }
+                    timer &+= 1
+                    timerDeadline = deadline
+                    let armed = timer
                     group.addTask {
-                        await self.wakeSignal.wait(timeout: timeout)
-                        return .woken
+                        try? await Task.sleep(until: deadline, clock: .continuous)
+                        mailbox.post(.timedOut(timer: armed))
                     }
                     return .carryOn
                 default:
@@ -305,33 +312,20 @@ public final class Dispatcher: Service, Sendable {
                 machine.sendStarted(app: delivery.appID, handedOff: handedOff)
                 if delivery.provider == .apns, let client = target.apns {
                     let started = ContinuousClock.now
-                    let (completions, clock) = (self.completions, self.clock)
+                    let clock = self.clock
                     submitted[delivery.id] = client.submit(
                         apnsRequest(delivery, target), timeout: configuration.requestTimeout
                     ) { result in
-                        completions.add(
+                        mailbox.add(
                             .init(
                                 delivery: delivery, handedOff: handedOff, result: result, latency: ContinuousClock.now - started,
                                 answeredAtMs: clock()))
                     }
-                    awaitAnswers()
                     return
                 }
                 group.addTask(priority: .high) {
-                    .sent(
-                        await self.send(delivery, through: target), app: delivery.appID, acceptedAtMs: delivery.createdAtMs,
-                        handedOff: handedOff)
-                }
-            }
-
-            /// Makes sure a child task waits for APNs answers while any send is out. (A cancelled
-            /// loop is stopping: its deadline cancels the sends, `cancelSends`.)
-            func awaitAnswers() {
-                guard !awaitingAnswers, !submitted.isEmpty else { return }
-                awaitingAnswers = true
-                group.addTask(priority: .high) {
-                    await self.completions.wait()
-                    return .answered
+                    let outcome = await self.send(delivery, through: target)
+                    mailbox.post(.sent(outcome, app: delivery.appID, acceptedAtMs: delivery.createdAtMs, handedOff: handedOff))
                 }
             }
 
@@ -367,39 +361,43 @@ public final class Dispatcher: Service, Sendable {
                 _ = performNow(machine.turnContinued(now: clock(), claimRequested: requested))
                 if await perform(machine.readyToWait()) == .finish { break }
 
-                guard let finished = await group.next() else { continue }
-                let action: DispatchStateMachine.Action
-                switch finished {
-                case .sent(let outcome, let app, let acceptedAtMs, let handedOff):
-                    outcomeKnown(outcome, app: app, acceptedAtMs: acceptedAtMs, handedOff: handedOff)
-                    action = .none
-                case .answered:
-                    awaitingAnswers = false
-                    for answer in completions.take() {
-                        let delivery = answer.delivery
-                        submitted[delivery.id] = nil
-                        outcomeKnown(
-                            outcome(of: answer), app: delivery.appID, acceptedAtMs: delivery.createdAtMs, handedOff: answer.handedOff)
-                    }
-                    awaitAnswers()
-                    action = .none
-                case .claimed(.success(let due), let nowMs):
-                    claimed(due, nowMs: nowMs)
-                    action = .none
-                case .claimed(.failure(let error), _):
-                    logger.error("claiming deliveries failed", metadata: ["error": "\(error)"])
-                    machine.claimFailed()
-                    action = .none
-                case .woken:
-                    action = machine.woken()
-                case .flushed:
-                    action = machine.flushFinished()
-                case .recordDue:
-                    action = machine.recordTimerFired()
-                case .deadline:
-                    action = machine.deadlinePassed()
+                let mail = await mailbox.next()
+                for answer in mail.answers {
+                    let delivery = answer.delivery
+                    submitted[delivery.id] = nil
+                    outcomeKnown(
+                        outcome(of: answer), app: delivery.appID, acceptedAtMs: delivery.createdAtMs, handedOff: answer.handedOff)
                 }
-                _ = performNow(action)
+                var woken = mail.signalled
+                for report in mail.reports {
+                    let action: DispatchStateMachine.Action
+                    switch report {
+                    case .sent(let outcome, let app, let acceptedAtMs, let handedOff):
+                        outcomeKnown(outcome, app: app, acceptedAtMs: acceptedAtMs, handedOff: handedOff)
+                        action = .none
+                    case .claimed(.success(let due), let nowMs):
+                        claimed(due, nowMs: nowMs)
+                        action = .none
+                    case .claimed(.failure(let error), _):
+                        logger.error("claiming deliveries failed", metadata: ["error": "\(error)"])
+                        machine.claimFailed()
+                        action = .none
+                    case .timedOut(let fired):
+                        // An older timer, replaced by one due sooner: not the waker's timeout.
+                        guard fired == timer else { continue }
+                        timerDeadline = nil
+                        woken = true
+                        action = .none
+                    case .flushed:
+                        action = machine.flushFinished()
+                    case .recordDue:
+                        action = machine.recordTimerFired()
+                    case .deadline:
+                        action = machine.deadlinePassed()
+                    }
+                    _ = performNow(action)
+                }
+                if woken { _ = performNow(machine.woken()) }
                 _ = performNow(machine.eventHandled(now: clock()))
             }
             group.cancelAll()
@@ -458,7 +456,7 @@ public final class Dispatcher: Service, Sendable {
     }
 
     /// What an APNs answer (or its absence) means for the delivery.
-    private func outcome(of answer: SendCompletions.Completed) -> DeliveryOutcome {
+    private func outcome(of answer: DispatchMailbox<Report>.Answer) -> DeliveryOutcome {
         let delivery = answer.delivery
         switch answer.result {
         case .success(let response):
