@@ -3,8 +3,21 @@ import Synchronization
 /// Group commit for webhook events: callers arriving while a write transaction runs wait and are
 /// committed together in the next one, so N concurrent webhooks cost about one fsync, not N.
 /// Each caller is resumed only after the transaction holding its event has committed.
+///
+/// Leader and followers: a caller that finds no transaction running writes one itself, with its
+/// own event first and whatever else is waiting; when it is done it hands the lead to the first
+/// caller that arrived meanwhile, whose transaction then holds everyone waiting by then. No task
+/// runs the writes: a writer task started per quiet-time commit, and resumed each caller from
+/// there, cost two thread wake-ups per event more on a relay that is not busy. A leader's task
+/// cancelled mid-write (only a forced stop cancels request handlers) fails its followers too:
+/// none of them was answered 200, so the sender retries them.
 public final class EventCommitter: Sendable {
-    private typealias Waiter = (event: AcceptedEvent, continuation: CheckedContinuation<[Int64]?, any Error>)
+    /// What a waiting caller is resumed with: its delivery ids (nil: a duplicate), or the lead.
+    private enum Turn {
+        case committed([Int64]?)
+        case lead
+    }
+    private typealias Waiter = (event: AcceptedEvent, continuation: CheckedContinuation<Turn, any Error>)
 
     private struct State {
         var pending: [Waiter] = []
@@ -35,46 +48,73 @@ public final class EventCommitter: Sendable {
 
     /// Commits `event` (possibly with others) and returns its delivery ids, or nil for a duplicate.
     public func commit(_ event: AcceptedEvent) async throws -> [Int64]? {
-        try await withCheckedThrowingContinuation { continuation in
-            let startWriter = state.withLock { state in
-                state.pending.append((event, continuation))
-                guard !state.writing else { return false }
+        let leads = state.withLock { state in
+            guard state.writing else {
                 state.writing = true
                 return true
             }
-            if startWriter {
-                Task { await self.drain() }
+            return false
+        }
+        if !leads {
+            let turn = try await withCheckedThrowingContinuation { continuation in
+                // The lead may have passed on since: then this caller leads after all.
+                let leadsNow = state.withLock { state in
+                    guard state.writing else {
+                        state.writing = true
+                        return true
+                    }
+                    state.pending.append((event, continuation))
+                    return false
+                }
+                if leadsNow { continuation.resume(returning: .lead) }
             }
+            if case .committed(let ids) = turn { return ids }
+        }
+        return try await lead(event)
+    }
+
+    /// Writes one transaction holding `event` and the callers waiting now (up to the limits),
+    /// then hands the lead to the first caller left waiting, if any.
+    private func lead(_ event: AcceptedEvent) async throws -> [Int64]? {
+        let followers: [Waiter] = state.withLock { state in
+            var count = 0
+            var rows = Self.rows(of: event)
+            for waiter in state.pending.prefix(maximumBatch - 1) {
+                let eventRows = Self.rows(of: waiter.event)
+                if rows + eventRows > maximumRows { break }
+                count += 1
+                rows += eventRows
+            }
+            let followers = Array(state.pending.prefix(count))
+            state.pending.removeFirst(count)
+            return followers
+        }
+        let result: Result<[[Int64]?], any Error>
+        do {
+            result = .success(try await store.commitEvents([event] + followers.map(\.event)))
+        } catch {
+            result = .failure(error)
+        }
+        let next: Waiter? = state.withLock { state in
+            guard !state.pending.isEmpty else {
+                state.writing = false
+                return nil
+            }
+            return state.pending.removeFirst()
+        }
+        next?.continuation.resume(returning: .lead)
+        switch result {
+        case .success(let ids):
+            for (waiter, ids) in zip(followers, ids.dropFirst()) { waiter.continuation.resume(returning: .committed(ids)) }
+            return ids.first ?? nil
+        case .failure(let error):
+            for waiter in followers { waiter.continuation.resume(throwing: error) }
+            throw error
         }
     }
 
-    /// Writes batches until nobody is waiting. Exactly one drain runs at a time (`writing`).
-    private func drain() async {
-        while true {
-            let batch: [Waiter] = state.withLock { state in
-                guard !state.pending.isEmpty else {
-                    state.writing = false
-                    return []
-                }
-                var count = 0, rows = 0
-                for waiter in state.pending.prefix(maximumBatch) {
-                    // At most: a pushed member stores no decision row.
-                    let eventRows = 1 + waiter.event.decisions.count + 2 * waiter.event.deliveries.count
-                    if count > 0, rows + eventRows > maximumRows { break }
-                    count += 1
-                    rows += eventRows
-                }
-                let batch = Array(state.pending.prefix(count))
-                state.pending.removeFirst(count)
-                return batch
-            }
-            if batch.isEmpty { return }
-            do {
-                let results = try await store.commitEvents(batch.map(\.event))
-                for (waiter, ids) in zip(batch, results) { waiter.continuation.resume(returning: ids) }
-            } catch {
-                for waiter in batch { waiter.continuation.resume(throwing: error) }
-            }
-        }
+    /// At most: a pushed member stores no decision row.
+    private static func rows(of event: AcceptedEvent) -> Int {
+        1 + event.decisions.count + 2 * event.deliveries.count
     }
 }
