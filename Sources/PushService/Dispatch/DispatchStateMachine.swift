@@ -262,13 +262,21 @@ struct DispatchStateMachine {
 
     // MARK: Other child tasks
 
-    /// The waker fired: a hand-off, a `wake()`, or its timeout. Report the gauges at least
-    /// every `idlePoll`: while APNs stalls no outcome arrives to flush, and the oldest push's
-    /// age is what an alert needs to see grow.
-    mutating func woken() -> Action {
+    /// The waker fired: a signal (a hand-off, `wake()`, `stop()`) or its timeout. Report the
+    /// gauges at least every `idlePoll`: while APNs stalls no outcome arrives to flush, and the
+    /// oldest push's age is what an alert needs to see grow.
+    ///
+    /// Only the timeout makes a drained or capped queue worth claiming again (retries falling
+    /// due; `wake()` asks for its claim itself). A hand-off says nothing about the queue: when
+    /// it did, every event reaching an idle dispatcher also ran a claim, a write transaction on
+    /// the writer the webhooks' commits wait for, that found nothing (about 0.85 per event at
+    /// 800 events/s).
+    mutating func woken(timedOut: Bool) -> Action {
         wakerActive = false
-        cappedFinishes = nil
-        if inFlight == 0 { drainedAt = nil }
+        if timedOut {
+            cappedFinishes = nil
+            if inFlight == 0 { drainedAt = nil }
+        }
         return .reportBacklog
     }
 

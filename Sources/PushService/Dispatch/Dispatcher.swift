@@ -368,7 +368,7 @@ public final class Dispatcher: Service, Sendable {
                     outcomeKnown(
                         outcome(of: answer), app: delivery.appID, acceptedAtMs: delivery.createdAtMs, handedOff: answer.handedOff)
                 }
-                var woken = mail.signalled
+                var timedOut = false
                 for report in mail.reports {
                     let action: DispatchStateMachine.Action
                     switch report {
@@ -386,7 +386,7 @@ public final class Dispatcher: Service, Sendable {
                         // An older timer, replaced by one due sooner: not the waker's timeout.
                         guard fired == timer else { continue }
                         timerDeadline = nil
-                        woken = true
+                        timedOut = true
                         action = .none
                     case .flushed:
                         action = machine.flushFinished()
@@ -397,7 +397,7 @@ public final class Dispatcher: Service, Sendable {
                     }
                     _ = performNow(action)
                 }
-                if woken { _ = performNow(machine.woken()) }
+                if mail.signalled || timedOut { _ = performNow(machine.woken(timedOut: timedOut)) }
                 _ = performNow(machine.eventHandled(now: clock()))
             }
             group.cancelAll()

@@ -129,9 +129,12 @@ import Testing
         machine.claimed(count: 12, exhausted: false)
         for _ in 0..<12 { machine.sendStarted(app: "a", handedOff: false) }
         #expect(machine.turnContinued(now: 2, claimRequested: false) == .none)
-        #expect(machine.woken() == .reportBacklog)
-        guard case .claim = machine.turnContinued(now: 3, claimRequested: false) else {
-            Issue.record("the waker's turn claims again")
+        // A hand-off's signal says nothing about the queue.
+        #expect(machine.woken(timedOut: false) == .reportBacklog)
+        #expect(machine.turnContinued(now: 3, claimRequested: false) == .none)
+        #expect(machine.woken(timedOut: true) == .reportBacklog)
+        guard case .claim = machine.turnContinued(now: 4, claimRequested: false) else {
+            Issue.record("the waker's timeout claims again")
             return
         }
     }
@@ -154,11 +157,14 @@ import Testing
         }
         machine.claimed(count: 0, exhausted: true)
         // The waker with sends in flight (its idle poll): still drained, the pause holds.
-        _ = machine.woken()
+        _ = machine.woken(timedOut: true)
         #expect(machine.turnContinued(now: 152, claimRequested: false) == .none)
-        // The waker with nothing in flight: the idle sleep was until the next retry, so look.
         for id in 1...3 { _ = machine.sendFinished(Self.outcome(Int64(id)), app: "a", handedOff: false) }
-        _ = machine.woken()
+        // A hand-off reaching an idle loop: nothing says a retry fell due, the pause holds.
+        _ = machine.woken(timedOut: false)
+        #expect(machine.turnContinued(now: 152, claimRequested: false) == .none)
+        // The waker's timeout with nothing in flight: the idle sleep was until the next retry, so look.
+        _ = machine.woken(timedOut: true)
         guard case .claim = machine.turnContinued(now: 153, claimRequested: false) else {
             Issue.record("the idle waker claims again")
             return
@@ -201,7 +207,7 @@ import Testing
         #expect(machine.idleFlushFinished(now: 1) == .startWaker(.untilNextRetry))
         #expect(machine.readyToWait() == .flushAndWait([]))
         #expect(machine.idleFlushFinished(now: 2) == .none, "the waker still runs")
-        #expect(machine.woken() == .reportBacklog)
+        #expect(machine.woken(timedOut: false) == .reportBacklog)
         // Busy: the waker polls, so hand-offs start without waiting for a send.
         Self.claim(&machine, app: "a", count: 1, requested: true)
         #expect(machine.readyToWait() == .startWaker(.idlePoll))
@@ -221,7 +227,7 @@ import Testing
         var machine = Machine(configuration: Self.configuration, now: 0)
         #expect(machine.readyToWait() == .flushAndWait([]))
         #expect(machine.idleFlushFinished(now: 0) == .startWaker(.untilNextRetry))
-        _ = machine.woken()
+        _ = machine.woken(timedOut: false)
         // A hand-off of two pushes; both answered at 30 ms.
         machine.handedOffTaken(2)
         machine.sendStarted(app: "a", handedOff: true)
@@ -232,7 +238,7 @@ import Testing
         #expect(machine.eventHandled(now: 30) == .armRecordTimer(.milliseconds(70)))
         // Idle, the timer armed: wait for the next hand-off or the timer, record nothing yet.
         #expect(machine.readyToWait() == .reportBacklog, "the waker still runs; the gauges show the idle backlog")
-        _ = machine.woken()
+        _ = machine.woken(timedOut: false)
         #expect(machine.readyToWait() == .startWaker(.untilNextRetry), "(it reports the gauges too)")
         #expect(machine.outcomes.count == 2)
         // The timer fires: the outcomes are due and recorded beside the loop.
