@@ -37,6 +37,10 @@ final class DispatchMailbox<Report: Sendable>: Sendable {
     private struct State {
         var mail = Mail()
         var waiter: CheckedContinuation<Void, Never>?
+        /// Whether an answer resumes the waiter (set by each `next`).
+        var answersWake = true
+
+        var wakesWaiter: Bool { mail.signalled || !mail.reports.isEmpty || (answersWake && !mail.answers.isEmpty) }
     }
 
     private let state = Mutex(State())
@@ -48,9 +52,16 @@ final class DispatchMailbox<Report: Sendable>: Sendable {
         deliver { $0.signalled = true }
     }
 
-    /// An APNs answer (called on the client's connection threads).
+    /// An APNs answer (called on the client's connection threads). It wakes the loop only if
+    /// the loop asked for that; otherwise it is taken with the next thing that does.
     func add(_ answer: Answer) {
-        deliver { $0.answers.append(answer) }
+        let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
+            state.mail.answers.append(answer)
+            guard state.answersWake else { return nil }
+            defer { state.waiter = nil }
+            return state.waiter
+        }
+        waiter?.resume()
     }
 
     /// A child task's report.
@@ -67,14 +78,16 @@ final class DispatchMailbox<Report: Sendable>: Sendable {
         waiter?.resume()
     }
 
-    /// Everything that came since the last call; waits while there is nothing. Returns at once
-    /// (possibly empty) when the task is cancelled. One waiter at a time: the loop.
-    func next() async -> Mail {
+    /// Everything that came since the last call; waits while there is nothing, or (`answersWake`
+    /// false) only answers. Returns at once (possibly empty) when the task is cancelled. One
+    /// waiter at a time: the loop.
+    func next(answersWake: Bool) async -> Mail {
         if let mail = take() { return mail }
         await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 let now = state.withLock { state in
-                    if !state.mail.isEmpty || Task.isCancelled { return true }
+                    state.answersWake = answersWake
+                    if state.wakesWaiter || Task.isCancelled { return true }
                     precondition(state.waiter == nil, "one waiter at a time")
                     state.waiter = continuation
                     return false

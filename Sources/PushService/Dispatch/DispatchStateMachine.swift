@@ -61,11 +61,16 @@ struct DispatchStateMachine {
     enum WakerTimeout: Equatable {
         /// Nothing in flight: sleep until the next retry is due, at most `idlePoll`.
         case untilNextRetry
-        /// Sends in flight: `idlePoll`, so a hand-off starts without waiting for a send.
+        /// Sends in flight whose answers wake the loop (`answersWake`): `idlePoll`.
         case idlePoll
+        /// Sends in flight whose answers do not wake the loop: `recordInterval`, so their
+        /// outcomes are still taken and recorded on time when no hand-off wakes it first.
+        case answersDue
     }
 
     private let window: Int
+    /// The hand-off path's room (the inbox's window).
+    private let handOffWindow: Int
     private let claimBatch: Int
     private let appWindow: Int
     private let recordBatch: Int
@@ -114,6 +119,7 @@ struct DispatchStateMachine {
 
     init(configuration: DispatcherConfiguration, now: Int64) {
         window = configuration.window
+        handOffWindow = configuration.window
         claimBatch = configuration.claimBatch
         appWindow = configuration.appWindow
         recordBatch = configuration.recordBatch
@@ -211,7 +217,17 @@ struct DispatchStateMachine {
     private mutating func wakerAction() -> Action {
         guard !wakerActive, !stopping else { return .none }
         wakerActive = true
-        return .startWaker(inFlight == 0 ? .untilNextRetry : .idlePoll)
+        return .startWaker(inFlight == 0 ? .untilNextRetry : answersWake ? .idlePoll : .answersDue)
+    }
+
+    /// Whether an APNs answer must wake the waiting loop: only when finished sends free
+    /// something waited for. Claimed sends free claim room (a backlog drains through it);
+    /// handed-off sends free the webhooks' hand-off room, which matters once half of it is held;
+    /// a stopping loop waits for its last sends. Otherwise answers wait for the next hand-off's
+    /// wake-up, or the `answersDue` timeout: each answer batch woke the loop on its own, about
+    /// 2.3 wake-ups per event at 800 events/s against one for the event's hand-off.
+    var answersWake: Bool {
+        stopping || claimedInFlight > 0 || handedOffHeld >= handOffWindow / 2
     }
 
     // MARK: Sends

@@ -271,7 +271,12 @@ public final class Dispatcher: Service, Sendable {
                     return await perform(machine.idleFlushFinished(now: clock()))
                 case .startWaker(let timeout):
                     // A signal wakes the loop through the mailbox; this arms only the timeout.
-                    let timeout = timeout == .untilNextRetry ? await idleTimeout() : configuration.idlePoll
+                    let timeout =
+                        switch timeout {
+                        case .untilNextRetry: await idleTimeout()
+                        case .idlePoll: configuration.idlePoll
+                        case .answersDue: configuration.recordInterval
+                        }
                     let deadline = ContinuousClock.now + timeout
                     if let armed = timerDeadline, armed <= deadline { return .carryOn }
                     timer &+= 1
@@ -361,7 +366,7 @@ public final class Dispatcher: Service, Sendable {
                 _ = performNow(machine.turnContinued(now: clock(), claimRequested: requested))
                 if await perform(machine.readyToWait()) == .finish { break }
 
-                let mail = await mailbox.next()
+                let mail = await mailbox.next(answersWake: machine.answersWake)
                 for answer in mail.answers {
                     let delivery = answer.delivery
                     submitted[delivery.id] = nil

@@ -223,6 +223,31 @@ import Testing
 
     /// At a few events a second every event's sends come back before the next arrives: its
     /// outcomes wait for the record timer instead of a write transaction of their own each.
+    /// Answers wake the loop only when finished sends free something waited for: claim room, the
+    /// hand-off room once half of it is held, or a stopping loop's end.
+    @Test func answersWakeTheLoopOnlyWhenTheyFreeSomethingWaitedFor() {
+        var machine = Machine(configuration: Self.configuration, now: 0)
+        // Handed-off sends holding less than half the hand-off room (40): answers wait.
+        machine.handedOffTaken(19)
+        for _ in 0..<19 { machine.sendStarted(app: "a", handedOff: true) }
+        #expect(!machine.answersWake)
+        #expect(machine.readyToWait() == .startWaker(.answersDue))
+        // Half of it held: they wake the loop.
+        machine.handedOffTaken(1)
+        machine.sendStarted(app: "a", handedOff: true)
+        #expect(machine.answersWake)
+        for id in 1...20 { _ = machine.sendFinished(Self.outcome(Int64(id)), app: "a", handedOff: true) }
+        #expect(!machine.answersWake)
+        // A claimed send in flight: its answer frees claim room.
+        Self.claim(&machine, app: "a", count: 1, requested: true)
+        #expect(machine.answersWake)
+        _ = machine.sendFinished(Self.outcome(21), app: "a", handedOff: false)
+        #expect(!machine.answersWake)
+        // Stopping: the loop waits for its last sends.
+        #expect(machine.turnStarted(stopping: true) == .closeInbox)
+        #expect(machine.answersWake)
+    }
+
     @Test func anIdleLoopRecordsOnTheTimerNotPerEvent() {
         var machine = Machine(configuration: Self.configuration, now: 0)
         #expect(machine.readyToWait() == .flushAndWait([]))
@@ -232,7 +257,7 @@ import Testing
         machine.handedOffTaken(2)
         machine.sendStarted(app: "a", handedOff: true)
         machine.sendStarted(app: "a", handedOff: true)
-        #expect(machine.readyToWait() == .startWaker(.idlePoll))
+        #expect(machine.readyToWait() == .startWaker(.answersDue), "their answers wait for a wake-up or the record interval")
         #expect(machine.sendFinished(Self.outcome(1), app: "a", handedOff: true) == .returnRoom(1))
         #expect(machine.sendFinished(Self.outcome(2), app: "a", handedOff: true) == .returnRoom(1))
         #expect(machine.eventHandled(now: 30) == .armRecordTimer(.milliseconds(70)))
