@@ -1,0 +1,32 @@
+@testable import APNs
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The wake-up pipe's descriptors live exactly as long as the connection object: `enqueue`
+/// writes to it after releasing the lock, so closing it when the thread ends (while another
+/// thread may still hold the object) could write a wake-up byte into a descriptor number reused
+/// for something else; never closing it would leak two descriptors per connection replaced.
+@Suite("APNs connection's wake-up pipe")
+struct APNsConnectionTests {
+    /// The pipe's inode, or nil when `fd` is closed (or now something other than that pipe).
+    private static func inode(_ fd: Int32) -> UInt? {
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { return nil }
+        return UInt(info.st_ino)
+    }
+
+    @Test func theThreadsEndKeepsThePipeAndTheObjectsEndClosesIt() throws {
+        var connection: APNsConnection? = try #require(APNsConnection(id: 1))
+        let fd = connection!.wakeFD
+        let pipe = try #require(Self.inode(fd))
+        _ = connection!.markClosed()
+        #expect(Self.inode(fd) == pipe, "still open while the object lives: a late wake-up writes to this pipe")
+        connection = nil
+        // Closed; the number may already serve another test's descriptor, never this pipe.
+        #expect(Self.inode(fd) != pipe)
+    }
+}
