@@ -275,7 +275,8 @@ public final class Dispatcher: Service, Sendable {
                         switch timeout {
                         case .untilNextRetry: await idleTimeout()
                         case .idlePoll: configuration.idlePoll
-                        case .answersDue: configuration.recordInterval
+                        // At least 1 ms: a zero interval would turn the loop into a spin while sends are out.
+                        case .answersDue: max(configuration.recordInterval, .milliseconds(1))
                         }
                     let deadline = ContinuousClock.now + timeout
                     if let armed = timerDeadline, armed <= deadline { return .carryOn }
