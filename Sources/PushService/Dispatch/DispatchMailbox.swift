@@ -6,13 +6,16 @@ import Synchronization
 /// flag), APNs answers from the client's connection threads, and what the loop's child tasks
 /// report (claims, flushes, timers, FCM sends). The loop takes all of it at once.
 ///
-/// One place to wait, and no task per wake-up. (Answers never had a task per push: task creation
-/// and teardown, their allocations and a loop wake-up per push were about 15 % of the relay's
-/// CPU in a backlog drain.) Before, a hand-off woke a waker task (itself a
+/// One place to wait, and no task per wake-up. Before, a hand-off woke a waker task (itself a
 /// group of a sleep and a wait, a timer created and cancelled each time) and answers woke a task
 /// of their own, each then resuming the loop through its task group: at 800 events/s the relay
 /// made about 25 voluntary context switches per event, and waking threads (Swift's executor
-/// enqueueing, futex waits) was the largest item of its profile.
+/// enqueueing, futex waits) was the largest item of its profile. (Answers never had a task per
+/// push: task creation and teardown, their allocations and a loop wake-up per push were about
+/// 15 % of the relay's CPU in a backlog drain.)
+///
+/// Bounded: answers are at most the sends in flight (the claim window plus the hand-off room),
+/// reports at most the loop's child tasks.
 final class DispatchMailbox<Report: Sendable>: Sendable {
     /// An APNs answer (or its failure) for one send.
     struct Answer: Sendable {

@@ -4,9 +4,9 @@ import PushStore
 /// much, when to record outcomes, when to wait, and how to shut down.
 ///
 /// `Dispatcher` feeds it what happened (a turn began, a claim came back, a send finished, the
-/// waker fired: a signal or its timeout, …) and performs the `Action` it returns. A value type that never suspends, so
-/// every rule can be tested by driving it with plain numbers (as AsyncHTTPClient tests its
-/// `HTTPConnectionPool.StateMachine`).
+/// waker fired: a signal or its timeout, …) and performs the `Action` it returns. A value type
+/// that never suspends, so every rule can be tested by driving it with plain numbers (as
+/// AsyncHTTPClient tests its `HTTPConnectionPool.StateMachine`).
 ///
 /// One loop turn calls, in this order: `turnStarted` (hand-offs in or inbox closed),
 /// `turnContinued` (claim or arm the shutdown deadline), `readyToWait` (an idle flush, the end,
@@ -68,9 +68,8 @@ struct DispatchStateMachine {
         case answersDue
     }
 
+    /// The claim window; the hand-off path's room (`DispatchInbox`) is the same size.
     private let window: Int
-    /// The hand-off path's room (the inbox's window).
-    private let handOffWindow: Int
     private let claimBatch: Int
     private let appWindow: Int
     private let recordBatch: Int
@@ -119,7 +118,6 @@ struct DispatchStateMachine {
 
     init(configuration: DispatcherConfiguration, now: Int64) {
         window = configuration.window
-        handOffWindow = configuration.window
         claimBatch = configuration.claimBatch
         appWindow = configuration.appWindow
         recordBatch = configuration.recordBatch
@@ -227,7 +225,7 @@ struct DispatchStateMachine {
     /// wake-up, or the `answersDue` timeout: each answer batch woke the loop on its own, about
     /// 2.3 wake-ups per event at 800 events/s against one for the event's hand-off.
     var answersWake: Bool {
-        stopping || claimedInFlight > 0 || handedOffHeld >= handOffWindow / 2
+        stopping || claimedInFlight > 0 || handedOffHeld >= window / 2
     }
 
     // MARK: Sends

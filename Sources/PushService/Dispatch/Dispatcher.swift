@@ -194,7 +194,9 @@ public final class Dispatcher: Service, Sendable {
             var submitted: [Int64: APNsSendHandle] = [:]
             /// The waker's timeout: the timer armed last (older ones firing are ignored) and when
             /// it fires. A timer that fires soon enough is kept rather than replaced, so a busy
-            /// loop arms one about every `idlePoll`, not one per wait.
+            /// loop arms one about every `recordInterval` or `idlePoll`, not one per wait; a
+            /// replaced one sleeps out its time (at most `idlePoll`), so at most about
+            /// `idlePoll / recordInterval` of them (10) sleep at once.
             var timer = 0
             var timerDeadline: ContinuousClock.Instant?
 
