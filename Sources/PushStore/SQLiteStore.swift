@@ -76,8 +76,12 @@ public final class SQLiteStore: RelayStore {
         await DatabaseProbe(path: path).check()
     }
 
+    /// Closes every connection. The readers go first: the connection closed last copies the WAL
+    /// into the database file and deletes it (with its `-shm`), which a read-only one cannot, so
+    /// a closed store is the one file.
     public func close() async throws {
         await checkpointer.stop()
+        pool.releaseMemory()
         try pool.close()
     }
 

@@ -31,4 +31,28 @@ import Testing
         #expect(try await again.appliedMigrations().count == StoreKind.sqliteMigrations.count)
         try await again.close()
     }
+
+    /// A closed store is the one file: with readers open (as a relay's are), closing copies the
+    /// WAL into the database file and deletes it and the `-shm`. Closed before its readers, the
+    /// writer was not the last connection, and the read-only ones that were cannot do it.
+    @Test func aClosedStoreLeavesOnlyTheDatabaseFile() async throws {
+        let database = try TemporaryDatabase()
+        let store = try database.open()
+        try await store.pool.write { db in
+            try db.execute(sql: "CREATE TABLE filler (x BLOB)")
+            try db.execute(sql: "INSERT INTO filler VALUES (zeroblob(4000))")
+        }
+        // Two readers at once, so the pool holds more than one connection of its own.
+        async let first = store.pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM filler") }
+        async let second = store.pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM filler") }
+        #expect(try await [first, second] == [1, 1])
+        #expect(FileManager.default.fileExists(atPath: database.path + "-wal"))
+        try await store.close()
+        #expect(!FileManager.default.fileExists(atPath: database.path + "-wal"))
+        #expect(!FileManager.default.fileExists(atPath: database.path + "-shm"))
+        // Everything written is in the file itself.
+        let reopened = try DatabaseQueue(path: database.path)
+        #expect(try await reopened.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM filler") } == 1)
+        try reopened.close()
+    }
 }
