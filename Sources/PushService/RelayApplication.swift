@@ -194,8 +194,9 @@ public final class RelayApplication: Sendable {
     }
 
     /// Runs until SIGTERM / SIGINT, then stops gracefully: the server stops accepting, the
-    /// dispatcher finishes, and the APNs clients close after their in-flight requests. SIGHUP
-    /// reloads (`reload()`); systemd hears READY=1 once the listener is up, and watchdog pings.
+    /// dispatcher finishes, the APNs clients close after their in-flight requests, and the store
+    /// closes. SIGHUP reloads (`reload()`); systemd hears READY=1 once the listener is up, and
+    /// watchdog pings.
     public func run(onListening: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
         let notifier = self.notifier
         let apps = configuration.apps.count
@@ -214,14 +215,20 @@ public final class RelayApplication: Sendable {
         do {
             try await ServiceGroup(configuration: group).run()
         } catch let error as IOError where ListenError.bindErrors.contains(error.errnoCode) {
-            await closeClients()
+            await close()
             throw ListenError(listen: configuration.listen, errno: error.errnoCode)
         } catch {
-            await closeClients()
+            await close()
             throw error
         }
-        await closeClients()
+        await close()
         logger.info("stopped")
+    }
+
+    /// After the services have stopped: closes the APNs clients, then the store.
+    public func close() async {
+        await closeClients()
+        await closeStore()
     }
 
     /// Closes the APNs clients, waiting at most `clientCloseLimit`. Each pool bounds its own drain
@@ -239,6 +246,28 @@ public final class RelayApplication: Sendable {
     }
 
     static let clientCloseLimit: Duration = .seconds(6)
+
+    /// Closes the store, waiting at most `storeCloseLimit`. On SQLite the last connection to
+    /// close copies the WAL into the database file and deletes it, so a stopped relay leaves the
+    /// one file: a copy of it is the whole database, and a backup put in its place meets no
+    /// stale WAL of the old one. Bounded like the clients, so a PostgreSQL server that stopped
+    /// answering does not hold the stop.
+    private func closeStore() async {
+        let store = self.store
+        let logger = self.logger
+        let closing = Task {
+            do {
+                try await store.close()
+            } catch {
+                logger.warning("closing the database failed", metadata: ["error": "\(error)"])
+            }
+        }
+        if await !firstFinished(closing, orAfter: Self.storeCloseLimit) {
+            logger.warning("the database did not close in time; exiting anyway", metadata: ["limit": "\(Self.storeCloseLimit)"])
+        }
+    }
+
+    static let storeCloseLimit: Duration = .seconds(3)
 
     /// True when `task` finishes before `limit`; false otherwise, leaving it to run (it is not awaited).
     private func firstFinished(_ task: Task<Void, Never>, orAfter limit: Duration) async -> Bool {

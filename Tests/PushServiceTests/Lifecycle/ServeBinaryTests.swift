@@ -43,6 +43,19 @@ import Testing
         #expect(await socket.receive(until: "STOPPING=1") != nil)
         #expect(await relay.exitStatus() == 0, "stderr: \(relay.stderr)")
         #expect(relay.stderr.contains("stopped"))
+        Self.expectOneDatabaseFile(directory)
+    }
+
+    /// A relay stopped gracefully closed its store: SQLite copied the WAL into the database file
+    /// and removed it, so the file alone is the whole database (a backup restored in its place
+    /// meets no stale WAL). A relay that did not close it left both beside the file.
+    static func expectOneDatabaseFile(_ directory: TemporaryDirectory, sourceLocation: SourceLocation = #_sourceLocation) {
+        for leftover in ["relay.sqlite-wal", "relay.sqlite-shm"] {
+            #expect(
+                !FileManager.default.fileExists(atPath: directory.path(leftover)), "\(leftover) left after the stop",
+                sourceLocation: sourceLocation)
+        }
+        #expect(FileManager.default.fileExists(atPath: directory.path("relay.sqlite")), sourceLocation: sourceLocation)
     }
 
     @Test func versionIsPrintedAndLoggedAtStart() async throws {
@@ -70,6 +83,7 @@ import Testing
         _ = try #require(await relay.listeningPort(), "stderr: \(relay.stderr)")
         relay.signal(SIGINT)
         #expect(await relay.exitStatus() == 0, "stderr: \(relay.stderr)")
+        Self.expectOneDatabaseFile(directory)
     }
 
     /// One relay per SQLite file (`ServeLock`): a second `serve` on it stops before opening the
