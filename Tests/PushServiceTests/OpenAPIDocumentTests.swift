@@ -33,6 +33,7 @@ import Yams
             configuration: configuration, logger: Logger(label: "test"),
             seams: .init(targets: StaticDeliveryTargets([:])))
         let router = relay.makeRouter()
+        await relay.close()
         return Set(
             router.routes.map { route in
                 let path = route.path.description.split(separator: "/").map { segment in

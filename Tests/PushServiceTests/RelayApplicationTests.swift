@@ -36,7 +36,7 @@ import Testing
         #expect(await relay.reload() == true)
         #expect(relay.targets.target(forApp: "app-A")?.topic == "com.example.b")
         #expect(relay.api.templates.templates(forApp: "app-A").defaultTemplate.mesg == "{sender_name} says {message}")
-        await relay.closeClients()
+        await relay.close()
     }
 
     /// The pruner keeps the application's clock: events accepted "in 2023" by a test's clock are
@@ -57,5 +57,6 @@ import Testing
         #expect(try await relay.store.acceptEvent(event))
         #expect(try await relay.pruner.pruneOnce() == 0)
         #expect(try await relay.store.deliveryLog(app: "app-A", messageID: 1, user: "bob").decision == .skip(.online))
+        await relay.close()
     }
 }

@@ -79,9 +79,14 @@ struct LiveRelay {
         let relay = try await RelayApplication.build(
             configuration: configuration, logger: logger,
             seams: .init(targets: StaticDeliveryTargets([:]), store: store))
-        try await relay.makeApplication().test(.live) { client in
-            try await test(LiveRelay(client: client, store: store, api: relay.api))
+        let outcome = await Result {
+            try await relay.makeApplication().test(.live) { client in
+                try await test(LiveRelay(client: client, store: store, api: relay.api))
+            }
         }
+        // Closed before the directory goes: an open store would write its WAL back into it.
+        await relay.close()
+        try outcome.get()
     }
 
     /// One request as app A (or `app`, or without the header when `app` is nil).

@@ -27,10 +27,13 @@ import Testing
         let relay = try await RelayApplication.build(
             configuration: configuration, logger: logger, registry: registry,
             seams: .init(databaseCheck: databaseCheck, notifier: SystemdNotifier(environment: [:])))
-        try await relay.makeApplication().test(.live) { client in
-            try await test(client, registry)
+        let outcome = await Result {
+            try await relay.makeApplication().test(.live) { client in
+                try await test(client, registry)
+            }
         }
-        await relay.closeClients()
+        await relay.close()
+        try outcome.get()
     }
 
     static func get(_ client: any TestClientProtocol, _ uri: String, headers: HTTPFields = [:]) async throws -> (

@@ -79,9 +79,11 @@ struct PipelineRelay {
             }
         } catch {
             await apns.shutdown()
+            await relay.close()
             throw error
         }
         await apns.shutdown()
+        await relay.close()
     }
 
     static func temporaryDirectory() throws -> URL {
