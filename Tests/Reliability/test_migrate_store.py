@@ -61,6 +61,9 @@ def test_a_relay_moves_from_sqlite_to_postgres_and_loses_nothing(tmp_path):
         assert table["users"][0] == 40 and table["device_tokens"][0] == 40, first.stdout
         assert table["events"][0] == 40 and table["deliveries"][0] == len(sent) + len(held), first.stdout
         assert all(copied == source and missing == 0 for source, copied, _, missing in table.values()), first.stdout
+        # The killed relay's WAL is folded into the source, which is left the one file.
+        leftovers = [p.name for p in cluster.database.parent.glob(cluster.database.name + "-*")]
+        assert leftovers == [], f"left beside the source: {leftovers}"
 
         again = migrate("--from", f"sqlite:{cluster.database}", "--to", target)
         assert again.returncode == 0, again.stdout + again.stderr
