@@ -65,10 +65,16 @@ public final class ServeLock: Sendable {
         // Read and write to leave the pid; read-only is enough for the lock itself (a file made
         // by another user, root running the relay by hand once, say).
         var descriptor = open(path, O_RDWR | O_CLOEXEC | (create ? O_CREAT : 0), 0o644)
-        if descriptor < 0, errno == EACCES { descriptor = open(path, O_RDONLY | O_CLOEXEC) }
+        var failure = descriptor < 0 ? errno : 0
+        if descriptor < 0, failure == EACCES {
+            descriptor = open(path, O_RDONLY | O_CLOEXEC)
+            // No file there to read: the refusal to make one (a directory the relay may not
+            // write) is the reason, not the ENOENT of this second try.
+            if descriptor < 0, errno != ENOENT { failure = errno }
+        }
         guard descriptor >= 0 else {
-            if errno == ENOENT, !create { return nil }
-            throw .cannotOpen(path: path, reason: String(cString: strerror(errno)))
+            if failure == ENOENT, !create { return nil }
+            throw .cannotOpen(path: path, reason: String(cString: strerror(failure)))
         }
         guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
             let reason = errno

@@ -47,4 +47,24 @@ import Testing
             try ServeLock.acquire(database: "/nonexistent/relay.sqlite")
         }
     }
+
+    /// A directory where the lock file may not be made says so, not "No such file or directory"
+    /// (what the read-only retry, meant for a lock file made by another user, found there). The
+    /// tests run as root, whom file modes do not stop; sysfs refuses to create files even to
+    /// root, where it is mounted (the probe checks).
+    @Test(.enabled(if: Self.sysfsRefusesCreation(), "sysfs refuses a new file here"))
+    func aDirectoryTheRelayMayNotWriteIsPermissionDenied() throws {
+        #expect(throws: ServeLock.Failure.cannotOpen(path: "/sys/relay.sqlite.lock", reason: "Permission denied")) {
+            try ServeLock.acquire(database: "/sys/relay.sqlite")
+        }
+    }
+
+    static func sysfsRefusesCreation() -> Bool {
+        let descriptor = open("/sys/relay.sqlite.lock", O_RDWR | O_CREAT, 0o644)
+        if descriptor >= 0 {
+            close(descriptor)
+            return false
+        }
+        return errno == EACCES
+    }
 }
