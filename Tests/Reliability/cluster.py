@@ -96,7 +96,7 @@ class Cluster:
     a database of its own on the test cluster (`pgcluster`)."""
 
     def __init__(self, workdir: Path, extra_config: str = "", app_config: str = "", log_level: str = "warning",
-                 store: str = "sqlite", fcm: bool = False):
+                 store: str = "sqlite", fcm: bool = False, database_dir: Path | None = None):
         self.workdir = workdir
         self.record = workdir / "pushes.jsonl"
         self.fcm_record = workdir / "fcm-pushes.jsonl"
@@ -107,7 +107,7 @@ class Cluster:
             self.database = pgcluster.cluster().create_database()
             database_yaml = f"{{postgres: {{url: '{self.database}'}}}}"
         else:
-            self.database = workdir / "relay.sqlite"
+            self.database = (database_dir or workdir) / "relay.sqlite"
             database_yaml = f"{{path: {self.database}}}"
         self.mock, line = start_and_wait(
             [str(MOCK_BIN), "--port", "0", "--admin-port", "0", "--team-id", "DEVTEAM123", "--record", str(self.record),
