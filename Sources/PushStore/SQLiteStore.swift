@@ -16,6 +16,8 @@ public final class SQLiteStore: RelayStore {
     public let configuration: PushStoreConfiguration
     /// Where the database lives.
     public let path: String
+    /// The file `path` named when the store opened it (nil if it could not be read then).
+    private let opened: DatabaseFileIdentity?
     /// Unix milliseconds; stamps registrations and user creation. Injected so tests control time.
     let clock: @Sendable () -> Int64
     /// The webhook's view of users and templates; see `registryWrite`.
@@ -55,6 +57,7 @@ public final class SQLiteStore: RelayStore {
             }
             checkpointer = try WALCheckpointer(
                 path: path, synchronous: pragma, busyMode: config.busyMode, interval: .milliseconds(100))
+            opened = DatabaseFileIdentity(path: path)
         } catch let error as DatabaseError {
             throw PushStoreError.cannotOpen(path: path, reason: error.message ?? error.description)
         }
@@ -71,9 +74,12 @@ public final class SQLiteStore: RelayStore {
 
     public var location: String { path }
 
-    /// Takes the write lock on a connection of its own (`DatabaseProbe`).
+    /// Checks that `path` is still the file the store opened, then takes the write lock on a
+    /// connection of its own (`DatabaseProbe`). In that order: the probe's connection would
+    /// create a new, empty database where the file was removed.
     public func checkWritable() async -> String? {
-        await DatabaseProbe(path: path).check()
+        if let change = opened?.change(at: path) { return change }
+        return await DatabaseProbe(path: path).check()
     }
 
     /// Closes every connection. The readers go first: the connection closed last copies the WAL

@@ -21,6 +21,30 @@ import Testing
         try await store.close()
     }
 
+    /// A database file removed or replaced under a running relay: it goes on writing to the old
+    /// file, whose contents a restart would not find. The check says so, and does not create a
+    /// new empty database where the file was.
+    @Test func aDatabaseFileRemovedOrReplacedWhileOpenIsReported() async throws {
+        let database = try TemporaryDatabase()
+        let store = try database.open()
+        #expect(await store.checkWritable() == nil)
+        let aside = database.path + ".aside"
+        try FileManager.default.moveItem(atPath: database.path, toPath: aside)
+        let removed = try #require(await store.checkWritable())
+        #expect(removed.contains("was removed while the relay runs"), "\(removed)")
+        #expect(!FileManager.default.fileExists(atPath: database.path), "the check created a database where the file was")
+        // Put back, it is the same file again.
+        try FileManager.default.moveItem(atPath: aside, toPath: database.path)
+        #expect(await store.checkWritable() == nil)
+        // A copy in its place is another file.
+        try FileManager.default.copyItem(atPath: database.path, toPath: aside)
+        try FileManager.default.removeItem(atPath: database.path)
+        try FileManager.default.moveItem(atPath: aside, toPath: database.path)
+        let replaced = try #require(await store.checkWritable())
+        #expect(replaced.contains("was replaced while the relay runs"), "\(replaced)")
+        try await store.close()
+    }
+
     @Test func aDirectoryThatIsNotThereIsNotWritable() async throws {
         let problem = await DatabaseProbe(path: "/nonexistent-dir/relay.sqlite").check()
         #expect(problem != nil)
