@@ -100,21 +100,17 @@ struct MigrateStoreCommand: AsyncParsableCommand {
             }
             defer { withExtendedLifetime(lock) {} }
             let sqlite = try SQLiteStore(path: sourcePath)
-            let snapshot = try SQLiteSnapshot(sqlite)
-            let postgres = try await PostgresStore.open(configuration: target, logger: logger)
-            print("copying \(sourcePath) → \(target.location)")
-            print(Self.row("table", "source", "copied", "present", "missing"))
-            let migration = StoreMigration(source: snapshot, target: postgres, pageSize: pageSize, deliveryPageSize: min(pageSize, 500))
             let report: StoreMigration.Report
             do {
-                report = try await migration.run { figures in
-                    print(Self.row(figures.table, figures.source, figures.copied, figures.present, figures.missing))
-                }
+                report = try await copy(sqlite, from: sourcePath, to: target, logger: logger)
             } catch {
-                try? await postgres.close()
+                try? await sqlite.close()
                 throw error
             }
-            try await postgres.close()
+            // Closed after the snapshot's connection is gone, the writer last: the store folds its
+            // WAL back into the file and removes it, so the source is left the one file it was
+            // (left to deinit, the connections' order varied, and now and then the WAL stayed).
+            try? await sqlite.close()
             if report.inFlightMadePending > 0 {
                 print("\(report.inFlightMadePending) deliveries in flight at the source are pending in the target (same apns-id)")
             }
@@ -131,6 +127,29 @@ struct MigrateStoreCommand: AsyncParsableCommand {
             FileHandle.standardError.write(Data("push-relay migrate-store: \(error)\n".utf8))
             throw ExitCode(1)
         }
+    }
+
+    /// Copies `sqlite`, as one snapshot, into the PostgreSQL store `target`, printing each table's
+    /// figures. The snapshot (a read connection of its own) is released when this returns.
+    private func copy(
+        _ sqlite: SQLiteStore, from sourcePath: String, to target: PostgresStoreConfiguration, logger: Logger
+    ) async throws -> StoreMigration.Report {
+        let snapshot = try SQLiteSnapshot(sqlite)
+        let postgres = try await PostgresStore.open(configuration: target, logger: logger)
+        print("copying \(sourcePath) → \(target.location)")
+        print(Self.row("table", "source", "copied", "present", "missing"))
+        let migration = StoreMigration(source: snapshot, target: postgres, pageSize: pageSize, deliveryPageSize: min(pageSize, 500))
+        let report: StoreMigration.Report
+        do {
+            report = try await migration.run { figures in
+                print(Self.row(figures.table, figures.source, figures.copied, figures.present, figures.missing))
+            }
+        } catch {
+            try? await postgres.close()
+            throw error
+        }
+        try await postgres.close()
+        return report
     }
 
     private static func row(_ table: String, _ values: Any...) -> String {
