@@ -20,13 +20,26 @@ final class ManualClock: Sendable {
 }
 
 /// A real SQLite file in a fresh temporary directory, removed when the value is deinitialised.
+/// The directories are made in one of this process's own, removed when it exits: many tests leave
+/// their store to deinit rather than close it, and a store closing after its directory was
+/// removed could leave the directory behind.
 final class TemporaryDatabase: Sendable {
     let directory: URL
     var path: String { directory.appendingPathComponent("relay.sqlite").path }
 
+    private static let processDirectory: URL = {
+        atexit {
+            try? FileManager.default.removeItem(at: TemporaryDatabase.processDirectoryURL)
+        }
+        return processDirectoryURL
+    }()
+
+    private static var processDirectoryURL: URL {
+        FileManager.default.temporaryDirectory.appendingPathComponent("PushStoreTests-\(getpid())", isDirectory: true)
+    }
+
     init() throws {
-        directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("PushStoreTests-\(UUID().uuidString)", isDirectory: true)
+        directory = Self.processDirectory.appendingPathComponent(UUID().uuidString, isDirectory: true)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     }
 
