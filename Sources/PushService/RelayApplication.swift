@@ -235,7 +235,7 @@ public final class RelayApplication: Sendable {
     /// (5 s), so this is a safety net: whatever happens on the APNs side, the stop stays within
     /// systemd's TimeoutStopSec. Everything accepted is in SQLite by now, and unfinished sends are
     /// resumed at the next start.
-    public func closeClients() async {
+    private func closeClients() async {
         guard let clients else { return }
         let closed = await firstFinished(Task { await clients.shutdown() }, orAfter: Self.clientCloseLimit)
         if !closed {
