@@ -96,7 +96,7 @@ h2rate=$(median "${h2rates[@]}") one=$(median "${ones[@]}") pool=$(median "${poo
 
 echo "-- 3. push-relay serve (default log level, synchronous=FULL), wrk $THREADS threads x $CONNS connections, ${DURATION}s"
 python3 scripts/bench_setup.py relay-config "$work/relay.yaml" "$RELAY_PORT" "$SINK_PORT" "$work/relay.sqlite" "${MAX_BACKLOG:-}"
-"$RELAY_BIN" serve --config "$work/relay.yaml" > "$work/relay.out" 2> "$work/relay.log" &
+scripts/as-service "$RELAY_BIN" serve --config "$work/relay.yaml" > "$work/relay.out" 2> "$work/relay.log" &
 relay_pid=$!
 for _ in $(seq 600); do grep -q "listening" "$work/relay.out" "$work/relay.log" 2>/dev/null && break; sleep 0.1; done
 # Register every user's token through the REST API, as an app server would.

@@ -520,7 +520,7 @@ YAML
 start_relay() {
   config "$1"
   local t0; t0=$(now_s)
-  "$RELAY" serve --config "$work/relay.yaml" > "$work/relay.out" 2> "$work/relay.log" &
+  scripts/as-service "$RELAY" serve --config "$work/relay.yaml" > "$work/relay.out" 2> "$work/relay.log" &
   relay_pid=$!
   for _ in $(seq 6000); do
     grep -q "listening" "$work/relay.out" 2>/dev/null && break
@@ -573,7 +573,7 @@ python3 scripts/bench_events.py "$work/warm.txt" 200 1000 60000000 10
 H htdocs "$work/htdocs/3/device" "$work/warm.txt" >/dev/null
 warm_count=0
 config "$template"
-"$RELAY" serve --config "$work/relay.yaml" > "$work/relay.out" 2> "$work/relay.log" &
+scripts/as-service "$RELAY" serve --config "$work/relay.yaml" > "$work/relay.out" 2> "$work/relay.log" &
 relay_pid=$!
 for _ in $(seq 600); do grep -q "listening" "$work/relay.out" 2>/dev/null && break; sleep 0.1; done
 stop_relay

@@ -79,7 +79,7 @@ apps:
       token_url: "https://127.0.0.1:$fcm_port/token"
       ca_file: $PWD/certs/dev/ca.pem
 YAML
-    "$RELAY_BIN" serve --config "$work/relay.yaml" > "$work/relay.out" 2> "$work/relay.log" &
+    scripts/as-service "$RELAY_BIN" serve --config "$work/relay.yaml" > "$work/relay.out" 2> "$work/relay.log" &
     relay_pid=$!
     wait_line "$work/relay.out" "listening"
     # Every user's token through the REST API, as an app server would.
