@@ -116,7 +116,10 @@ public final class Dispatcher: Service, Sendable {
         } onCancel: {
             loop.cancel()
         }
+        // Awaited, so that no renewal or backlog read is still running on the store when the
+        // relay closes it after `run()` returns (it failed there and logged a warning).
         upkeep.cancel()
+        await upkeep.value
     }
 
     /// On a store other relays share: renews this relay's claims before they expire (a relay
@@ -144,6 +147,8 @@ public final class Dispatcher: Service, Sendable {
                     reportBacklog()
                 }
             } catch {
+                // A query the stop cut short is not the store's failure.
+                if Task.isCancelled { return }
                 logger.warning("could not renew claims or read the backlog from the store", metadata: ["error": "\(error)"])
             }
         }
