@@ -209,7 +209,8 @@ class Run:
                 f"      environment: {{url: \"https://127.0.0.1:{sink.port}\", ca_file: {ROOT / 'certs/dev/ca.pem'}}}\n"
                 f"      auth: {{token: {{key_file: {ROOT / 'certs/dev/AuthKey_DEVKEY1234.p8'}, key_id: DEVKEY1234, "
                 "team_id: DEVTEAM123}}\n")
-            argv = [str(RELAY_BIN), "serve", "--config", str(config)]
+            # As the systemd unit runs it: without CAP_SYS_NICE (scripts/as-service).
+            argv = [str(ROOT / "scripts" / "as-service"), str(RELAY_BIN), "serve", "--config", str(config)]
             cap = CPUCap(f"pushrelay-bench-{os.getpid()}-{index}", share) if share else None
             if cap:
                 self.caps.append(cap)
