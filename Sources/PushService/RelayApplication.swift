@@ -6,7 +6,6 @@ import NIOCore
 import Prometheus
 import PushStore
 import ServiceLifecycle
-import Synchronization
 
 /// The whole relay, assembled in this one place: the database, each app's APNs clients, the
 /// webhook intake, the dispatcher, the delivery-log pruner, and the HTTP server with the REST
@@ -269,22 +268,6 @@ public final class RelayApplication: Sendable {
 
     static let storeCloseLimit: Duration = .seconds(3)
 
-    /// True when `task` finishes before `limit`; false otherwise, leaving it to run (it is not awaited).
-    private func firstFinished(_ task: Task<Void, Never>, orAfter limit: Duration) async -> Bool {
-        let first = FirstResume()
-        return await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
-            first.set(continuation)
-            Task {
-                await task.value
-                first.resume(returning: true)
-            }
-            Task {
-                try? await Task.sleep(for: limit)
-                first.resume(returning: false)
-            }
-        }
-    }
-
     /// SIGHUP: re-reads the configuration file, swaps in new APNs clients and the apps'
     /// templates. An unreadable or invalid file, or a credential that fails to load, keeps the
     /// running configuration. Accepted work is in SQLite and is not touched.
@@ -318,18 +301,5 @@ public final class RelayApplication: Sendable {
         }
         logger.info("configuration reloaded", metadata: ["apps": .string(fresh.apps.map(\.appID).joined(separator: ","))])
         return true
-    }
-}
-
-/// A continuation resumed by whichever of several racers comes first.
-private final class FirstResume: Sendable {
-    private let continuation = Mutex<CheckedContinuation<Bool, Never>?>(nil)
-
-    func set(_ continuation: CheckedContinuation<Bool, Never>) {
-        self.continuation.withLock { $0 = continuation }
-    }
-
-    func resume(returning value: Bool) {
-        continuation.withLock { $0.take() }?.resume(returning: value)
     }
 }

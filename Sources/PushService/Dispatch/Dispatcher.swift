@@ -117,10 +117,15 @@ public final class Dispatcher: Service, Sendable {
             loop.cancel()
         }
         // Awaited, so that no renewal or backlog read is still running on the store when the
-        // relay closes it after `run()` returns (it failed there and logged a warning).
+        // relay closes it after `run()` returns (it failed there and logged a warning); bounded,
+        // since a query on a hung PostgreSQL connection cannot be cancelled.
         upkeep.cancel()
-        await upkeep.value
+        if await !firstFinished(upkeep, orAfter: Self.upkeepStopLimit) {
+            logger.warning("the fleet upkeep's store query did not finish; stopping anyway", metadata: ["limit": "\(Self.upkeepStopLimit)"])
+        }
     }
+
+    static let upkeepStopLimit: Duration = .seconds(2)
 
     /// On a store other relays share: renews this relay's claims before they expire (a relay
     /// that stops renewing, dead or hung, has its pushes taken over) and corrects the backlog

@@ -1,0 +1,33 @@
+import Synchronization
+
+/// True when `task` finishes before `limit`; false otherwise, leaving it to run (it is not
+/// awaited). The stop's steps use it so that one waiting on something outside the relay (an APNs
+/// connection, a PostgreSQL query on a hung connection, which cannot be cancelled) does not hold
+/// the stop past systemd's TimeoutStopSec.
+func firstFinished(_ task: Task<Void, Never>, orAfter limit: Duration) async -> Bool {
+    let first = FirstResume()
+    return await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+        first.set(continuation)
+        Task {
+            await task.value
+            first.resume(returning: true)
+        }
+        Task {
+            try? await Task.sleep(for: limit)
+            first.resume(returning: false)
+        }
+    }
+}
+
+/// A continuation resumed by whichever of several racers comes first.
+private final class FirstResume: Sendable {
+    private let continuation = Mutex<CheckedContinuation<Bool, Never>?>(nil)
+
+    func set(_ continuation: CheckedContinuation<Bool, Never>) {
+        self.continuation.withLock { $0 = continuation }
+    }
+
+    func resume(returning value: Bool) {
+        continuation.withLock { $0.take() }?.resume(returning: value)
+    }
+}
