@@ -12,8 +12,9 @@
 #      of the events/s wrk reached).               goal: pushes/s >= 0.7x the 10-member case
 #   3. delivery log      LOG_ROWS (10M) sent deliveries (with payloads, attempts, events,
 #      decisions) already in the database: events/s and pushes/s against an empty database,
-#      the time to prune PRUNE_ROWS (1M) of them with PushStore.prune's SQL, and database bytes
-#      per million pushes.                          goal: events/s >= 0.8x the empty database
+#      the time to prune PRUNE_ROWS (1M) of them with the relay's own prune (and the longest a
+#      write waited behind it), and database bytes per million pushes.
+#                                                   goal: events/s >= 0.8x the empty database
 #   4. backlog           BACKLOG (1M) pending deliveries as an APNs outage leaves them (one failed
 #      attempt each, due now): time to drain, peak RSS and the relay's CPU per push once it starts
 #      against the sink; then the project's APNs client (apns-bench, if built) against the same
@@ -28,16 +29,18 @@
 #                                                          # (files /tmp/costs.perf-<case label>)
 #
 # Knobs (environment): CURVES USERS_SIZES MEMBER_SIZES C2_USERS LOG_ROWS PRUNE_ROWS BACKLOG
-# DURATION CONNS THREADS EVENTS LAT_DURATION DRAIN_TIMEOUT ROUNDS BENCH_TMPDIR RELAY_BIN KEEP=1 (keep the work
+# DURATION CONNS THREADS EVENTS LAT_DURATION DRAIN_TIMEOUT ROUNDS BENCH_TMPDIR RELAY_BIN
+# PIPELINE_BENCH (curves 3-4; default: beside RELAY_BIN) KEEP=1 (keep the work
 # directory) RESULTS=FILE (also write the results as JSON lines there) RECIPIENT_CACHE (the relay's
 # database.recipient_cache, e.g. "{max_users: 1200000, max_bytes: 1073741824}"; default: its defaults).
 #
-# Users and device tokens, the delivery log and the backlog are seeded straight into the relay's
-# SQLite file (the relay creates the schema first; one transaction each): registering a million
-# users through REST would take hours. Seeded rows have the shape the relay writes (checked
-# against a real run: user u<N> has token hex(N+1) as in bench-compare.sh; a sent delivery has
-# its ~800-byte payload, no attempt row (APNs' 200 is the row itself), its event and 'sender'/'online'
-# decisions).
+# Users and device tokens are seeded straight into the relay's SQLite file (the relay creates the
+# schema first; one transaction): registering a million users through REST would take hours. User
+# u<N> has token hex(N+1), as in bench-compare.sh. The delivery log and the backlog are written by
+# `pipeline-bench --seed-log` of the relay's own build: each event parsed, its members read,
+# planned, committed and its outcomes recorded by the relay's store code, so the rows are exactly
+# what that relay writes (packed payloads, skip decisions, no attempt row for APNs' plain 200).
+# It writes about 50,000 deliveries a second here (10M in 3–4 minutes).
 #
 # The sink: nghttpd answers 200 only for paths it has a file for, and `--echo-upload` (200 for
 # any POST) costs it 10x its throughput (h2load: 4.5-9k/s against 67-86k/s), so it would measure
@@ -73,6 +76,21 @@ if [ "$QUICK" = 1 ]; then
   : "${BACKLOG:=40000}" "${DURATION:=5}" "${EVENTS:=20000}" "${LAT_DURATION:=4}" "${C2_USERS:=2000}" "${ROUNDS:=1}"
 fi
 CURVES=${CURVES:-"1 2 3 4"}
+# Curves 3 and 4 seed the log and prune it through the relay's own store code: pipeline-bench of
+# the same build (beside RELAY_BIN, or PIPELINE_BENCH), so the rows follow that build's schema.
+PIPELINE_BENCH_BIN=''
+case " $CURVES " in *" 3 "*|*" 4 "*)
+  if [ -n "${PIPELINE_BENCH:-}" ]; then PIPELINE_BENCH_BIN=$PIPELINE_BENCH
+  elif [ -n "${RELAY_BIN:-}" ]; then PIPELINE_BENCH_BIN=$(dirname "$RELAY_BIN")/pipeline-bench
+  else
+    [ -x .build/release/pipeline-bench ] || swift build -c release --product pipeline-bench >/dev/null
+    PIPELINE_BENCH_BIN=.build/release/pipeline-bench
+  fi
+  [ -x "$PIPELINE_BENCH_BIN" ] || { echo "curves 3 and 4 need pipeline-bench of the relay's build: $PIPELINE_BENCH_BIN (or PIPELINE_BENCH=)" >&2; exit 2; }
+  cp "$PIPELINE_BENCH_BIN" "$work/bin/pipeline-bench"
+  ;;
+esac
+PIPELINE_BENCH=$work/bin/pipeline-bench
 USERS_SIZES=${USERS_SIZES:-"10000 100000 1000000"}
 MEMBER_SIZES=${MEMBER_SIZES:-"10 100 1000"}
 C2_USERS=${C2_USERS:-10000}          # users of curves 2-4
@@ -107,18 +125,6 @@ cat > "$work/helper.py" <<'PY'
 import json, os, re, sqlite3, sys, time
 
 APP = "bench-app"
-# The payload the relay writes for a bench_events.py event (798 bytes for message 4), with the
-# event's values put back in: message number, channel (the sender), message, message id,
-# recipient id and name, sender, sqs_ts.
-PAYLOAD = ('{"aps":{"alert":"Jane: hello from the benchmark, message %d","badge":2,"sound":"default"},'
-           '"sendbird":{"app_id":"bench-app","audience_type":"only","category":"messaging:offline_notification",'
-           '"channel":{"channel_unread_message_count":0,"channel_url":"channel-%d","custom_type":"","name":"Bench"},'
-           '"channel_type":"group_messaging","created_at":1700000000000,"custom_type":"","data":"","files":[],'
-           '"mentioned_users":[],"message":"hello from the benchmark, message %d","message_id":%d,'
-           '"notification_action":"create","push_sound":"default","push_title":null,'
-           '"recipient":{"id":"u%d","name":"n%d","push_template":"default"},'
-           '"sender":{"id":"u%d","name":"Jane","profile_url":"","require_auth_for_profile_image":false},'
-           '"sqs_ts":%d,"translations":{},"type":"MESG","unread_message_count":2}}')
 
 
 def connect(db):
@@ -149,57 +155,6 @@ def seed_users(db, users, now_ms):
     con.close()
 
 
-def seed_log(db, rows, users, state, t0_ms, t1_ms, now_ms, message_base):
-    """`rows` deliveries (a multiple of 8) of 10-member events: per event one events row, the
-    sender's and the online member's decisions, 8 deliveries with payload. Events are spread
-    evenly over [t0, t1). state 'sent': delivered (no attempt row, as the relay writes); 'pending':
-    as an APNs outage leaves them (one attempt that failed to connect, due now)."""
-    events = rows // 8
-    rows = events * 8
-    con = connect(db)
-    bulk(con)
-    base = con.execute("SELECT IFNULL(MAX(id), 0) FROM deliveries").fetchone()[0]
-    span = t1_ms - t0_ms
-    created = f"({t0_ms} + e * {span} / {events})"
-    con.execute("BEGIN")
-    con.execute(f"""WITH RECURSIVE k(e) AS (SELECT 0 UNION ALL SELECT e + 1 FROM k WHERE e < {events - 1})
-        INSERT INTO events (app_id, message_id, channel_url, created_at_ms)
-        SELECT '{APP}', {message_base} + e, 'channel-' || ((e * 31) % {users}), {created} FROM k""")
-    for offset, decision in ((0, "sender"), (1, "online")):
-        con.execute(f"""INSERT INTO decisions (app_id, message_id, user_id, decision, created_at_ms)
-            SELECT app_id, message_id, 'u' || (((message_id - {message_base}) * 31 + {offset}) % {users}),
-                   '{decision}', created_at_ms
-            FROM events WHERE app_id = '{APP}' AND message_id >= {message_base} AND message_id < {message_base + events}""")
-    if state == "sent":
-        tail = "'sent', 1, c, 200, NULL, c + 20"  # state, attempts, next_attempt_at_ms, last_status, last_reason, sent_at_ms
-    else:
-        tail = f"'pending', 1, {now_ms - 1000}, NULL, 'connection refused', NULL"
-    con.execute(f"""WITH RECURSIVE k(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM k WHERE i < {rows - 1})
-        INSERT INTO deliveries (app_id, message_id, user_id, device_token, apns_id, push_type, priority,
-            expires_at_ms, state, attempts, next_attempt_at_ms, last_status, last_reason, sent_at_ms,
-            created_at_ms, updated_at_ms)
-        SELECT '{APP}', {message_base} + e, 'u' || u, printf('%064x', u + 1),
-               printf('%08x-%04x-4000-8000-%012x', {message_base} + e, i % 8, i), 'alert', 10,
-               {max(now_ms, t1_ms) + 86_400_000}, {tail}, c, c + 20
-        FROM (SELECT i, i / 8 AS e, ((i / 8) * 31 + 2 + i % 8) % {users} AS u,
-                     {t0_ms} + (i / 8) * {span} / {events} AS c FROM k)""")
-    con.execute(f"""INSERT INTO delivery_payloads (delivery_id, payload)
-        SELECT id, CAST(printf('{PAYLOAD}', e, s, e, message_id, u, u, s, created_at_ms) AS BLOB)
-        FROM (SELECT id, message_id, message_id - {message_base} AS e, ((message_id - {message_base}) * 31) % {users} AS s,
-                     CAST(substr(user_id, 2) AS INTEGER) AS u, created_at_ms FROM deliveries WHERE id > {base})""")
-    # A send APNs accepted has no attempt row (the delivery's row says it); a failed one has.
-    if state != "sent":
-        con.execute(f"""INSERT INTO delivery_attempts (delivery_id, at_ms, status, reason, error, apns_id)
-            SELECT id, updated_at_ms, NULL, NULL, 'connection refused', apns_id FROM deliveries WHERE id > {base}""")
-    con.execute("COMMIT")
-    con.execute("PRAGMA journal_mode = WAL")
-    con.close()
-    fd = os.open(db, os.O_RDONLY)  # on disk before the relay runs: its first checkpoint's fsync
-    os.fsync(fd)                   # would otherwise write the seeded gigabytes
-    os.close(fd)
-    print(rows)
-
-
 def live_bytes(db):
     """Bytes the database holds: pages in use (the WAL checkpointed first)."""
     con = connect(db)
@@ -208,77 +163,6 @@ def live_bytes(db):
     used = con.execute("PRAGMA page_count").fetchone()[0] - con.execute("PRAGMA freelist_count").fetchone()[0]
     con.close()
     print(page * used)
-
-
-def prune(db, cutoff_ms, batch=5000):
-    """PushStore.prune's statements, in its transactions of `batch` deliveries, on a connection set
-    up as the relay's writer (foreign keys on, synchronous=FULL, WAL, SQLite's default
-    autocheckpoint). The longest transaction is how long a webhook commit may wait behind it."""
-    con = connect(db)
-    con.execute("PRAGMA foreign_keys = ON")
-    con.execute("PRAGMA synchronous = FULL")
-    start = time.monotonic()
-    deleted, longest = 0, 0.0
-    def transaction(work):
-        nonlocal longest
-        began = time.monotonic()
-        con.execute("BEGIN IMMEDIATE")
-        n = work()
-        con.execute("COMMIT")  # includes SQLite's automatic checkpoint, as in the relay
-        longest = max(longest, time.monotonic() - began)
-        return n
-    # (A RELAY_BIN from before v10_shared_payloads has no event_payloads.)
-    shared = con.execute("SELECT 1 FROM sqlite_master WHERE name = 'event_payloads'").fetchone()
-    def drop_shared(app, message):
-        if not shared:
-            return
-        con.execute("""DELETE FROM event_payloads WHERE app_id = ?1 AND message_id = ?2
-                       AND NOT EXISTS (SELECT 1 FROM deliveries WHERE app_id = ?1 AND message_id = ?2)""", (app, message))
-    # By id, stopping at the first delivery created at or after the cutoff (SQLiteStore.prune).
-    after, done = -(2 ** 63), False
-    def deliveries():
-        nonlocal after, done
-        rows = con.execute(
-            "SELECT id, created_at_ms, state, app_id, message_id FROM deliveries WHERE id > ? ORDER BY id LIMIT ?",
-            (after, batch)).fetchall()
-        done = len(rows) < batch
-        ids, events = [], set()
-        for id_, created, state, app, message in rows:
-            if created >= cutoff_ms:
-                done = True
-                break
-            after = id_
-            if state not in ("pending", "in_flight"):
-                ids.append(id_)
-                events.add((app, message))
-        if ids:
-            listed = json.dumps(ids)
-            for table in ("delivery_payloads", "delivery_attempts"):
-                con.execute(f"DELETE FROM {table} WHERE delivery_id IN (SELECT value FROM json_each(?))", (listed,))
-            con.execute("DELETE FROM deliveries WHERE id IN (SELECT value FROM json_each(?))", (listed,))
-            for app, message in events:
-                drop_shared(app, message)
-        return len(ids)
-    while not done:
-        deleted += transaction(deliveries)
-    while transaction(lambda: con.execute(
-            """DELETE FROM decisions WHERE (app_id, message_id, user_id) IN
-               (SELECT app_id, message_id, user_id FROM decisions WHERE created_at_ms < ? LIMIT ?)""",
-            (cutoff_ms, batch)).rowcount) >= batch:
-        pass
-    def events():
-        old = con.execute("SELECT app_id, message_id FROM events WHERE created_at_ms < ? LIMIT ?", (cutoff_ms, batch)).fetchall()
-        for app, message in old:
-            con.execute("DELETE FROM events WHERE app_id = ? AND message_id = ?", (app, message))
-            drop_shared(app, message)
-        return len(old)
-    while transaction(events) >= batch:
-        pass
-    total = time.monotonic() - start
-    wal = os.path.getsize(db + "-wal") if os.path.exists(db + "-wal") else 0
-    con.close()
-    print(json.dumps({"deleted": deleted, "prune_s": round(total, 2), "longest_transaction_s": round(longest, 3),
-                      "wal_bytes": wal}))
 
 
 def htdocs(directory, *event_files):
@@ -431,10 +315,10 @@ def report(path, header):
         print(f"   goal at {big['log_rows']:,} rows: events/s >= 0.80x: {e:.2f}x {verdict(e >= 0.8)}")
         for r in rows:
             if r.get("curve") == 3 and r.get("kind") == "prune":
-                print(f"   prune (PushStore.prune's SQL, transactions of 5,000 deliveries): {r['deleted']:,} deliveries "
+                print(f"   prune (the relay's PushStore.prune, transactions of 5,000 deliveries): {r['deleted']:,} deliveries "
                       f"(with payloads, attempts, events, decisions) in {r['prune_s']} s = "
-                      f"{r['deleted'] / r['prune_s']:,.0f} deliveries/s; the longest transaction (what a webhook "
-                      f"commit may wait behind) {r['longest_transaction_s'] * 1000:,.0f} ms; WAL {r['wal_bytes'] / 1e6:,.0f} MB")
+                      f"{r['deleted'] / r['prune_s']:,.0f} deliveries/s; the longest a write waited behind it "
+                      f"(a token registered every 10 ms) {r['longest_transaction_s'] * 1000:,.0f} ms; WAL {r['wal_bytes'] / 1e6:,.0f} MB")
             if r.get("curve") == 3 and r.get("kind") == "bytes":
                 print(f"   database bytes per million pushes: {r['real_mb_per_m']:,.0f} MB written by the relay "
                       f"({r['real_pushes']:,} pushes), {r['seeded_mb_per_m']:,.0f} MB in the seeded log "
@@ -460,10 +344,6 @@ if __name__ == "__main__":
     command, args = sys.argv[1], sys.argv[2:]
     if command in ("seed_users",):
         seed_users(args[0], int(args[1]), int(args[2]))
-    elif command == "seed_log":
-        seed_log(args[0], int(args[1]), int(args[2]), args[3], *(int(a) for a in args[4:8]))
-    elif command == "prune":
-        prune(args[0], int(args[1]))
     elif command in ("live_bytes", "wrk", "users_htdocs"):
         {"live_bytes": live_bytes, "wrk": wrk, "users_htdocs": lambda d, n: users_htdocs(d, int(n))}[command](*args)
     elif command == "htdocs":
@@ -579,6 +459,14 @@ for _ in $(seq 600); do grep -q "listening" "$work/relay.out" 2>/dev/null && bre
 stop_relay
 [ ! -e "$template-wal" ] || sqlite3 "$template" "PRAGMA wal_checkpoint(TRUNCATE)" >/dev/null
 # A database with N seeded users: users-N.sqlite.
+# DB ROWS USERS sent|pending FROM_MS TO_MS DUE_MS MESSAGE_BASE: 10-member events written as the
+# relay writes them (parse, read, plan, commit, outcome); prints the deliveries stored. Then on
+# disk, so the relay's first checkpoint does not write the seeded gigabytes.
+seed_log() {
+  "$PIPELINE_BENCH" --seed-log "$@"
+  sync
+}
+
 users_db() {
   local n=$1 out="$work/users-$1.sqlite"
   if [ ! -e "$out" ]; then
@@ -697,7 +585,7 @@ for curve in $CURVES; do
     users_bytes=$(H live_bytes "$logdb")
     now=$(now_ms); t0=$((now - 5 * 86400000)); t1=$((now - 3600000))
     t=$(now_s)
-    rows=$(H seed_log "$logdb" "$LOG_ROWS" "$C2_USERS" sent "$t0" "$t1" "$now" "$LOG_BASE")
+    rows=$(seed_log "$logdb" "$LOG_ROWS" "$C2_USERS" sent "$t0" "$t1" "$now" "$LOG_BASE")
     seed_s=$(since "$t")
     seeded_bytes=$(H live_bytes "$logdb")
     echo "   seeded $rows sent deliveries in $seed_s s: $(python3 -c "print(f'{$seeded_bytes / 1e9:.2f}')") GB"
@@ -719,7 +607,7 @@ for curve in $CURVES; do
     done
     # Prune the oldest PRUNE_ROWS seeded deliveries: events are spread evenly over [t0, t1), 8 each.
     cutoff=$(python3 -c "e = $rows // 8; print($t0 + ($PRUNE_ROWS // 8) * ($t1 - $t0) // e)")
-    pr=$(H prune "$logdb" "$cutoff")
+    pr=$("$PIPELINE_BENCH" --prune "$logdb" "$cutoff")
     echo "   prune: $pr"
     H record "$results" curve=3 kind=prune $(python3 -c "import json; print(' '.join(f'{k}={v}' for k, v in json.loads('$pr').items()))")
     H record "$results" curve=3 kind=bytes "real_pushes=$real_pushes" "seeded_rows=$rows" "seed_s=$seed_s" \
@@ -735,7 +623,7 @@ for curve in $CURVES; do
     cp "$(users_db "$C2_USERS")" "$bl"
     now=$(now_ms)
     t=$(now_s)
-    rows=$(H seed_log "$bl" "$BACKLOG" "$C2_USERS" pending "$((now - 600000))" "$((now - 1000))" "$now" "$LOG_BASE")
+    rows=$(seed_log "$bl" "$BACKLOG" "$C2_USERS" pending "$((now - 600000))" "$((now - 1000))" "$((now - 1000))" "$LOG_BASE")
     echo "   seeded $rows pending deliveries in $(since "$t") s"
     t=$(now_s)
     load_before=$(loadavg)

@@ -16,11 +16,32 @@ func cpuMicroseconds() -> Double {
 /// optimisation work knows where the time goes. `swift run -c release pipeline-bench [events]`.
 /// `pipeline-bench --schema PATH` only creates the relay's store at PATH (every migration), for
 /// `scripts/bench-sqlite-floor.sh`, whose C probe takes its schema from there.
+/// For `scripts/bench-costs.sh` (`LogSeeder`, `PruneProbe`):
+/// `pipeline-bench --seed-log PATH DELIVERIES USERS sent|pending FROM_MS TO_MS DUE_MS MESSAGE_BASE`
+/// writes a delivery log as the relay does and prints how many deliveries it stored;
+/// `pipeline-bench --prune PATH CUTOFF_MS` prunes it as the relay does and prints what it took.
 @main
 struct PipelineBench {
     static func main() async throws {
-        if CommandLine.arguments.count == 3, CommandLine.arguments[1] == "--schema" {
-            _ = try SQLiteStore(path: CommandLine.arguments[2])
+        let arguments = CommandLine.arguments
+        if arguments.count == 3, arguments[1] == "--schema" {
+            _ = try SQLiteStore(path: arguments[2])
+            return
+        }
+        if arguments.count == 10, arguments[1] == "--seed-log", let outcome = LogSeeder.Outcome(rawValue: arguments[5]) {
+            let number = { (i: Int) in Int64(arguments[i])! }
+            let store = try SQLiteStore(path: arguments[2])
+            let seeder = LogSeeder(
+                users: Int(arguments[4])!, outcome: outcome, fromMs: number(6), toMs: number(7), dueAtMs: number(8),
+                messageBase: number(9))
+            print(try await seeder.seed(store, deliveries: Int(arguments[3])!))
+            try await store.close()
+            return
+        }
+        if arguments.count == 4, arguments[1] == "--prune", let cutoff = Int64(arguments[3]) {
+            let store = try SQLiteStore(path: arguments[2])
+            print(try await PruneProbe(cutoffMs: cutoff).run(store, path: arguments[2]))
+            try await store.close()
             return
         }
         let n = CommandLine.arguments.dropFirst().first.flatMap(Int.init) ?? 5000

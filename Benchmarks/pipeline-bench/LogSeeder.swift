@@ -1,0 +1,102 @@
+import APNs
+import Foundation
+import PushCore
+import PushService
+import PushStore
+
+/// Fills a store with a delivery log the way the relay writes one, for `scripts/bench-costs.sh`
+/// curves 3 (a log of millions of sent pushes) and 4 (a backlog an APNs outage leaves): every
+/// event goes through the relay's own parse, recipient read, planner, commit and outcome record,
+/// so the seeded rows follow every migration (shared and packed payloads, skip decisions, what a
+/// plain 200 logs) instead of a copy of the schema that ages.
+///
+/// Events are 10-member channels of `bench_events.py`'s shape: the sender u(e·31 mod users), one
+/// online member, 8 offline (tokens hex(u+1), registered beforehand), message ids from
+/// `messageBase`, created evenly over [fromMs, toMs).
+struct LogSeeder {
+    enum Outcome: String {
+        /// Answered 200 by APNs, as the relay records it (no attempt row).
+        case sent
+        /// Left by an outage: one attempt that could not connect, due again at `dueAtMs`.
+        case pending
+    }
+
+    var users: Int
+    var outcome: Outcome
+    var fromMs: Int64
+    var toMs: Int64
+    var dueAtMs: Int64
+    var messageBase: Int64
+    /// Events per transaction: a commit's fsync amortised, as under a full webhook load.
+    var eventsPerCommit = 1_000
+
+    /// Writes `deliveries / 8` events; returns how many deliveries were stored.
+    func seed(_ store: SQLiteStore, deliveries: Int) async throws -> Int {
+        let events = deliveries / 8
+        let planner = PushPlanner()
+        let policy = RecipientPolicy()
+        var stored = 0
+        var first = 0
+        while first < events {
+            let range = first..<min(first + eventsPerCommit, events)
+            var batch: [AcceptedEvent] = []
+            for e in range {
+                let createdAtMs = fromMs + Int64(e) * (toMs - fromMs) / Int64(events)
+                let event = try WebhookEnvelope(json: body(event: e)).offlineMessageEvent()
+                let members = event.members.filter { policy.skipBeforePreferences(event: event, member: $0) == nil }.map(\.userID)
+                let (states, _) = try store.recipientStatesAndTemplates(app: "bench-app", users: members, channel: event.channel.channelURL)
+                let plan = planner.plan(
+                    event, lookup: RecipientLookup(states), now: Date(timeIntervalSince1970: Double(createdAtMs) / 1000))
+                var accepted = AcceptedEvent(plan: plan, senderID: event.sender?.userID, acceptedAtMs: createdAtMs) {
+                    NewDelivery(
+                        planned: $0, apnsID: APNsID.random(), pushType: "alert", priority: 10, expiresAtMs: max(toMs, dueAtMs) + 86_400_000)
+                }
+                accepted.handedOff = true
+                batch.append(accepted)
+            }
+            let ids = try await store.commitEvents(batch)
+            var outcomes: [DeliveryOutcome] = []
+            for (event, eventIDs) in zip(batch, ids) {
+                guard let eventIDs else { continue }
+                for (id, delivery) in zip(eventIDs, event.deliveries) {
+                    outcomes.append(outcomeOf(id, apnsID: delivery.apnsID, createdAtMs: event.acceptedAtMs))
+                }
+            }
+            try await store.recordOutcomes(outcomes)
+            stored += outcomes.count
+            first = range.upperBound
+        }
+        return stored
+    }
+
+    private func outcomeOf(_ id: Int64, apnsID: UUID, createdAtMs: Int64) -> DeliveryOutcome {
+        switch outcome {
+        case .sent:
+            let at = createdAtMs + 20
+            return DeliveryOutcome(
+                deliveryID: id, state: .sent, atMs: at,
+                attempt: DeliveryAttempt(atMs: at, status: 200, reason: nil, error: nil, apnsID: apnsID))
+        case .pending:
+            let at = createdAtMs + 20
+            return DeliveryOutcome(
+                deliveryID: id, state: .pending, atMs: at,
+                attempt: DeliveryAttempt(atMs: at, status: nil, reason: nil, error: "connection refused", apnsID: apnsID),
+                nextAttemptAtMs: dueAtMs)
+        }
+    }
+
+    private func body(event e: Int) -> Data {
+        let sender = e * 31 % users
+        let ids = (0..<10).map { (sender + $0) % users }
+        var members = [
+            #"{"user_id":"u\#(ids[0])","nickname":"sender","is_online":true,"state":"joined"}"#,
+            #"{"user_id":"u\#(ids[1])","nickname":"online","is_online":true,"state":"joined"}"#,
+        ]
+        members += ids[2...].map {
+            #"{"user_id":"u\#($0)","nickname":"n\#($0)","is_online":false,"state":"joined","total_unread_message_count":2}"#
+        }
+        return Data(
+            #"{"category":"group_channel:message_send","app_id":"bench-app","type":"MESG","sender":{"user_id":"u\#(sender)","nickname":"Jane"},"members":[\#(members.joined(separator: ","))],"payload":{"message_id":\#(messageBase + Int64(e)),"created_at":1700000000000,"message":"hello from the benchmark, message \#(e)"},"channel":{"channel_url":"channel-\#(sender)","name":"Bench"}}"#
+                .utf8)
+    }
+}
