@@ -1,15 +1,16 @@
 import Foundation
-import GRDB
+import GRDBSQLite
 
 #if canImport(Glibc)
     import Glibc
 #endif
 
 /// Proves the database is writable: opens its own connection and takes the write lock
-/// (`BEGIN IMMEDIATE; ROLLBACK`), which fails on a read-only file, a full or vanished
-/// directory, or a writer stuck beyond the busy timeout. Nothing is written. Then it asks the file
-/// system for room: taking the lock needs none, while every commit does, so on a full disk (or
-/// quota) the lock test alone passed while each webhook was answered 503.
+/// (`BEGIN IMMEDIATE; ROLLBACK`), which fails on a read-only file, a removed file, a full or
+/// vanished directory, or a writer stuck beyond the busy timeout. Nothing is written, and no file
+/// is created. Then it asks the file system for room: taking the lock needs none, while every
+/// commit does, so on a full disk (or quota) the lock test alone passed while each webhook was
+/// answered 503.
 public struct DatabaseProbe: Sendable {
     /// Below this, the database's file system counts as full: a group commit's WAL frames alone
     /// can take a few MB.
@@ -25,23 +26,33 @@ public struct DatabaseProbe: Sendable {
 
     /// nil when writable, else what went wrong.
     public func check() async -> String? {
-        do {
-            var configuration = Configuration()
-            configuration.busyMode = .timeout(2)
-            configuration.label = "DatabaseProbe"
-            let queue = try DatabaseQueue(path: path, configuration: configuration)
-            try await queue.writeWithoutTransaction { db in
-                try db.execute(sql: "BEGIN IMMEDIATE")
-                try db.execute(sql: "ROLLBACK")
-            }
-            try queue.close()
-        } catch let error as DatabaseError {
-            return error.message ?? error.description
-        } catch {
-            return String(describing: error)
+        // The lock test blocks for up to the busy timeout, so off Swift's cooperative pool.
+        let path = path
+        let problem = await withCheckedContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(returning: Self.takeWriteLock(path: path)) }
         }
+        if let problem { return problem }
         if let free = freeBytes(), free < minimumFreeBytes {
             return "the database's file system is full: \(free) bytes free, at least \(minimumFreeBytes) needed"
+        }
+        return nil
+    }
+
+    /// `BEGIN IMMEDIATE; ROLLBACK` on a connection of its own, opened read-write WITHOUT
+    /// `SQLITE_OPEN_CREATE` (which GRDB always passes): a file removed just before the check is
+    /// reported, not replaced by a new, empty database that a restart would then open.
+    private static func takeWriteLock(path: String) -> String? {
+        var connection: OpaquePointer?
+        defer { sqlite3_close_v2(connection) }
+        guard sqlite3_open_v2(path, &connection, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nil) == SQLITE_OK,
+            let connection
+        else {
+            guard FileManager.default.fileExists(atPath: path) else { return "the database file \(path) is not there" }
+            return connection.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open \(path)"
+        }
+        sqlite3_busy_timeout(connection, 2_000)
+        for statement in ["BEGIN IMMEDIATE", "ROLLBACK"] where sqlite3_exec(connection, statement, nil, nil, nil) != SQLITE_OK {
+            return String(cString: sqlite3_errmsg(connection))
         }
         return nil
     }

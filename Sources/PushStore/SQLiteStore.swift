@@ -75,8 +75,8 @@ public final class SQLiteStore: RelayStore {
     public var location: String { path }
 
     /// Checks that `path` is still the file the store opened, then takes the write lock on a
-    /// connection of its own (`DatabaseProbe`). In that order: the probe's connection would
-    /// create a new, empty database where the file was removed.
+    /// connection of its own (`DatabaseProbe`, which never creates the file). The identity first:
+    /// a copy put in the file's place takes the lock as well as the file the relay writes to.
     public func checkWritable() async -> String? {
         if let change = opened?.change(at: path) { return change }
         return await DatabaseProbe(path: path).check()

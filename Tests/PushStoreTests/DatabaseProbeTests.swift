@@ -45,6 +45,18 @@ import Testing
         try await store.close()
     }
 
+    /// The probe alone, with the file gone (removed after the store's identity check, say): it
+    /// reports it and leaves no new database behind for a restart to open.
+    @Test func aRemovedFileIsReportedAndNotCreated() async throws {
+        let database = try TemporaryDatabase()
+        let store = try database.open()
+        try await store.close()
+        try FileManager.default.removeItem(atPath: database.path)
+        let problem = try #require(await DatabaseProbe(path: database.path).check())
+        #expect(problem.contains("is not there"), "\(problem)")
+        #expect(!FileManager.default.fileExists(atPath: database.path), "the probe created a database where the file was")
+    }
+
     @Test func aDirectoryThatIsNotThereIsNotWritable() async throws {
         let problem = await DatabaseProbe(path: "/nonexistent-dir/relay.sqlite").check()
         #expect(problem != nil)
