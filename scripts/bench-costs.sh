@@ -22,7 +22,7 @@
 #                                                   goal: drain rate >= 0.8x the steady pushes/s
 #                                                   of curve 1's small case, RSS bounded
 #
-#   scripts/bench-costs.sh 2>&1 | tee bench-costs.log     # the full run: 20-40 min, ~20 GB of disk
+#   scripts/bench-costs.sh 2>&1 | tee bench-costs.log     # the full run: 15-30 min, ~10 GB of disk
 #   QUICK=1 scripts/bench-costs.sh                         # smoke test with small sizes (~3 min)
 #   CURVES="2 4" DURATION=30 scripts/bench-costs.sh        # some curves only, longer loads
 #   PERF_OUT=/tmp/costs.perf CURVES=1 scripts/bench-costs.sh  # perf record of the relay in each load

@@ -3,7 +3,7 @@ import PackageDescription
 
 // The per-stage regression suite, on package-benchmark (percentiles, malloc counts, baselines).
 // A package of its own so that the root package, which CI builds on every run, does not build
-// package-benchmark. `swift package benchmark` here; see README.md, "Benchmarks".
+// package-benchmark. `swift package benchmark` here; see docs/benchmarks.md, "The per-stage suite".
 let package = Package(
     name: "PushRelayBenchmarks",
     platforms: [.macOS(.v15)],

@@ -5,7 +5,7 @@
 // from SCHEMA_DB (a store `pipeline-bench --schema` made, every migration applied), so the probe
 // cannot drift from `PushStoreMigrations`: a column it names that is gone fails the run.
 // The figures are a floor for `pipeline-bench`'s store stages, and what a change of layout could
-// gain at most. Run by scripts/bench-sqlite-floor.sh; see README "SQLite's floor".
+// gain at most. Run by scripts/bench-sqlite-floor.sh; see docs/benchmarks.md, "SQLite's floor".
 //
 //   queue_layout_probe SCHEMA_DB rows|events N [pending]
 //

@@ -15,7 +15,7 @@ public struct PushStoreConfiguration: Sendable, Hashable {
     /// how many bytes they may take. Past either, a quarter is dropped. 0 users turns it off (each
     /// app's few templates are kept regardless).
     /// Every recipient the cache misses is read from the database; at a million users with the
-    /// defaults nine in ten miss (README, cost curve 1).
+    /// defaults nine in ten miss (docs/benchmarks.md, cost curve 1).
     public var recipientCacheUsers: Int
     public var recipientCacheBytes: Int
 

@@ -5,7 +5,7 @@ import GRDB
 /// and each `delivery_payloads` row keeps the rest, with `spans` saying where the shared bytes go
 /// back in (`StoredPayload`). A row with `spans` NULL holds its whole payload (rows written
 /// before, badge and FCM pushes). An 8-push event wrote 8 copies of ~600 bytes: with fewer bytes
-/// per commit, its fsync is shorter and the webhook's latency under load lower (README).
+/// per commit, its fsync is shorter and the webhook's latency under load lower (docs/benchmarks.md).
 enum SharedPayloadSchema {
     static func migrate(_ db: Database) throws {
         try db.execute(
