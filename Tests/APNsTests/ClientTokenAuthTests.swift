@@ -1,8 +1,9 @@
-import APNs
 import APNsMock
 import Foundation
 import TestSupport
 import Testing
+
+@testable import APNs
 
 @Suite("APNs client, token auth, against APNsMock")
 struct ClientTokenAuthTests {
@@ -73,15 +74,25 @@ struct ClientTokenAuthTests {
             let cache = try Fixtures.tokenCache()
             let client = try APNsClient(
                 configuration: Fixtures.clientConfiguration(port: mock.port, authentication: .token(cache), connections: 2))
-            // Both connections up, then each carries the first token.
+            // Both connections up, then each carries the first token: a light load goes out on
+            // the first (`ConnectionPool.fillLoad`), so the second gets a request only while the
+            // first is held at that load by unanswered streams.
             #expect(try await sendConcurrently(client, count: 20).allSatisfy { $0 == 200 })
             #expect(await eventually(within: 60) { client.statistics.readyConnections == 2 })
-            #expect(try await sendConcurrently(client, count: 50).allSatisfy { $0 == 200 })
+            func sendOnTheSecond() async throws -> Int {
+                mock.addFault(.neverAnswer(count: ConnectionPool.fillLoad))
+                let held = (0..<ConnectionPool.fillLoad).map { _ in client.submit(request()) { _ in } }
+                try await waitForStreams(client, ConnectionPool.fillLoad)
+                defer { for handle in held { handle.cancel() } }
+                return try await client.send(request()).status
+            }
+            var statuses = [try await sendOnTheSecond()]
+            #expect(await eventually(within: 60) { client.statistics.streamsInFlight == 0 })
             mock.addFault(.expireProviderTokens)
-            // One at a time: they take the two connections in turn, and only the first meets the
-            // expired token.
-            var statuses: [Int] = []
-            for _ in 0..<20 { statuses.append(try await client.send(request()).status) }
+            // The first connection meets the expired token and renews it; the second, which never
+            // saw its token expire, is then offered the renewed one.
+            statuses.append(try await client.send(request()).status)
+            statuses.append(try await sendOnTheSecond())
             await client.shutdown()
             #expect(statuses.allSatisfy { $0 == 200 }, "\(statuses)")
             #expect(cache.mintedCount == 2, "one new token")

@@ -11,7 +11,7 @@ import Synchronization
 /// it through a self-pipe.
 final class APNsConnection: Sendable {
     let id: Int
-    /// Requests queued or in flight here; the pool sends new work to the least loaded connection.
+    /// Requests queued or in flight here; the pool fills the first connection up to `ConnectionPool.fillLoad`, then the least loaded.
     let load = Atomic<Int>(0)
     /// Current effective stream limit (0 until the server's SETTINGS arrive).
     let maxStreams = Atomic<Int>(0)

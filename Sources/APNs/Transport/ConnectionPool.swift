@@ -25,13 +25,21 @@ final class ConnectionPool: ConnectionDelegate, Sendable {
         state = Mutex(State(slots: Array(repeating: nil, count: configuration.connections)))
     }
 
-    /// Places a request on the least loaded usable connection, opening connections as needed.
+    /// Below this many requests in flight, the first open connection (in slot order) takes the
+    /// next request even if another has fewer: an event's pushes then leave in one write, with one
+    /// wake-up of one connection's thread and their answers handled together, instead of spread
+    /// over every connection at a light load. Past it, the least loaded connection.
+    static let fillLoad = 32
+
+    /// Places a request on the first open connection below `fillLoad`, else on the least loaded
+    /// usable one, opening connections as needed.
     func dispatch(_ request: PendingRequest) {
         while !request.isCompleted {
             let chosen: APNsConnection? = state.withLock { s in
                 guard !s.isShutdown else { return nil }
                 var best: APNsConnection?
                 var bestScore = Int.max
+                var filling: (slot: Int, connection: APNsConnection)?
                 let n = s.slots.count
                 s.rotation &+= 1
                 for k in 0..<n {
@@ -42,14 +50,18 @@ final class ConnectionPool: ConnectionDelegate, Sendable {
                     guard let c = s.slots[i] else { continue }
                     // Prefer connections that are up; one still connecting gets work only when
                     // no open connection exists.
-                    let ready = c.maxStreams.load(ordering: .relaxed) > 0
-                    let score = c.load.load(ordering: .relaxed) + (ready ? 0 : 1 << 40)
+                    let maxStreams = c.maxStreams.load(ordering: .relaxed)
+                    let ready = maxStreams > 0
+                    let load = c.load.load(ordering: .relaxed)
+                    // (Never past what the server lets it have in flight: the rest would wait there.)
+                    if ready, load < min(Self.fillLoad, maxStreams), i < filling?.slot ?? n { filling = (i, c) }
+                    let score = load + (ready ? 0 : 1 << 40)
                     if score < bestScore {
                         best = c
                         bestScore = score
                     }
                 }
-                return best
+                return filling?.connection ?? best
             }
             guard let chosen else {
                 let isShutdown = state.withLock { $0.isShutdown }
