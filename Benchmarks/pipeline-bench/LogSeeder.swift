@@ -87,16 +87,6 @@ struct LogSeeder {
 
     private func body(event e: Int) -> Data {
         let sender = e * 31 % users
-        let ids = (0..<10).map { (sender + $0) % users }
-        var members = [
-            #"{"user_id":"u\#(ids[0])","nickname":"sender","is_online":true,"state":"joined"}"#,
-            #"{"user_id":"u\#(ids[1])","nickname":"online","is_online":true,"state":"joined"}"#,
-        ]
-        members += ids[2...].map {
-            #"{"user_id":"u\#($0)","nickname":"n\#($0)","is_online":false,"state":"joined","total_unread_message_count":2}"#
-        }
-        return Data(
-            #"{"category":"group_channel:message_send","app_id":"bench-app","type":"MESG","sender":{"user_id":"u\#(sender)","nickname":"Jane"},"members":[\#(members.joined(separator: ","))],"payload":{"message_id":\#(messageBase + Int64(e)),"created_at":1700000000000,"message":"hello from the benchmark, message \#(e)"},"channel":{"channel_url":"channel-\#(sender)","name":"Bench"}}"#
-                .utf8)
+        return BenchEvent.body(members: (0..<10).map { (sender + $0) % users }, messageID: messageBase + Int64(e), number: e)
     }
 }

@@ -57,17 +57,7 @@ struct PipelineBench {
         let bodies: [Data] = (0..<n).map { i in
             var ids = Set<Int>()
             while ids.count < 10 { ids.insert(Int.random(in: 0..<users, using: &generator)) }
-            let list = Array(ids)
-            var members = [
-                #"{"user_id":"u\#(list[0])","nickname":"sender","is_online":true,"state":"joined"}"#,
-                #"{"user_id":"u\#(list[1])","nickname":"online","is_online":true,"state":"joined"}"#,
-            ]
-            members += list[2...].map {
-                #"{"user_id":"u\#($0)","nickname":"n\#($0)","is_online":false,"state":"joined","total_unread_message_count":2}"#
-            }
-            return Data(
-                #"{"category":"group_channel:message_send","app_id":"bench-app","type":"MESG","sender":{"user_id":"u\#(list[0])","nickname":"Jane"},"members":[\#(members.joined(separator: ","))],"payload":{"message_id":\#(1_000_000 + i),"created_at":1700000000000,"message":"hello from the benchmark, message \#(i)"},"channel":{"channel_url":"channel-\#(list[0])","name":"Bench"}}"#
-                    .utf8)
+            return BenchEvent.body(members: Array(ids), messageID: Int64(1_000_000 + i), number: i)
         }
         // `PIPELINE_BENCH_TIMES=1` writes each stage's CLOCK_MONOTONIC span to stderr, for
         // `perf record -k CLOCK_MONOTONIC` and `perf report --time start,end` on one stage.
