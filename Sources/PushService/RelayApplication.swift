@@ -207,7 +207,11 @@ public final class RelayApplication: Sendable {
                 notifier.ready(status: "serving \(apps) app(s) on port \(port)")
                 await onListening(port)
             })
-        var group = ServiceGroupConfiguration(services: [application], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        // Services stop in reverse order, each once the one after it has: the deadline is armed
+        // first, before the application's HTTP server waits for the requests under way.
+        let deadline = StopDeadline(limit: configuration.delivery.shutdownGrace + Self.stopDeadlineAfterGrace, logger: logger)
+        var group = ServiceGroupConfiguration(
+            services: [application, deadline], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
         // A safety net: the dispatcher honours delivery.shutdown_grace itself; a service still
         // running well past it is cancelled rather than holding the stop until systemd kills it.
         group.maximumGracefulShutdownDuration = configuration.delivery.shutdownGrace + .seconds(10)
@@ -267,6 +271,11 @@ public final class RelayApplication: Sendable {
     }
 
     static let storeCloseLimit: Duration = .seconds(3)
+
+    /// `StopDeadline`'s limit beyond `delivery.shutdown_grace`: above the bounded steps (the
+    /// dispatcher's last writes 3 s and fleet query 2 s, the clients 6 s, the store 3 s), below
+    /// the systemd unit's TimeoutStopSec (the grace + 22 s).
+    static let stopDeadlineAfterGrace: Duration = .seconds(20)
 
     /// SIGHUP: re-reads the configuration file, swaps in new APNs clients and the apps'
     /// templates. An unreadable or invalid file, or a credential that fails to load, keeps the

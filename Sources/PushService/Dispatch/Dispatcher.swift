@@ -30,6 +30,8 @@ public final class Dispatcher: Service, Sendable {
     /// What wakes the loop: hand-offs, `wake()`, APNs answers and its child tasks' reports.
     private let mailbox = DispatchMailbox<Report>()
     private let stopping = Atomic<Bool>(false)
+    /// Fired by `stop()`: from then on `run()` waits a bounded time.
+    private let stopSignal = StopSignal()
     private let claimRequested = Atomic<Bool>(false)
     private let retry: RetryPolicy
     private let inbox: DispatchInbox
@@ -107,14 +109,30 @@ public final class Dispatcher: Service, Sendable {
         // (100-member events: 712 pushes/s sent during the load, 11,000/s once it stopped).
         let loop = Task(priority: .high) { await self.loop() }
         let upkeep = Task { await self.fleetUpkeep() }
-        await withTaskCancellationHandler {
+        // The loop ends once its last outcomes and put-backs are written; a stop waits for that
+        // at most `finalWriteLimit` past the grace, since a write on a hung PostgreSQL connection
+        // never returns and cannot be cancelled. What it did not record is sent again: resumed
+        // at the next start, or taken over once its claim runs out.
+        let stopLimit = Task {
+            await self.stopSignal.wait()
+            _ = try? await Task.sleep(for: self.configuration.shutdownGrace + Self.finalWriteLimit)
+        }
+        let ended = await withTaskCancellationHandler {
             await withGracefulShutdownHandler {
-                await loop.value
+                await firstFinished(loop, before: stopLimit)
             } onGracefulShutdown: {
                 self.stop()
             }
         } onCancel: {
+            self.stop()
             loop.cancel()
+        }
+        stopLimit.cancel()
+        stopSignal.fire()
+        if !ended {
+            logger.warning(
+                "the store did not take the last outcomes in time; stopping anyway (those pushes are sent again after the restart)",
+                metadata: ["limit": "\(configuration.shutdownGrace + Self.finalWriteLimit)"])
         }
         // Awaited, so that no renewal or backlog read is still running on the store when the
         // relay closes it after `run()` returns (it failed there and logged a warning); bounded,
@@ -126,6 +144,7 @@ public final class Dispatcher: Service, Sendable {
     }
 
     static let upkeepStopLimit: Duration = .seconds(2)
+    static let finalWriteLimit: Duration = .seconds(3)
 
     /// On a store other relays share: renews this relay's claims before they expire (a relay
     /// that stops renewing, dead or hung, has its pushes taken over) and corrects the backlog
@@ -163,6 +182,7 @@ public final class Dispatcher: Service, Sendable {
     /// `shutdownGrace` passes.
     public func stop() {
         stopping.store(true, ordering: .relaxed)
+        stopSignal.fire()
         mailbox.signal()
     }
 

@@ -5,6 +5,13 @@ import Synchronization
 /// connection, a PostgreSQL query on a hung connection, which cannot be cancelled) does not hold
 /// the stop past systemd's TimeoutStopSec.
 func firstFinished(_ task: Task<Void, Never>, orAfter limit: Duration) async -> Bool {
+    let timer = Task { _ = try? await Task.sleep(for: limit) }
+    defer { timer.cancel() }
+    return await firstFinished(task, before: timer)
+}
+
+/// True when `task` finishes before `other`; false otherwise. Neither is awaited further.
+func firstFinished(_ task: Task<Void, Never>, before other: Task<Void, Never>) async -> Bool {
     let first = FirstResume()
     return await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
         first.set(continuation)
@@ -13,7 +20,7 @@ func firstFinished(_ task: Task<Void, Never>, orAfter limit: Duration) async -> 
             first.resume(returning: true)
         }
         Task {
-            try? await Task.sleep(for: limit)
+            await other.value
             first.resume(returning: false)
         }
     }

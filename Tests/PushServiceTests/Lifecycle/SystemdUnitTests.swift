@@ -2,8 +2,21 @@ import Foundation
 import TestSupport
 import Testing
 
-/// `systemd/push-relay.service` checked by systemd-analyze, when the machine has it.
+@testable import PushService
+
+/// `systemd/push-relay.service` checked by systemd-analyze, when the machine has it, and against
+/// the relay's own stop deadline.
 @Suite struct SystemdUnitTests {
+    /// systemd kills a stop that takes longer than TimeoutStopSec; the relay's own deadline
+    /// (`StopDeadline`, at the default grace) must come first, so the journal says what held it.
+    @Test func theStopTimeoutIsAboveTheRelaysOwnDeadline() throws {
+        let unit = try String(contentsOfFile: Repository.path("systemd/push-relay.service"), encoding: .utf8)
+        let line = try #require(unit.split(separator: "\n").first { $0.hasPrefix("TimeoutStopSec=") })
+        let seconds = try #require(Int(line.dropFirst("TimeoutStopSec=".count).dropLast()))  // "32s"
+        let deadline = DeliveryConfiguration.defaultShutdownGrace + RelayApplication.stopDeadlineAfterGrace
+        #expect(.seconds(seconds) >= deadline + .seconds(2), "TimeoutStopSec=\(seconds)s, the relay's deadline \(deadline)")
+    }
+
     static let analyze = ["/usr/bin/systemd-analyze", "/bin/systemd-analyze"].first { FileManager.default.isExecutableFile(atPath: $0) }
 
     static func run(_ arguments: [String]) async throws -> (Int32, String) {
