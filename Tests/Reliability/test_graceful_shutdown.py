@@ -25,6 +25,31 @@ from cluster import MOCK_BIN, RELAY_BIN, Cluster, event_body, payload_message_id
 import pgcluster  # noqa: E402  (cluster put Tests/PythonSupport on the path)
 
 
+def _sigterm(cluster, timeout):
+    """SIGTERM to the relay; its exit code and how long it took to exit."""
+    started = time.monotonic()
+    cluster.relay.send_signal(signal.SIGTERM)
+    try:
+        code = cluster.relay.wait(timeout=timeout)
+    except Exception:
+        cluster.relay.kill()
+        raise
+    return code, time.monotonic() - started
+
+
+def _sent_after_restart(cluster, expected):
+    """Starts the relay again (APNs answering at once) and returns the (message id, token) pairs
+    the mock recorded, once they include `expected` or 60 s passed."""
+    cluster.clear_faults()
+    cluster.start_relay()
+    deadline = time.monotonic() + 60
+    while True:
+        got = {(payload_message_id(r), r["deviceToken"]) for r in cluster.recorded()}
+        if expected <= got or time.monotonic() > deadline:
+            return got
+        time.sleep(0.2)
+
+
 @pytest.mark.skipif(not RELAY_BIN.exists() or not MOCK_BIN.exists(), reason="build first (scripts/test does)")
 @pytest.mark.parametrize("store", ["sqlite", "postgres"])
 def test_sigterm_with_pushes_in_flight_loses_nothing(tmp_path, store):
@@ -36,14 +61,7 @@ def test_sigterm_with_pushes_in_flight_loses_nothing(tmp_path, store):
         expected = cluster.post_events(range(4_000_000, 4_000_040), rng)
         in_flight = cluster.wait_for_streams_open()
 
-        started = time.monotonic()
-        cluster.relay.send_signal(signal.SIGTERM)
-        try:
-            code = cluster.relay.wait(timeout=30)
-        except Exception:
-            cluster.relay.kill()
-            raise
-        stopped_after = time.monotonic() - started
+        code, stopped_after = _sigterm(cluster, timeout=30)
         assert code == 0
         # The grace (1 s) plus closing; the old hang took grace + the 6 s safety net. Room for a
         # machine three times slower than the 1.1 s measured.
@@ -58,14 +76,7 @@ def test_sigterm_with_pushes_in_flight_loses_nothing(tmp_path, store):
             leftovers = [p.name for p in cluster.database.parent.glob(cluster.database.name + "-*")]
             assert leftovers == [], f"left beside the database after the stop: {leftovers}"
 
-        cluster.clear_faults()
-        cluster.start_relay()
-        deadline = time.monotonic() + 60
-        while True:
-            got = {(payload_message_id(r), r["deviceToken"]) for r in cluster.recorded()}
-            if expected <= got or time.monotonic() > deadline:
-                break
-            time.sleep(0.2)
+        got = _sent_after_restart(cluster, expected)
         print(f"\ngraceful shutdown ({store}): {in_flight} streams in flight at SIGTERM, exit 0 after {stopped_after:.1f} s, "
               f"{len(expected)} pushes expected, {len(expected - got)} missing after the restart")
         assert expected <= got
@@ -132,28 +143,14 @@ def _stop_with_postgresql_hung(tmp_path, webhook_waiting):
             while _recipient_lookups(cluster) <= looked_up:
                 assert time.monotonic() < deadline, "the webhook never reached the database"
                 time.sleep(0.05)
-        started = time.monotonic()
-        cluster.relay.send_signal(signal.SIGTERM)
-        try:
-            code = cluster.relay.wait(timeout=120)
-        except Exception:
-            cluster.relay.kill()
-            raise
-        stopped_after = time.monotonic() - started
+        code, stopped_after = _sigterm(cluster, timeout=120)
         if poster:
             poster.join()
         for pid in frozen:
             os.kill(pid, signal.SIGCONT)
         frozen = []
 
-        cluster.clear_faults()
-        cluster.start_relay()
-        deadline = time.monotonic() + 60
-        while True:
-            got = {(payload_message_id(r), r["deviceToken"]) for r in cluster.recorded()}
-            if expected <= got or time.monotonic() > deadline:
-                break
-            time.sleep(0.2)
+        got = _sent_after_restart(cluster, expected)
         assert expected <= got, f"{len(expected - got)} accepted pushes never sent"
         return code, stopped_after, late, (tmp_path / "relay.log").read_text(errors="replace")
     finally:
