@@ -89,6 +89,7 @@ let package = Package(
         .target(
             name: "PushStorePostgres",
             dependencies: [
+                "LogRedaction",
                 "PushCore",
                 "PushStore",
                 "UUIDText",

@@ -262,7 +262,7 @@ public final class RelayApplication: Sendable {
             do {
                 try await store.close()
             } catch {
-                logger.warning("closing the database failed", metadata: ["error": "\(error)"])
+                logger.warning("closing the database failed", metadata: ["error": "\(store.describe(error))"])
             }
         }
         if await !firstFinished(closing, orAfter: Self.storeCloseLimit) {

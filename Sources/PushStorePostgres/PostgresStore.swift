@@ -1,3 +1,4 @@
+import LogRedaction
 import Logging
 import PostgresNIO
 import PushCore
@@ -161,11 +162,14 @@ public final class PostgresStore: RelayStore {
             "INSERT INTO users (app_id, user_id, created_at) VALUES (\(app), \(user), \(now)) ON CONFLICT DO NOTHING", logger: logger)
     }
 
-    /// What went wrong, for `cannotOpen` and `checkWritable`: the server's own message when there
-    /// is one (`PSQLError`'s description hides it, lest it leak data into logs).
+    /// What went wrong: the server's own message and SQLSTATE when there is one, else the
+    /// client's error code (`PSQLError`'s description hides both, lest the statement's data leak
+    /// into logs; the primary message carries none of it, unlike the detail, which stays out).
+    public func describe(_ error: any Error) -> String { Self.describe(error) }
+
     static func describe(_ error: any Error) -> String {
         guard let error = error as? PSQLError else { return String(describing: error) }
-        if let message = error.serverInfo?[.message] {
+        if let message = error.serverInfo?[.message].map(Redaction.scrub) {
             return error.serverInfo?[.sqlState].map { "\(message) (SQLSTATE \($0))" } ?? message
         }
         if let underlying = error.underlying { return "\(error.code): \(underlying)" }

@@ -35,7 +35,7 @@ public struct DeliveryLogPruner: Service {
                 let deleted = try await pruneOnce()
                 if deleted > 0 { logger.info("pruned delivery log", metadata: ["deliveries": .stringConvertible(deleted)]) }
             } catch {
-                logger.error("pruning the delivery log failed", metadata: ["error": "\(error)"])
+                logger.error("pruning the delivery log failed", metadata: ["error": "\(store.describe(error))"])
             }
             // Ends early (throws) on graceful shutdown or cancellation.
             do {

@@ -173,7 +173,7 @@ public final class Dispatcher: Service, Sendable {
             } catch {
                 // A query the stop cut short is not the store's failure.
                 if Task.isCancelled { return }
-                logger.warning("could not renew claims or read the backlog from the store", metadata: ["error": "\(error)"])
+                logger.warning("could not renew claims or read the backlog from the store", metadata: ["error": "\(store.describe(error))"])
             }
         }
     }
@@ -417,7 +417,7 @@ public final class Dispatcher: Service, Sendable {
                         claimed(due, nowMs: nowMs)
                         action = .none
                     case .claimed(.failure(let error), _):
-                        logger.error("claiming deliveries failed", metadata: ["error": "\(error)"])
+                        logger.error("claiming deliveries failed", metadata: ["error": "\(store.describe(error))"])
                         machine.claimFailed()
                         action = .none
                     case .timedOut(let fired):
@@ -457,7 +457,7 @@ public final class Dispatcher: Service, Sendable {
                 timeout = min(timeout, .milliseconds(max(0, due - clock())))
             }
         } catch {
-            logger.error("reading the queue failed", metadata: ["error": "\(error)"])
+            logger.error("reading the queue failed", metadata: ["error": "\(store.describe(error))"])
         }
         return timeout
     }
@@ -472,7 +472,9 @@ public final class Dispatcher: Service, Sendable {
         // taken over (on a shared store) or resumed at the next start.
         held?.release(batch.lazy.map(\.deliveryID))
         if case .failure(let error) = result {
-            logger.error("recording delivery outcomes failed", metadata: ["error": "\(error)", "count": .stringConvertible(batch.count)])
+            logger.error(
+                "recording delivery outcomes failed",
+                metadata: ["error": "\(store.describe(error))", "count": .stringConvertible(batch.count)])
         }
     }
 

@@ -324,7 +324,7 @@ public struct WebhookIntake: Sendable {
         } catch {
             logger.error(
                 "could not put handed-off deliveries back to pending; the next start will",
-                metadata: ["count": .stringConvertible(ids.count), "error": "\(error)"])
+                metadata: ["count": .stringConvertible(ids.count), "error": "\(store.describe(error))"])
         }
     }
 

@@ -17,4 +17,12 @@ public protocol RelayStore: DeviceTokenStore, PreferenceStore, TemplateStore, Cr
 
     /// Releases connections. The store is unusable afterwards.
     func close() async throws
+
+    /// What went wrong in one of this store's errors, for logs: what the database said, without
+    /// the data of the statement (PostgresNIO's `PSQLError` prints only a generic sentence).
+    func describe(_ error: any Error) -> String
+}
+
+extension RelayStore {
+    public func describe(_ error: any Error) -> String { String(describing: error) }
 }
