@@ -95,6 +95,8 @@ def test_sighup_with_pushes_in_flight_swaps_credentials_and_templates_and_loses_
         # (Retries, token removals and certificate expiry appear once there is one: none here.)
         # Everything was sent: nothing waits, so the oldest unsent push is 0 s old.
         assert samples.get("pushrelay_oldest_unsent_push_age_seconds") == 0
+        # Every webhook was answered: none under way (this scrape is not a webhook).
+        assert samples.get("pushrelay_webhooks_in_flight") == 0
         for family in ("pushrelay_queue_depth", "pushrelay_oldest_unsent_push_age_seconds", "pushrelay_apns_connections", "pushrelay_apns_ready_connections",
                        "pushrelay_apns_streams_in_flight", "pushrelay_apns_queued_requests"):
             assert f"# TYPE {family} " in metrics, family

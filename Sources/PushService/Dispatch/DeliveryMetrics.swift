@@ -70,6 +70,8 @@ public enum DeliveryMetrics {
         private let fcmLatency: Metrics.Timer
         private let wait: Metrics.Timer
         private let webhookDuration: Metrics.Timer
+        private let webhooksInFlight: Gauge
+        private let webhooksUnderWay = Atomic<Int>(0)
         private let eventCommit: Metrics.Timer
         private let depth: Gauge
         private let oldest: Gauge
@@ -88,6 +90,7 @@ public enum DeliveryMetrics {
             fcmLatency = Metrics.Timer(label: fcmLatencyLabel, factory: factory)
             wait = Metrics.Timer(label: pushWaitLabel, factory: factory)
             webhookDuration = Metrics.Timer(label: webhookDurationLabel, factory: factory)
+            webhooksInFlight = Gauge(label: "pushrelay_webhooks_in_flight", factory: factory)
             eventCommit = Metrics.Timer(label: eventCommitLabel, factory: factory)
             depth = Gauge(label: "pushrelay_queue_depth", factory: factory)
             oldest = Gauge(label: "pushrelay_oldest_unsent_push_age_seconds", factory: factory)
@@ -124,9 +127,17 @@ public enum DeliveryMetrics {
             (provider == .apns ? latency : fcmLatency).record(duration: duration)
         }
 
+        /// A webhook request reached its handler (its body may still be arriving). With
+        /// `webhookAnswered`, the gauge of requests under way: a database that stopped answering
+        /// shows as webhooks piling up there.
+        func webhookStarted() {
+            webhooksInFlight.record(webhooksUnderWay.add(1, ordering: .relaxed).newValue)
+        }
+
         /// A webhook request in the relay, from its head to the answer (any answer): with
         /// `eventCommit`, how much of what a sender waits is the relay's, and how much the disk's.
         func webhookAnswered(after duration: Duration) {
+            webhooksInFlight.record(webhooksUnderWay.subtract(1, ordering: .relaxed).newValue)
             webhookDuration.record(duration: duration)
         }
 

@@ -76,9 +76,10 @@ public struct WebhookIntake: Sendable {
         }
     }
 
-    /// `answer`, its time recorded whatever it answers.
+    /// `answer`, counted in flight while it runs and its time recorded whatever it answers.
     private func timed(_ answer: () async throws -> WebhookAnswer) async throws -> WebhookAnswer {
         let start = ContinuousClock.now
+        metrics.webhookStarted()
         defer { metrics.webhookAnswered(after: .now - start) }
         return try await answer()
     }

@@ -52,4 +52,24 @@ import Testing
         #expect(text.contains(#"pushrelay_push_wait_seconds_bucket{le="60.0"} 1"#), "\(text)")
         #expect(text.contains(#"pushrelay_push_wait_seconds_bucket{le="300.0"} 2"#), "\(text)")
     }
+
+    /// Webhooks under way: up while a handler runs, down at its answer, whatever it answers.
+    @Test func webhooksInFlightCountsHandlersUnderWay() {
+        func gauge(_ text: String) -> Double? {
+            text.split(separator: "\n").first { $0.hasPrefix("pushrelay_webhooks_in_flight ") }.flatMap {
+                Double($0.split(separator: " ")[1])
+            }
+        }
+        let two = Self.render { handles in
+            handles.webhookStarted()
+            handles.webhookStarted()
+        }
+        #expect(gauge(two) == 2)
+        let one = Self.render { handles in
+            handles.webhookStarted()
+            handles.webhookStarted()
+            handles.webhookAnswered(after: .zero)
+        }
+        #expect(gauge(one) == 1)
+    }
 }
