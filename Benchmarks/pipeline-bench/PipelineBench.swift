@@ -28,21 +28,29 @@ struct PipelineBench {
             _ = try SQLiteStore(path: arguments[2])
             return
         }
-        if arguments.count == 10, arguments[1] == "--seed-log", let outcome = LogSeeder.Outcome(rawValue: arguments[5]) {
-            let number = { (i: Int) in Int64(arguments[i])! }
+        if arguments.count > 1, arguments[1] == "--seed-log" {
+            // DELIVERIES USERS and FROM_MS TO_MS DUE_MS MESSAGE_BASE, all whole numbers.
+            let numbers = arguments.count == 10 ? (Array(arguments[3...4]) + arguments[6...9]).compactMap { Int($0) } : []
+            guard numbers.count == 6, let outcome = LogSeeder.Outcome(rawValue: arguments[5]), numbers[1] >= 10, numbers[0] >= 0 else {
+                usage("--seed-log PATH DELIVERIES USERS(>=10) sent|pending FROM_MS TO_MS DUE_MS MESSAGE_BASE")
+            }
             let store = try SQLiteStore(path: arguments[2])
             let seeder = LogSeeder(
-                users: Int(arguments[4])!, outcome: outcome, fromMs: number(6), toMs: number(7), dueAtMs: number(8),
-                messageBase: number(9))
-            print(try await seeder.seed(store, deliveries: Int(arguments[3])!))
+                users: numbers[1], outcome: outcome, fromMs: Int64(numbers[2]), toMs: Int64(numbers[3]), dueAtMs: Int64(numbers[4]),
+                messageBase: Int64(numbers[5]))
+            print(try await seeder.seed(store, deliveries: numbers[0]))
             try await store.close()
             return
         }
-        if arguments.count == 4, arguments[1] == "--prune", let cutoff = Int64(arguments[3]) {
+        if arguments.count > 1, arguments[1] == "--prune" {
+            guard arguments.count == 4, let cutoff = Int64(arguments[3]) else { usage("--prune PATH CUTOFF_MS") }
             let store = try SQLiteStore(path: arguments[2])
             print(try await PruneProbe(cutoffMs: cutoff).run(store, path: arguments[2]))
             try await store.close()
             return
+        }
+        if arguments.count > 1, Int(arguments[1]) == nil {
+            usage("[EVENTS] | --schema PATH | --seed-log … | --prune …")
         }
         let n = CommandLine.arguments.dropFirst().first.flatMap(Int.init) ?? 5000
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("pipeline-bench-\(getpid())")
@@ -198,5 +206,11 @@ struct PipelineBench {
         try await measure("claim, whole payloads (old)") {
             while try await !wholeStore.claimDue(nowMs: 2, limit: 1000).isEmpty {}
         }
+    }
+
+    /// A wrong command line: says what it takes, exits 64 (EX_USAGE) instead of running the stages.
+    static func usage(_ synopsis: String) -> Never {
+        FileHandle.standardError.write(Data("usage: pipeline-bench \(synopsis)\n".utf8))
+        exit(64)
     }
 }
