@@ -164,7 +164,8 @@ public final class PostgresStore: RelayStore {
 
     /// What went wrong: the server's own message and SQLSTATE when there is one, else the
     /// client's error code (`PSQLError`'s description hides both, lest the statement's data leak
-    /// into logs; the primary message carries none of it, unlike the detail, which stays out).
+    /// into logs). The detail, which quotes rows, stays out; the primary message seldom quotes a
+    /// value, and `Redaction.scrub` takes out any that looks like a token or secret.
     public func describe(_ error: any Error) -> String { Self.describe(error) }
 
     static func describe(_ error: any Error) -> String {
