@@ -64,6 +64,9 @@ package final class RecipientCache: Sendable {
         var templates: [String: [PushTemplateName: PushMessageTemplate]] = [:]
         /// `approximateBytes` of the users held.
         var bytes = 0
+        /// Users offered while the cache was at least a quarter full (kept across versions: it says
+        /// how often a user comes back, not what they hold).
+        var doorkeeper: CacheDoorkeeper
 
         /// Full: drops users spread evenly over the dictionary's order, which follows the keys'
         /// hashes and so is no particular user's, until both bounds hold. A quarter goes at once,
@@ -105,7 +108,7 @@ package final class RecipientCache: Sendable {
         var user: String
     }
 
-    private let contents = Mutex(Contents())
+    private let contents: Mutex<Contents>
     private let versionCounter = Atomic<UInt64>(0)
     private let hits = Atomic<UInt64>(0)
     private let misses = Atomic<UInt64>(0)
@@ -125,6 +128,7 @@ package final class RecipientCache: Sendable {
     ) {
         self.capacity = capacity
         self.byteCapacity = byteCapacity
+        contents = Mutex(Contents(doorkeeper: CacheDoorkeeper(capacity: capacity)))
     }
 
     /// The known users' states, with their preference for `channel` (unknown users are left out).
@@ -181,14 +185,19 @@ package final class RecipientCache: Sendable {
     }
 
     /// Files what was read at `version` (dropped if a write committed meanwhile).
+    ///
+    /// Below a quarter of its bounds the cache keeps every user read: there is room. From there on
+    /// a user is kept on their second read since the doorkeeper last cleared (`CacheDoorkeeper`):
+    /// at a million registered users with members drawn from all of them, nearly every member is
+    /// read once in a long while, and keeping each one filled the cache with entries never used
+    /// again, each insert and eviction paid for by the webhook.
     package func store(app: String, users: [String: UserEntry], templates: [PushTemplateName: PushMessageTemplate]?, version: UInt64) {
         // Sized once, outside the lock.
-        let sized = users.map { (user: $0.key, held: Held($0.value)) }
-        let adding = sized.reduce(0) { $0 + $1.held.bytes }
+        let sized = users.map { (key: UserKey(app: app, user: $0.key), held: Held($0.value)) }
         contents.withLock { contents in
             if contents.version != version {
                 guard version > contents.version else { return }
-                contents = Contents(version: version)
+                contents = Contents(version: version, doorkeeper: contents.doorkeeper)
             }
             defer {
                 heldUsers.store(contents.users.count, ordering: .relaxed)
@@ -196,13 +205,17 @@ package final class RecipientCache: Sendable {
             }
             // An app's templates are a few KB at most: kept whether or not its users fit.
             if let templates { contents.templates[app] = templates }
+            guard capacity > 0 else { return }
+            let picky = contents.users.count >= capacity / 4 || contents.bytes >= byteCapacity / 4
+            let kept = picky ? sized.filter { contents.users[$0.key] != nil || contents.doorkeeper.offer($0.key.hashValue) } : sized
+            let adding = kept.reduce(0) { $0 + $1.held.bytes }
             // A batch larger than the whole budget is not kept at all.
-            guard adding <= byteCapacity, users.count <= capacity else { return }
-            if contents.users.count + users.count > capacity || contents.bytes + adding > byteCapacity {
-                contents.evict(toUsers: capacity * 3 / 4 - users.count, bytes: byteCapacity * 3 / 4 - adding)
+            guard !kept.isEmpty, adding <= byteCapacity, kept.count <= capacity else { return }
+            if contents.users.count + kept.count > capacity || contents.bytes + adding > byteCapacity {
+                contents.evict(toUsers: capacity * 3 / 4 - kept.count, bytes: byteCapacity * 3 / 4 - adding)
             }
-            for (user, held) in sized {
-                if let old = contents.users.updateValue(held, forKey: UserKey(app: app, user: user)) {
+            for (key, held) in kept {
+                if let old = contents.users.updateValue(held, forKey: key) {
                     contents.bytes -= old.bytes
                 }
                 contents.bytes += held.bytes

@@ -78,8 +78,12 @@ import Testing
     @Test func aFullCacheKeepsThreeQuartersOfWhatItHeld() {
         let cache = RecipientCache(capacity: 100)
         let entry = RecipientCache.UserEntry(state: nil, channelPreferences: [:])
-        for n in 0..<100 { cache.store(app: "A", users: ["u\(n)": entry], templates: nil, version: 0) }
+        // Read twice: past a quarter full, a user is kept on their second read.
+        for _ in 0..<2 {
+            for n in 0..<100 { cache.store(app: "A", users: ["u\(n)": entry], templates: nil, version: 0) }
+        }
         #expect(cache.lookUp(app: "A", users: (0..<100).map { "u\($0)" }, version: 0).missing.isEmpty)
+        cache.store(app: "A", users: ["new": entry], templates: nil, version: 0)
         cache.store(app: "A", users: ["new": entry], templates: nil, version: 0)
         let after = cache.lookUp(app: "A", users: (0..<100).map { "u\($0)" } + ["new"], version: 0)
         #expect(after.found.count == 75)
@@ -96,12 +100,62 @@ import Testing
     @Test func theByteBoundEvictsSpreadOverTheTable() {
         let entry = RecipientCache.UserEntry(state: nil, channelPreferences: [:])
         let cache = RecipientCache(capacity: 10_000, byteCapacity: 100 * entry.approximateBytes)
-        for n in 0..<400 { cache.store(app: "A", users: ["u\(n)": entry], templates: nil, version: 0) }
+        for n in 0..<400 {
+            for _ in 0..<2 { cache.store(app: "A", users: ["u\(n)": entry], templates: nil, version: 0) }
+        }
         let kept = cache.lookUp(app: "A", users: (0..<400).map { "u\($0)" }, version: 0).found
         #expect(kept.count <= 100 && kept.count >= 60, "\(kept.count)")
         #expect(kept["u399"] != nil, "the newest is stored after the eviction it caused")
         let hundreds = Set(kept.keys.compactMap { Int($0.dropFirst()) }.map { $0 / 100 })
         #expect(hundreds == [0, 1, 2, 3] || hundreds.count >= 3, "\(hundreds)")
+    }
+}
+
+/// Past a quarter of its bounds the cache keeps a user on their second read: members read once
+/// in a long while (a million registered users, members drawn from all of them) do not fill it.
+@Suite struct RecipientCacheAdmissionTests {
+    let entry = RecipientCache.UserEntry(state: nil, channelPreferences: [:])
+
+    func held(_ cache: RecipientCache, _ users: [String]) -> Int {
+        cache.lookUp(app: "A", users: users, version: cache.version).found.count
+    }
+
+    @Test func belowAQuarterEveryReadIsKeptAndPastItTheSecondOne() {
+        let cache = RecipientCache(capacity: 100)
+        for n in 0..<25 { cache.store(app: "A", users: ["u\(n)": entry], templates: nil, version: 0) }
+        #expect(held(cache, (0..<25).map { "u\($0)" }) == 25, "there is room: kept on the first read")
+        cache.store(app: "A", users: ["once": entry, "twice": entry], templates: nil, version: 0)
+        #expect(held(cache, ["once", "twice"]) == 0)
+        cache.store(app: "A", users: ["twice": entry], templates: nil, version: 0)
+        #expect(held(cache, ["once", "twice"]) == 1)
+        #expect(cache.lookUp(app: "A", users: ["twice"], version: 0).found["twice"] != nil)
+    }
+
+    /// Members drawn from ten times as many users as the cache holds, each read once: the cache
+    /// stays near a quarter full (plus the doorkeeper's few false positives, about 2 % of the
+    /// rest) instead of filling with entries never used again.
+    @Test func usersReadOnceDoNotFillIt() {
+        let cache = RecipientCache(capacity: 1_000)
+        for n in 0..<10_000 { cache.store(app: "A", users: ["u\(n)": entry], templates: nil, version: 0) }
+        #expect(cache.statistics.users >= 250 && cache.statistics.users < 500, "\(cache.statistics.users)")
+        // A working set read again and again is kept, past the quarter.
+        for _ in 0..<2 {
+            for n in 0..<400 { cache.store(app: "A", users: ["hot\(n)": entry], templates: nil, version: 0) }
+        }
+        #expect(held(cache, (0..<400).map { "hot\($0)" }) == 400)
+    }
+
+    /// A registry write empties the cache but not the doorkeeper's memory of who comes back.
+    @Test func aUserSeenBeforeARegistryWriteIsKeptOnTheNextReadAfterIt() {
+        let cache = RecipientCache(capacity: 4)
+        for n in 0..<4 {
+            for _ in 0..<2 { cache.store(app: "A", users: ["u\(n)": entry], templates: nil, version: 0) }
+        }
+        cache.store(app: "A", users: ["late": entry], templates: nil, version: 0)
+        cache.invalidate()
+        for n in 0..<4 { cache.store(app: "A", users: ["u\(n)": entry], templates: nil, version: 1) }
+        cache.store(app: "A", users: ["late": entry], templates: nil, version: 1)
+        #expect(held(cache, ["late"]) == 1)
     }
 }
 
