@@ -12,7 +12,8 @@ public struct PushStoreConfiguration: Sendable, Hashable {
     /// `PRAGMA synchronous` of the writer connection.
     public var durability: StoreDurability
     /// Bounds of the webhook's recipient cache (`RecipientCache`): users held at most, and about
-    /// how many bytes they may take. Past either, a quarter is dropped. 0 users turns it off (each
+    /// how many bytes they may take. Past either, a quarter is dropped; past a quarter of either,
+    /// a user is kept only on their second read (`CacheDoorkeeper`). 0 users turns it off (each
     /// app's few templates are kept regardless).
     /// Every recipient the cache misses is read from the database; at a million users with the
     /// defaults nine in ten miss (docs/benchmarks.md, cost curve 1).

@@ -207,7 +207,9 @@ package final class RecipientCache: Sendable {
             if let templates { contents.templates[app] = templates }
             guard capacity > 0 else { return }
             let picky = contents.users.count >= capacity / 4 || contents.bytes >= byteCapacity / 4
-            let kept = picky ? sized.filter { contents.users[$0.key] != nil || contents.doorkeeper.offer($0.key.hashValue) } : sized
+            // (A user another reader cached meanwhile may be refused here: the entry held is as
+            // current, being read at the same version.)
+            let kept = picky ? sized.filter { contents.doorkeeper.offer($0.key.hashValue) } : sized
             let adding = kept.reduce(0) { $0 + $1.held.bytes }
             // A batch larger than the whole budget is not kept at all.
             guard !kept.isEmpty, adding <= byteCapacity, kept.count <= capacity else { return }
