@@ -26,6 +26,7 @@
 #   QUICK=1 scripts/bench-costs.sh                         # smoke test with small sizes (~3 min)
 #   CURVES="2 4" DURATION=30 scripts/bench-costs.sh        # some curves only, longer loads
 #   PERF_OUT=/tmp/costs.perf CURVES=1 scripts/bench-costs.sh  # perf record of the relay in each load
+#   (PERF_ARGS, default "-g -F 499"; "--call-graph dwarf -F 199" also sees through SQLite)
 #                                                          # (files /tmp/costs.perf-<case label>)
 #
 # Knobs (environment): CURVES USERS_SIZES MEMBER_SIZES C2_USERS LOG_ROWS PRUNE_ROWS BACKLOG
@@ -487,7 +488,7 @@ load() {
   ev_before=$(q "SELECT COUNT(*) FROM events WHERE app_id = 'bench-app' AND message_id BETWEEN 1000000 AND 49999999")
   load_before=$(loadavg)
   if [ -n "${PERF_OUT:-}" ]; then
-    perf record -g -F 499 -p "$relay_pid" -o "$PERF_OUT-$label" -- sleep "$DURATION" >/dev/null 2>&1 &
+    perf record ${PERF_ARGS:--g -F 499} -p "$relay_pid" -o "$PERF_OUT-$label" -- sleep "$DURATION" >/dev/null 2>&1 &
   fi
   BENCH_EVENTS="$events" BENCH_THREADS="$THREADS" BENCH_PATH=/webhooks/sendbird/bench-app \
     wrk -t "$THREADS" -c "$CONNS" -d "${DURATION}s" --timeout 60s --latency -s scripts/bench-post.lua \
