@@ -4,7 +4,8 @@ public struct PushStoreConfiguration: Sendable, Hashable {
     /// Only another process (an operator's `sqlite3` shell, a backup) can hold it: inside one
     /// process GRDB already serialises writes.
     public var busyTimeout: Duration
-    /// Concurrent readers. WAL lets them read while a write is in progress.
+    /// Concurrent readers. WAL lets them read while a write is in progress. The webhook's recipient
+    /// reads have as many more of their own (`SnapshotReaders`), opened as concurrent reads need them.
     public var maximumReaderCount: Int
     /// Sendbird's limit: a user keeps at most this many tokens of one type; registering one more
     /// evicts the oldest.

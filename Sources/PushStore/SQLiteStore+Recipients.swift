@@ -19,8 +19,8 @@ extension SQLiteStore {
     /// `recipientStates` and the templates the app changed through the API, as the webhook needs them.
     ///
     /// Served from `RecipientCache` while no registry write has committed since the users were
-    /// last read; otherwise one read (one snapshot) for the missing users and templates.
-    /// Synchronous on purpose: a read runs on the caller's thread with a pooled reader
+    /// last read; otherwise one read (one snapshot, `SnapshotReaders`) for the missing users and
+    /// templates. Synchronous on purpose: a read runs on the caller's thread with a pooled reader
     /// connection. It is a few page lookups (tens of µs); handing it to GRDB's reader queue and
     /// back costs more CPU than the read itself (`pipeline-bench`: ~160 µs per hop on a 2-core
     /// VM), and it never waits for the writer (WAL).
@@ -31,14 +31,17 @@ extension SQLiteStore {
         var (found, missing, templates) = recipientCache.lookUp(app: app, users: users, version: version)
         if !missing.isEmpty || templates == nil {
             let list = Self.jsonArray(of: missing)
-            let (read, readTemplates) = try pool.read { db in
+            let needsTemplates = templates == nil
+            let read = { (db: Database) in
                 (
                     missing.isEmpty ? [:] : try Self.userEntries(db, app: app, users: missing, userList: list),
-                    templates == nil ? try Self.storedMessageTemplates(db, app: app) : nil
+                    needsTemplates ? try Self.storedMessageTemplates(db, app: app) : nil
                 )
             }
-            recipientCache.store(app: app, users: read, templates: readTemplates, version: version)
-            found.merge(read) { _, new in new }
+            // Through the pool only when every snapshot reader is in use.
+            let (readUsers, readTemplates) = try snapshotReaders.read(version: version, read) ?? pool.read(read)
+            recipientCache.store(app: app, users: readUsers, templates: readTemplates, version: version)
+            found.merge(readUsers) { _, new in new }
             templates = templates ?? readTemplates
         }
         return (RecipientCache.states(found, channel: channel), templates ?? [:])

@@ -147,7 +147,10 @@ extension SQLiteStore {
         }
         // `busy` (the first column) says the WAL was not emptied: the background checkpoint
         // (`WALCheckpointer`) held the checkpoint lock, or a reader an older snapshot, for a
-        // moment. Tried again for up to about 2 s; both are short.
+        // moment. Tried again for up to about 2 s; both are short. The webhook's readers keep
+        // no snapshot meanwhile (`SnapshotReaders`).
+        snapshotReaders.releaseForCheckpoint()
+        defer { snapshotReaders.checkpointDone() }
         for _ in 0..<200 {
             let busy = try await pool.writeWithoutTransaction { db in
                 try Int.fetchOne(db, sql: "PRAGMA wal_checkpoint(TRUNCATE)") ?? 0

@@ -13,6 +13,8 @@ public final class SQLiteStore: RelayStore {
     let pool: DatabasePool
     /// Checkpoints off the commit path (see `WALCheckpointer`).
     private let checkpointer: WALCheckpointer
+    /// The webhook's recipient reads, on connections that keep their snapshot between reads.
+    let snapshotReaders: SnapshotReaders
     public let configuration: PushStoreConfiguration
     /// Where the database lives.
     public let path: String
@@ -55,8 +57,12 @@ public final class SQLiteStore: RelayStore {
                 try db.execute(sql: "PRAGMA synchronous = \(pragma)")
                 try db.execute(sql: "PRAGMA wal_autocheckpoint = \(WALCheckpointer.writerFallbackPages)")
             }
+            snapshotReaders = SnapshotReaders(
+                path: path, busyMode: config.busyMode, maximumCount: configuration.maximumReaderCount,
+                holdsSnapshots: configuration.recipientCacheUsers > 0)
             checkpointer = try WALCheckpointer(
-                path: path, synchronous: pragma, busyMode: config.busyMode, interval: .milliseconds(100))
+                path: path, synchronous: pragma, busyMode: config.busyMode, interval: .milliseconds(100),
+                readers: snapshotReaders)
             opened = DatabaseFileIdentity(path: path)
         } catch let error as DatabaseError {
             throw PushStoreError.cannotOpen(path: path, reason: error.message ?? error.description)
@@ -87,6 +93,7 @@ public final class SQLiteStore: RelayStore {
     /// a closed store is the one file.
     public func close() async throws {
         await checkpointer.stop()
+        snapshotReaders.close()
         pool.releaseMemory()
         try pool.close()
     }

@@ -25,7 +25,9 @@ final class WALCheckpointer: Sendable {
     ///   - busyMode: the store's; it covers opening only (the last connection of a store just
     ///     closed holds an exclusive lock while it cleans up the WAL). A passive checkpoint
     ///     never calls the busy handler.
-    init(path: String, synchronous: String, busyMode: Database.BusyMode, interval: Duration) throws {
+    ///   - readers: connections that keep a read transaction between reads; each checkpoint
+    ///     has them end it first (`SnapshotReaders.releaseForCheckpoint`).
+    init(path: String, synchronous: String, busyMode: Database.BusyMode, interval: Duration, readers: SnapshotReaders) throws {
         var configuration = Configuration()
         configuration.label = "PushStore.checkpointer"
         configuration.busyMode = busyMode
@@ -41,7 +43,9 @@ final class WALCheckpointer: Sendable {
                     // Passive: never waits for readers or the writer; what it cannot copy now
                     // (frames a reader still uses) is copied next time. A failure (the disk
                     // full, say) leaves the frames in the WAL, where they are just as durable.
-                    _ = try? await queue.writeWithoutTransaction { db in try db.checkpoint(.passive) }
+                    readers.releaseForCheckpoint()
+                    let frames = try? await queue.writeWithoutTransaction { db in try db.checkpoint(.passive).walFrameCount }
+                    readers.checkpointDone(walFrames: frames)
                 }
             }
         }
