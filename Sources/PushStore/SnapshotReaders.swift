@@ -57,7 +57,7 @@ final class SnapshotReaders: Sendable {
     /// Three quarters of the writer's backstop checkpoint: a WAL this long keeps no snapshot, so
     /// none is left when the backstop runs (a quarter is ~0.4 s of the WAL a 2-core machine
     /// writes at full load; the background checkpoints end held snapshots every 0.1 s).
-    let suspendingFrames = WALCheckpointer.writerFallbackPages * 3 / 4
+    static let suspendingFrames = WALCheckpointer.writerFallbackPages * 3 / 4
 
     /// - Parameter holdsSnapshots: false: every read has a transaction of its own, as the pool's
     ///   do, and sees what was committed before it began (the store without a recipient cache:
@@ -124,7 +124,7 @@ final class SnapshotReaders: Sendable {
             state.checkpoints -= 1
             // Begun while the checkpoint ran, a transaction may hold what it could not copy.
             state.epoch &+= 1
-            if let walFrames { state.walIsLong = walFrames >= suspendingFrames }
+            if let walFrames { state.walIsLong = walFrames >= Self.suspendingFrames }
         }
     }
 

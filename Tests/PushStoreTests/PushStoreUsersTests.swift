@@ -86,6 +86,22 @@ import Testing
         #expect(after.range(of: Data("carol".utf8)) != nil)
     }
 
+    /// The same while the webhook's reader keeps a snapshot that has Eve in it: the erasure's
+    /// checkpoint has it end it, and the WAL is emptied all the same.
+    @Test func anErasedUserLeavesNoBytesWhileTheWebhookKeepsASnapshot() async throws {
+        let file = try TemporaryDatabase()
+        let store = try file.open()
+        try await Self.fillWithEve(store, app: "A", otherApp: nil)
+        let read = try store.recipientStatesAndTemplates(app: "A", users: ["eve-7f3a", "carol"], channel: "c-1")
+        #expect(read.states["eve-7f3a"]?.tokens.map(\.token) == [Self.eveToken])
+        #expect(try await store.eraseUser(app: "A", user: "eve-7f3a"))
+        let after = try Self.bytes(of: file.path)
+        #expect(after.range(of: Data("eve-7f3a".utf8)) == nil)
+        #expect(after.range(of: Data(Self.eveToken.utf8)) == nil)
+        #expect(try store.recipientStatesAndTemplates(app: "A", users: ["eve-7f3a"], channel: "c-1").states["eve-7f3a"] == nil)
+        try await store.close()
+    }
+
     static let eveToken = hexToken(0xe7e)
 
     static func bytes(of path: String) throws -> Data {

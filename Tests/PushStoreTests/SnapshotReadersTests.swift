@@ -86,7 +86,7 @@ import Testing
     @Test func aLongWALSuspendsHoldingUntilItIsRestarted() throws {
         let fixture = try Fixture()
         fixture.readers.releaseForCheckpoint()
-        fixture.readers.checkpointDone(walFrames: fixture.readers.suspendingFrames)
+        fixture.readers.checkpointDone(walFrames: SnapshotReaders.suspendingFrames)
         #expect(try fixture.count() == 1)
         try fixture.insert()
         #expect(try fixture.count() == 2, "no snapshot kept")

@@ -22,6 +22,25 @@ import Testing
         try await store.close()
     }
 
+    /// The webhook's reads keep their snapshot between events (`SnapshotReaders`), which would
+    /// keep a checkpoint from copying anything committed after it: each background checkpoint has
+    /// them end it first.
+    @Test func aSnapshotTheWebhookKeepsDoesNotHoldTheCheckpointBack() async throws {
+        let database = try TemporaryDatabase()
+        let store = try database.open()
+        _ = try await store.registerToken(app: "A", user: "u", token: hexToken(1), isUnique: false)
+        let size = { (try? FileManager.default.attributesOfItem(atPath: database.path)[.size] as? Int) ?? 0 }
+        // A recipient read: its reader keeps the snapshot, from before the rows below.
+        #expect(try store.recipientStatesAndTemplates(app: "A", users: ["u"], channel: "c").states["u"] != nil)
+        let before = size()
+        try await store.pool.write { db in
+            try db.execute(sql: "CREATE TABLE filler (x BLOB)")
+            for _ in 0..<500 { try db.execute(sql: "INSERT INTO filler VALUES (zeroblob(4000))") }
+        }
+        #expect(await eventually(within: 30) { size() >= before + 2_000_000 })
+        try await store.close()
+    }
+
     /// `close()` stops the loop and closes its connection: the file can be opened again at once.
     @Test func closeStopsIt() async throws {
         let database = try TemporaryDatabase()
