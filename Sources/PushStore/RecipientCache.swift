@@ -192,8 +192,7 @@ package final class RecipientCache: Sendable {
     /// read once in a long while, and keeping each one filled the cache with entries never used
     /// again, each insert and eviction paid for by the webhook.
     package func store(app: String, users: [String: UserEntry], templates: [PushTemplateName: PushMessageTemplate]?, version: UInt64) {
-        // Sized once, outside the lock.
-        let sized = users.map { (key: UserKey(app: app, user: $0.key), held: Held($0.value)) }
+        let keyed = users.map { (key: UserKey(app: app, user: $0.key), entry: $0.value) }
         contents.withLock { contents in
             if contents.version != version {
                 guard version > contents.version else { return }
@@ -209,7 +208,11 @@ package final class RecipientCache: Sendable {
             let picky = contents.users.count >= capacity / 4 || contents.bytes >= byteCapacity / 4
             // (A user another reader cached meanwhile may be refused here: the entry held is as
             // current, being read at the same version.)
-            let kept = picky ? sized.filter { contents.doorkeeper.offer($0.key.hashValue) } : sized
+            // Sized (and put behind a reference) only once kept: at a million registered users
+            // the doorkeeper refuses nearly every user read, and sizing each was a third of this.
+            let kept = (picky ? keyed.filter { contents.doorkeeper.offer($0.key.hashValue) } : keyed).map {
+                (key: $0.key, held: Held($0.entry))
+            }
             let adding = kept.reduce(0) { $0 + $1.held.bytes }
             // A batch larger than the whole budget is not kept at all.
             guard !kept.isEmpty, adding <= byteCapacity, kept.count <= capacity else { return }

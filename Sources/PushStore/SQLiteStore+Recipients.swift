@@ -41,7 +41,8 @@ extension SQLiteStore {
             // Through the pool only when every snapshot reader is in use.
             let (readUsers, readTemplates) = try snapshotReaders.read(version: version, read) ?? pool.read(read)
             recipientCache.store(app: app, users: readUsers, templates: readTemplates, version: version)
-            found.merge(readUsers) { _, new in new }
+            // At a million users nearly every member is read: nothing to merge into.
+            if found.isEmpty { found = readUsers } else { found.merge(readUsers) { _, new in new } }
             templates = templates ?? readTemplates
         }
         return (RecipientCache.states(found, channel: channel), templates ?? [:])
@@ -54,15 +55,19 @@ extension SQLiteStore {
     /// users that have some.
     static func userEntries(_ db: Database, app: String, users: [String], userList: String) throws -> [String: RecipientCache.UserEntry] {
         var entries: [String: RecipientCache.UserEntry] = [:]
-        for user in users { entries[user] = RecipientCache.UserEntry(state: nil, channelPreferences: [:]) }
+        entries.reserveCapacity(users.count)
         var withChannelPreferences: [String] = []
         try forEachRow(
             db, select: "user_id, push_template, push_tokens, push_preferences, channel_preference_count FROM users", app: app,
             userList: userList
         ) { row in
             let user = row.string(0)
-            entries[user]?.state = try recipientState(app: app, user: user, row)
+            entries[user] = RecipientCache.UserEntry(state: try recipientState(app: app, user: user, row), channelPreferences: [:])
             if row.int64(4) > 0 { withChannelPreferences.append(user) }
+        }
+        // Users without a row are filed as unknown (cached as such: they have nothing to push to).
+        if entries.count < users.count {
+            for user in users where entries[user] == nil { entries[user] = RecipientCache.UserEntry(state: nil, channelPreferences: [:]) }
         }
         guard !withChannelPreferences.isEmpty else { return entries }
         try forEachRow(
