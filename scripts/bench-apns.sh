@@ -18,7 +18,8 @@ PORT=${PORT:-$((20000 + RANDOM % 20000))}
 TOKEN=$(printf 'ab%.0s' $(seq 32))
 work=$(mktemp -d)
 cleanup() { [ -n "${sink_pid:-}" ] && kill "$sink_pid" 2>/dev/null; wait 2>/dev/null; rm -rf "$work"; }
-trap cleanup EXIT
+. scripts/bench-exit.sh
+bench_on_exit cleanup
 
 swift build -c release --product apns-bench >/dev/null
 python3 - "$work/payload.json" <<'PY'

@@ -46,7 +46,8 @@ cleanup() {
   wait 2>/dev/null || true
   rm -rf "$work"
 }
-trap cleanup EXIT
+. scripts/bench-exit.sh
+bench_on_exit cleanup
 
 for tool in h2load nghttpd wrk sqlite3 python3; do
   command -v "$tool" >/dev/null || { echo "needs $tool (apt-get install nghttp2-client nghttp2-server wrk sqlite3)" >&2; exit 2; }

@@ -115,7 +115,8 @@ cleanup() {
   wait 2>/dev/null || true
   if [ "${KEEP:-0}" = 1 ]; then echo "work directory kept: $work" >&2; else rm -rf "$work"; fi
 }
-trap cleanup EXIT
+. scripts/bench-exit.sh
+bench_on_exit cleanup
 
 for tool in nghttpd wrk sqlite3 python3 curl; do
   command -v "$tool" >/dev/null || { echo "needs $tool (apt-get install nghttp2-server wrk sqlite3 curl)" >&2; exit 2; }

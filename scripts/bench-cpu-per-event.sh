@@ -35,7 +35,8 @@ cleanup() {
   wait 2>/dev/null || true
   rm -rf "$work"
 }
-trap cleanup EXIT
+. scripts/bench-exit.sh
+bench_on_exit cleanup
 
 # A second of warm-up, then the measured events: each message id once.
 python3 scripts/bench_events.py "$work/events.txt" $((RATE * (DURATION + 1) + 100)) "$USERS" 1000000 10 >/dev/null

@@ -29,7 +29,8 @@ cleanup() {
   wait 2>/dev/null || true
   rm -rf "$work"
 }
-trap cleanup EXIT
+. scripts/bench-exit.sh
+bench_on_exit cleanup
 
 for tool in wrk sqlite3 python3; do
   command -v "$tool" >/dev/null || { echo "needs $tool (apt-get install wrk sqlite3)" >&2; exit 2; }

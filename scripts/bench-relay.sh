@@ -29,7 +29,8 @@ cleanup() {
   [ -n "${sink_pid:-}" ] && kill "$sink_pid" 2>/dev/null
   wait 2>/dev/null; rm -rf "$work"
 }
-trap cleanup EXIT
+. scripts/bench-exit.sh
+bench_on_exit cleanup
 
 swift build -c "$CONFIG" --product relay-bench >/dev/null
 swift build -c "$CONFIG" --product apns-mock >/dev/null

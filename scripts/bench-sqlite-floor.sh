@@ -17,7 +17,8 @@ N=${N:-5000}
 ROUNDS=${ROUNDS:-3}
 SCRATCH=${SCRATCH:-.build}
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+. scripts/bench-exit.sh
+bench_on_exit 'rm -rf "$work"'
 swift build -c release --scratch-path "$SCRATCH" --product pipeline-bench >/dev/null
 bench=$SCRATCH/release/pipeline-bench
 "$bench" --schema "$work/schema.sqlite"
