@@ -76,9 +76,10 @@ final class SnapshotReaders: Sendable {
     }
 
     /// Runs `body` in a read transaction that has every registry write up to `version`; nil
-    /// when every reader is in use (the caller reads through the pool instead).
+    /// when every reader is in use or a new one cannot be opened (the caller reads through the
+    /// pool instead).
     func read<T>(version: UInt64, _ body: (Database) throws -> T) throws -> T? {
-        guard let (lent, epoch) = try lend() else { return nil }
+        guard let (lent, epoch) = lend() else { return nil }
         var reader = lent
         var keep = false
         defer { giveBack(reader, keep: keep) }
@@ -115,7 +116,16 @@ final class SnapshotReaders: Sendable {
             return state.idle
         }
         let released = taken.map(Self.released)
-        state.withLock { $0.idle.append(contentsOf: released) }
+        // Closed meanwhile (`close` found them lent to this call): closed here instead.
+        let orphaned = state.withLock { state -> [Reader] in
+            guard state.closed else {
+                state.idle.append(contentsOf: released)
+                return []
+            }
+            state.count -= released.count
+            return released
+        }
+        for reader in orphaned { Self.close(reader) }
     }
 
     /// - Parameter walFrames: the WAL's length in frames as the checkpoint found it, if it says.
@@ -140,8 +150,10 @@ final class SnapshotReaders: Sendable {
 
     // MARK: Lending
 
-    /// A reader, and the epoch its transaction must have been begun in to be kept.
-    private func lend() throws -> (Reader, epoch: UInt64)? {
+    /// A reader, and the epoch its transaction must have been begun in to be kept. Nil when all
+    /// are lent, or a new one cannot be opened (out of file descriptors under a flood of
+    /// connections, say): the pool's readers may still serve, and report the error if not.
+    private func lend() -> (Reader, epoch: UInt64)? {
         enum Lent {
             case idle(Reader)
             case open
@@ -158,12 +170,11 @@ final class SnapshotReaders: Sendable {
         case .idle(let reader): return (reader, epoch)
         case .none: return nil
         case .open:
-            do {
-                return (Reader(queue: try DatabaseQueue(path: path, configuration: configuration)), epoch)
-            } catch {
+            guard let queue = try? DatabaseQueue(path: path, configuration: configuration) else {
                 state.withLock { $0.count -= 1 }
-                throw error
+                return nil
             }
+            return (Reader(queue: queue), epoch)
         }
     }
 

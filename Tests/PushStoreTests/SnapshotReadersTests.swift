@@ -129,6 +129,17 @@ import Testing
         try fixture.close()
     }
 
+    /// A reader that cannot be opened fails no read: the caller reads through the pool, which
+    /// has its own connections (or reports the error itself).
+    @Test func aReaderThatCannotBeOpenedLeavesTheReadToThePool() throws {
+        let database = try TemporaryDatabase()
+        let readers = SnapshotReaders(
+            path: database.path + ".missing/none.sqlite", busyMode: .immediateError, maximumCount: 1, holdsSnapshots: true)
+        #expect(try readers.read(version: 0) { _ in 1 } == nil)
+        #expect(try readers.read(version: 0) { _ in 1 } == nil, "and it is tried again, not counted as open")
+        readers.close()
+    }
+
     /// Closed, the readers leave the database to its writer: closing the pool last removes the
     /// WAL, which a reader still open would keep.
     @Test func closedReadersLeaveOnlyTheDatabaseFile() throws {
