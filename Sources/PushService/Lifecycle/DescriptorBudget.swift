@@ -17,8 +17,9 @@ public struct DescriptorBudget: Sendable, Hashable {
     public var apnsConnections: Int
 
     /// The listening socket, stdio, the journal socket, SQLite (database, WAL and shared-memory
-    /// files for the writer, the checkpointer and each reader of the pool, the health probe), and the event loops'
-    /// epoll, eventfd and timerfd descriptors: under 100 on a 16-core machine; the rest is margin.
+    /// files for the writer, the checkpointer, each reader of the pool and each of the webhook's
+    /// snapshot readers, as many again; the health probe), and the event loops' epoll, eventfd and
+    /// timerfd descriptors: about 100 on a 16-core machine; the rest is margin.
     public static let reserve = 256
 
     public init(httpConnections: Int, apnsConnections: Int) {
