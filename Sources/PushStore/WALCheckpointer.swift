@@ -11,7 +11,11 @@ import Synchronization
 /// passive checkpoint on another connection runs beside the writer (SQLite lets a writer append
 /// while a checkpoint copies older frames) and gives up on nothing but frames a reader still
 /// needs, which the next round copies. The writer keeps a checkpoint of its own at
-/// `writerFallbackPages` in case this one falls behind, so the WAL stays bounded either way.
+/// `writerFallbackPages`, so the WAL stays bounded either way. Under a steady load that one is
+/// also what restarts the WAL: SQLite restarts it only when a write begins with every frame
+/// copied, and the writer appends while this one copies. It then has little left to copy, but it
+/// syncs the database file inside a commit (every ~1.5 s at full load on 2 cores; docs/benchmarks.md,
+/// "Goal 1's budget, measured again").
 final class WALCheckpointer: Sendable {
     /// The writer's own automatic checkpoint, now only a backstop: 16× SQLite's default.
     static let writerFallbackPages = 16_000
