@@ -111,7 +111,7 @@ struct PipelineBench {
         try await measure("recipient read, all misses") {
             for event in events {
                 let members = event.members.filter { policy.skipBeforePreferences(event: event, member: $0) == nil }.map(\.userID)
-                store.recipientCache.invalidate()
+                store.recipientCache.invalidate(app: "bench-app")
                 _ = try store.recipientStatesAndTemplates(app: "bench-app", users: members, channel: event.channel.channelURL)
             }
         }

@@ -87,7 +87,7 @@ public final class RelayApplication: Sendable {
                 ?? DispatcherConfiguration(
                     shutdownGrace: configuration.delivery.shutdownGrace,
                     maxBacklog: configuration.delivery.maxBacklog),
-            clock: seams.clock,
+            clock: seams.clock, erasedUsers: api.erasedUsers,
             logger: Logger(label: "push-relay.dispatcher", factory: { _ in logger.handler }))
         let store = api.store
         let readiness = DatabaseReadiness(check: seams.databaseCheck ?? { await store.checkWritable() })
@@ -99,7 +99,9 @@ public final class RelayApplication: Sendable {
         let pruneAfter = configuration.delivery.pruneAfter
         pruner = DeliveryLogPruner(
             store: api.store, maximumAge: pruneAfter,
-            interval: max(.seconds(1), min(.seconds(3600), pruneAfter / 4)), clock: seams.clock)
+            interval: max(.seconds(1), min(.seconds(3600), pruneAfter / 4)),
+            sessionLifetime: configuration.apps.map(\.limits.maxSessionLifetime).max() ?? AppLimits.defaultMaxSessionLifetime,
+            clock: seams.clock)
         self.registry = registry
         self.notifier = seams.notifier
         self.logger = logger
@@ -169,7 +171,7 @@ public final class RelayApplication: Sendable {
                 serverName: "push-relay",
                 availableConnectionsDelegate: connections.acceptLimit
             ),
-            services: [dispatcher, pruner] + extraServices,
+            services: [dispatcher, pruner, api.credentials] + extraServices,
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? 0
                 logger.info(

@@ -1,3 +1,5 @@
+import PushCore
+
 /// A reader's new total unread, from a `group_channel:message_read` webhook (`badge_sync`).
 public struct BadgeUpdate: Sendable, Hashable {
     public var userID: String
@@ -45,11 +47,12 @@ public struct BadgePushSettings: Sendable, Hashable {
 /// badge sync: the latest badge each device shows, which a badge push still waiting must not
 /// undo.
 public struct BadgeSnapshot: Sendable, Hashable {
-    public var counts: [String: Int]
+    /// By user id's bytes (`ExactID`), as the store keeps users.
+    public var counts: [ExactID: Int]
     /// The message's `created_at` (Sendbird's clock): reads older than it are stale.
     public var atMs: Int64
 
-    public init(counts: [String: Int], atMs: Int64) {
+    public init(counts: [ExactID: Int], atMs: Int64) {
         self.counts = counts
         self.atMs = atMs
     }

@@ -7,6 +7,9 @@ public enum PushStoreError: Error, Sendable, Hashable, CustomStringConvertible {
     case corruptValue(table: String, column: String, value: String)
     /// A write would make a user hold more rows of `what` than `limit`; nothing was written.
     case limitReached(what: String, limit: Int)
+    /// The device token is registered to another user, and the call may not move it; nothing
+    /// was written.
+    case heldByAnotherUser
 
     public var description: String {
         switch self {
@@ -16,6 +19,8 @@ public enum PushStoreError: Error, Sendable, Hashable, CustomStringConvertible {
             "unreadable value in \(table).\(column): \(value)"
         case .limitReached(let what, let limit):
             "a user may hold at most \(limit) \(what)"
+        case .heldByAnotherUser:
+            "the device token is registered to another user"
         }
     }
 }

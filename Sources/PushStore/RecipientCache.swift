@@ -2,15 +2,18 @@ import PushCore
 import Synchronization
 
 /// What the webhook read about users and app templates, reused until the next write to those
-/// tables commits.
+/// tables of the same app commits.
 ///
-/// Correctness rests on one counter: every write to users, tokens, preferences or templates goes
-/// through `SQLiteStore.registryWrite`, which bumps `version` after the commit. A reader takes the
-/// version *before* reading SQLite and files what it read under that version; an entry is used
-/// only while the version is unchanged. So an entry can be older than the database only if a
-/// write committed after it was read, and then the version has moved and the entry is ignored.
-/// Under webhook load with rare REST writes nearly every lookup hits; a REST write empties it in
-/// effect, which costs one read per user, as without the cache.
+/// Correctness rests on the per-app stamps of `RegistryVersions`: every write to users, tokens,
+/// preferences or templates goes through `SQLiteStore.registryWrite` (or PostgreSQL's, or a
+/// peer's notification), which stamps its app after the commit. A reader takes the app's stamp
+/// *before* reading the database (`lookUp` hands it out) and files what it read under it; an
+/// entry is used only while its app's stamp is unchanged. So an entry can be older than the
+/// database only if a write of its app committed after it was read, and then the stamp has moved
+/// and the entry is ignored. A write of app A leaves app B's entries in use: one tenant's REST
+/// traffic cannot empty the others' cache.
+///
+/// Keys are bytes (`ExactID`): two spellings of one name are two users here as in the store.
 ///
 /// Why: in WAL mode a reader's page cache is dropped whenever anyone commits, and the webhook's
 /// own commits come every few milliseconds, so every read went back to the file (pread per page).
@@ -18,10 +21,10 @@ package final class RecipientCache: Sendable {
     /// A user as the webhook needs them, for every channel: nil `state` means unknown to the relay.
     package struct UserEntry: Sendable {
         package var state: RecipientPushState?
-        package var channelPreferences: [String: ChannelPushPreference]
+        package var channelPreferences: [ExactID: ChannelPushPreference]
 
         /// The memberwise initializer, visible to the package (PushStorePostgres fills the cache too).
-        package init(state: RecipientPushState?, channelPreferences: [String: ChannelPushPreference]) {
+        package init(state: RecipientPushState?, channelPreferences: [ExactID: ChannelPushPreference]) {
             self.state = state
             self.channelPreferences = channelPreferences
         }
@@ -37,7 +40,7 @@ package final class RecipientCache: Sendable {
                 bytes += 64 + (state.channelPreference.pushSound?.utf8.count ?? 0)
             }
             for (channel, preference) in channelPreferences {
-                bytes += 96 + channel.utf8.count + (preference.pushSound?.utf8.count ?? 0)
+                bytes += 96 + channel.text.utf8.count + (preference.pushSound?.utf8.count ?? 0)
             }
             return bytes
         }
@@ -51,17 +54,22 @@ package final class RecipientCache: Sendable {
         let entry: UserEntry
         /// `entry.approximateBytes`, reckoned once.
         let bytes: Int
+        /// The app's stamp it was read under: current while the app's stamp is this one.
+        let stamp: UInt64
 
-        init(_ entry: UserEntry) {
+        init(_ entry: UserEntry, stamp: UInt64) {
             self.entry = entry
             self.bytes = entry.approximateBytes
+            self.stamp = stamp
         }
     }
 
     private struct Contents {
-        var version: UInt64 = 0
+        var versions = RegistryVersions()
+        /// Entries of every app; those of an app written since they were read stay until they
+        /// are read again (replaced) or evicted.
         var users: [UserKey: Held] = [:]
-        var templates: [String: [PushTemplateName: PushMessageTemplate]] = [:]
+        var templates: [ExactID: (stamp: UInt64, templates: [PushTemplateName: PushMessageTemplate])] = [:]
         /// `approximateBytes` of the users held.
         var bytes = 0
         /// Users offered while the cache was at least a quarter full (kept across versions: it says
@@ -104,12 +112,39 @@ package final class RecipientCache: Sendable {
     }
 
     private struct UserKey: Hashable {
-        var app: String
-        var user: String
+        var app: ExactID
+        var user: ExactID
+    }
+
+    /// What a reader files its reads under (`lookUp` hands it out, before the database is read).
+    package struct Version: Sendable, Hashable {
+        /// The app's stamp (`RegistryVersions.current`).
+        package var app: UInt64
+        /// `RegistryVersions.generation`: a snapshot begun after this was taken has every write
+        /// stamped this or lower.
+        package var generation: UInt64
+    }
+
+    /// The cached part of a read, and what the rest must be read and filed under.
+    package struct Lookup: Sendable {
+        package var found: [ExactID: UserEntry]
+        /// Users to read from the database, as given.
+        package var missing: [String]
+        /// The app's templates, when cached.
+        package var templates: [PushTemplateName: PushMessageTemplate]?
+        package var version: Version
+
+        package init(
+            found: [ExactID: UserEntry], missing: [String], templates: [PushTemplateName: PushMessageTemplate]?, version: Version
+        ) {
+            self.found = found
+            self.missing = missing
+            self.templates = templates
+            self.version = version
+        }
     }
 
     private let contents: Mutex<Contents>
-    private let versionCounter = Atomic<UInt64>(0)
     private let hits = Atomic<UInt64>(0)
     private let misses = Atomic<UInt64>(0)
     /// `contents.users.count` and `contents.bytes`, published by `store` under the lock so that
@@ -132,9 +167,10 @@ package final class RecipientCache: Sendable {
     }
 
     /// The known users' states, with their preference for `channel` (unknown users are left out).
-    package static func states(_ entries: [String: UserEntry], channel: String) -> [String: RecipientPushState] {
-        var states: [String: RecipientPushState] = [:]
+    package static func states(_ entries: [ExactID: UserEntry], channel: String) -> [ExactID: RecipientPushState] {
+        var states: [ExactID: RecipientPushState] = [:]
         states.reserveCapacity(entries.count)
+        let channel = ExactID(channel)
         for (user, entry) in entries {
             guard var state = entry.state else { continue }
             state.channelPreference = entry.channelPreferences[channel] ?? .defaults
@@ -143,30 +179,43 @@ package final class RecipientCache: Sendable {
         return states
     }
 
-    /// The current registry version; take it before reading SQLite.
-    package var version: UInt64 { versionCounter.load(ordering: .acquiring) }
-
-    /// A registry write committed: everything cached so far is stale.
-    package func invalidate() {
-        versionCounter.add(1, ordering: .releasing)
+    /// `app`'s version now (for a reader that does not look the cache up first).
+    package func version(app: String) -> Version {
+        contents.withLock { Version(app: $0.versions.current(ExactID(app)), generation: $0.versions.generation) }
     }
 
-    /// Cached entries for `users` valid at `version`, and the users that need a read.
-    package func lookUp(app: String, users: [String], version: UInt64)
-        -> (found: [String: UserEntry], missing: [String], templates: [PushTemplateName: PushMessageTemplate]?)
-    {
-        let result: (found: [String: UserEntry], missing: [String], templates: [PushTemplateName: PushMessageTemplate]?) =
-            contents.withLock { contents in
-                guard contents.version == version else { return ([:], users, nil) }
-                // Sized for every user at once: grown entry by entry, each growth rehashed them all.
-                var found: [String: UserEntry] = [:]
-                found.reserveCapacity(users.count)
-                var missing: [String] = []
-                for user in users {
-                    if let held = contents.users[UserKey(app: app, user: user)] { found[user] = held.entry } else { missing.append(user) }
+    /// A registry write of `app` committed: its entries are stale, other apps' stay.
+    package func invalidate(app: String) {
+        contents.withLock { $0.versions.wrote(ExactID(app)) }
+    }
+
+    /// Registry writes of unknown apps committed, or may have: nothing cached is current.
+    package func invalidateAll() {
+        contents.withLock { $0.versions.everything() }
+    }
+
+    /// Cached entries for `users` that are current, the users that need a read, and the version
+    /// to file that read under.
+    package func lookUp(app: String, users: [String]) -> Lookup {
+        let appKey = ExactID(app)
+        let result = contents.withLock { contents in
+            let stamp = contents.versions.current(appKey)
+            let version = Version(app: stamp, generation: contents.versions.generation)
+            // Sized for every user at once: grown entry by entry, each growth rehashed them all.
+            var found: [ExactID: UserEntry] = [:]
+            found.reserveCapacity(users.count)
+            var missing: [String] = []
+            for user in users {
+                let key = ExactID(user)
+                if let held = contents.users[UserKey(app: appKey, user: key)], held.stamp == stamp {
+                    found[key] = held.entry
+                } else {
+                    missing.append(user)
                 }
-                return (found, missing, contents.templates[app])
             }
+            let templates = contents.templates[appKey].flatMap { $0.stamp == stamp ? $0.templates : nil }
+            return Lookup(found: found, missing: missing, templates: templates, version: version)
+        }
         hits.add(UInt64(result.found.count), ordering: .relaxed)
         misses.add(UInt64(result.missing.count), ordering: .relaxed)
         return result
@@ -191,19 +240,20 @@ package final class RecipientCache: Sendable {
     /// at a million registered users with members drawn from all of them, nearly every member is
     /// read once in a long while, and keeping each one filled the cache with entries never used
     /// again, each insert and eviction paid for by the webhook.
-    package func store(app: String, users: [String: UserEntry], templates: [PushTemplateName: PushMessageTemplate]?, version: UInt64) {
-        let keyed = users.map { (key: UserKey(app: app, user: $0.key), entry: $0.value) }
+    package func store(
+        app: String, users: [ExactID: UserEntry], templates: [PushTemplateName: PushMessageTemplate]?, version: Version
+    ) {
+        let appKey = ExactID(app)
+        let keyed = users.map { (key: UserKey(app: appKey, user: $0.key), entry: $0.value) }
         contents.withLock { contents in
-            if contents.version != version {
-                guard version > contents.version else { return }
-                contents = Contents(version: version, doorkeeper: contents.doorkeeper)
-            }
+            // Read before a write of the app committed: not filed.
+            guard contents.versions.current(appKey) == version.app else { return }
             defer {
                 heldUsers.store(contents.users.count, ordering: .relaxed)
                 heldBytes.store(contents.bytes, ordering: .relaxed)
             }
             // An app's templates are a few KB at most: kept whether or not its users fit.
-            if let templates { contents.templates[app] = templates }
+            if let templates { contents.templates[appKey] = (version.app, templates) }
             guard capacity > 0 else { return }
             let picky = contents.users.count >= capacity / 4 || contents.bytes >= byteCapacity / 4
             // (A user another reader cached meanwhile may be refused here: the entry held is as
@@ -211,7 +261,7 @@ package final class RecipientCache: Sendable {
             // Sized (and put behind a reference) only once kept: at a million registered users
             // the doorkeeper refuses nearly every user read, and sizing each was a third of this.
             let kept = (picky ? keyed.filter { contents.doorkeeper.offer($0.key.hashValue) } : keyed).map {
-                (key: $0.key, held: Held($0.entry))
+                (key: $0.key, held: Held($0.entry, stamp: version.app))
             }
             let adding = kept.reduce(0) { $0 + $1.held.bytes }
             // A batch larger than the whole budget is not kept at all.

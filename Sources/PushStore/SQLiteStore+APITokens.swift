@@ -1,8 +1,9 @@
 import Foundation
 import GRDB
 
-/// Secondary API tokens (`/v3/applications/api_tokens`), stored as digests. The service keeps
-/// them in memory for authentication; the table is what survives a restart.
+/// Secondary API tokens (`/v3/applications/api_tokens`), stored as digests. The table is the
+/// truth; each relay keeps a view of it in memory for authentication (`CredentialDirectory`),
+/// reloaded when any relay of the fleet changes it.
 extension SQLiteStore {
     /// Adds a token (by its digest) to `app`, unless the app already has `limit`; nil then.
     public func addAPIToken(app: String, digest: Data, prefix: String, limit: Int) async throws -> StoredAPIToken? {
@@ -40,6 +41,9 @@ extension SQLiteStore {
             guard matches.count == 1 else { return .ambiguous(matches.count) }
             try db.execute(
                 sql: "DELETE FROM api_tokens WHERE app_id = ? AND token_digest = ?", arguments: [app, match.digest])
+            // Its sessions die with it (every relay's view already refuses them: their issuer is gone).
+            try db.execute(
+                sql: "DELETE FROM session_tokens WHERE app_id = ? AND issuer = ?", arguments: [app, CredentialIssuer.hex(match.digest)])
             return .removed(match)
         }
     }

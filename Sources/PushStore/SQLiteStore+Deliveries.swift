@@ -88,9 +88,10 @@ extension SQLiteStore {
     @discardableResult
     public func recordOutcomes(_ outcomes: [DeliveryOutcome]) async throws -> Int {
         guard !outcomes.isEmpty else { return 0 }
-        // Removing a token is a registry write (it invalidates the webhook's recipient cache).
+        // Removing a token is a registry write of its app (it invalidates the app's part of the
+        // webhook's recipient cache): the apps it happened to come back with the count.
         let removesTokens = outcomes.contains { $0.tokenRemoval != nil }
-        let record: @Sendable (Database) throws -> Int = { db in
+        let record: @Sendable (Database) throws -> (removed: Int, apps: Set<String>) = { db in
             let set = """
                 UPDATE deliveries SET state = ?, attempts = attempts + ?, next_attempt_at_ms = COALESCE(?, next_attempt_at_ms),
                     last_status = COALESCE(?, last_status), last_reason = COALESCE(?, last_reason),
@@ -106,6 +107,7 @@ extension SQLiteStore {
                     INSERT INTO delivery_attempts (delivery_id, at_ms, status, reason, error, apns_id) VALUES (?, ?, ?, ?, ?, ?)
                     """)
             var removed = 0
+            var apps: Set<String> = []
             for outcome in outcomes {
                 let a = outcome.attempt
                 let change = RawStatement(outcome.tokenRemoval == nil ? update : updateReturning)
@@ -139,6 +141,7 @@ extension SQLiteStore {
                     try log.run()
                 }
                 guard let (app, token) = target else { continue }
+                if outcome.tokenRemoval != nil { apps.insert(app) }
                 switch outcome.tokenRemoval {
                 case .ifRegisteredBefore(let ms)?:
                     try db.execute(
@@ -152,9 +155,14 @@ extension SQLiteStore {
                     break
                 }
             }
-            return removed
+            return (removed, apps)
         }
-        return try await removesTokens ? registryWrite(record) : queueWrite(record)
+        guard removesTokens else { return try await queueWrite(record).removed }
+        var touched: Set<String> = []
+        defer { for app in touched { recipientCache.invalidate(app: app) } }
+        let (removed, apps) = try await pool.write(record)
+        touched = apps
+        return removed
     }
 
     /// Puts deliveries a crash left in flight back to pending (same apns-id, same attempts).

@@ -4,15 +4,18 @@ import PushCore
 extension SQLiteStore {
     /// Registers a device token for a user, creating the user on first use
     /// (`DeviceTokenStore.registerToken`).
-    public func registerToken(app: String, user: String, token: String, isUnique: Bool, provider: PushProvider) async throws
-        -> TokenRegistration
-    {
+    public func registerToken(
+        app: String, user: String, token: String, isUnique: Bool, provider: PushProvider, movesFromOtherUsers: Bool
+    ) async throws -> TokenRegistration {
         let now = clock()
         let limit = configuration.maximumTokensPerUser
-        return try await registryWrite { db in
+        return try await registryWrite(app: app) { db in
             try Self.ensureUser(db, app: app, user: user, now: now)
             let previousOwner = try String.fetchOne(
                 db, sql: "SELECT user_id FROM device_tokens WHERE app_id = ? AND token = ?", arguments: [app, token])
+            let movesFromOther = previousOwner.map { !$0.sameBytes(as: user) } ?? false
+            // Thrown before anything is written: the transaction (and the user just ensured) rolls back.
+            if movesFromOther, !movesFromOtherUsers { throw PushStoreError.heldByAnotherUser }
             // Delete and re-insert rather than update, so the row gets the newest `id` and ranks
             // as the newest registration even within the same millisecond.
             try db.execute(sql: "DELETE FROM device_tokens WHERE app_id = ? AND token = ?", arguments: [app, token])
@@ -42,7 +45,7 @@ extension SQLiteStore {
             removed += excess.reversed()
             return TokenRegistration(
                 token: DeviceToken(token: token, registeredAtMs: now, provider: provider),
-                previousOwner: previousOwner == user ? nil : previousOwner,
+                previousOwner: movesFromOther ? previousOwner : nil,
                 removedTokens: removed
             )
         }
@@ -74,7 +77,7 @@ extension SQLiteStore {
     /// Removes one of a user's tokens of `provider`. Returns whether the user held it.
     @discardableResult
     public func removeToken(app: String, user: String, token: String, provider: PushProvider) async throws -> Bool {
-        try await registryWrite { db in
+        try await registryWrite(app: app) { db in
             try db.execute(
                 sql: "DELETE FROM device_tokens WHERE app_id = ? AND user_id = ? AND token = ? AND provider = ?",
                 arguments: [app, user, token, provider.rawValue])
@@ -85,7 +88,7 @@ extension SQLiteStore {
     /// Removes all of a user's tokens and returns them, oldest first.
     @discardableResult
     public func removeAllTokens(app: String, user: String) async throws -> [String] {
-        try await registryWrite { db in
+        try await registryWrite(app: app) { db in
             let tokens = try Self.tokens(db, app: app, user: user).map(\.token)
             try db.execute(sql: "DELETE FROM device_tokens WHERE app_id = ? AND user_id = ?", arguments: [app, user])
             return tokens
@@ -104,7 +107,7 @@ extension SQLiteStore {
     /// Removes a token of `provider` from whoever holds it; returns that user, if any.
     @discardableResult
     public func removeTokenFromOwner(app: String, token: String, provider: PushProvider) async throws -> String? {
-        try await registryWrite { db in
+        try await registryWrite(app: app) { db in
             try String.fetchOne(
                 db, sql: "DELETE FROM device_tokens WHERE app_id = ? AND token = ? AND provider = ? RETURNING user_id",
                 arguments: [app, token, provider.rawValue])
@@ -116,7 +119,7 @@ extension SQLiteStore {
     /// Returns whether the token was removed.
     @discardableResult
     public func removeToken(app: String, token: String, ifRegisteredBefore timestampMs: Int64) async throws -> Bool {
-        try await registryWrite { db in
+        try await registryWrite(app: app) { db in
             try db.execute(
                 sql: "DELETE FROM device_tokens WHERE app_id = ? AND token = ? AND registered_at < ?",
                 arguments: [app, token, timestampMs])

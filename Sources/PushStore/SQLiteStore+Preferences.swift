@@ -26,7 +26,7 @@ extension SQLiteStore {
         _ change: @escaping @Sendable (inout UserPushPreferences) throws -> Void
     ) async throws -> UserPushPreferences {
         let now = clock()
-        return try await registryWrite { db in
+        return try await registryWrite(app: app) { db in
             try Self.ensureUser(db, app: app, user: user, now: now)
             var preferences = try Self.preferences(db, app: app, user: user)
             try change(&preferences)
@@ -38,7 +38,7 @@ extension SQLiteStore {
     /// Resets a user's preferences to `UserPushPreferences.defaults`. Returns `nil` (and changes
     /// nothing) when the user is unknown.
     public func resetPreferences(app: String, user: String) async throws -> UserPushPreferences? {
-        try await registryWrite { db in
+        try await registryWrite(app: app) { db in
             guard try Self.userExists(db, app: app, user: user) else { return nil }
             _ = try UserPreferencesRecord.deleteOne(db, key: ["app_id": app, "user_id": user])
             return .defaults
@@ -71,7 +71,7 @@ extension SQLiteStore {
         _ change: @escaping @Sendable (inout ChannelPushPreference) throws -> Void
     ) async throws -> ChannelPushPreference {
         let now = clock()
-        return try await registryWrite { db in
+        return try await registryWrite(app: app) { db in
             var preference = try Self.channelPreference(db, app: app, user: user, channel: channel)
             let existed = preference != .defaults
             try change(&preference)

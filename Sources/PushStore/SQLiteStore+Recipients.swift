@@ -7,7 +7,7 @@ extension SQLiteStore {
     ///
     /// One cached statement taking the whole user list as one JSON array (`json_each`), one probe
     /// per user into the read model in `users` (`userEntries`).
-    public func recipientStates(app: String, users: [String], channel: String) async throws -> [String: RecipientPushState] {
+    public func recipientStates(app: String, users: [String], channel: String) async throws -> [ExactID: RecipientPushState] {
         guard !users.isEmpty else { return [:] }
         let list = Self.jsonArray(of: users)
         let entries = try await pool.read { db in try Self.userEntries(db, app: app, users: users, userList: list) }
@@ -18,17 +18,18 @@ extension SQLiteStore {
 
     /// `recipientStates` and the templates the app changed through the API, as the webhook needs them.
     ///
-    /// Served from `RecipientCache` while no registry write has committed since the users were
-    /// last read; otherwise one read (one snapshot, `SnapshotReaders`) for the missing users and
+    /// Served from `RecipientCache` while no registry write of the app has committed since the
+    /// users were last read; otherwise one read (one snapshot, `SnapshotReaders`) for the missing users and
     /// templates. Synchronous on purpose: a read runs on the caller's thread with a pooled reader
     /// connection. It is a few page lookups (tens of µs); handing it to GRDB's reader queue and
     /// back costs more CPU than the read itself (`pipeline-bench`: ~160 µs per hop on a 2-core
     /// VM), and it never waits for the writer (WAL).
     public func recipientStatesAndTemplates(
         app: String, users: [String], channel: String
-    ) throws -> (states: [String: RecipientPushState], templates: [PushTemplateName: PushMessageTemplate]) {
-        let version = recipientCache.version
-        var (found, missing, templates) = recipientCache.lookUp(app: app, users: users, version: version)
+    ) throws -> (states: [ExactID: RecipientPushState], templates: [PushTemplateName: PushMessageTemplate]) {
+        let cached = recipientCache.lookUp(app: app, users: users)
+        let (missing, version) = (cached.missing, cached.version)
+        var (found, templates) = (cached.found, cached.templates)
         if !missing.isEmpty || templates == nil {
             let list = Self.jsonArray(of: missing)
             let needsTemplates = templates == nil
@@ -53,8 +54,8 @@ extension SQLiteStore {
     /// One probe per user into `users`, which holds the read model (`RecipientReadModelSchema`):
     /// template choice, tokens and preferences. `channel_push_preferences` is read only for the
     /// users that have some.
-    static func userEntries(_ db: Database, app: String, users: [String], userList: String) throws -> [String: RecipientCache.UserEntry] {
-        var entries: [String: RecipientCache.UserEntry] = [:]
+    static func userEntries(_ db: Database, app: String, users: [String], userList: String) throws -> [ExactID: RecipientCache.UserEntry] {
+        var entries: [ExactID: RecipientCache.UserEntry] = [:]
         entries.reserveCapacity(users.count)
         var withChannelPreferences: [String] = []
         try forEachRow(
@@ -62,12 +63,14 @@ extension SQLiteStore {
             userList: userList
         ) { row in
             let user = row.string(0)
-            entries[user] = RecipientCache.UserEntry(state: try recipientState(app: app, user: user, row), channelPreferences: [:])
+            entries[ExactID(user)] = RecipientCache.UserEntry(state: try recipientState(app: app, user: user, row), channelPreferences: [:])
             if row.int64(4) > 0 { withChannelPreferences.append(user) }
         }
         // Users without a row are filed as unknown (cached as such: they have nothing to push to).
         if entries.count < users.count {
-            for user in users where entries[user] == nil { entries[user] = RecipientCache.UserEntry(state: nil, channelPreferences: [:]) }
+            for user in users where entries[ExactID(user)] == nil {
+                entries[ExactID(user)] = RecipientCache.UserEntry(state: nil, channelPreferences: [:])
+            }
         }
         guard !withChannelPreferences.isEmpty else { return entries }
         try forEachRow(
@@ -75,7 +78,7 @@ extension SQLiteStore {
             userList: withChannelPreferences.count == users.count ? userList : jsonArray(of: withChannelPreferences)
         ) { row in
             let record = ChannelPreferenceRecord(raw: row)
-            entries[record.userID]?.channelPreferences[record.channelURL] = try record.preference()
+            entries[ExactID(record.userID)]?.channelPreferences[ExactID(record.channelURL)] = try record.preference()
         }
         return entries
     }

@@ -21,7 +21,7 @@ extension SQLiteStore {
     /// Sets the template a user receives, creating the user.
     public func setPushTemplateName(app: String, user: String, _ name: PushTemplateName) async throws {
         let now = clock()
-        try await registryWrite { db in
+        try await registryWrite(app: app) { db in
             try Self.ensureUser(db, app: app, user: user, now: now)
             try db.execute(
                 sql: "UPDATE users SET push_template = ? WHERE app_id = ? AND user_id = ?",
@@ -70,7 +70,7 @@ extension SQLiteStore {
         startingFrom baseline: PushMessageTemplate,
         _ change: @escaping @Sendable (inout PushMessageTemplate) throws -> Void
     ) async throws -> PushMessageTemplate {
-        try await registryWrite { db in
+        try await registryWrite(app: app) { db in
             var template =
                 try MessageTemplateRecord.fetchOne(db, key: ["app_id": app, "template_name": name.rawValue])?.template
                 ?? baseline

@@ -11,7 +11,7 @@ extension SQLiteStore {
 
     public func createUser(app: String, user: String, nickname: String, profileURL: String) async throws -> UserProfile? {
         let now = clock()
-        return try await registryWrite { db in
+        return try await registryWrite(app: app) { db in
             try Self.ensureUser(db, app: app, user: user, now: now)
             let row = try Row.fetchOne(
                 db,
@@ -33,7 +33,7 @@ extension SQLiteStore {
     }
 
     public func updateUser(app: String, user: String, nickname: String?, profileURL: String?) async throws -> UserProfile? {
-        try await registryWrite { db in
+        try await registryWrite(app: app) { db in
             try Row.fetchOne(
                 db,
                 sql: """
@@ -135,7 +135,7 @@ extension SQLiteStore {
                     sql: "DELETE FROM decisions WHERE app_id = ? AND message_id IN (\(list)) AND user_id = ?", arguments: [app, user])
             }
         }
-        let registry = try await registryWrite { db in
+        let registry = try await registryWrite(app: app) { db in
             try db.execute(sql: "DELETE FROM session_tokens WHERE app_id = ? AND user_id = ?", arguments: [app, user])
             var changes = db.changesCount
             try db.execute(sql: "DELETE FROM badges WHERE app_id = ? AND user_id = ?", arguments: [app, user])

@@ -24,6 +24,8 @@ public final class SQLiteStore: RelayStore {
     let clock: @Sendable () -> Int64
     /// The webhook's view of users and templates; see `registryWrite`.
     package let recipientCache: RecipientCache
+    /// This process is the database's only writer: nothing to hear, always current.
+    public let credentialWatch = CredentialWatch(hearing: true)
 
     /// Opens (creating if needed) the database at `path` and brings its schema up to date.
     /// - Parameter clock: the current time in Unix milliseconds.
@@ -105,10 +107,11 @@ public final class SQLiteStore: RelayStore {
 
     // MARK: Helpers shared by the extensions
 
-    /// A write to users, device tokens, preferences or templates. Every such write must go
-    /// through here: it invalidates `recipientCache` once the transaction has ended.
-    func registryWrite<T: Sendable>(_ updates: @escaping @Sendable (Database) throws -> T) async throws -> T {
-        defer { recipientCache.invalidate() }
+    /// A write to users, device tokens, preferences or templates of `app`. Every such write must
+    /// go through here: it invalidates the app's part of `recipientCache` once the transaction
+    /// has ended (other apps' entries stay).
+    func registryWrite<T: Sendable>(app: String, _ updates: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        defer { recipientCache.invalidate(app: app) }
         return try await pool.write(updates)
     }
 

@@ -11,8 +11,10 @@ import Synchronization
 /// of the webhook's CPU (docs/benchmarks.md, "Reads that keep their snapshot").
 ///
 /// A held snapshot is safe to read from because of what it is compared with:
-/// - **Registry writes**: a snapshot is used only while `RecipientCache.version` is the one taken
-///   before it began, so it has every registry write the version counts (the cache's own rule).
+/// - **Registry writes**: a snapshot records the registry generation taken before it began
+///   (`RecipientCache.Version`), and is used to read an app only while that app's last write is
+///   stamped no later (`RegistryVersions`): it has every write of the app. Another app's writes
+///   leave it in use.
 /// - **Checkpoints**: a reader holding a snapshot keeps a checkpoint from copying frames past it,
 ///   and the writer from restarting the WAL. `WALCheckpointer` calls `releaseForCheckpoint`
 ///   before each passive checkpoint: idle readers end their transactions, and a transaction begun
@@ -27,8 +29,8 @@ import Synchronization
 final class SnapshotReaders: Sendable {
     private struct Reader: Sendable {
         let queue: DatabaseQueue
-        /// The registry version the open read transaction was begun under; nil: none is open.
-        var heldVersion: UInt64?
+        /// The registry generation taken before the open read transaction began; nil: none is open.
+        var heldGeneration: UInt64?
         /// `State.epoch` when the transaction began.
         var heldEpoch: UInt64 = 0
     }
@@ -75,29 +77,29 @@ final class SnapshotReaders: Sendable {
         self.holdsSnapshots = holdsSnapshots
     }
 
-    /// Runs `body` in a read transaction that has every registry write up to `version`; nil
-    /// when every reader is in use or a new one cannot be opened (the caller reads through the
-    /// pool instead).
-    func read<T>(version: UInt64, _ body: (Database) throws -> T) throws -> T? {
+    /// Runs `body` in a read transaction that has every registry write of the app `version` is
+    /// of; nil when every reader is in use or a new one cannot be opened (the caller reads
+    /// through the pool instead).
+    func read<T>(version: RecipientCache.Version, _ body: (Database) throws -> T) throws -> T? {
         guard let (lent, epoch) = lend() else { return nil }
         var reader = lent
         var keep = false
         defer { giveBack(reader, keep: keep) }
         let result = try reader.queue.inDatabase { db -> T in
-            if let held = reader.heldVersion, held != version || reader.heldEpoch != epoch || !db.isInsideTransaction {
+            if let held = reader.heldGeneration, version.app > held || reader.heldEpoch != epoch || !db.isInsideTransaction {
                 Self.end(db)
-                reader.heldVersion = nil
+                reader.heldGeneration = nil
             }
-            if reader.heldVersion == nil {
+            if reader.heldGeneration == nil {
                 try db.beginTransaction(.deferred)
-                reader.heldVersion = version
+                reader.heldGeneration = version.generation
                 reader.heldEpoch = epoch
             }
             do {
                 return try body(db)
             } catch {
                 Self.end(db)
-                reader.heldVersion = nil
+                reader.heldGeneration = nil
                 throw error
             }
         }
@@ -203,10 +205,10 @@ final class SnapshotReaders: Sendable {
     }
 
     private static func released(_ reader: Reader) -> Reader {
-        guard reader.heldVersion != nil else { return reader }
+        guard reader.heldGeneration != nil else { return reader }
         var reader = reader
         reader.queue.inDatabase { db in end(db) }
-        reader.heldVersion = nil
+        reader.heldGeneration = nil
         return reader
     }
 

@@ -37,6 +37,16 @@ enum PostgresMigrations {
         ),
         // FCM's message names in the delivery log (SQLite's `v7_fcm_message_names`).
         ("v3_fcm_message_names", ["ALTER TABLE deliveries ADD COLUMN message_name text"]),
+        // Sessions' issuers, app-wide session revocation, shared keys (SQLite's `v14_credential_issuers`).
+        (
+            "v4_credential_issuers",
+            [
+                "ALTER TABLE session_tokens ADD COLUMN issuer text",
+                "CREATE INDEX session_tokens_on_issuer ON session_tokens (app_id, issuer) WHERE issuer IS NOT NULL",
+                "CREATE TABLE session_revocations (app_id text PRIMARY KEY, revoked_before bigint NOT NULL)",
+                "CREATE TABLE relay_secrets (name text PRIMARY KEY, value bytea NOT NULL)",
+            ]
+        ),
     ]
 
     /// Applies the pending migrations on `connection`, which the caller closes if this throws.

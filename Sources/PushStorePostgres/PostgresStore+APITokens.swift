@@ -2,8 +2,9 @@ import Foundation
 import PostgresNIO
 import PushStore
 
-/// Secondary API tokens (`/v3/applications/api_tokens`), stored as digests. The service keeps
-/// them in memory for authentication; the table is what survives a restart.
+/// Secondary API tokens (`/v3/applications/api_tokens`), stored as digests. The table is the
+/// truth; each relay keeps a view of it in memory (`CredentialDirectory`), which every change here
+/// tells the fleet to reload (`c:<app>` on `pushrelay_registry`, delivered at commit).
 extension PostgresStore {
     /// Adds a token (by its digest) to `app`, unless the app already has `limit`; nil then. The
     /// app's lock makes the count and the insert one step across the fleet.
@@ -19,6 +20,7 @@ extension PostgresStore {
                 INSERT INTO api_tokens (app_id, token_digest, token_prefix, created_at)
                 VALUES (\(app), \(digest), \(prefix), \(stored.createdAtMs))
                 """, logger: logger)
+            try await notifyCredentialChange(app: app, connection)
             return stored
         }
     }
@@ -28,7 +30,7 @@ extension PostgresStore {
         try await withConnection { connection in try await Self.apiTokens(connection, app: app, logger: logger) }
     }
 
-    /// Every app's tokens, oldest first (read once at start-up).
+    /// Every app's tokens, oldest first.
     public func allAPITokens() async throws -> [StoredAPIToken] {
         try await withConnection { connection in try await Self.apiTokens(connection, app: nil, logger: logger) }
     }
@@ -40,15 +42,25 @@ extension PostgresStore {
             let matches = try await Self.apiTokens(connection, app: app, logger: logger).filter { token in
                 switch selector {
                 case .digest(let digest): token.digest == digest
-                case .prefix(let prefix): token.prefix == prefix
+                case .prefix(let prefix): token.prefix.sameBytes(as: prefix)
                 }
             }
             guard let match = matches.first else { return .notFound }
             guard matches.count == 1 else { return .ambiguous(matches.count) }
             try await connection.run(
                 "DELETE FROM api_tokens WHERE app_id = \(app) AND token_digest = \(match.digest)", logger: logger)
+            // Its sessions die with it (every relay's view already refuses them: their issuer is gone).
+            try await connection.run(
+                "DELETE FROM session_tokens WHERE app_id = \(app) AND issuer = \(CredentialIssuer.hex(match.digest))", logger: logger)
+            try await notifyCredentialChange(app: app, connection)
             return .removed(match)
         }
+    }
+
+    /// Tells every relay, at commit, that `app`'s credentials changed (`RegistryListener`).
+    func notifyCredentialChange(app: String, _ connection: PostgresConnection) async throws {
+        let payload = RegistryListener.credentialPrefix + app
+        try await connection.run("SELECT pg_notify(\(RegistryListener.channel), \(payload))", logger: logger)
     }
 
     /// An app has a handful of tokens at most (`limit` above), so reading them all is cheap.

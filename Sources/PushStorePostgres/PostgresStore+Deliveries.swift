@@ -106,10 +106,10 @@ extension PostgresStore {
     @discardableResult
     public func recordOutcomes(_ outcomes: [DeliveryOutcome]) async throws -> Int {
         guard !outcomes.isEmpty else { return 0 }
-        // Removing a token is a registry write: the statement notifies the fleet if it removed
-        // one, and this relay's cache is emptied once it has ended.
-        let removesTokens = outcomes.contains { $0.tokenRemoval != nil }
-        defer { if removesTokens { recipientCache.invalidate() } }
+        // Removing a token is a registry write of its app: the statement notifies the fleet for
+        // each app it removed one of, and this relay's cache forgets those apps once it has ended.
+        var touched: [String] = []
+        defer { for app in touched { recipientCache.invalidate(app: app) } }
         var rounds: [[DeliveryOutcome]] = [[]]
         var ids: Set<Int64> = []
         for outcome in outcomes {
@@ -120,19 +120,29 @@ extension PostgresStore {
             rounds[rounds.count - 1].append(outcome)
         }
         if rounds.count == 1 {
-            return try await retryingTransientFailures {
+            let result = try await retryingTransientFailures {
                 try await withConnection { connection in try await Self.record(outcomes, connection, logger: logger) }
             }
+            touched = result.apps
+            return result.removed
         }
-        return try await transaction { connection in
-            var removed = 0
-            for round in rounds { removed += try await Self.record(round, connection, logger: logger) }
-            return removed
+        let result = try await transaction { connection in
+            var total: (removed: Int, apps: [String]) = (0, [])
+            for round in rounds {
+                let result = try await Self.record(round, connection, logger: logger)
+                total = (total.removed + result.removed, total.apps + result.apps)
+            }
+            return total
         }
+        touched = result.apps
+        return result.removed
     }
 
-    /// One statement recording `outcomes` (each delivery at most once); returns the tokens removed.
-    private static func record(_ outcomes: [DeliveryOutcome], _ connection: PostgresConnection, logger: Logger) async throws -> Int {
+    /// One statement recording `outcomes` (each delivery at most once); returns the tokens removed
+    /// and the apps they were of.
+    private static func record(
+        _ outcomes: [DeliveryOutcome], _ connection: PostgresConnection, logger: Logger
+    ) async throws -> (removed: Int, apps: [String]) {
         var attemptOutcomes: [DeliveryOutcome] = []
         var attemptRows: [DeliveryAttempt] = []
         var removals: [(id: Int64, before: Int64?)] = []
@@ -149,7 +159,7 @@ extension PostgresStore {
             case nil: break
             }
         }
-        let removed = try await connection.value(
+        let rows = try await connection.rows(
             """
             WITH o AS (
                 SELECT * FROM unnest(
@@ -185,13 +195,17 @@ extension PostgresStore {
                 USING updated u,
                     unnest(\(PostgresArray.int8(removals.map(\.id))), \(PostgresArray.int8(removals.map(\.before)))) AS r(id, before)
                 WHERE u.id = r.id AND t.app_id = u.app_id AND t.token = u.device_token AND (r.before IS NULL OR t.registered_at < r.before)
-                RETURNING 1
+                RETURNING t.app_id
+            ), apps AS (
+                SELECT DISTINCT app_id FROM removed
             ), notified AS (
-                SELECT pg_notify(\(RegistryListener.channel), '') WHERE EXISTS (SELECT 1 FROM removed)
+                SELECT pg_notify(\(RegistryListener.channel), \(RegistryListener.registryPrefix) || app_id) FROM apps
             )
-            SELECT (SELECT COUNT(*) FROM removed) + 0 * (SELECT COUNT(*) FROM notified)
-            """, as: Int.self, logger: logger)
-        return removed ?? 0
+            SELECT (SELECT COUNT(*) FROM removed) + 0 * (SELECT COUNT(*) FROM notified), (SELECT array_agg(app_id) FROM apps)
+            """, logger: logger
+        ) { row in try row.decode((Int, [String]?).self) }
+        let (removed, apps) = rows.first ?? (0, nil)
+        return (removed, apps ?? [])
     }
 
     /// Puts deliveries THIS relay left in flight (a crash) back to pending, same apns-id, same

@@ -6,13 +6,19 @@ extension PostgresStore {
     /// Registers a device token for a user, creating the user on first use (see
     /// `DeviceTokenStore.registerToken`). Under the user's and the token's locks, so concurrent
     /// registrations behave as SQLite's serialised ones do.
-    public func registerToken(app: String, user: String, token: String, isUnique: Bool, provider: PushProvider) async throws
-        -> TokenRegistration
-    {
+    public func registerToken(
+        app: String, user: String, token: String, isUnique: Bool, provider: PushProvider, movesFromOtherUsers: Bool
+    ) async throws -> TokenRegistration {
         let now = clock()
         let limit = configuration.store.maximumTokensPerUser
-        return try await registryWrite { connection in
+        return try await registryWrite(app: app) { connection in
             try await Self.lockAndEnsureUser(connection, app: app, user: user, token: token, now: now, logger: logger)
+            if !movesFromOtherUsers {
+                let owner = try await connection.value(
+                    "SELECT user_id FROM device_tokens WHERE app_id = \(app) AND token = \(token)", as: String.self, logger: logger)
+                // Thrown before anything is written: the transaction (and the user just ensured) rolls back.
+                if let owner, !owner.sameBytes(as: user) { throw PushStoreError.heldByAnotherUser }
+            }
             // The token wherever it is (its owner is the previous one) and, under `isUnique`, the
             // user's other tokens. Deleted and re-inserted rather than updated, so the row gets
             // the newest `id` and ranks as the newest registration even within one millisecond.
@@ -26,7 +32,7 @@ extension PostgresStore {
                 """, logger: logger)
             {
                 let (held, owner, registeredAt, id) = try row.decode((String, String, Int64, Int64).self)
-                if held == token {
+                if held.sameBytes(as: token) {
                     previousOwner = owner
                 } else {
                     removed.append(StoredToken(token: held, registeredAt: registeredAt, id: id))
@@ -45,9 +51,10 @@ extension PostgresStore {
                     ORDER BY registered_at DESC, id DESC OFFSET \(Int64(max(0, limit))))
                 RETURNING token, registered_at, id
                 """, logger: logger, StoredToken.init)
+            let moved = previousOwner.map { !$0.sameBytes(as: user) } ?? false
             return TokenRegistration(
                 token: DeviceToken(token: token, registeredAtMs: now, provider: provider),
-                previousOwner: previousOwner == user ? nil : previousOwner,
+                previousOwner: moved ? previousOwner : nil,
                 removedTokens: StoredToken.oldestFirst(removed) + StoredToken.oldestFirst(excess)
             )
         }
@@ -80,7 +87,7 @@ extension PostgresStore {
     /// Removes one of a user's tokens of `provider`. Returns whether the user held it.
     @discardableResult
     public func removeToken(app: String, user: String, token: String, provider: PushProvider) async throws -> Bool {
-        try await registryWrite { connection in
+        try await registryWrite(app: app) { connection in
             try await connection.count(
                 """
                 DELETE FROM device_tokens
@@ -92,7 +99,7 @@ extension PostgresStore {
     /// Removes all of a user's tokens and returns them, oldest first.
     @discardableResult
     public func removeAllTokens(app: String, user: String) async throws -> [String] {
-        try await registryWrite { connection in
+        try await registryWrite(app: app) { connection in
             StoredToken.oldestFirst(
                 try await connection.rows(
                     "DELETE FROM device_tokens WHERE app_id = \(app) AND user_id = \(user) RETURNING token, registered_at, id",
@@ -112,7 +119,7 @@ extension PostgresStore {
     /// Removes a token of `provider` from whoever holds it; returns that user, if any.
     @discardableResult
     public func removeTokenFromOwner(app: String, token: String, provider: PushProvider) async throws -> String? {
-        try await registryWrite { connection in
+        try await registryWrite(app: app) { connection in
             try await connection.value(
                 """
                 DELETE FROM device_tokens WHERE app_id = \(app) AND token = \(token) AND provider = \(provider.rawValue)
@@ -125,7 +132,7 @@ extension PostgresStore {
     /// `timestampMs` (APNs' 410 `timestamp`): a registration after that moment is a new, valid one.
     @discardableResult
     public func removeToken(app: String, token: String, ifRegisteredBefore timestampMs: Int64) async throws -> Bool {
-        try await registryWrite { connection in
+        try await registryWrite(app: app) { connection in
             try await connection.count(
                 """
                 DELETE FROM device_tokens WHERE app_id = \(app) AND token = \(token) AND registered_at < \(timestampMs) RETURNING 1

@@ -147,7 +147,7 @@ private struct EventBatch {
             }
             for (user, count) in event.badges?.counts ?? [:] {
                 badgeEvents.append(number)
-                badgeUsers.append(user)
+                badgeUsers.append(user.text)
                 badgeCounts.append(Int64(count))
                 badgeAt.append(event.badges?.atMs)
             }

@@ -26,7 +26,7 @@ extension PostgresStore {
         let write: (PostgresConnection) async throws -> Int = { connection in
             Int(try await connection.value(query, as: Int64.self, logger: self.logger) ?? 0)
         }
-        return page.table.isRegistry ? try await registryWrite(write) : try await transaction(.write, write)
+        return page.table.isRegistry ? try await registryWrite(app: nil, write) : try await transaction(.write, write)
     }
 
     /// How many of the page's rows are here, by `matchKey`.

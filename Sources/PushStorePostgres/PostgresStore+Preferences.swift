@@ -30,7 +30,7 @@ extension PostgresStore {
         _ change: @escaping @Sendable (inout UserPushPreferences) throws -> Void
     ) async throws -> UserPushPreferences {
         let now = clock()
-        return try await registryWrite { connection in
+        return try await registryWrite(app: app) { connection in
             try await Self.lockAndEnsureUser(connection, app: app, user: user, now: now, logger: logger)
             var preferences =
                 try await connection.rows(
@@ -47,7 +47,7 @@ extension PostgresStore {
     /// Resets a user's preferences to `UserPushPreferences.defaults`. Returns `nil` (and changes
     /// nothing) when the user is unknown: an unknown user has no row to delete.
     public func resetPreferences(app: String, user: String) async throws -> UserPushPreferences? {
-        try await registryWrite { connection in
+        try await registryWrite(app: app) { connection in
             let known = try await connection.value(
                 """
                 WITH reset AS (DELETE FROM user_push_preferences WHERE app_id = \(app) AND user_id = \(user))
@@ -85,7 +85,7 @@ extension PostgresStore {
         _ change: @escaping @Sendable (inout ChannelPushPreference) throws -> Void
     ) async throws -> ChannelPushPreference {
         let now = clock()
-        return try await registryWrite { connection in
+        return try await registryWrite(app: app) { connection in
             // Created first (rolled back with everything else if `change` or the limit refuses):
             // the user's lock makes the count below exact.
             try await Self.lockAndEnsureUser(connection, app: app, user: user, now: now, logger: logger)

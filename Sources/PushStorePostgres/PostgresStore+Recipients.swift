@@ -5,7 +5,7 @@ import PushStore
 extension PostgresStore {
     /// The push state of several users for one channel, from one statement (one snapshot). Users
     /// the relay has never seen are absent from the result (they have no tokens to push to).
-    public func recipientStates(app: String, users: [String], channel: String) async throws -> [String: RecipientPushState] {
+    public func recipientStates(app: String, users: [String], channel: String) async throws -> [ExactID: RecipientPushState] {
         guard !users.isEmpty else { return [:] }
         let entries = try await withConnection { connection in
             try await Self.userEntries(connection, app: app, users: users, logger: logger)
@@ -17,19 +17,21 @@ extension PostgresStore {
 
     /// `recipientStates` and the templates the app changed through the API, as the webhook needs them.
     ///
-    /// Served from `RecipientCache` while no registry write has been seen since the users were
-    /// last read: this relay's own writes invalidate it at commit, other relays' through
+    /// Served from `RecipientCache` while no registry write of the app has been seen since the
+    /// users were last read: this relay's own writes invalidate it at commit, other relays' through
     /// `RegistryListener`, and while that is not listening the cache is not used at all (a
     /// notification could be missed). Otherwise one statement for the missing users (every table
     /// at once) and, when the app's templates are missing too, one for them in the same snapshot.
     public func recipientStatesAndTemplates(
         app: String, users: [String], channel: String
-    ) async throws -> (states: [String: RecipientPushState], templates: [PushTemplateName: PushMessageTemplate]) {
-        let version = recipientCache.version
+    ) async throws -> (states: [ExactID: RecipientPushState], templates: [PushTemplateName: PushMessageTemplate]) {
         let useCache = registry.isListening
         if !useCache { recipientCache.countBypassed(users.count) }
         let cached =
-            useCache ? recipientCache.lookUp(app: app, users: users, version: version) : (found: [:], missing: users, templates: nil)
+            useCache
+            ? recipientCache.lookUp(app: app, users: users)
+            : RecipientCache.Lookup(found: [:], missing: users, templates: nil, version: recipientCache.version(app: app))
+        let version = cached.version
         var found = cached.found
         var templates = cached.templates
         if !cached.missing.isEmpty || templates == nil {
@@ -64,9 +66,9 @@ extension PostgresStore {
     /// the tokens and channel preferences aggregated into arrays (by the indexes' order).
     static func userEntries(
         _ connection: PostgresConnection, app: String, users: [String], logger: Logger
-    ) async throws -> [String: RecipientCache.UserEntry] {
-        var entries: [String: RecipientCache.UserEntry] = [:]
-        for user in users { entries[user] = RecipientCache.UserEntry(state: nil, channelPreferences: [:]) }
+    ) async throws -> [ExactID: RecipientCache.UserEntry] {
+        var entries: [ExactID: RecipientCache.UserEntry] = [:]
+        for user in users { entries[ExactID(user)] = RecipientCache.UserEntry(state: nil, channelPreferences: [:]) }
         let rows = try await connection.rows(
             """
             SELECT \(unescaped: prefixed("p", PreferenceColumns.user)), p.app_id IS NULL, u.user_id, u.push_template,
@@ -101,7 +103,7 @@ extension PostgresStore {
                 userID: user, tokens: known,
                 preferences: try columns[15].decode(Bool.self) ? .defaults : try PreferenceColumns.userPreferences(row),
                 channelPreference: .defaults, templateName: templateName)
-            var channelPreferences: [String: ChannelPushPreference] = [:]
+            var channelPreferences: [ExactID: ChannelPushPreference] = [:]
             if let channels = try columns[20].decode([String]?.self) {
                 let triggers = try columns[21].decode([String].self)
                 let sounds = try columns[22].decode([String].self)
@@ -111,11 +113,11 @@ extension PostgresStore {
                         throw PushStoreError.corruptValue(
                             table: PreferenceColumns.channelTable, column: "push_trigger_option", value: triggers[index])
                     }
-                    channelPreferences[channel] = ChannelPushPreference(
+                    channelPreferences[ExactID(channel)] = ChannelPushPreference(
                         triggerOption: trigger, pushSound: hasSound[index] ? sounds[index] : nil)
                 }
             }
-            entries[user] = RecipientCache.UserEntry(state: state, channelPreferences: channelPreferences)
+            entries[ExactID(user)] = RecipientCache.UserEntry(state: state, channelPreferences: channelPreferences)
         }
         return entries
     }

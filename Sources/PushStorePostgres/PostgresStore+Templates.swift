@@ -24,7 +24,7 @@ extension PostgresStore {
     /// Sets the template a user receives, creating the user: one upsert.
     public func setPushTemplateName(app: String, user: String, _ name: PushTemplateName) async throws {
         let now = clock()
-        try await registryWrite { connection in
+        try await registryWrite(app: app) { connection in
             try await connection.run(
                 """
                 INSERT INTO users (app_id, user_id, created_at, push_template) VALUES (\(app), \(user), \(now), \(name.rawValue))
@@ -85,7 +85,7 @@ extension PostgresStore {
         startingFrom baseline: PushMessageTemplate,
         _ change: @escaping @Sendable (inout PushMessageTemplate) throws -> Void
     ) async throws -> PushMessageTemplate {
-        try await registryWrite { connection in
+        try await registryWrite(app: app) { connection in
             try await connection.run(
                 "SELECT pg_advisory_xact_lock(\(AdvisoryLock.template(app: app, name: name.rawValue)))", logger: logger)
             var template = try await Self.storedMessageTemplate(connection, app: app, name: name, logger: logger) ?? baseline

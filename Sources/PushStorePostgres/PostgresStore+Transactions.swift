@@ -90,15 +90,19 @@ extension PostgresStore {
         }
     }
 
-    /// A write to users, device tokens, preferences or templates. Every such write goes through
-    /// here: in its transaction it notifies `pushrelay_registry` (delivered at commit to every
-    /// relay's `RegistryListener`, which empties that relay's cache), and once the transaction
-    /// has ended it empties this relay's own cache at once.
-    func registryWrite<T: Sendable>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
-        defer { recipientCache.invalidate() }
+    /// A write to users, device tokens, preferences or templates of `app` (nil: of apps not known
+    /// here, an import). Every such write goes through here: in its transaction it notifies
+    /// `pushrelay_registry` with the app (delivered at commit to every relay's
+    /// `RegistryListener`, which forgets that app's part of its cache), and once the transaction
+    /// has ended it does the same to this relay's own cache at once.
+    func registryWrite<T: Sendable>(app: String?, _ body: (PostgresConnection) async throws -> T) async throws -> T {
+        defer {
+            if let app { recipientCache.invalidate(app: app) } else { recipientCache.invalidateAll() }
+        }
         return try await transaction { connection in
             let value = try await body(connection)
-            try await connection.run("NOTIFY \(unescaped: RegistryListener.channel)", logger: logger)
+            let payload = app.map { RegistryListener.registryPrefix + $0 } ?? ""
+            try await connection.run("SELECT pg_notify(\(RegistryListener.channel), \(payload))", logger: logger)
             return value
         }
     }

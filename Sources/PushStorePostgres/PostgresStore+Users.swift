@@ -14,7 +14,7 @@ extension PostgresStore {
 
     public func createUser(app: String, user: String, nickname: String, profileURL: String) async throws -> UserProfile? {
         let now = clock()
-        return try await registryWrite { connection in
+        return try await registryWrite(app: app) { connection in
             try await Self.profiles(
                 connection,
                 """
@@ -39,7 +39,7 @@ extension PostgresStore {
     }
 
     public func updateUser(app: String, user: String, nickname: String?, profileURL: String?) async throws -> UserProfile? {
-        try await registryWrite { connection in
+        try await registryWrite(app: app) { connection in
             try await Self.profiles(
                 connection,
                 """
@@ -66,7 +66,7 @@ extension PostgresStore {
     /// finds the user's deliveries. The rows are gone at commit; their bytes stay in the table
     /// files until VACUUM reuses the space (docs/operations.md, "Erasing a user").
     public func eraseUser(app: String, user: String) async throws -> Bool {
-        try await registryWrite { connection in
+        try await registryWrite(app: app) { connection in
             let counts = try await connection.rows(
                 """
                 WITH sent AS (

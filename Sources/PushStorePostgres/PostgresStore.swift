@@ -22,6 +22,8 @@ public final class PostgresStore: RelayStore {
     /// The webhook's view of users and templates; used only while `registry` listens.
     let recipientCache: RecipientCache
     let registry: RegistryListener
+    /// Other relays' credential changes, heard through `registry` (not heard until it listens).
+    public let credentialWatch = CredentialWatch(hearing: false)
     /// Runs `client.run()`, which the pool needs for as long as the store is used. Unstructured
     /// on purpose: the store outlives the call that opened it, so no caller's scope can own the
     /// task; the store does, and cancels it in `close()` (or when it is released).
@@ -38,7 +40,7 @@ public final class PostgresStore: RelayStore {
         self.clock = clock
         recipientCache = RecipientCache(
             capacity: configuration.store.recipientCacheUsers, byteCapacity: configuration.store.recipientCacheBytes)
-        registry = RegistryListener(cache: recipientCache, logger: logger)
+        registry = RegistryListener(cache: recipientCache, credentials: credentialWatch, logger: logger)
     }
 
     deinit {

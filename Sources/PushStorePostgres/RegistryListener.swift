@@ -3,15 +3,22 @@ import PostgresNIO
 import PushStore
 import Synchronization
 
-/// Keeps this relay's `RecipientCache` honest about the other relays' registry writes: LISTEN on
-/// `pushrelay_registry`, on a connection of its own, and empty the cache on every notification.
+/// Keeps this relay's `RecipientCache` and credential view honest about the other relays'
+/// writes: LISTEN on `pushrelay_registry`, on a connection of its own. A notification's payload
+/// says what changed: `r:<app>` a registry write of that app (its part of the cache is
+/// forgotten), `c:<app>` that app's API tokens or session revocations (`CredentialWatch`); an
+/// empty or unknown payload (an older relay's) forgets the whole cache.
 ///
 /// A notification missed would leave a stale cache in use, so the cache is used only while
 /// LISTEN is known to be in effect (`isListening`). When the connection fails (or stops answering
-/// the heartbeat) the flag drops, the cache is emptied, and LISTEN is re-established after a short
-/// backoff; meanwhile every webhook read goes to the database.
+/// the heartbeat) the flag drops, the cache is emptied, the credential view is told it no longer
+/// hears (it polls the database meanwhile), and LISTEN is re-established after a short backoff;
+/// meanwhile every webhook read goes to the database.
 final class RegistryListener: Sendable {
     static let channel = "pushrelay_registry"
+    /// Payload prefixes: a registry write of an app, a credential change of an app.
+    static let registryPrefix = "r:"
+    static let credentialPrefix = "c:"
     /// How often the idle LISTEN connection proves it is alive: a connection cut without a FIN
     /// (a dead peer, a dropped route) would otherwise look like one with nothing to say.
     static let heartbeatInterval: Duration = .seconds(5)
@@ -20,12 +27,14 @@ final class RegistryListener: Sendable {
     static let maximumBackoff: Duration = .seconds(5)
 
     private let cache: RecipientCache
+    private let credentials: CredentialWatch
     private let logger: Logger
     private let listening = Atomic<Bool>(false)
     private let task = Mutex<Task<Void, Never>?>(nil)
 
-    init(cache: RecipientCache, logger: Logger) {
+    init(cache: RecipientCache, credentials: CredentialWatch, logger: Logger) {
         self.cache = cache
+        self.credentials = credentials
         self.logger = logger
     }
 
@@ -82,7 +91,19 @@ final class RegistryListener: Sendable {
     /// files what it reads under a version this invalidation has already moved past.
     private func goDeaf() {
         listening.store(false, ordering: .releasing)
-        cache.invalidate()
+        credentials.setHearing(false)
+        cache.invalidateAll()
+    }
+
+    /// What one notification says (see the type's comment).
+    private func received(_ payload: String) {
+        if payload.hasPrefix(Self.registryPrefix) {
+            cache.invalidate(app: String(payload.dropFirst(Self.registryPrefix.count)))
+        } else if payload.hasPrefix(Self.credentialPrefix) {
+            credentials.changed(app: String(payload.dropFirst(Self.credentialPrefix.count)))
+        } else {
+            cache.invalidateAll()
+        }
     }
 
     /// Listens until the connection fails or the task is cancelled. Returns whether LISTEN was
@@ -93,11 +114,12 @@ final class RegistryListener: Sendable {
             // In effect from here. Writes committed before were never notified, so what the
             // cache holds is suspect.
             listened = true
-            cache.invalidate()
+            cache.invalidateAll()
             listening.store(true, ordering: .releasing)
+            credentials.setHearing(true)
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask {
-                    for try await _ in notifications { self.cache.invalidate() }
+                    for try await notification in notifications { self.received(notification.payload) }
                 }
                 group.addTask { try await self.heartbeat(connection) }
                 // Either one ending means the connection is gone (or the store is closing).

@@ -49,14 +49,14 @@ import Testing
     @Test func membersOfOneEventGetTheAlertOfTheirOwnTemplate() throws {
         let names = ["b1", "b2", "b3", "b4", "b5"]
         let event = makeEvent(members: [member("alice")] + names.map { member($0) })
-        var choices: [String: PushTemplateName] = [:]
-        for (index, name) in names.enumerated() where index % 2 == 1 { choices[name] = .alternative }
+        var choices: [ExactID: PushTemplateName] = [:]
+        for (index, name) in names.enumerated() where index % 2 == 1 { choices[ExactID(name)] = .alternative }
         let lookup = RecipientLookup(
-            deviceTokens: Dictionary(uniqueKeysWithValues: names.map { ($0, bobTokens) }), templateChoices: choices)
+            deviceTokens: Dictionary(uniqueKeysWithValues: names.map { (ExactID($0), bobTokens) }), templateChoices: choices)
         let plan = PushPlanner().plan(event, lookup: lookup, now: now)
         let templates = PushTemplateSet.sendbirdDefaults
         for recipient in plan.recipients.dropFirst() {
-            let choice = choices[recipient.userID] ?? .default
+            let choice = choices[ExactID(recipient.userID)] ?? .default
             let expected = TemplateRenderer.alertTemplate(for: event, recipientChoice: choice, templates: templates).render().body
             #expect(try #require(recipient.payload).alert == expected, "\(recipient.userID)")
         }

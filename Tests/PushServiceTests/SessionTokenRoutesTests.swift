@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import GRDB
 import HTTPTypes
+import Logging
 import Testing
 import PushCore
 @testable import PushService
@@ -23,7 +24,7 @@ import PushCore
             else { Issue.record("unexpected body \(r.text)"); return }
             #expect(Set(fields.keys) == ["user_id", "token", "expires_at"])
             #expect(fields["user_id"] == .string("alice"))
-            #expect(token.count == 64 && token.allSatisfy { "0123456789abcdef".contains($0) })
+            #expect(token.count == 80 && token.allSatisfy { "0123456789abcdef".contains($0) }, "64 random and 16 of tag")
             let week: Int64 = 7 * 24 * 3600 * 1000
             #expect((before + week...Self.nowMs() + week).contains(expiresAt))
 
@@ -127,7 +128,8 @@ import PushCore
     @Test(arguments: [
         ("", 400302), ("abc", 400302), (String(repeating: "A", count: 64), 400302),
         (String(repeating: "g", count: 64), 400302), (String(repeating: "a", count: 65), 400302),
-        (String(repeating: "0", count: 64), 400302),
+        (String(repeating: "0", count: 64), 400302), (String(repeating: "0", count: 80), 400302),
+        (CredentialToken.generate() + CredentialToken.generate().prefix(16), 400302),
     ])
     func malformedOrUnknownTokensAre401(token: String, code: Int) async throws {
         try await LiveRelay.run { relay async throws in
@@ -137,33 +139,41 @@ import PushCore
         }
     }
 
-    /// A malformed token is refused before any database access: with the database closed, it
-    /// still gets 401, not the 500 a lookup would cause.
-    @Test func aMalformedTokenNeverReachesTheDatabase() async throws {
+    /// A malformed or forged token is refused before any database access: with the database
+    /// closed it still gets 401, not the error a lookup would meet. Forged includes a well-formed
+    /// random one (its tag does not match) and the old 64-character form once no session of that
+    /// form can be alive: only a token the fleet made costs a lookup.
+    @Test func aForgedTokenNeverReachesTheDatabase() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("SessionTokenRoutesTests-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let store = try SQLiteStore(path: directory.appendingPathComponent("r.sqlite").path)
+        let credentials = try await CredentialDirectory.load(
+            store: store, maximumSessionLifetime: AppLimits.defaultMaxSessionLifetime, logger: Logger(label: "test"))
         let middleware = AuthenticationMiddleware(
-            apps: AppRegistry(apps: [TestApps.a]), secondaryAPITokens: SecondaryAPITokens([]), store: store,
+            apps: AppRegistry(apps: [TestApps.a]), credentials: credentials, store: store, rateLimits: CredentialRateLimiter(),
             clock: WallClock.milliseconds)
         try store.pool.close()
-        for token in ["x", String(repeating: "Z", count: 64), String(repeating: "a", count: 63) + "\u{e9}"] {
+        let forged = [
+            "x", String(repeating: "Z", count: 64), String(repeating: "a", count: 63) + "\u{e9}", String(repeating: "a", count: 64),
+            CredentialToken.generate() + String(repeating: "0", count: 16),
+        ]
+        for token in forged {
             await #expect(throws: APIError.invalidSessionToken) {
                 try await middleware.authenticate([HTTPField.Name("Session-Token")!: token])
             }
         }
-        // A well-formed one does need the database (and so fails here otherwise).
+        // One the fleet made does need the database (and so fails here otherwise).
         await #expect(throws: DatabaseError.self) {
-            try await middleware.authenticate([HTTPField.Name("Session-Token")!: String(repeating: "a", count: 64)])
+            try await middleware.authenticate([HTTPField.Name("Session-Token")!: credentials.sessionTokens.generate()])
         }
     }
 
     @Test func anExpiredTokenIs401WithSendbirdsExpiryCode() async throws {
         try await LiveRelay.run { relay async throws in
-            let token = CredentialToken.generate()
+            let token = relay.api.credentials.sessionTokens.generate()
             try await relay.store.addSessionToken(
-                digest: CredentialToken.digest(token), app: TestApps.a.appID, user: "alice",
+                digest: CredentialToken.digest(token), app: TestApps.a.appID, user: "alice", issuer: TestApps.a.masterIssuer,
                 expiresAtMs: Self.nowMs() - 1)
             let r = try await relay.request(.get, "/v3/users/alice/push/apns", sessionToken: token)
             #expect(r.status == .unauthorized)

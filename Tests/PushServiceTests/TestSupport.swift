@@ -138,3 +138,8 @@ struct TestFailure: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
 }
+
+extension AppConfiguration {
+    /// How a session issued with this app's master API token records its issuer.
+    var masterIssuer: String { CredentialIssuer.hex(AppRegistry.digest(apiToken.value)) }
+}

@@ -14,14 +14,19 @@ import Testing
         let stored = try await store.addSessionToken(
             digest: Self.digest(1), app: "A", user: "alice", expiresAtMs: clock.milliseconds + 1000)
         #expect(
-            stored == StoredSessionToken(app: "A", user: "alice", createdAtMs: clock.milliseconds, expiresAtMs: clock.milliseconds + 1000))
+            stored
+                == StoredSessionToken(
+                    app: "A", user: "alice", createdAtMs: clock.milliseconds, expiresAtMs: clock.milliseconds + 1000,
+                    issuer: "test-issuer"))
         #expect(try await store.sessionToken(digest: Self.digest(1)) == stored)
         #expect(try await store.sessionToken(digest: Self.digest(2)) == nil)
-        // What is stored: the digest and who it speaks for, nothing else.
+        // What is stored: the digest, who it speaks for and who issued it, nothing else.
         let columns = try await db.columns(of: "session_tokens")
-        #expect(columns == ["token_digest", "app_id", "user_id", "created_at", "expires_at"])
+        #expect(columns == ["token_digest", "app_id", "user_id", "created_at", "expires_at", "issuer"])
         #expect(stored.isExpired(atMs: clock.milliseconds + 999) == false)
         #expect(stored.isExpired(atMs: clock.milliseconds + 1000))
+        // The maximum lifetime bounds it whatever `expires_at` says.
+        #expect(stored.isExpired(atMs: clock.milliseconds + 500, maximumLifetimeMs: 500))
     }
 
     @Test(arguments: StoreKind.allCases) func issuingDropsTheUsersExpiredTokensAndKeepsTheNewestHundred(kind: StoreKind) async throws {

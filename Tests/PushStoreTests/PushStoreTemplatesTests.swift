@@ -51,7 +51,7 @@ import Testing
         try await store.setPushTemplateName(app: "A", user: "u2", .alternative)
 
         let states = try await store.recipientStates(app: "A", users: ["u1", "u2", "ghost", "u1"], channel: "c")
-        #expect(states.keys.sorted() == ["u1", "u2"])
+        #expect(Set(states.keys) == ["u1", "u2"])
         #expect(
             states["u1"]
                 == RecipientPushState(

@@ -7,7 +7,7 @@ import Testing
 /// The webhook's recipient cache must never serve state older than the last committed write.
 @Suite struct RecipientCacheTests {
     func read(_ store: any RelayStore, channel: String = "c") async throws -> (
-        states: [String: RecipientPushState], templates: [PushTemplateName: PushMessageTemplate]
+        states: [ExactID: RecipientPushState], templates: [PushTemplateName: PushMessageTemplate]
     ) {
         try await store.recipientStatesAndTemplates(app: "A", users: ["u", "v", "ghost"], channel: channel)
     }
@@ -80,18 +80,18 @@ import Testing
         let entry = RecipientCache.UserEntry(state: nil, channelPreferences: [:])
         // Read twice: past a quarter full, a user is kept on their second read.
         for _ in 0..<2 {
-            for n in 0..<100 { cache.store(app: "A", users: ["u\(n)": entry], templates: nil, version: 0) }
+            for n in 0..<100 { cache.store(app: "A", users: ["u\(n)": entry], templates: nil, version: cache.version(app: "A")) }
         }
-        #expect(cache.lookUp(app: "A", users: (0..<100).map { "u\($0)" }, version: 0).missing.isEmpty)
-        cache.store(app: "A", users: ["new": entry], templates: nil, version: 0)
-        cache.store(app: "A", users: ["new": entry], templates: nil, version: 0)
-        let after = cache.lookUp(app: "A", users: (0..<100).map { "u\($0)" } + ["new"], version: 0)
+        #expect(cache.lookUp(app: "A", users: (0..<100).map { "u\($0)" }).missing.isEmpty)
+        cache.store(app: "A", users: ["new": entry], templates: nil, version: cache.version(app: "A"))
+        cache.store(app: "A", users: ["new": entry], templates: nil, version: cache.version(app: "A"))
+        let after = cache.lookUp(app: "A", users: (0..<100).map { "u\($0)" } + ["new"])
         #expect(after.found.count == 75)
         #expect(after.found["new"] != nil)
         // A batch larger than the whole cache is not kept, and does not empty it.
-        let huge = Dictionary(uniqueKeysWithValues: (0..<101).map { ("h\($0)", entry) })
-        cache.store(app: "A", users: huge, templates: nil, version: 0)
-        #expect(cache.lookUp(app: "A", users: ["new"], version: 0).found.count == 1)
+        let huge = Dictionary(uniqueKeysWithValues: (0..<101).map { (ExactID("h\($0)"), entry) })
+        cache.store(app: "A", users: huge, templates: nil, version: cache.version(app: "A"))
+        #expect(cache.lookUp(app: "A", users: ["new"]).found.count == 1)
     }
 
     /// The byte bound evicts too, and what is dropped is spread over the whole table (the users
@@ -101,12 +101,12 @@ import Testing
         let entry = RecipientCache.UserEntry(state: nil, channelPreferences: [:])
         let cache = RecipientCache(capacity: 10_000, byteCapacity: 100 * entry.approximateBytes)
         for n in 0..<400 {
-            for _ in 0..<2 { cache.store(app: "A", users: ["u\(n)": entry], templates: nil, version: 0) }
+            for _ in 0..<2 { cache.store(app: "A", users: ["u\(n)": entry], templates: nil, version: cache.version(app: "A")) }
         }
-        let kept = cache.lookUp(app: "A", users: (0..<400).map { "u\($0)" }, version: 0).found
+        let kept = cache.lookUp(app: "A", users: (0..<400).map { "u\($0)" }).found
         #expect(kept.count <= 100 && kept.count >= 60, "\(kept.count)")
         #expect(kept["u399"] != nil, "the newest is stored after the eviction it caused")
-        let hundreds = Set(kept.keys.compactMap { Int($0.dropFirst()) }.map { $0 / 100 })
+        let hundreds = Set(kept.keys.compactMap { Int($0.text.dropFirst()) }.map { $0 / 100 })
         #expect(hundreds == [0, 1, 2, 3] || hundreds.count >= 3, "\(hundreds)")
     }
 }
@@ -117,18 +117,18 @@ import Testing
     let entry = RecipientCache.UserEntry(state: nil, channelPreferences: [:])
 
     func held(_ cache: RecipientCache, _ users: [String]) -> Int {
-        cache.lookUp(app: "A", users: users, version: cache.version).found.count
+        cache.lookUp(app: "A", users: users).found.count
     }
 
     @Test func belowAQuarterEveryReadIsKeptAndPastItTheSecondOne() {
         let cache = RecipientCache(capacity: 100)
-        for n in 0..<25 { cache.store(app: "A", users: ["u\(n)": entry], templates: nil, version: 0) }
+        for n in 0..<25 { cache.store(app: "A", users: ["u\(n)": entry], templates: nil, version: cache.version(app: "A")) }
         #expect(held(cache, (0..<25).map { "u\($0)" }) == 25, "there is room: kept on the first read")
-        cache.store(app: "A", users: ["once": entry, "twice": entry], templates: nil, version: 0)
+        cache.store(app: "A", users: ["once": entry, "twice": entry], templates: nil, version: cache.version(app: "A"))
         #expect(held(cache, ["once", "twice"]) == 0)
-        cache.store(app: "A", users: ["twice": entry], templates: nil, version: 0)
+        cache.store(app: "A", users: ["twice": entry], templates: nil, version: cache.version(app: "A"))
         #expect(held(cache, ["once", "twice"]) == 1)
-        #expect(cache.lookUp(app: "A", users: ["twice"], version: 0).found["twice"] != nil)
+        #expect(cache.lookUp(app: "A", users: ["twice"]).found["twice"] != nil)
     }
 
     /// Members drawn from ten times as many users as the cache holds, each read once: the cache
@@ -136,28 +136,57 @@ import Testing
     /// rest) instead of filling with entries never used again.
     @Test func usersReadOnceDoNotFillIt() {
         let cache = RecipientCache(capacity: 1_000)
-        for n in 0..<10_000 { cache.store(app: "A", users: ["u\(n)": entry], templates: nil, version: 0) }
+        for n in 0..<10_000 { cache.store(app: "A", users: ["u\(n)": entry], templates: nil, version: cache.version(app: "A")) }
         #expect(cache.statistics.users >= 250 && cache.statistics.users < 500, "\(cache.statistics.users)")
         // A working set read again and again is kept, past the quarter. Three reads: the
         // doorkeeper may forget everything between a member's first and second (it clears every
         // 1,000 marks), but not again before the third (400 members make 400 marks at most).
         for _ in 0..<3 {
-            for n in 0..<400 { cache.store(app: "A", users: ["hot\(n)": entry], templates: nil, version: 0) }
+            for n in 0..<400 { cache.store(app: "A", users: ["hot\(n)": entry], templates: nil, version: cache.version(app: "A")) }
         }
         #expect(held(cache, (0..<400).map { "hot\($0)" }) == 400)
     }
 
-    /// A registry write empties the cache but not the doorkeeper's memory of who comes back.
+    /// A registry write makes the app's entries stale but does not clear the doorkeeper's memory
+    /// of who comes back.
     @Test func aUserSeenBeforeARegistryWriteIsKeptOnTheNextReadAfterIt() {
-        let cache = RecipientCache(capacity: 4)
-        for n in 0..<4 {
-            for _ in 0..<2 { cache.store(app: "A", users: ["u\(n)": entry], templates: nil, version: 0) }
-        }
-        cache.store(app: "A", users: ["late": entry], templates: nil, version: 0)
-        cache.invalidate()
-        for n in 0..<4 { cache.store(app: "A", users: ["u\(n)": entry], templates: nil, version: 1) }
-        cache.store(app: "A", users: ["late": entry], templates: nil, version: 1)
+        let cache = RecipientCache(capacity: 100)
+        for n in 0..<25 { cache.store(app: "A", users: ["u\(n)": entry], templates: nil, version: cache.version(app: "A")) }
+        cache.store(app: "A", users: ["late": entry], templates: nil, version: cache.version(app: "A"))
+        #expect(held(cache, ["late"]) == 0, "a quarter full: refused on its first read")
+        cache.invalidate(app: "A")
+        #expect(held(cache, (0..<25).map { "u\($0)" }) == 0, "stale")
+        cache.store(app: "A", users: ["late": entry], templates: nil, version: cache.version(app: "A"))
         #expect(held(cache, ["late"]) == 1)
+    }
+
+    /// A write of one app leaves the others' entries in use (one tenant's REST traffic used to
+    /// empty every tenant's cache), and a version read before a write is refused for filing.
+    @Test func aWriteOfOneAppLeavesTheOthersEntries() {
+        let cache = RecipientCache(capacity: 100)
+        cache.store(app: "A", users: ["a": entry], templates: nil, version: cache.version(app: "A"))
+        cache.store(app: "B", users: ["b": entry], templates: nil, version: cache.version(app: "B"))
+        let readBeforeTheWrite = cache.version(app: "A")
+        cache.invalidate(app: "A")
+        #expect(cache.lookUp(app: "A", users: ["a"]).found.isEmpty)
+        #expect(cache.lookUp(app: "B", users: ["b"]).found.count == 1)
+        cache.store(app: "A", users: ["a": entry], templates: nil, version: readBeforeTheWrite)
+        #expect(cache.lookUp(app: "A", users: ["a"]).found.isEmpty, "read before the write: not filed")
+        cache.invalidateAll()
+        #expect(cache.lookUp(app: "B", users: ["b"]).found.isEmpty, "a write of unknown apps: nothing current")
+    }
+
+    /// Keys are bytes: a user whose id is another's NFD spelling is another entry.
+    @Test func canonicallyEqualIdsAreDifferentEntries() {
+        let cache = RecipientCache(capacity: 100)
+        let nfd = RecipientCache.UserEntry(
+            state: RecipientPushState(
+                userID: "cafe\u{301}", tokens: [DeviceToken(token: "t", registeredAtMs: 1)], preferences: .defaults,
+                channelPreference: .defaults, templateName: .default), channelPreferences: [:])
+        cache.store(app: "A", users: ["cafe\u{301}": nfd], templates: nil, version: cache.version(app: "A"))
+        let looked = cache.lookUp(app: "A", users: ["caf\u{e9}"])
+        #expect(looked.found.isEmpty)
+        #expect(looked.missing == ["caf\u{e9}"])
     }
 }
 
@@ -232,8 +261,8 @@ import Testing
         let cache = RecipientCache(capacity: 0, byteCapacity: 1 << 20)
         let templates: [PushTemplateName: PushMessageTemplate] = [.default: .sendbirdDefault(for: .default)]
         let entry = RecipientCache.UserEntry(state: nil, channelPreferences: [:])
-        cache.store(app: "A", users: ["u": entry], templates: templates, version: cache.version)
-        let looked = cache.lookUp(app: "A", users: ["u"], version: cache.version)
+        cache.store(app: "A", users: ["u": entry], templates: templates, version: cache.version(app: "A"))
+        let looked = cache.lookUp(app: "A", users: ["u"])
         #expect(looked.missing == ["u"])
         #expect(looked.templates == templates)
         #expect(cache.statistics == RecipientCacheStatistics(hits: 0, misses: 1, users: 0, bytes: 0))

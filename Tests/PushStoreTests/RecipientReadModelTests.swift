@@ -21,22 +21,22 @@ import Testing
             )
         }
         for user in Self.users {
-            #expect(readModel[user]?.state == sources[user]?.state, "\(step): \(user)", sourceLocation: sourceLocation)
+            #expect(readModel[ExactID(user)]?.state == sources[ExactID(user)]?.state, "\(step): \(user)", sourceLocation: sourceLocation)
             #expect(
-                readModel[user]?.channelPreferences == sources[user]?.channelPreferences, "\(step): \(user)'s channels",
+                readModel[ExactID(user)]?.channelPreferences == sources[ExactID(user)]?.channelPreferences, "\(step): \(user)'s channels",
                 sourceLocation: sourceLocation)
         }
     }
 
     /// The oracle: each source table read on its own, as the webhook read them before the read model.
-    static func sourceEntries(_ db: Database, app: String, users: [String]) throws -> [String: RecipientCache.UserEntry] {
-        var entries: [String: RecipientCache.UserEntry] = [:]
+    static func sourceEntries(_ db: Database, app: String, users: [String]) throws -> [ExactID: RecipientCache.UserEntry] {
+        var entries: [ExactID: RecipientCache.UserEntry] = [:]
         for user in users {
             guard
                 let template = try String.fetchOne(
                     db, sql: "SELECT push_template FROM users WHERE app_id = ? AND user_id = ?", arguments: [app, user])
             else {
-                entries[user] = RecipientCache.UserEntry(state: nil, channelPreferences: [:])
+                entries[ExactID(user)] = RecipientCache.UserEntry(state: nil, channelPreferences: [:])
                 continue
             }
             let tokens = try Row.fetchAll(
@@ -49,11 +49,11 @@ import Testing
                 }
             }
             let preferences = try UserPreferencesRecord.fetchOne(db, key: ["app_id": app, "user_id": user])?.preferences() ?? .defaults
-            var channels: [String: ChannelPushPreference] = [:]
+            var channels: [ExactID: ChannelPushPreference] = [:]
             for record in try ChannelPreferenceRecord.filter(Column("app_id") == app && Column("user_id") == user).fetchAll(db) {
-                channels[record.channelURL] = try record.preference()
+                channels[ExactID(record.channelURL)] = try record.preference()
             }
-            entries[user] = RecipientCache.UserEntry(
+            entries[ExactID(user)] = RecipientCache.UserEntry(
                 state: RecipientPushState(
                     userID: user, tokens: tokens, preferences: preferences, channelPreference: .defaults,
                     templateName: try #require(PushTemplateName(rawValue: template))),

@@ -22,7 +22,7 @@ import Testing
                 path: database.path, busyMode: .immediateError, maximumCount: maximumCount, holdsSnapshots: holdsSnapshots)
         }
 
-        func count(version: UInt64 = 0) throws -> Int? {
+        func count(version: RecipientCache.Version = .initial) throws -> Int? {
             try readers.read(version: version) { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM t") ?? -1 }
         }
 
@@ -47,7 +47,18 @@ import Testing
         #expect(try fixture.count() == 1)
         try fixture.insert()
         #expect(try fixture.count() == 1, "the same registry version: the snapshot is kept")
-        #expect(try fixture.count(version: 1) == 2, "a registry write: a new snapshot")
+        #expect(try fixture.count(version: .init(app: 1, generation: 1)) == 2, "a registry write of the app read: a new snapshot")
+        try fixture.close()
+    }
+
+    /// A snapshot has every write stamped up to the generation it began at: another app's later
+    /// write leaves it good for this app, a later write of this app does not.
+    @Test func anotherAppsWriteKeepsTheSnapshot() throws {
+        let fixture = try Fixture()
+        #expect(try fixture.count(version: .init(app: 0, generation: 3)) == 1)
+        try fixture.insert()
+        #expect(try fixture.count(version: .init(app: 2, generation: 4)) == 1, "app A last written at 2 ≤ 3: kept")
+        #expect(try fixture.count(version: .init(app: 4, generation: 4)) == 2, "app A written at 4 > 3: a new snapshot")
         try fixture.close()
     }
 
@@ -70,7 +81,7 @@ import Testing
     /// A reader lent when the checkpoint began ends its transaction as it is returned.
     @Test func aReaderInUseWhenACheckpointBeginsEndsItsSnapshotWhenReturned() throws {
         let fixture = try Fixture()
-        let read = try fixture.readers.read(version: 0) { db in
+        let read = try fixture.readers.read(version: .initial) { db in
             fixture.readers.releaseForCheckpoint()
             return try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM t")
         }
@@ -113,7 +124,7 @@ import Testing
         #expect(try fixture.count() == 1)
         try fixture.insert()
         #expect(throws: DatabaseError.self) {
-            try fixture.readers.read(version: 0) { db in try db.execute(sql: "SELECT * FROM missing") }
+            try fixture.readers.read(version: .initial) { db in try db.execute(sql: "SELECT * FROM missing") }
         }
         #expect(try fixture.count() == 2)
         try fixture.close()
@@ -123,7 +134,7 @@ import Testing
     /// GRDB's pool.
     @Test func everyReaderInUseGivesNil() throws {
         let fixture = try Fixture(maximumCount: 1)
-        let inner = try fixture.readers.read(version: 0) { _ in try fixture.count() }
+        let inner = try fixture.readers.read(version: .initial) { _ in try fixture.count() }
         #expect(inner == .some(nil))
         #expect(try fixture.count() == 1)
         try fixture.close()
@@ -135,8 +146,8 @@ import Testing
         let database = try TemporaryDatabase()
         let readers = SnapshotReaders(
             path: database.path + ".missing/none.sqlite", busyMode: .immediateError, maximumCount: 1, holdsSnapshots: true)
-        #expect(try readers.read(version: 0) { _ in 1 } == nil)
-        #expect(try readers.read(version: 0) { _ in 1 } == nil, "and it is tried again, not counted as open")
+        #expect(try readers.read(version: .initial) { _ in 1 } == nil)
+        #expect(try readers.read(version: .initial) { _ in 1 } == nil, "and it is tried again, not counted as open")
         readers.close()
     }
 
@@ -150,4 +161,8 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: fixture.database.path + "-wal"))
         #expect(try fixture.count() == nil, "a closed set lends nothing")
     }
+}
+
+extension RecipientCache.Version {
+    static let initial = RecipientCache.Version(app: 0, generation: 0)
 }

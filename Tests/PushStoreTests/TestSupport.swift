@@ -61,7 +61,7 @@ enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
         "v1_users_tokens_preferences_templates", "v2_events_deliveries", "v3_delivery_payloads", "v4_credentials", "v5_due_by_app",
         "v6_users_badges_acks",
         "v7_fcm_message_names", "v8_recipient_read_model", "v9_one_due_index", "v10_shared_payloads",
-        "v11_prune_by_id", "v12_no_sender_index", "v13_packed_payloads",
+        "v11_prune_by_id", "v12_no_sender_index", "v13_packed_payloads", "v14_credential_issuers",
     ]
 }
 
@@ -96,7 +96,7 @@ final class TestDatabase: Sendable {
     var migrations: [String] {
         switch kind {
         case .sqlite: StoreKind.sqliteMigrations
-        case .postgres: ["v1_schema", "v2_users_badges_acks", "v3_fcm_message_names"]
+        case .postgres: ["v1_schema", "v2_users_badges_acks", "v3_fcm_message_names", "v4_credential_issuers"]
         }
     }
 
@@ -155,4 +155,12 @@ final class TestDatabase: Sendable {
 /// A valid-looking 64-hex-digit APNs token derived from a number.
 func hexToken(_ n: Int) -> String {
     String(repeating: String(format: "%08x", n), count: 8)
+}
+
+extension CredentialStore {
+    /// A session issued by no API token in particular (the store does not check issuers).
+    @discardableResult
+    func addSessionToken(digest: Data, app: String, user: String, expiresAtMs: Int64) async throws -> StoredSessionToken {
+        try await addSessionToken(digest: digest, app: app, user: user, issuer: "test-issuer", expiresAtMs: expiresAtMs)
+    }
 }

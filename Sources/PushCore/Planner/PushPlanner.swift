@@ -18,7 +18,7 @@ public struct PushPlanner: Sendable {
         self.providers = providers
     }
 
-    /// The plan for `event`. A member listed twice is planned once (the first entry counts).
+    /// The plan for `event`. A member listed twice (the same bytes) is planned once (the first entry counts).
     /// A push whose payload cannot fit becomes a skip with `payloadTooLarge`.
     public func plan(_ event: WebhookEvent, lookup: RecipientLookup, now: Date) -> PushPlan {
         let policy = RecipientPolicy(options: options)
@@ -28,11 +28,11 @@ public struct PushPlanner: Sendable {
         // The alert of each template choice seen so far (nearly always one per event): rendering
         // its slots per recipient was a tenth of planning.
         var alerts: [(choice: PushTemplateName, alert: PreparedAlert)] = []
-        var seen = Set<String>()
+        var seen = Set<ExactID>()
         var recipients: [RecipientPlan] = []
         recipients.reserveCapacity(event.members.count)
 
-        for member in event.members where seen.insert(member.userID).inserted {
+        for member in event.members where seen.insert(ExactID(member.userID)).inserted {
             let known = lookup[member.userID]
             let userPreferences = known.preferences
             let channelPreference = known.channelPreference

@@ -57,7 +57,8 @@ public struct RecipientPolicy: Sendable {
     ) -> PushDecision {
         if let reason = skipBeforePreferences(event: event, member: member) { return .skip(reason) }
         if let sender = event.sender, sender.isBot, userPreferences.blockPushFromBots,
-            userPreferences.pushBlockedBotIDs.isEmpty || userPreferences.pushBlockedBotIDs.contains(sender.userID)
+            userPreferences.pushBlockedBotIDs.isEmpty
+                || userPreferences.pushBlockedBotIDs.contains(where: { $0.sameBytes(as: sender.userID) })
         {
             return .skip(.botBlocked)
         }
@@ -78,7 +79,7 @@ public struct RecipientPolicy: Sendable {
     /// Rules 1–9, which depend only on the event: a member skipped here needs nothing from the
     /// store, so callers can leave such members out of their bulk lookup.
     public func skipBeforePreferences(event: WebhookEvent, member: WebhookMember) -> SkipReason? {
-        if let sender = event.sender, sender.userID == member.userID { return .sender }
+        if let sender = event.sender, sender.userID.sameBytes(as: member.userID) { return .sender }
         if event.channel.isSuper { return .supergroup }
         if event.silent { return .silent }
         if event.deliveryOption == .suppress { return .suppressed }

@@ -83,7 +83,7 @@ public struct WebhookEvent: Sendable, Hashable {
         case .channel:
             return true
         case .users, .unknown:
-            return mentionedUsers.prefix(WebhookEvent.mentionNotificationLimit).contains { $0.userID == userID }
+            return mentionedUsers.prefix(WebhookEvent.mentionNotificationLimit).contains { $0.userID.sameBytes(as: userID) }
         }
     }
 

@@ -41,29 +41,30 @@ extension WebhookEnvelope {
         let reader = JSONObjectReader(root)
         let channel = try reader.requiredObject("channel").requiredID("channel_url")
         guard let updates = reader.array("read_updates") else { throw .missingField("read_updates") }
-        var memberTotals: [String: Int] = [:]
+        var memberTotals: [ExactID: Int] = [:]
         for (index, member) in (reader.array("members") ?? []).enumerated() {
             guard let object = member.objectValue else { continue }
             let entry = JSONObjectReader(object, path: "members[\(index)]")
             guard let id = entry.optionalString("user_id"), IdentifierRules.problem(with: id) == nil,
                 let total = entry.optionalInt("total_unread_message_count"), total >= 0
             else { continue }
-            memberTotals[id] = total
+            memberTotals[ExactID(id)] = total
         }
-        var latest: [String: WebhookReadEvent.Reader] = [:]
-        var order: [String] = []
+        var latest: [ExactID: WebhookReadEvent.Reader] = [:]
+        var order: [ExactID] = []
         for (index, update) in updates.enumerated() {
             guard let object = update.objectValue else {
                 throw .invalidField("read_updates[\(index)]", expected: "an object")
             }
             let entry = JSONObjectReader(object, path: "read_updates[\(index)]")
-            let user = try entry.requiredID("user_id")
+            let userID = try entry.requiredID("user_id")
+            let user = ExactID(userID)
             let readAt = entry.int64("read_ts")
             guard let total = entry.optionalInt("total_unread_message_count").flatMap({ $0 >= 0 ? $0 : nil }) ?? memberTotals[user]
             else { continue }
             if let seen = latest[user], seen.readAtMs > readAt { continue }
             if latest[user] == nil { order.append(user) }
-            latest[user] = WebhookReadEvent.Reader(userID: user, readAtMs: readAt, totalUnread: total)
+            latest[user] = WebhookReadEvent.Reader(userID: userID, readAtMs: readAt, totalUnread: total)
         }
         return WebhookReadEvent(appID: appID, channelURL: channel, readers: order.compactMap { latest[$0] }, updateCount: updates.count)
     }

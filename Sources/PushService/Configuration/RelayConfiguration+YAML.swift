@@ -109,6 +109,8 @@ extension RelayConfiguration {
                 throw .invalidValue(
                     key: app.name("api_token"), reason: "must be at least \(AppConfiguration.minimumAPITokenLength) characters")
             }
+            // Canonically equal spellings count as the same id here (`String ==`): the relay keys
+            // per-app state by configured ids, and requests name their app by its exact bytes.
             if apps.contains(where: { $0.appID == appID }) {
                 throw .invalidValue(key: app.name("app_id"), reason: "\"\(appID)\" is listed twice")
             }
@@ -128,19 +130,7 @@ extension RelayConfiguration {
             var templates = PushTemplateSet.sendbirdDefaults
             if let templatesMap = try app.mapping("templates") { templates = try Self.parseTemplates(templatesMap) }
             var limits = AppLimits()
-            if let limitsMap = try app.mapping("limits") {
-                try limitsMap.allowOnly(["max_members_per_event", "max_channel_preferences_per_user"])
-                func limit(_ key: String) throws(ConfigurationError) -> Int? {
-                    guard let value = try limitsMap.int(key) else { return nil }
-                    guard AppLimits.allowed.contains(value) else {
-                        throw .invalidValue(
-                            key: limitsMap.name(key), reason: "must be \(AppLimits.allowed.lowerBound)...\(AppLimits.allowed.upperBound)")
-                    }
-                    return value
-                }
-                if let value = try limit("max_members_per_event") { limits.maxMembersPerEvent = value }
-                if let value = try limit("max_channel_preferences_per_user") { limits.maxChannelPreferencesPerUser = value }
-            }
+            if let limitsMap = try app.mapping("limits") { limits = try Self.parseLimits(limitsMap) }
             apps.append(
                 AppConfiguration(
                     appID: appID, apiToken: Secret(token), webhookSecret: webhookSecret, apns: apns, fcm: fcm,

@@ -14,9 +14,13 @@ public struct Caller: Sendable, Hashable {
 
     public let app: AppConfiguration
     public let credential: Credential
+    /// The SHA-256 of the token presented: what rate limits count by, and what a session issued
+    /// with an API token records as its issuer.
+    public let digest: [UInt8]
 
-    public init(app: AppConfiguration, credential: Credential) {
+    public init(app: AppConfiguration, credential: Credential, digest: [UInt8] = []) {
         self.app = app
         self.credential = credential
+        self.digest = digest
     }
 }

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import PushStore
 
 /// The tokens the relay issues itself, session tokens and secondary API tokens: 32 random bytes
 /// (256 bits, from the system's CSPRNG via swift-crypto) as 64 lowercase hex characters. Only
@@ -12,9 +13,12 @@ enum CredentialToken {
     static let visiblePrefixLength = 4
 
     static func generate() -> String {
-        SymmetricKey(size: .bits256).withUnsafeBytes { bytes in
-            String(decoding: bytes.flatMap { [hexDigits[Int($0 >> 4)], hexDigits[Int($0 & 0x0f)]] }, as: UTF8.self)
-        }
+        CredentialIssuer.hex(randomBytes(count: 32))
+    }
+
+    /// `count` bytes from the system's CSPRNG.
+    static func randomBytes(count: Int) -> [UInt8] {
+        SymmetricKey(size: SymmetricKeySize(bitCount: count * 8)).withUnsafeBytes { Array($0) }
     }
 
     static func digest(_ token: String) -> Data {
@@ -31,6 +35,4 @@ enum CredentialToken {
     static func redacted(prefix: String) -> String { prefix + "…" }
 
     static func prefix(of token: String) -> String { String(token.prefix(visiblePrefixLength)) }
-
-    private static let hexDigits = Array("0123456789abcdef".utf8)
 }

@@ -3,22 +3,31 @@ import PushStore
 import ServiceLifecycle
 
 /// Deletes delivery log entries (events, decisions, finished deliveries and their attempts)
-/// older than `maximumAge`, every `interval`. Unfinished deliveries are never pruned.
+/// older than `maximumAge`, every `interval`. Unfinished deliveries are never pruned. The same
+/// pass deletes session tokens no longer usable (expired, past `sessionLifetime`, or revoked with
+/// their app's), a batch at a time.
 public struct DeliveryLogPruner: Service {
     let store: any RelayStore
     let maximumAge: Duration
     let interval: Duration
+    let sessionLifetime: Duration
+    /// Sessions deleted per write, so a revocation of a million does not hold the writer.
+    static let sessionBatch = 1_000
+    /// An expired session is kept this long, so a device presenting it hears "expired"
+    /// (400309, on which Sendbird's SDKs ask for a new token), not "invalid".
+    static let expiredSessionGraceMs: Int64 = 86_400_000
     let clock: @Sendable () -> Int64
     let logger: Logger
 
     public init(
         store: any RelayStore, maximumAge: Duration = .seconds(7 * 86_400), interval: Duration = .seconds(3600),
-        clock: @escaping @Sendable () -> Int64 = WallClock.milliseconds,
+        sessionLifetime: Duration = .seconds(7 * 86_400), clock: @escaping @Sendable () -> Int64 = WallClock.milliseconds,
         logger: Logger = Logger(label: "DeliveryLogPruner")
     ) {
         self.store = store
         self.maximumAge = maximumAge
         self.interval = interval
+        self.sessionLifetime = sessionLifetime
         self.clock = clock
         self.logger = logger
     }
@@ -26,7 +35,12 @@ public struct DeliveryLogPruner: Service {
     /// One pass; returns how many deliveries were deleted.
     @discardableResult
     public func pruneOnce() async throws -> Int {
-        try await store.prune(olderThanMs: clock() - maximumAge.milliseconds)
+        let deleted = try await store.prune(olderThanMs: clock() - maximumAge.milliseconds)
+        while try await store.pruneSessionTokens(
+            nowMs: clock() - Self.expiredSessionGraceMs, maximumLifetimeMs: sessionLifetime.milliseconds, limit: Self.sessionBatch)
+            == Self.sessionBatch
+        {}
+        return deleted
     }
 
     public func run() async throws {

@@ -61,9 +61,11 @@ public final class BacklogLedger: Sendable {
             for (app, count) in counts { apps[app, default: AppState()].unsent = count }
         }
 
-        mutating func accepted(app: String, count: Int, atMs: Int64) {
+        /// - Parameter countsAge: false for badge pushes, which wait out their interval on
+        ///   purpose: counted as unsent, left out of the oldest unsent push's age.
+        mutating func accepted(app: String, count: Int, atMs: Int64, countsAge: Bool = true) {
             apps[app, default: AppState()].unsent += count
-            add(count, atSecond: atMs / 1000)
+            if countsAge { add(count, atSecond: atMs / 1000) }
         }
 
         private mutating func add(_ count: Int, atSecond second: Int64) {
@@ -160,9 +162,9 @@ public final class BacklogLedger: Sendable {
         state.withLock { $0.reconcile(counts) }
     }
 
-    /// An event's pushes were committed (accepted at `atMs`).
-    public func accepted(app: String, count: Int, atMs: Int64) {
-        state.withLock { $0.accepted(app: app, count: count, atMs: atMs) }
+    /// An event's pushes were committed (accepted at `atMs`); see `State.accepted`.
+    public func accepted(app: String, count: Int, atMs: Int64, countsAge: Bool = true) {
+        state.withLock { $0.accepted(app: app, count: count, atMs: atMs, countsAge: countsAge) }
     }
     /// One push reached a final state (sent, failed, expired, token invalid).
     public func finished(app: String, nowMs: Int64, acceptedAtMs: Int64? = nil) {

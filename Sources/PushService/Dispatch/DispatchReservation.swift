@@ -7,13 +7,16 @@ public struct DispatchReservation: ~Copyable, Sendable {
     private let inbox: DispatchInbox
     /// Deliveries this room is for.
     public let count: Int
+    /// Whose share of the room it is.
+    public let app: String
     /// Room still to give back when this ends: zero once the inbox took it over. (`discard self`
     /// would say so more directly, but is not allowed with a class reference stored.)
     private var held: Int
 
-    init(inbox: DispatchInbox, count: Int) {
+    init(inbox: DispatchInbox, count: Int, app: String) {
         self.inbox = inbox
         self.count = count
+        self.app = app
         held = count
     }
 
@@ -27,6 +30,6 @@ public struct DispatchReservation: ~Copyable, Sendable {
     }
 
     deinit {
-        if held > 0 { inbox.giveBack(held) }
+        if held > 0 { inbox.giveBack(held, app: app) }
     }
 }

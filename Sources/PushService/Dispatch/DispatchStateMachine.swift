@@ -43,8 +43,8 @@ struct DispatchStateMachine {
         case reportBacklog
         /// The shutdown grace is over: cancel the sends still in flight (this many).
         case cancelSends(inFlight: Int)
-        /// Give back this much hand-off room to the inbox (handed-off deliveries done).
-        case returnRoom(Int)
+        /// Give back one unit of `app`'s hand-off room to the inbox (a handed-off delivery done).
+        case returnRoom(app: String)
         /// Everything is recorded and the dispatcher is stopping: leave the loop.
         case finish
     }
@@ -245,9 +245,9 @@ struct DispatchStateMachine {
     }
 
     /// A delivery was not sent (expired, or its app has no APNs target): its outcome is known.
-    mutating func notStarted(_ outcome: DeliveryOutcome, handedOff: Bool) -> Action {
+    mutating func notStarted(_ outcome: DeliveryOutcome, app: String, handedOff: Bool) -> Action {
         outcomes.append(outcome)
-        return handedOff ? settleHandedOff() : .none
+        return handedOff ? settleHandedOff(app: app) : .none
     }
 
     /// A send finished (or was cancelled: then `outcome` puts it back).
@@ -255,7 +255,7 @@ struct DispatchStateMachine {
         precondition(inFlight > 0, "a send finished that never started")
         inFlight -= 1
         outcomes.append(outcome)
-        if handedOff { return settleHandedOff() }
+        if handedOff { return settleHandedOff(app: app) }
         cappedFinishes? += 1
         claimedInFlight -= 1
         let left = (claimedByApp[app] ?? 1) - 1
@@ -268,10 +268,10 @@ struct DispatchStateMachine {
         outcomes.append(outcome)
     }
 
-    private mutating func settleHandedOff() -> Action {
+    private mutating func settleHandedOff(app: String) -> Action {
         precondition(handedOffHeld > 0, "hand-off room returned twice")
         handedOffHeld -= 1
-        return .returnRoom(1)
+        return .returnRoom(app: app)
     }
 
     // MARK: Other child tasks

@@ -41,6 +41,8 @@ public final class Dispatcher: Service, Sendable {
     /// Every unsent push per app and how fast each app's pushes leave: the webhook's admission
     /// and the honest queue depth.
     public let backlog: BacklogLedger
+    /// Users erased lately: what is held for them is dropped, not sent.
+    public let erasedUsers: ErasedUsers
 
     /// - Parameters:
     ///   - clock: Unix milliseconds (the same clock the webhook stamps expirations with).
@@ -50,8 +52,10 @@ public final class Dispatcher: Service, Sendable {
         configuration: DispatcherConfiguration = DispatcherConfiguration(),
         clock: @escaping @Sendable () -> Int64 = WallClock.milliseconds,
         random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
+        erasedUsers: ErasedUsers = ErasedUsers(),
         logger: Logger = Logger(label: "Dispatcher")
     ) {
+        self.erasedUsers = erasedUsers
         self.store = store
         self.targets = targets
         self.configuration = configuration
@@ -75,8 +79,8 @@ public final class Dispatcher: Service, Sendable {
     /// Reserves room for `count` deliveries the caller is about to commit *as in flight* and then
     /// give to `handOff`. Nil when the dispatcher is not running or the hand-off path is full
     /// (a backlog): then commit them as pending and let the dispatcher claim them.
-    public func reserve(_ count: Int) -> DispatchReservation? {
-        inbox.reserve(count)
+    public func reserve(_ count: Int, app: String) -> DispatchReservation? {
+        inbox.reserve(count, app: app, nowMs: clock())
     }
 
     /// Takes deliveries committed as in flight under `reservation`. False when the dispatcher
@@ -147,12 +151,12 @@ public final class Dispatcher: Service, Sendable {
     static let finalWriteLimit: Duration = .seconds(3)
 
     /// On a store other relays share: renews this relay's claims before they expire (a relay
-    /// that stops renewing, dead or hung, has its pushes taken over) and corrects the backlog
-    /// count with the store's, which sees what the other relays sent. Nothing on SQLite.
+    /// that stops renewing, dead or hung, has its pushes taken over). On every store: corrects
+    /// the backlog count with the store's, which sees what the other relays sent and the badge
+    /// pushes a message push superseded in the store (every 5 s shared, every 30 s alone).
     private func fleetUpkeep() async {
         let renewal = store.claimRenewalInterval
-        guard renewal != nil || store.isShared else { return }
-        let reconcileEvery: Duration = .seconds(5)
+        let reconcileEvery: Duration = store.isShared ? .seconds(5) : .seconds(30)
         let tick = min(renewal ?? reconcileEvery, reconcileEvery)
         let clock = ContinuousClock()
         var lastReconcile = clock.now
@@ -165,7 +169,7 @@ public final class Dispatcher: Service, Sendable {
                     lastRenewal = clock.now
                     try await store.renewClaims(ids: held?.ids ?? [])
                 }
-                if store.isShared, clock.now - lastReconcile >= reconcileEvery {
+                if clock.now - lastReconcile >= reconcileEvery {
                     lastReconcile = clock.now
                     backlog.reconcile(try await store.unsentCountsByApp())
                     reportBacklog()
@@ -195,7 +199,7 @@ public final class Dispatcher: Service, Sendable {
         /// A send finished (`handedOff`: it came through the hand-off and holds inbox room;
         /// otherwise it was claimed and counts against its app's claim room). FCM's; APNs
         /// answers come as the mailbox's answers.
-        case sent(DeliveryOutcome, app: String, acceptedAtMs: Int64, handedOff: Bool)
+        case sent(DeliveryOutcome, app: String, acceptedAtMs: Int64?, handedOff: Bool)
         /// A claim came back (it ran beside the loop), with the time it claimed at.
         case claimed(Result<DueClaim, any Error>, nowMs: Int64)
         /// The waker's timeout: the timer armed as `timer` fired.
@@ -247,8 +251,8 @@ public final class Dispatcher: Service, Sendable {
                 case .closeInbox:
                     // Handed over but never started: pending again, due now.
                     for delivery in inbox.close() { machine.recorded(putBack(delivery)) }
-                case .returnRoom(let count):
-                    inbox.giveBack(count)
+                case .returnRoom(let app):
+                    inbox.giveBack(1, app: app)
                 case .armDeadline(let grace):
                     group.addTask {
                         try? await Task.sleep(for: grace)
@@ -327,6 +331,16 @@ public final class Dispatcher: Service, Sendable {
 
             /// Starts one send, or records at once why it cannot be sent.
             func start(_ delivery: DeliveryRecord, handedOff: Bool, now: Int64) {
+                if erasedUsers.covers(app: delivery.appID, user: delivery.userID, acceptedAtMs: delivery.createdAtMs) {
+                    // Its row is gone with the user; nothing to send, nothing the store keeps.
+                    notSent(
+                        delivery,
+                        DeliveryOutcome(
+                            deliveryID: delivery.id, state: .failed, atMs: now,
+                            attempt: DeliveryAttempt(atMs: now, status: nil, reason: "UserDeleted", error: nil, apnsID: delivery.apnsID)),
+                        handedOff: handedOff)
+                    return
+                }
                 if delivery.expiresAtMs <= now {
                     notSent(
                         delivery, DeliveryOutcome(deliveryID: delivery.id, state: .expired, atMs: now, attempt: nil),
@@ -363,12 +377,12 @@ public final class Dispatcher: Service, Sendable {
                 }
                 group.addTask(priority: .high) {
                     let outcome = await self.send(delivery, through: target)
-                    mailbox.post(.sent(outcome, app: delivery.appID, acceptedAtMs: delivery.createdAtMs, handedOff: handedOff))
+                    mailbox.post(.sent(outcome, app: delivery.appID, acceptedAtMs: delivery.ageStamp, handedOff: handedOff))
                 }
             }
 
             /// A send's outcome is known: it leaves the backlog if final, and the machine counts it.
-            func outcomeKnown(_ outcome: DeliveryOutcome, app: String, acceptedAtMs: Int64, handedOff: Bool) {
+            func outcomeKnown(_ outcome: DeliveryOutcome, app: String, acceptedAtMs: Int64?, handedOff: Bool) {
                 // A final outcome leaves the backlog; a retry stays in it.
                 if outcome.state != .pending { backlog.finished(app: app, nowMs: outcome.atMs, acceptedAtMs: acceptedAtMs) }
                 _ = performNow(machine.sendFinished(outcome, app: app, handedOff: handedOff))
@@ -376,8 +390,8 @@ public final class Dispatcher: Service, Sendable {
 
             /// A final outcome without a send: it leaves the backlog.
             func notSent(_ delivery: DeliveryRecord, _ outcome: DeliveryOutcome, handedOff: Bool) {
-                backlog.finished(app: delivery.appID, nowMs: outcome.atMs, acceptedAtMs: delivery.createdAtMs)
-                _ = performNow(machine.notStarted(outcome, handedOff: handedOff))
+                backlog.finished(app: delivery.appID, nowMs: outcome.atMs, acceptedAtMs: delivery.ageStamp)
+                _ = performNow(machine.notStarted(outcome, app: delivery.appID, handedOff: handedOff))
             }
 
             /// A claim came back: start its sends (or, when stopping, put them back unsent).
@@ -404,7 +418,7 @@ public final class Dispatcher: Service, Sendable {
                     let delivery = answer.delivery
                     submitted[delivery.id] = nil
                     outcomeKnown(
-                        outcome(of: answer), app: delivery.appID, acceptedAtMs: delivery.createdAtMs, handedOff: answer.handedOff)
+                        outcome(of: answer), app: delivery.appID, acceptedAtMs: delivery.ageStamp, handedOff: answer.handedOff)
                 }
                 var timedOut = false
                 for report in mail.reports {
@@ -669,4 +683,10 @@ public final class Dispatcher: Service, Sendable {
         let now = clock()
         return DeliveryOutcome(deliveryID: delivery.id, state: .pending, atMs: now, attempt: nil, nextAttemptAtMs: now)
     }
+}
+
+extension DeliveryRecord {
+    /// When it was accepted, for the backlog's oldest-unsent age; nil for a badge push, which
+    /// waits out its sync interval on purpose and is not counted in that age.
+    fileprivate var ageStamp: Int64? { messageID == 0 ? nil : createdAtMs }
 }

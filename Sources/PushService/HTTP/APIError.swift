@@ -66,6 +66,11 @@ public struct APIError: Error, Sendable, Hashable, CustomStringConvertible {
 
     static let invalidSessionToken = APIError(
         status: .unauthorized, code: .invalidSessionToken, message: "Invalid value: \"Session-Token\".")
+    /// The relay cannot confirm a credential's state with the database now (it is out of reach):
+    /// refused rather than risk honouring a revoked one; the caller retries.
+    static let credentialsUnverifiable = APIError(
+        status: .serviceUnavailable, code: .unexpected,
+        message: "The relay cannot check this credential with its database right now; retry later.", retryAfterSeconds: 1)
 
     static let sessionTokenExpired = APIError(
         status: .unauthorized, code: .sessionTokenExpired, message: "\"Session-Token\" has expired; ask the app's server for a new one.")

@@ -3,15 +3,19 @@ import HTTPTypes
 import Hummingbird
 import PushStore
 
-/// Finds who a `/v3` request comes from and puts it in the context (`Caller`); what the caller
-/// may do is `RelayRequestContext+Access`'s business.
+/// Finds who a `/v3` request comes from and puts it in the context (`Caller`), then holds it to
+/// its credential's request rate (`CredentialRateLimiter`); what the caller may do is
+/// `RelayRequestContext+Access`'s business.
 ///
 /// - `Api-Token`: the app's master token (`AppRegistry`) or one of its secondary tokens
-///   (`SecondaryAPITokens`), both in memory, compared as SHA-256 digests in constant time.
-///   Wrong: 401, 400401.
-/// - otherwise `Session-Token`: checked for shape first (junk never reaches the database), then
-///   one primary-key lookup by digest. Malformed, unknown or revoked: 401, 400302; expired:
-///   401, 400309.
+///   (`CredentialDirectory`, the database's tokens as this relay last confirmed them), both in
+///   memory, compared as SHA-256 digests in constant time. Wrong: 401, 400401. A secondary token
+///   while the view cannot be confirmed (the database out of reach): 503.
+/// - otherwise `Session-Token`: its tag proves the fleet made it (`SessionTokenFormat`), so a
+///   forged or malformed one is refused without the database; then one primary-key lookup by
+///   digest, and the checks a session dies by: expired or older than the app's
+///   `max_session_lifetime` (401, 400309); revoked, alone or with its app's sessions, or issued by
+///   an API token that no longer is (401, 400302).
 /// - neither: 401, 400401.
 ///
 /// Tokens are never logged.
@@ -19,8 +23,9 @@ struct AuthenticationMiddleware: RouterMiddleware {
     typealias Context = RelayRequestContext
 
     let apps: AppRegistry
-    let secondaryAPITokens: SecondaryAPITokens
+    let credentials: CredentialDirectory
     let store: any RelayStore
+    let rateLimits: CredentialRateLimiter
     /// Unix milliseconds; decides whether a session token has expired.
     let clock: @Sendable () -> Int64
 
@@ -32,6 +37,7 @@ struct AuthenticationMiddleware: RouterMiddleware {
         if case .sessionToken(let user) = caller.credential {
             context.logger[metadataKey: "session_user"] = .string(user)
         }
+        try rateLimits.admit(caller)
         return try await next(request, context)
     }
 
@@ -39,23 +45,50 @@ struct AuthenticationMiddleware: RouterMiddleware {
         if let token = headers[.apiToken] {
             let digest = AppRegistry.digest(token)
             if let app = apps.app(forDigest: digest) {
-                return Caller(app: app, credential: .masterAPIToken)
+                return Caller(app: app, credential: .masterAPIToken, digest: digest)
             }
-            if let appID = secondaryAPITokens.app(forDigest: digest), let app = apps.app(withID: appID) {
-                return Caller(app: app, credential: .secondaryAPIToken)
+            switch credentials.app(forDigest: digest) {
+            case .app(let appID):
+                guard let app = apps.app(withID: appID) else { throw APIError.invalidAPIToken }
+                return Caller(app: app, credential: .secondaryAPIToken, digest: digest)
+            case .unknown:
+                throw APIError.invalidAPIToken
+            case .unverifiable:
+                throw APIError.credentialsUnverifiable
             }
-            throw APIError.invalidAPIToken
         }
         if let token = headers[.sessionToken] {
-            guard CredentialToken.isWellFormed(token) else { throw APIError.invalidSessionToken }
-            // An app removed from the configuration takes its users' tokens with it.
-            guard let stored = try await store.sessionToken(digest: CredentialToken.digest(token)),
-                let app = apps.app(withID: stored.app)
-            else { throw APIError.invalidSessionToken }
-            guard !stored.isExpired(atMs: clock()) else { throw APIError.sessionTokenExpired }
-            return Caller(app: app, credential: .sessionToken(user: stored.user))
+            return try await authenticateSession(token)
         }
         throw APIError.invalidAPIToken
+    }
+
+    private func authenticateSession(_ token: String) async throws -> Caller {
+        let now = clock()
+        switch credentials.sessionTokens.classify(token) {
+        case .tagged: break
+        case .legacy: guard let until = credentials.legacyUntilMs, now < until else { throw APIError.invalidSessionToken }
+        case .forged: throw APIError.invalidSessionToken
+        }
+        let digest = CredentialToken.digest(token)
+        // An app removed from the configuration takes its users' tokens with it.
+        guard let stored = try await store.sessionToken(digest: digest), let app = apps.app(withID: stored.app) else {
+            throw APIError.invalidSessionToken
+        }
+        guard !stored.isExpired(atMs: now, maximumLifetimeMs: app.limits.maxSessionLifetime.milliseconds) else {
+            throw APIError.sessionTokenExpired
+        }
+        // Revocations and issuers are the view's: one not confirmed lately cannot vouch for them.
+        guard credentials.isCurrent else { throw APIError.credentialsUnverifiable }
+        if let revokedBefore = credentials.revokedBefore(app: app.appID), stored.createdAtMs < revokedBefore {
+            throw APIError.invalidSessionToken
+        }
+        if let issuer = stored.issuer, !apps.isMasterToken(digestHex: issuer, ofApp: app.appID),
+            !credentials.hasSecondaryToken(app: app.appID, issuer: issuer)
+        {
+            throw APIError.invalidSessionToken
+        }
+        return Caller(app: app, credential: .sessionToken(user: stored.user), digest: Array(digest))
     }
 }
 

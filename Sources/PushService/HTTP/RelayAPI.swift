@@ -16,14 +16,19 @@ public struct RelayAPI: Sendable {
     /// The apps' configured templates as they are now: SIGHUP replaces them (`RelayApplication.reload`),
     /// while `configuration.apps[].templates` keeps those read at start. Read templates here.
     public let templates: ConfiguredTemplates
-    /// The apps' secondary API tokens (digests), read from the store here and kept current by
-    /// the `/v3/applications/api_tokens` routes.
-    public let secondaryAPITokens: SecondaryAPITokens
+    /// The database's API tokens and session revocations as this relay knows them: loaded here,
+    /// changed by this relay's routes and kept current with the fleet's (`CredentialDirectory`,
+    /// which `RelayApplication` runs as a service).
+    public let credentials: CredentialDirectory
+    /// Each credential's request rate (`apps[].limits`).
+    let rateLimits = CredentialRateLimiter()
+    /// Users erased lately: the REST API adds them, the dispatcher drops what it holds for them.
+    public let erasedUsers = ErasedUsers()
     public let logger: Logger
     /// Unix milliseconds; session token expiry.
     let clock: @Sendable () -> Int64
 
-    /// - Throws: when the store cannot be read (the secondary API tokens are loaded here).
+    /// - Throws: when the store cannot be read (the credentials are loaded here).
     public init(
         configuration: RelayConfiguration, store: any RelayStore, logger: Logger,
         clock: @escaping @Sendable () -> Int64 = WallClock.milliseconds
@@ -32,7 +37,10 @@ public struct RelayAPI: Sendable {
         self.store = store
         self.apps = AppRegistry(apps: configuration.apps)
         self.templates = ConfiguredTemplates(apps: configuration.apps)
-        self.secondaryAPITokens = SecondaryAPITokens(try await store.allAPITokens())
+        self.credentials = try await CredentialDirectory.load(
+            store: store,
+            maximumSessionLifetime: configuration.apps.map(\.limits.maxSessionLifetime).max() ?? AppLimits.defaultMaxSessionLifetime,
+            logger: logger)
         self.logger = logger
         self.clock = clock
     }
@@ -54,9 +62,10 @@ public struct RelayAPI: Sendable {
         observability.register(on: router)
         let v3 = router.group("v3").add(
             middleware: AuthenticationMiddleware(
-                apps: apps, secondaryAPITokens: secondaryAPITokens, store: store, clock: clock))
+                apps: apps, credentials: credentials, store: store, rateLimits: rateLimits, clock: clock))
         RESTAPI(
-            store: store, templates: templates, secondaryAPITokens: secondaryAPITokens, bodyLimit: configuration.http.maxBodyBytes,
+            store: store, templates: templates, credentials: credentials, erasedUsers: erasedUsers,
+            bodyLimit: configuration.http.maxBodyBytes,
             clock: clock
         ).register(on: v3)
         DeliveryLogAPI(store: store, clock: clock, bodyLimit: configuration.http.maxBodyBytes).register(on: v3)

@@ -1,4 +1,5 @@
 import Hummingbird
+import PushCore
 
 /// What each caller may do, decided here and nowhere else. Every `/v3` route starts with one of
 /// these calls:
@@ -27,11 +28,12 @@ extension RelayRequestContext {
     }
 
     /// The app and the path's `{user_id}` (decoded), for a server credential or a session token
-    /// of this very user; another user's session token gets 403.
+    /// of this very user — the same bytes: a canonically equal spelling is another user, as it is
+    /// in the store; another user's session token gets 403.
     func requireUser() throws(APIError) -> (app: AppConfiguration, user: String) {
         let caller = try requireCaller()
         let user = try RequestParameter.decoded("user_id", from: self)
-        if case .sessionToken(let owner) = caller.credential, owner != user {
+        if case .sessionToken(let owner) = caller.credential, !owner.sameBytes(as: user) {
             throw .notAccessible("the \"Session-Token\" belongs to another user")
         }
         return (caller.app, user)
@@ -45,6 +47,12 @@ extension RelayRequestContext {
             throw .notAccessible("API tokens are managed with the master API token only")
         }
         return caller.app
+    }
+
+    /// Whether the caller is a device (a session token) rather than an app's server.
+    var isSessionCaller: Bool {
+        if case .sessionToken = caller?.credential { return true }
+        return false
     }
 
     private func requireCaller() throws(APIError) -> Caller {

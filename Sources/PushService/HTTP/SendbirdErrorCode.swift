@@ -48,6 +48,9 @@ public struct SendbirdErrorCode: RawRepresentable, Sendable, Hashable, CustomStr
     public static let tokenRegistrationFailed = SendbirdErrorCode(rawValue: 400601)
     /// 400602 "The push token removal failure": the token to remove is malformed.
     public static let tokenRemovalFailed = SendbirdErrorCode(rawValue: 400602)
+    /// 500910 "Rate limit exceeded" (HTTP 429, with `Retry-After`), as Sendbird's Platform API
+    /// answers a caller over its rate.
+    public static let rateLimitExceeded = SendbirdErrorCode(rawValue: 500910)
     /// 500901 "Unexpected errors": the relay's own failure (HTTP 500), never a client mistake.
     public static let unexpected = SendbirdErrorCode(rawValue: 500901)
 

@@ -29,7 +29,7 @@ extension RESTAPI {
                 throw APIError.invalidValue(
                     "api_tokens", "are at most \(Self.maximumAPITokensPerApp) per app; revoke one first")
             }
-            secondaryAPITokens.add(stored)
+            credentials.added(stored)
             context.logger.info("secondary API token created")
             return APITokenBody(token: token, createdAt: stored.createdAtMs)
         }
@@ -49,9 +49,10 @@ extension RESTAPI {
             } else {
                 selector = .digest(CredentialToken.digest(raw))
             }
+            // Its sessions go with it (`CredentialStore.removeAPIToken`).
             switch try await store.removeAPIToken(app: app.appID, selector) {
             case .removed(let stored):
-                secondaryAPITokens.remove(stored)
+                credentials.removed(stored)
                 context.logger.info("secondary API token revoked")
                 return APITokenBody(listed: stored)
             case .notFound:

@@ -16,8 +16,18 @@ extension RESTAPI {
             // accepted (and type-checked) but has no effect.
             _ = try body.bool("always_push")
             let token = try Self.normalise(raw, provider: provider, field: provider.tokenField, code: .tokenRegistrationFailed)
-            let registration = try await store.registerToken(
-                app: app.appID, user: user, token: token, isUnique: isUnique, provider: provider)
+            // A device's own session registers its own device; only the app's server moves a
+            // token from another user (one device, one user): a session token that learned
+            // another user's token must not take that user's pushes.
+            let registration: TokenRegistration
+            do {
+                registration = try await store.registerToken(
+                    app: app.appID, user: user, token: token, isUnique: isUnique, provider: provider,
+                    movesFromOtherUsers: !context.isSessionCaller)
+            } catch PushStoreError.heldByAnotherUser {
+                throw APIError.notAccessible(
+                    "the device token is registered to another user; the app's server (\"Api-Token\") can move it")
+            }
             if let previous = registration.previousOwner {
                 context.logger.info(
                     "device token moved between users",

@@ -65,7 +65,12 @@ extension RESTAPI {
         v3.delete("users/:user_id") { _, context in
             let app = try context.requireApp()
             let user = try RequestParameter.decoded("user_id", from: context)
-            guard try await store.eraseUser(app: app.appID, user: user) else { throw APIError.notFound("User") }
+            // Before and after: pushes the dispatcher already holds for the user, accepted up to
+            // the erasure's commit, are dropped rather than sent (`ErasedUsers`).
+            erasedUsers.erasing(app: app.appID, user: user, nowMs: clock())
+            let erased = try await store.eraseUser(app: app.appID, user: user)
+            erasedUsers.erasing(app: app.appID, user: user, nowMs: clock())
+            guard erased else { throw APIError.notFound("User") }
             context.logger.info("user erased", metadata: ["user": .string(user)])
             return EmptyAnswer()
         }

@@ -9,8 +9,10 @@ struct RESTAPI: Sendable {
     let store: any RelayStore
     /// Each app's configured templates, under the ones changed through the API.
     let templates: ConfiguredTemplates
-    /// What `Api-Token` is checked against besides the master tokens.
-    let secondaryAPITokens: SecondaryAPITokens
+    /// What `Api-Token` is checked against besides the master tokens, and sessions' revocations.
+    let credentials: CredentialDirectory
+    /// Users erased lately, whose held pushes the dispatcher drops.
+    let erasedUsers: ErasedUsers
     /// Largest request body accepted.
     let bodyLimit: Int
     /// Unix milliseconds; session token expiry.

@@ -138,7 +138,7 @@ public struct WebhookIntake: Sendable {
             refused(result: "invalid", appID: app.appID)
             throw APIError.invalidJSON(error.description)
         }
-        guard envelope.appID == app.appID else {
+        guard envelope.appID.sameBytes(as: app.appID) else {
             // Signed, but by another app's key than the one the body names.
             guard apps.index(ofApp: envelope.appID) != nil else {
                 refused(result: "unknown_app", appID: envelope.appID)
@@ -176,7 +176,7 @@ public struct WebhookIntake: Sendable {
         let count = accepted.deliveries.count
         try admit(app: app.appID, count: count, category: envelope.category)
         // Dropped unused (an error thrown, a duplicate event), the reservation gives its room back.
-        var reservation = count > 0 ? dispatcher?.reserve(count) : nil
+        var reservation = count > 0 ? dispatcher?.reserve(count, app: app.appID) : nil
         accepted.handedOff = reservation != nil
         let committing = accepted
         let commitStart = ContinuousClock.now
@@ -226,9 +226,15 @@ public struct WebhookIntake: Sendable {
         let target = try target(of: app, category: envelope.category)
         let settings = BadgePushSettings(intervalMs: setting.interval.milliseconds, timeToLiveMs: target.timeToLive.milliseconds)
         let updates = read.readers.map { BadgeUpdate(userID: $0.userID, badge: $0.totalUnread, readAtMs: $0.readAtMs) }
+        let nowMs = clock()
         let result = try await storeStep(app: app.appID, category: envelope.category) {
-            try await self.store.syncBadges(app: app.appID, updates: updates, nowMs: self.clock(), settings: settings)
+            try await self.store.syncBadges(app: app.appID, updates: updates, nowMs: nowMs, settings: settings)
         }
+        // Badge pushes are pushes: counted in the backlog (their completion is subtracted from
+        // it), not in its oldest age (they wait out their interval on purpose). One a later
+        // message push supersedes never completes here: the dispatcher's periodic reconcile with
+        // the store's count takes it out.
+        if result.queued > 0 { dispatcher?.backlog.accepted(app: app.appID, count: result.queued, atMs: nowMs, countsAge: false) }
         metrics.webhookEvent(category: WebhookReadEvent.category, result: "accepted")
         metrics.badgeSync(app: app.appID, result)
         logger.info(
@@ -355,10 +361,10 @@ public struct WebhookIntake: Sendable {
         if badgeSync {
             // What each push tells its recipient's badge (`BadgeStore`: a waiting badge push
             // must not undo it).
-            let pushed = Set(plan.recipients.lazy.filter { $0.decision == .push }.map(\.userID))
-            var counts: [String: Int] = [:]
-            for member in event.members where pushed.contains(member.userID) {
-                counts[member.userID] = member.totalUnreadMessageCount
+            let pushed = Set(plan.recipients.lazy.filter { $0.decision == .push }.map { ExactID($0.userID) })
+            var counts: [ExactID: Int] = [:]
+            for member in event.members where pushed.contains(ExactID(member.userID)) {
+                counts[ExactID(member.userID)] = member.totalUnreadMessageCount
             }
             accepted.badges = BadgeSnapshot(counts: counts, atMs: event.message.createdAt)
         }

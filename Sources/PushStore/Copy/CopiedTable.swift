@@ -66,8 +66,14 @@ public struct CopiedTable: Sendable, Hashable {
             pageKey: ["app_id", "template_name"], isRegistry: true),
         CopiedTable(
             "session_tokens",
-            [("token_digest", .blob), ("app_id", .text), ("user_id", .text), ("created_at", .integer), ("expires_at", .integer)],
+            [
+                ("token_digest", .blob), ("app_id", .text), ("user_id", .text), ("created_at", .integer), ("expires_at", .integer),
+                ("issuer", .text),
+            ],
             pageKey: ["token_digest"], isRegistry: false),
+        CopiedTable("session_revocations", [("app_id", .text), ("revoked_before", .integer)], pageKey: ["app_id"], isRegistry: false),
+        // The key session tokens are tagged with: without it every session token copied would be refused.
+        CopiedTable("relay_secrets", [("name", .text), ("value", .blob)], pageKey: ["name"], isRegistry: false),
         CopiedTable(
             "api_tokens", [("app_id", .text), ("token_digest", .blob), ("token_prefix", .text), ("created_at", .integer)],
             pageKey: ["app_id", "token_digest"], isRegistry: false),

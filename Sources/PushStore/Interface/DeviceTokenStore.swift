@@ -6,13 +6,16 @@ import PushCore
 public protocol DeviceTokenStore: Sendable {
     /// Registers a token for a user, creating the user on first use.
     ///
-    /// - A token held by another user of the same app moves to this user (one device, one user).
+    /// - A token held by another user of the same app moves to this user (one device, one user)
+    ///   when `movesFromOtherUsers`; otherwise nothing is written and `PushStoreError.heldByAnotherUser`
+    ///   is thrown (a device's own session must not take another user's device).
     /// - Registering a token the user already has refreshes its registration time.
     /// - `isUnique` removes the user's other tokens of the same provider.
     /// - Beyond the store's `maximumTokensPerUser` of the provider the oldest are removed.
     /// - Parameter token: normalised; the caller validates the format.
-    func registerToken(app: String, user: String, token: String, isUnique: Bool, provider: PushProvider) async throws
-        -> TokenRegistration
+    func registerToken(
+        app: String, user: String, token: String, isUnique: Bool, provider: PushProvider, movesFromOtherUsers: Bool
+    ) async throws -> TokenRegistration
 
     /// A user's tokens of every provider, oldest registration first; `nil` when the user is unknown.
     func tokens(app: String, user: String) async throws -> [DeviceToken]?
@@ -43,6 +46,13 @@ public protocol DeviceTokenStore: Sendable {
 extension DeviceTokenStore {
     public func registerToken(app: String, user: String, token: String, isUnique: Bool) async throws -> TokenRegistration {
         try await registerToken(app: app, user: user, token: token, isUnique: isUnique, provider: .apns)
+    }
+
+    /// A server's registration: a token another user holds moves.
+    public func registerToken(app: String, user: String, token: String, isUnique: Bool, provider: PushProvider) async throws
+        -> TokenRegistration
+    {
+        try await registerToken(app: app, user: user, token: token, isUnique: isUnique, provider: provider, movesFromOtherUsers: true)
     }
 
     @discardableResult

@@ -19,6 +19,7 @@ enum PushStoreMigrations {
         migrator.registerMigration("v11_prune_by_id", migrate: PruneByIDSchema.migrate)
         migrator.registerMigration("v12_no_sender_index", migrate: SenderScanSchema.migrate)
         migrator.registerMigration("v13_packed_payloads", migrate: PackedPayloadSchema.migrate)
+        migrator.registerMigration("v14_credential_issuers", migrate: CredentialIssuerSchema.migrate)
         return migrator
     }
 

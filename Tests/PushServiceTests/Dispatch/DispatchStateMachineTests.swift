@@ -258,8 +258,8 @@ import Testing
         machine.sendStarted(app: "a", handedOff: true)
         machine.sendStarted(app: "a", handedOff: true)
         #expect(machine.readyToWait() == .startWaker(.answersDue), "their answers wait for a wake-up or the record interval")
-        #expect(machine.sendFinished(Self.outcome(1), app: "a", handedOff: true) == .returnRoom(1))
-        #expect(machine.sendFinished(Self.outcome(2), app: "a", handedOff: true) == .returnRoom(1))
+        #expect(machine.sendFinished(Self.outcome(1), app: "a", handedOff: true) == .returnRoom(app: "a"))
+        #expect(machine.sendFinished(Self.outcome(2), app: "a", handedOff: true) == .returnRoom(app: "a"))
         #expect(machine.eventHandled(now: 30) == .armRecordTimer(.milliseconds(70)))
         // Idle, the timer armed: wait for the next hand-off or the timer, record nothing yet.
         #expect(machine.readyToWait() == .reportBacklog, "the waker still runs; the gauges show the idle backlog")
@@ -351,13 +351,13 @@ import Testing
         machine.sendStarted(app: "a", handedOff: true)
         machine.sendStarted(app: "a", handedOff: true)
         // Expired before sending: its room goes back at once.
-        #expect(machine.notStarted(Self.outcome(3, .expired), handedOff: true) == .returnRoom(1))
-        #expect(machine.notStarted(Self.outcome(4, .expired), handedOff: false) == .none)
+        #expect(machine.notStarted(Self.outcome(3, .expired), app: "a", handedOff: true) == .returnRoom(app: "a"))
+        #expect(machine.notStarted(Self.outcome(4, .expired), app: "a", handedOff: false) == .none)
         // Hand-offs hold room of their own: the claim room is untouched.
         #expect(machine.claimedInFlight == 0)
         #expect(machine.inFlight == 2)
-        #expect(machine.sendFinished(Self.outcome(1), app: "a", handedOff: true) == .returnRoom(1))
-        #expect(machine.sendFinished(Self.outcome(2), app: "a", handedOff: true) == .returnRoom(1))
+        #expect(machine.sendFinished(Self.outcome(1), app: "a", handedOff: true) == .returnRoom(app: "a"))
+        #expect(machine.sendFinished(Self.outcome(2), app: "a", handedOff: true) == .returnRoom(app: "a"))
         #expect(machine.handedOffHeld == 0)
         #expect(machine.inFlight == 0)
     }

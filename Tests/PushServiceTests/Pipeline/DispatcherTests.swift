@@ -162,11 +162,11 @@ import Testing
         #expect(!canReserve(dispatcher, 1), "not running yet")
         let running = Task { try await dispatcher.run() }
         let deadline = ContinuousClock.now + .seconds(60)
-        var reservation = dispatcher.reserve(1)
+        var reservation = dispatcher.reserve(1, app: "app")
         while reservation == nil {
             try #require(ContinuousClock.now < deadline, "the hand-off never opened")
             try await Task.sleep(for: .milliseconds(5))
-            reservation = dispatcher.reserve(1)
+            reservation = dispatcher.reserve(1, app: "app")
         }
         #expect(!canReserve(dispatcher, PipelineFixtures.dispatcherConfiguration.window), "beyond the window")
         dispatcher.stop()
@@ -179,6 +179,6 @@ import Testing
     /// A reservation is non-copyable, and `#expect` captures its operands: test for room here,
     /// dropping (releasing) what was reserved.
     private func canReserve(_ dispatcher: Dispatcher, _ count: Int) -> Bool {
-        dispatcher.reserve(count) != nil
+        dispatcher.reserve(count, app: "app") != nil
     }
 }
