@@ -54,101 +54,44 @@ extension SQLiteStore {
         }
     }
 
-    /// In two phases, so the single writer is never held for a scan: a read finds what names the
-    /// user (their deliveries and decisions, and the events they sent, have no index by user
-    /// alone: a full scan of each, since an index would cost every webhook commit to save this),
-    /// then writes of at most `UserErasure.batch` rows each delete it, and a last one the user
-    /// and their registry rows. `secure_delete` (set on every connection) zeroes what is deleted,
-    /// and a final `wal_checkpoint(TRUNCATE)` empties the WAL, which held earlier page images.
+    /// One write transaction, so nothing committed while it runs survives it (a push accepted for
+    /// the user between two phases did before). A read comes first: an erasure that finds
+    /// nothing writes nothing, releases no snapshot and runs no checkpoint, so `DELETE` of an
+    /// unknown user costs what a `GET` does.
+    ///
+    /// The transaction finds what names the user again (their deliveries and decisions, and the
+    /// events they sent, have no index by user alone: a full scan of each, since an index would
+    /// cost every webhook commit to save this) and deletes it, holding SQLite's one writer for
+    /// that long: an erasure is rare, and a partial one is worse. `secure_delete` (set on every
+    /// connection) zeroes what is deleted, and a final `wal_checkpoint(TRUNCATE)` empties the
+    /// WAL, which held earlier page images.
     public func eraseUser(app: String, user: String) async throws -> Bool {
-        let found = try await pool.read { db in
-            let sentMessages = try Int64.fetchAll(
-                db, sql: "SELECT message_id FROM events WHERE app_id = ? AND sender_id = ?", arguments: [app, user])
-            // Their deliveries by message, one probe of `deliveries_on_message` each; a join would
-            // let SQLite walk every delivery of the app instead, probing events for each.
-            var sentDeliveries: [Int64] = []
-            for messages in sentMessages.chunks(of: UserErasure.batch) {
-                sentDeliveries += try Int64.fetchAll(
-                    db,
-                    sql: "SELECT id FROM deliveries WHERE app_id = ? AND message_id IN (SELECT value FROM json_each(?))",
-                    arguments: [app, "[" + messages.map(String.init).joined(separator: ",") + "]"])
-            }
-            return UserErasure(
-                ownDeliveries: try Int64.fetchAll(
-                    db, sql: "SELECT id FROM deliveries WHERE app_id = ? AND user_id = ?", arguments: [app, user]),
-                sentDeliveries: sentDeliveries,
-                decisionMessages: try Int64.fetchAll(
-                    db, sql: "SELECT message_id FROM decisions WHERE app_id = ? AND user_id = ?", arguments: [app, user]),
-                sentMessages: sentMessages)
-        }
-        for ids in found.sentDeliveries.chunks(of: UserErasure.batch) {
-            try await pool.write { db in
-                let list = ids.map(String.init).joined(separator: ",")
-                try db.execute(sql: "DELETE FROM delivery_payloads WHERE delivery_id IN (\(list))")
-                // A packed row holds one event's payloads: all of them are the user's message.
-                for first in try Self.packedRows(holding: ids, db).keys {
-                    try db.execute(sql: "DELETE FROM packed_payloads WHERE first_delivery_id = ?", arguments: [first])
-                }
-                try db.execute(
-                    sql: """
-                        UPDATE deliveries SET state = 'failed', last_reason = 'UserDeleted' WHERE id IN (\(list)) AND state = 'pending'
-                        """)
-            }
-        }
-        // The bytes the pushes of the user's messages shared (sender, message) go with them, after
-        // the payloads that used them.
-        // The events keep no sender: by primary key, as no index finds them by sender.
-        for messages in found.sentMessages.chunks(of: UserErasure.batch) {
-            try await pool.write { db in
-                let list = messages.map(String.init).joined(separator: ",")
-                try db.execute(sql: "DELETE FROM event_payloads WHERE app_id = ? AND message_id IN (\(list))", arguments: [app])
-                try db.execute(
-                    sql: "UPDATE events SET sender_id = NULL WHERE app_id = ? AND message_id IN (\(list)) AND sender_id = ?",
-                    arguments: [app, user])
-            }
-        }
-        for ids in found.ownDeliveries.chunks(of: UserErasure.batch) {
-            try await pool.write { db in
-                let list = ids.map(String.init).joined(separator: ",")
-                try db.execute(sql: "DELETE FROM delivery_payloads WHERE delivery_id IN (\(list))")
-                // Their parts of packed rows are emptied; the other recipients' stay. One row's
-                // parts in memory at a time (a 1,000-member event's are tens of KB).
-                for (first, places) in try Self.packedRows(holding: ids, db) {
-                    let parts = try Data.fetchOne(
-                        db, sql: "SELECT parts FROM packed_payloads WHERE first_delivery_id = ?", arguments: [first])
-                    if let parts, let blanked = PackedPayloads.blanking(parts, places: places) {
-                        try db.execute(
-                            sql: "UPDATE packed_payloads SET parts = ? WHERE first_delivery_id = ?", arguments: [Data(blanked), first])
-                    } else {
-                        // Damaged: it goes whole rather than keep the user's bytes.
-                        try db.execute(sql: "DELETE FROM packed_payloads WHERE first_delivery_id = ?", arguments: [first])
-                    }
-                }
-                // Attempts go with their delivery (ON DELETE CASCADE).
-                try db.execute(sql: "DELETE FROM deliveries WHERE id IN (\(list))")
-            }
-        }
-        for messages in found.decisionMessages.chunks(of: UserErasure.batch) {
-            try await pool.write { db in
+        guard try await pool.read({ db in try UserErasure.find(db, app: app, user: user).isEmpty == false }) else { return false }
+        let erased = try await registryWrite(app: app) { db in
+            let found = try UserErasure.find(db, app: app, user: user)
+            try Self.eraseSentDeliveries(found.sentDeliveries, db)
+            try Self.eraseSentMessages(found.sentMessages, app: app, user: user, db)
+            try Self.eraseOwnDeliveries(found.ownDeliveries, db)
+            for messages in found.decisionMessages.chunks(of: UserErasure.batch) {
                 let list = messages.map(String.init).joined(separator: ",")
                 try db.execute(
                     sql: "DELETE FROM decisions WHERE app_id = ? AND message_id IN (\(list)) AND user_id = ?", arguments: [app, user])
             }
-        }
-        let registry = try await registryWrite(app: app) { db in
             try db.execute(sql: "DELETE FROM session_tokens WHERE app_id = ? AND user_id = ?", arguments: [app, user])
-            var changes = db.changesCount
             try db.execute(sql: "DELETE FROM badges WHERE app_id = ? AND user_id = ?", arguments: [app, user])
-            changes += db.changesCount
             // Device tokens, preferences and channel preferences go with the user (ON DELETE CASCADE).
             try db.execute(sql: "DELETE FROM users WHERE app_id = ? AND user_id = ?", arguments: [app, user])
-            changes += db.changesCount
-            return changes
+            return !found.isEmpty
         }
-        // `busy` (the first column) says the WAL was not emptied: the background checkpoint
-        // (`WALCheckpointer`) held the checkpoint lock, or a reader an older snapshot, for a
-        // moment. Tried again for up to about 2 s; both are short. The webhook's readers keep
-        // no snapshot meanwhile (`SnapshotReaders`).
+        try await checkpointAfterErasure()
+        return erased
+    }
+
+    /// `busy` (the first column) says the WAL was not emptied: the background checkpoint
+    /// (`WALCheckpointer`) held the checkpoint lock, or a reader an older snapshot, for a moment.
+    /// Tried again for up to about 2 s; both are short. The webhook's readers keep no snapshot
+    /// meanwhile (`SnapshotReaders`).
+    private func checkpointAfterErasure() async throws {
         snapshotReaders.releaseForCheckpoint()
         defer { snapshotReaders.checkpointDone() }
         for _ in 0..<200 {
@@ -158,7 +101,54 @@ extension SQLiteStore {
             if busy == 0 { break }
             try await Task.sleep(for: .milliseconds(10))
         }
-        return registry > 0 || !found.isEmpty
+    }
+
+    /// The user's messages' pushes to others: their payloads go, pending ones fail.
+    private static func eraseSentDeliveries(_ ids: [Int64], _ db: Database) throws {
+        for chunk in ids.chunks(of: UserErasure.batch) {
+            let list = chunk.map(String.init).joined(separator: ",")
+            try db.execute(sql: "DELETE FROM delivery_payloads WHERE delivery_id IN (\(list))")
+            // A packed row holds one event's payloads: all of them are the user's message.
+            for first in try Self.packedRows(holding: chunk, db).keys {
+                try db.execute(sql: "DELETE FROM packed_payloads WHERE first_delivery_id = ?", arguments: [first])
+            }
+            try db.execute(
+                sql: "UPDATE deliveries SET state = 'failed', last_reason = 'UserDeleted' WHERE id IN (\(list)) AND state = 'pending'")
+        }
+    }
+
+    /// The bytes the pushes of the user's messages shared (sender, message) go with them, after
+    /// the payloads that used them; the events keep no sender (by primary key, as no index finds
+    /// them by sender).
+    private static func eraseSentMessages(_ messages: [Int64], app: String, user: String, _ db: Database) throws {
+        for chunk in messages.chunks(of: UserErasure.batch) {
+            let list = chunk.map(String.init).joined(separator: ",")
+            try db.execute(sql: "DELETE FROM event_payloads WHERE app_id = ? AND message_id IN (\(list))", arguments: [app])
+            try db.execute(
+                sql: "UPDATE events SET sender_id = NULL WHERE app_id = ? AND message_id IN (\(list)) AND sender_id = ?",
+                arguments: [app, user])
+        }
+    }
+
+    /// The user's own deliveries: their parts of packed rows are emptied (the other recipients'
+    /// stay; one row's parts in memory at a time), and the rows go with their attempts.
+    private static func eraseOwnDeliveries(_ ids: [Int64], _ db: Database) throws {
+        for chunk in ids.chunks(of: UserErasure.batch) {
+            let list = chunk.map(String.init).joined(separator: ",")
+            try db.execute(sql: "DELETE FROM delivery_payloads WHERE delivery_id IN (\(list))")
+            for (first, places) in try Self.packedRows(holding: chunk, db) {
+                let parts = try Data.fetchOne(db, sql: "SELECT parts FROM packed_payloads WHERE first_delivery_id = ?", arguments: [first])
+                if let parts, let blanked = PackedPayloads.blanking(parts, places: places) {
+                    try db.execute(
+                        sql: "UPDATE packed_payloads SET parts = ? WHERE first_delivery_id = ?", arguments: [Data(blanked), first])
+                } else {
+                    // Damaged: it goes whole rather than keep the user's bytes.
+                    try db.execute(sql: "DELETE FROM packed_payloads WHERE first_delivery_id = ?", arguments: [first])
+                }
+            }
+            // Attempts go with their delivery (ON DELETE CASCADE).
+            try db.execute(sql: "DELETE FROM deliveries WHERE id IN (\(list))")
+        }
     }
 }
 
@@ -185,9 +175,9 @@ extension SQLiteStore {
     }
 }
 
-/// What an erasure found to delete (ids), before deleting it.
+/// What an erasure finds to delete (ids), and whether the user has registry rows.
 struct UserErasure: Sendable {
-    /// Rows per write transaction.
+    /// Ids per statement.
     static let batch = 5_000
 
     var ownDeliveries: [Int64]
@@ -195,8 +185,40 @@ struct UserErasure: Sendable {
     var decisionMessages: [Int64]
     /// Messages the user sent (their events' shared payload bytes name them).
     var sentMessages: [Int64]
+    /// A user row, session token or badge row.
+    var hasRegistryRows: Bool
 
-    var isEmpty: Bool { ownDeliveries.isEmpty && sentDeliveries.isEmpty && decisionMessages.isEmpty && sentMessages.isEmpty }
+    var isEmpty: Bool {
+        ownDeliveries.isEmpty && sentDeliveries.isEmpty && decisionMessages.isEmpty && sentMessages.isEmpty && !hasRegistryRows
+    }
+
+    static func find(_ db: Database, app: String, user: String) throws -> UserErasure {
+        let sentMessages = try Int64.fetchAll(
+            db, sql: "SELECT message_id FROM events WHERE app_id = ? AND sender_id = ?", arguments: [app, user])
+        // Their deliveries by message, one probe of `deliveries_on_message` each; a join would
+        // let SQLite walk every delivery of the app instead, probing events for each.
+        var sentDeliveries: [Int64] = []
+        for messages in sentMessages.chunks(of: batch) {
+            sentDeliveries += try Int64.fetchAll(
+                db,
+                sql: "SELECT id FROM deliveries WHERE app_id = ? AND message_id IN (SELECT value FROM json_each(?))",
+                arguments: [app, "[" + messages.map(String.init).joined(separator: ",") + "]"])
+        }
+        let registry = try Bool.fetchOne(
+            db,
+            sql: """
+                SELECT EXISTS (SELECT 1 FROM users WHERE app_id = ?1 AND user_id = ?2)
+                    OR EXISTS (SELECT 1 FROM session_tokens WHERE app_id = ?1 AND user_id = ?2)
+                    OR EXISTS (SELECT 1 FROM badges WHERE app_id = ?1 AND user_id = ?2)
+                """, arguments: [app, user])
+        return UserErasure(
+            ownDeliveries: try Int64.fetchAll(
+                db, sql: "SELECT id FROM deliveries WHERE app_id = ? AND user_id = ?", arguments: [app, user]),
+            sentDeliveries: sentDeliveries,
+            decisionMessages: try Int64.fetchAll(
+                db, sql: "SELECT message_id FROM decisions WHERE app_id = ? AND user_id = ?", arguments: [app, user]),
+            sentMessages: sentMessages, hasRegistryRows: registry ?? false)
+    }
 }
 
 extension Array {

@@ -64,9 +64,10 @@ extension PostgresStore {
 
     /// One transaction: PostgreSQL has no single writer to hold up, and `deliveries_on_user`
     /// finds the user's deliveries. The rows are gone at commit; their bytes stay in the table
-    /// files until VACUUM reuses the space (docs/operations.md, "Erasing a user").
+    /// files until VACUUM reuses the space (docs/operations.md, "Erasing a user"). An erasure that
+    /// found nothing notifies no relay and leaves every cache as it was.
     public func eraseUser(app: String, user: String) async throws -> Bool {
-        try await registryWrite(app: app) { connection in
+        let erased = try await transaction { connection in
             let counts = try await connection.rows(
                 """
                 WITH sent AS (
@@ -97,7 +98,12 @@ extension PostgresStore {
                     + (SELECT count(*) FROM sessions) + (SELECT count(*) FROM badges) + (SELECT count(*) FROM users)
                 """, logger: logger
             ) { try $0.decode(Int64.self) }
-            return (counts.first ?? 0) > 0
+            guard (counts.first ?? 0) > 0 else { return false }
+            try await connection.run(
+                "SELECT pg_notify(\(RegistryListener.channel), \(RegistryListener.registryPrefix + app))", logger: logger)
+            return true
         }
+        if erased { recipientCache.invalidate(app: app) }
+        return erased
     }
 }

@@ -96,7 +96,9 @@ class Cluster:
     a database of its own on the test cluster (`pgcluster`)."""
 
     def __init__(self, workdir: Path, extra_config: str = "", app_config: str = "", log_level: str = "warning",
-                 store: str = "sqlite", fcm: bool = False, database_dir: Path | None = None):
+                 store: str = "sqlite", fcm: bool = False, database_dir: Path | None = None, more_apps: str = ""):
+        """`more_apps`: further apps' YAML, each item's `{apns}` replaced by the first app's APNs
+        settings (the same mock)."""
         self.workdir = workdir
         self.record = workdir / "pushes.jsonl"
         self.fcm_record = workdir / "fcm-pushes.jsonl"
@@ -132,6 +134,11 @@ class Cluster:
                 f"      token_url: \"{fcm_url}/token\"\n"
                 f"      ca_file: {CERTS / 'ca.pem'}\n")
         self.config = workdir / "relay.yaml"
+        apns = (
+            "    apns:\n"
+            "      topic: com.example.crash\n"
+            f"      environment: {{url: \"{mock_url}\", ca_file: {CERTS / 'ca.pem'}}}\n"
+            f"      auth: {{token: {{key_file: {CERTS / 'AuthKey_DEVKEY1234.p8'}, key_id: DEVKEY1234, team_id: DEVTEAM123}}}}\n")
         self.config.write_text(
             "listen: {host: 127.0.0.1, port: 0}\n"
             f"database: {database_yaml}\n"
@@ -140,12 +147,10 @@ class Cluster:
             "apps:\n"
             f"  - app_id: {APP_ID}\n"
             f"    api_token: {API_TOKEN}\n"
-            "    apns:\n"
-            "      topic: com.example.crash\n"
-            f"      environment: {{url: \"{mock_url}\", ca_file: {CERTS / 'ca.pem'}}}\n"
-            f"      auth: {{token: {{key_file: {CERTS / 'AuthKey_DEVKEY1234.p8'}, key_id: DEVKEY1234, team_id: DEVTEAM123}}}}\n"
+            f"{apns}"
             f"{fcm_config}"
-            f"{app_config}")
+            f"{app_config}"
+            f"{more_apps.replace('{apns}', apns)}")
         self.relay = None
         self.url = None
         self.lock = threading.Lock()

@@ -11,11 +11,11 @@ import PushStore
 /// event.
 ///
 /// Order: signature header well-formed → body (size-limited) → signature, under the app the path
-/// names or, on the plain path, under each configured app's key → the backlog promise (503 while
-/// not even one more push of the app fits) → only then parse: envelope
+/// names or, on the plain path, the app the body's `app_id` names (one HMAC either way) → the
+/// backlog promise (503 while not even one more push of the app fits) → only then parse: envelope
 /// (`app_id` must be the signing app), category → event (members required) → recipient states in
 /// one read → `PushPlanner` → group commit → 200 → wake the dispatcher. An unsigned or forged
-/// body costs at most one HMAC per app and is never parsed; nothing is stored unless the
+/// body costs one scan and at most one HMAC and is never parsed; nothing is stored unless the
 /// signature is right, and 200 means the event and its deliveries are committed.
 public struct WebhookIntake: Sendable {
     let store: any RelayStore
@@ -63,7 +63,22 @@ public struct WebhookIntake: Sendable {
         self.logger = logger
     }
 
-    /// The route path; `/{app_id}` after it names the app, which saves trying every app's key.
+    /// The configured app the body's top-level `app_id` names, found without parsing: 404 for
+    /// an app not configured here (as the path's app id gets), 401 when none can be read.
+    func namedApp(in body: Data) throws -> Int {
+        guard let named = body.withUnsafeBytes({ bytes in WebhookAppPeek.appID(in: bytes) }) else {
+            refused(result: "bad_signature", appID: nil)
+            throw Self.badSignature
+        }
+        guard let index = apps.index(ofApp: named) else {
+            refused(result: "unknown_app", appID: named)
+            throw APIError(
+                status: .notFound, code: .notFound, message: "Application \"\(LogText.cut(named))\" is not configured on this relay.")
+        }
+        return index
+    }
+
+    /// The route path; `/{app_id}` after it names the app, which saves reading its `app_id`.
     public static let path = "webhooks/sendbird"
 
     public func register(on router: Router<RelayRequestContext>) {
@@ -85,10 +100,10 @@ public struct WebhookIntake: Sendable {
     }
 
     func handle(_ request: Request, pathAppID: String?) async throws -> WebhookAnswer {
-        // Who may have signed it: the app the path names, else any configured app (places in
+        // Who may have signed it: the app the path names, else the one the body names (places in
         // `configured`, read in place: see `AppRegistry.index(ofApp:)`).
         let configured = apps.apps
-        let candidates: Range<Int>
+        var pathIndex: Int?
         if let pathAppID {
             guard let index = apps.index(ofApp: pathAppID) else {
                 refused(result: "unknown_app", appID: pathAppID)
@@ -96,9 +111,7 @@ public struct WebhookIntake: Sendable {
                     status: .notFound, code: .notFound,
                     message: "Application \"\(LogText.cut(pathAppID))\" is not configured on this relay.")
             }
-            candidates = index..<index + 1
-        } else {
-            candidates = configured.indices
+            pathIndex = index
         }
         guard let digest = WebhookSignature.digest(fromHeader: request.headers[.sendbirdSignature]) else {
             refused(result: "bad_signature", appID: pathAppID)
@@ -109,15 +122,13 @@ public struct WebhookIntake: Sendable {
         // closed-loop overload of 1,000-member events the relay refused thousands a second, so
         // refusing after the check took CPU from sending. This tells a sender without the key
         // only that the app is busy; the write path is not touched either way.
-        if pathAppID != nil { try admit(app: configured[candidates.lowerBound].appID, count: 1, category: nil, signed: false) }
+        if let pathIndex { try admit(app: configured[pathIndex].appID, count: 1, category: nil, signed: false) }
         let body = try await request.collectBody(limit: bodyLimit)
-        // Every candidate's key is tried, without stopping at a match: the time taken does not
-        // tell which app's key it was.
-        var signer: Int?
-        for index in candidates where apps.webhookKeys[index].matches(digest, body: body) {
-            signer = index
-        }
-        guard let signer else {
+        // One key is tried, whatever the body and however many apps are configured: the path's
+        // app's, the only app's, or the one whose id the body's top-level `app_id` holds
+        // (`WebhookAppPeek`, a scan without parsing). The envelope must name the same app once parsed.
+        let signer = try pathIndex ?? (configured.count == 1 ? 0 : namedApp(in: body))
+        guard apps.webhookKeys[signer].matches(digest, body: body) else {
             refused(result: "bad_signature", appID: pathAppID)
             throw Self.badSignature
         }
