@@ -85,7 +85,10 @@ public struct PostgresStoreConfiguration: Sendable, CustomStringConvertible {
         guard let user = components.user, !user.isEmpty else { throw InvalidURL(reason: "names no user") }
         let database = String(components.path.drop { $0 == "/" })
         guard !database.isEmpty, !database.contains("/") else { throw InvalidURL(reason: "names no database (…/DATABASE)") }
-        if let query = components.query, !query.isEmpty { throw InvalidURL(reason: "takes no options (?\(query))") }
+        // Options after `?` (libpq's `sslmode`, `password`, …) are refused unread and unquoted: they may hold a password.
+        if components.query != nil || components.fragment != nil {
+            throw InvalidURL(reason: "takes no options after ? or # (give tls, ca_file and password as keys of their own)")
+        }
         let port = components.port ?? 5432
         guard (1...65535).contains(port) else { throw InvalidURL(reason: "port must be 1...65535") }
         self.init(
@@ -95,7 +98,8 @@ public struct PostgresStoreConfiguration: Sendable, CustomStringConvertible {
             leaseDuration: leaseDuration, tls: tls, caFile: caFile, store: store)
     }
 
-    /// Why a URL was refused. Never repeats the URL, which may hold a password.
+    /// Why a URL was refused. Never repeats the URL or any part of it that may hold a password
+    /// (the user info, the query).
     public struct InvalidURL: Error, Sendable, CustomStringConvertible {
         public let reason: String
         public var description: String { "invalid PostgreSQL URL: \(reason)" }

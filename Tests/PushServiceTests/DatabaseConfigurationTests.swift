@@ -93,6 +93,16 @@ import Testing
         }
     }
 
+    /// A URL's options (which may hold a password) and its password never appear in the error.
+    @Test func aURLWithOptionsIsRefusedWithoutRepeatingIt() {
+        #expect {
+            try Self.parse("{postgres: {url: 'postgres://u:pw-secret@h/db?password=x-secret&sslpassword=y-secret'}}")
+        } throws: { error in
+            let text = "\(error)"
+            return text.contains("database.postgres.url") && text.contains("takes no options") && !text.contains("secret")
+        }
+    }
+
     /// The webhook's recipient cache: bounded by default, raised for large tenants, off with 0
     /// users; the bounds reach the store of either backend.
     @Test func recipientCacheBounds() throws {

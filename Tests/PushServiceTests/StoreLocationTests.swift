@@ -21,6 +21,17 @@ import Testing
         #expect(throws: ConfigurationError.self) { try StoreLocation.parse("sqlite:", option: "--from", environment: Self.none) }
     }
 
+    /// Neither a PostgreSQL URL's options nor another scheme's URL is repeated: either may hold a password.
+    @Test func errorsNeverRepeatAURL() {
+        for text in ["postgres://u:pw-secret@h/db?password=x-secret&sslpassword=y-secret", "mysql://u:pw-secret@h/db"] {
+            #expect {
+                try StoreLocation.parse(text, option: "--to", environment: Self.none)
+            } throws: { error in
+                "\(error)".contains("--to") && !"\(error)".contains("secret")
+            }
+        }
+    }
+
     @Test func thePasswordComesFromAFileAVariableOrPGPASSWORD() throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("pw-\(UUID().uuidString)")
         try "from-file\n".write(to: file, atomically: true, encoding: .utf8)

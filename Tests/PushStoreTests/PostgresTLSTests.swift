@@ -160,4 +160,19 @@ import Testing
         #expect(try PostgresStoreConfiguration(url: "postgres://u@127.0.0.1:6543/d", nodeID: "n").tls == .disable)
         #expect(try PostgresStoreConfiguration(url: "postgres://u@db.internal/d", nodeID: "n", tls: .require).tls == .require)
     }
+
+    /// libpq-style options may carry a password (`?password=`, `sslpassword=`): the error says
+    /// options are refused without repeating any part of the URL.
+    @Test(arguments: [
+        "postgres://u:secret-1@h/db?password=secret-2&sslpassword=secret-3",
+        "postgres://u:secret-1@h/db?sslmode=require#secret-2", "postgres://u:secret-1@h/db#secret-2", "postgres://u:secret-1@h/db?",
+    ])
+    func aURLsOptionsAreRefusedUnquoted(url: String) {
+        #expect {
+            try PostgresStoreConfiguration(url: url, nodeID: "n")
+        } throws: { error in
+            let text = "\(error)"
+            return text.contains("takes no options") && !text.contains("secret") && !text.contains("password=")
+        }
+    }
 }

@@ -30,7 +30,7 @@ extension RelayConfiguration {
         } catch let error as ConfigurationError {
             throw error
         } catch {
-            throw .syntax(String(describing: error))
+            throw .syntax(ConfigurationError.yamlProblem(error))
         }
         let top = try ConfigMapping(root, path: "")
         try top.allowOnly(["listen", "database", "http", "apps", "log_level", "metrics", "delivery"])
