@@ -32,7 +32,7 @@ import Testing
         relay.signal(SIGHUP)
         #expect(await eventually(within: 30) { relay.stderr.contains("reload failed, keeping the running configuration") })
         #expect(relay.process.isRunning)
-        #expect(try await Self.get(port, "/ready").contains("app-A"))
+        #expect(try await Self.get(port, "/ready").contains(#"{"status":"ready"}"#))
 
         // A valid one is applied.
         try tokenAppYAML(database: directory.path("relay.sqlite")).write(toFile: config, atomically: true, encoding: .utf8)
