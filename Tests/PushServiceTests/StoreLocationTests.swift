@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 @testable import PushService
 
@@ -32,9 +33,23 @@ import Testing
         }
     }
 
+    /// `--password-file` readable by every user is refused, like a secret file in the configuration.
+    @Test func aPasswordFileEveryoneCanReadIsRefused() throws {
+        let directory = try TemporaryDirectory()
+        let file = try directory.write("pw", "from-file\n")
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: file)
+        #expect {
+            try StoreLocation.parse("postgres://u@db/push", option: "--to", passwordFile: file, environment: Self.none)
+        } throws: { error in
+            guard case ConfigurationError.invalidValue(let key, let reason) = error else { return false }
+            return key == "--password-file" && reason.contains("readable by every user")
+        }
+    }
+
     @Test func thePasswordComesFromAFileAVariableOrPGPASSWORD() throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("pw-\(UUID().uuidString)")
         try "from-file\n".write(to: file, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file.path)
         defer { try? FileManager.default.removeItem(at: file) }
         let environment = ConfigurationEnvironment(variables: ["PG_PW": "from-env", "PGPASSWORD": "from-libpq"])
         func password(_ file: String? = nil, _ variable: String? = nil) throws -> String? {

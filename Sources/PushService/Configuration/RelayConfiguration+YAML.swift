@@ -143,11 +143,11 @@ extension RelayConfiguration {
             }
             apps.append(
                 AppConfiguration(
-                    appID: appID, apiToken: Secret(token), webhookSecret: webhookSecret, apns: apns, fcm: fcm,
+                    appID: appID, apiToken: secret, webhookSecret: webhookSecret, apns: apns, fcm: fcm,
                     templates: templates, limits: limits, badgeSync: try app.badgeSync("badge_sync")))
         }
 
-        return RelayConfiguration(
+        var configuration = RelayConfiguration(
             listen: ListenConfiguration(host: host, port: port),
             database: database,
             http: http,
@@ -156,6 +156,10 @@ extension RelayConfiguration {
             metrics: metrics,
             delivery: delivery
         )
+        let audit = CredentialFileAudit(files: configuration.credentialFiles(environment: environment))
+        if let error = audit.error { throw error }
+        configuration.warnings = audit.warnings
+        return configuration
     }
 }
 

@@ -39,6 +39,7 @@ public enum StoreLocation {
         settings.poolSize = 2
         settings.nodeID = "migrate-store"
         if let passwordFile {
+            if let error = CredentialFileAudit(files: [CredentialFile(key: "--password-file", path: passwordFile)]).error { throw error }
             settings.password = try ConfigMapping.readSecretFile(passwordFile, key: "--password-file")
         } else if let passwordEnv {
             guard let value = environment.variables[passwordEnv] else {

@@ -24,6 +24,11 @@ import Testing
         #expect(ready.joined().contains("STATUS="))
         let port = try #require(await relay.listeningPort(), "no listening line: \(relay.stderr)")
         #expect(try await Self.get(port, "/health").contains(#"{"status":"ok"}"#))
+        // umask 077 at start: the database the relay created is its own, whatever the caller's umask.
+        for file in ["relay.sqlite", "relay.sqlite-wal", "relay.sqlite.lock"] {
+            let mode = try #require(FileManager.default.attributesOfItem(atPath: directory.path(file))[.posixPermissions] as? Int)
+            #expect(mode & 0o077 == 0, "\(file) is \(String(mode, radix: 8))")
+        }
         // WATCHDOG_USEC=400000: pings every 200 ms.
         #expect(await socket.receive(until: "WATCHDOG=1") != nil)
 

@@ -142,7 +142,7 @@ import Testing
                 apps:
                   - app_id: C
                     api_token: aaaaaaaaaaaaaaaaaaaa
-                    apns: {topic: t, auth: {certificate: {p12_file: \(Repository.devCert("client.p12")), password: secret}}}
+                    apns: {topic: t, auth: {certificate: {p12_file: \(Repository.privateDevCert("client.p12")), password: secret}}}
                 """)
         let clients = try await PushClients.build(configuration: config, logger: Logger(label: "test"))
         RelayGauges.update(registry, from: clients)
