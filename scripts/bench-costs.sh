@@ -384,6 +384,8 @@ check_sink() {
 # http.max_body_bytes' default 64 KB; apps[].limits.max_members_per_event (default 2,000) and
 # delivery.max_backlog (default 2 s) keep their defaults, so 503s past the backlog promise show.
 config() {
+  # The relay refuses a key file every user can read; a checkout's files are 0644.
+  install -m 0600 "$ROOT/certs/dev/AuthKey_DEVKEY1234.p8" "$work/"
   cat > "$work/relay.yaml" <<YAML
 listen: {host: 127.0.0.1, port: $RELAY_PORT}
 database: {path: $1${RECIPIENT_CACHE:+, recipient_cache: $RECIPIENT_CACHE}}
@@ -394,7 +396,7 @@ apps:
     apns:
       topic: com.example.pushrelay
       environment: {url: "https://127.0.0.1:$SINK_PORT", ca_file: $ROOT/certs/dev/ca.pem}
-      auth: {token: {key_file: $ROOT/certs/dev/AuthKey_DEVKEY1234.p8, key_id: DEVKEY1234, team_id: DEVTEAM123}}
+      auth: {token: {key_file: $work/AuthKey_DEVKEY1234.p8, key_id: DEVKEY1234, team_id: DEVTEAM123}}
 YAML
 }
 # Starts the relay on database $1; sets relay_pid, startup (seconds until it listens) and, unless

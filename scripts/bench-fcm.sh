@@ -64,6 +64,8 @@ for round in $(seq "$ROUNDS"); do
   for provider in apns fcm; do
     rm -f "$work"/relay.sqlite*
     relay_port=$(port)
+    # The relay refuses a key file every user can read; a checkout's files are 0644.
+    install -m 0600 certs/dev/AuthKey_DEVKEY1234.p8 certs/dev/fcm-service-account.json "$work/"
     cat > "$work/relay.yaml" <<YAML
 listen: {host: 127.0.0.1, port: $relay_port}
 database: {path: $work/relay.sqlite}
@@ -73,9 +75,9 @@ apps:
     apns:
       topic: com.example.pushrelay
       environment: {url: "https://127.0.0.1:$apns_port", ca_file: $PWD/certs/dev/ca.pem}
-      auth: {token: {key_file: $PWD/certs/dev/AuthKey_DEVKEY1234.p8, key_id: DEVKEY1234, team_id: DEVTEAM123}}
+      auth: {token: {key_file: $work/AuthKey_DEVKEY1234.p8, key_id: DEVKEY1234, team_id: DEVTEAM123}}
     fcm:
-      service_account: $PWD/certs/dev/fcm-service-account.json
+      service_account: $work/fcm-service-account.json
       url: "https://127.0.0.1:$fcm_port"
       token_url: "https://127.0.0.1:$fcm_port/token"
       ca_file: $PWD/certs/dev/ca.pem

@@ -44,6 +44,7 @@ import requests
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "Tests" / "PythonSupport"))
 import pgcluster  # noqa: E402
+from bench_setup import private_key  # noqa: E402
 
 RELAY_BIN = Path(os.environ.get("RELAY_BIN", ROOT / ".build" / "release" / "push-relay"))
 DURATION = int(os.environ.get("DURATION", "15"))
@@ -207,7 +208,7 @@ class Run:
                 "    apns:\n"
                 "      topic: com.example.pushrelay\n"
                 f"      environment: {{url: \"https://127.0.0.1:{sink.port}\", ca_file: {ROOT / 'certs/dev/ca.pem'}}}\n"
-                f"      auth: {{token: {{key_file: {ROOT / 'certs/dev/AuthKey_DEVKEY1234.p8'}, key_id: DEVKEY1234, "
+                f"      auth: {{token: {{key_file: {private_key(work)}, key_id: DEVKEY1234, "
                 "team_id: DEVTEAM123}}\n")
             # As the systemd unit runs it: without CAP_SYS_NICE (scripts/as-service).
             argv = [str(ROOT / "scripts" / "as-service"), str(RELAY_BIN), "serve", "--config", str(config)]

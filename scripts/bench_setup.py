@@ -10,6 +10,7 @@ users); nghttpd answers 200 for every path it has a file for, so each token gets
 """
 import concurrent.futures
 import os
+import shutil
 import sys
 
 API_TOKEN = "bench-token-0123456789abcdef0123456789abcdef"
@@ -40,8 +41,19 @@ def register(port, users):
         list(pool.map(one, range(users)))
 
 
+def private_key(directory):
+    """The dev .p8 key copied into `directory`, readable by its owner only: the relay refuses a
+    key file every user can read, and a checkout's files are 0644."""
+    certs = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "certs", "dev")
+    key = os.path.join(directory, "AuthKey_DEVKEY1234.p8")
+    shutil.copyfile(os.path.join(certs, "AuthKey_DEVKEY1234.p8"), key)
+    os.chmod(key, 0o600)
+    return key
+
+
 def relay_config(out, port, sink_port, database, max_backlog=""):
     certs = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "certs", "dev")
+    key = private_key(os.path.dirname(os.path.abspath(out)))
     delivery = f"delivery: {{max_backlog: {max_backlog}}}\n" if max_backlog else ""
     with open(out, "w") as config:
         config.write(f"""listen: {{host: 127.0.0.1, port: {port}}}
@@ -52,7 +64,7 @@ database: {{path: {database}}}
     apns:
       topic: com.example.pushrelay
       environment: {{url: "https://127.0.0.1:{sink_port}", ca_file: {certs}/ca.pem}}
-      auth: {{token: {{key_file: {certs}/AuthKey_DEVKEY1234.p8, key_id: DEVKEY1234, team_id: DEVTEAM123}}}}
+      auth: {{token: {{key_file: {key}, key_id: DEVKEY1234, team_id: DEVTEAM123}}}}
 """)
 
 

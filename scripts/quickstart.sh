@@ -32,6 +32,9 @@ BIN=$(swift build --show-bin-path)
 # second run would (rightly) answer it as a duplicate and push nothing.
 mkdir -p "$STATE"
 rm -f "$STATE"/push-relay.sqlite "$STATE"/push-relay.sqlite-wal "$STATE"/push-relay.sqlite-shm
+# The relay refuses a key file every user can read; a checkout's files are 0644.
+install -d -m 0700 "$STATE/keys"
+install -m 0600 certs/dev/AuthKey_DEVKEY1234.p8 certs/dev/fcm-service-account.json "$STATE/keys/"
 : > "$RECORD"
 : > "$FCM_RECORD"
 pids=()

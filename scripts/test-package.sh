@@ -97,7 +97,8 @@ if [ "$(id -u)" != 0 ] || ! command -v dpkg >/dev/null || dpkg -s push-relay >/d
   check_version "$root/usr/bin/push-relay"
   # What postinst would make, under the extracted tree instead of / (the paths are rewritten).
   mkdir -p "$root/etc/push-relay/credentials" "$root/var/lib/push-relay"
-  od -An -tx1 -N32 /dev/urandom | tr -d ' \n' > "$root/etc/push-relay/credentials/api-token"
+  # Private, as postinst makes it (root:push-relay 0640): the relay refuses a secret file every user can read.
+  (umask 077; od -An -tx1 -N32 /dev/urandom | tr -d ' \n' > "$root/etc/push-relay/credentials/api-token")
   sed -e "s#/etc/push-relay/#$root/etc/push-relay/#g" -e "s#/var/lib/push-relay/#$root/var/lib/push-relay/#g" \
     "$root/etc/push-relay/push-relay.yaml" > "$work/extracted.yaml"
   check_config "$root/usr/bin/push-relay" check-config --config "$work/extracted.yaml"

@@ -310,6 +310,7 @@ public final class RelayApplication: Sendable {
         {
             logger.warning("listen, database, the app list, api tokens and webhook secrets change only on restart")
         }
+        for warning in fresh.warnings { logger.warning("\(warning)") }
         logger.info("configuration reloaded", metadata: ["apps": .string(fresh.apps.map(\.appID).joined(separator: ","))])
         return true
     }

@@ -56,8 +56,14 @@ public final class PostgresStore: RelayStore {
         configuration: PostgresStoreConfiguration, logger: Logger = Logger(label: "PushStorePostgres"),
         clock: @escaping @Sendable () -> Int64 = WallClock.milliseconds
     ) async throws -> PostgresStore {
+        let clientConfiguration: PostgresClient.Configuration
+        do {
+            clientConfiguration = try configuration.clientConfiguration()
+        } catch {
+            throw PushStoreError.cannotOpen(path: configuration.location, reason: describe(error))
+        }
         // The pool's background work, started first: it has begun by the time the store is used.
-        let client = PostgresClient(configuration: configuration.clientConfiguration(), backgroundLogger: logger)
+        let client = PostgresClient(configuration: clientConfiguration, backgroundLogger: logger)
         let (started, signalStarted) = AsyncStream<Void>.makeStream()
         let runTask = Task {
             signalStarted.finish()
@@ -171,26 +177,67 @@ public final class PostgresStore: RelayStore {
     public func describe(_ error: any Error) -> String { Self.describe(error) }
 
     static func describe(_ error: any Error) -> String {
-        guard let error = error as? PSQLError else { return String(describing: error) }
+        guard let error = error as? PSQLError else { return tlsProblem(error) ?? String(describing: error) }
         if let message = error.serverInfo?[.message].map(Redaction.scrub) {
             return error.serverInfo?[.sqlState].map { "\(message) (SQLSTATE \($0))" } ?? message
         }
-        if let underlying = error.underlying { return "\(error.code): \(underlying)" }
+        if error.code == .sslUnsupported { return "the server does not offer TLS, which the tls setting requires" }
+        if let underlying = error.underlying { return tlsProblem(underlying) ?? "\(error.code): \(underlying)" }
         return "\(error.code)"
+    }
+
+    /// A refused server certificate, in the terms of the settings that decide it.
+    static func tlsProblem(_ error: any Error) -> String? {
+        if let error = error as? NIOSSLExtraError, error == .failedToValidateHostname {
+            return "TLS: the server's certificate does not name the host name or address connected to (\(error))"
+        }
+        if let error = error as? NIOSSLError, case .handshakeFailed(let reason) = error {
+            return "TLS handshake failed (\(reason)): with tls: verify-full the server's certificate must chain to ca_file, "
+                + "or without one to the system's trust store"
+        }
+        return nil
     }
 }
 
 extension PostgresStoreConfiguration {
-    /// nil for plain TCP. `prefer` does not verify the server: it only guards against passive eavesdropping.
-    private var tlsConfiguration: TLSConfiguration? {
+    /// nil for plain TCP. `prefer` and `require` do not verify the server: they only guard
+    /// against passive eavesdropping. `verify-full` checks the chain and the host name.
+    func tlsConfiguration() throws -> TLSConfiguration? {
+        var configuration = TLSConfiguration.makeClientConfiguration()
         switch tls {
         case .disable: return nil
-        case .prefer:
-            var configuration = TLSConfiguration.makeClientConfiguration()
+        case .prefer, .require:
             configuration.certificateVerification = .none
-            return configuration
-        case .require: return .makeClientConfiguration()
+        case .verifyFull:
+            configuration.certificateVerification = .fullVerification
+            if let caFile { configuration.trustRoots = .certificates(try Self.trustedCertificates(caFile: caFile)) }
         }
+        return configuration
+    }
+
+    /// Whether `caFile` is a PEM bundle `verify-full` can use, for a configuration check before
+    /// any connection. - Throws: `CAFileError` when it cannot be read or holds no certificate.
+    public static func validate(caFile: String) throws(CAFileError) {
+        _ = try trustedCertificates(caFile: caFile)
+    }
+
+    /// The certificates of the PEM bundle at `caFile`.
+    static func trustedCertificates(caFile: String) throws(CAFileError) -> [NIOSSLCertificate] {
+        let certificates: [NIOSSLCertificate]
+        do {
+            certificates = try NIOSSLCertificate.fromPEMFile(caFile)
+        } catch {
+            throw CAFileError(path: caFile, reason: "cannot be read as PEM certificates (\(error))")
+        }
+        guard !certificates.isEmpty else { throw CAFileError(path: caFile, reason: "holds no PEM certificate") }
+        return certificates
+    }
+
+    /// Why `ca_file` is unusable.
+    public struct CAFileError: Error, Sendable, CustomStringConvertible {
+        public let path: String
+        public let reason: String
+        public var description: String { "CA file \(path) \(reason)" }
     }
 
     /// What `pg_stat_activity` shows for this relay's connections: an operator sees which relay
@@ -201,9 +248,9 @@ extension PostgresStoreConfiguration {
     /// For the store's own connection (migrations, then LISTEN); the pool is configured by `clientConfiguration`.
     func connectionConfiguration() throws -> PostgresConnection.Configuration {
         let mode: PostgresConnection.Configuration.TLS =
-            switch (tls, tlsConfiguration) {
+            switch (tls, try tlsConfiguration()) {
             case (.prefer, let tls?): .prefer(try NIOSSLContext(configuration: tls))
-            case (.require, let tls?): .require(try NIOSSLContext(configuration: tls))
+            case (.require, let tls?), (.verifyFull, let tls?): .require(try NIOSSLContext(configuration: tls))
             default: .disable
             }
         var connection = PostgresConnection.Configuration(
@@ -212,11 +259,11 @@ extension PostgresStoreConfiguration {
         return connection
     }
 
-    func clientConfiguration() -> PostgresClient.Configuration {
+    func clientConfiguration() throws -> PostgresClient.Configuration {
         let mode: PostgresClient.Configuration.TLS =
-            switch (tls, tlsConfiguration) {
+            switch (tls, try tlsConfiguration()) {
             case (.prefer, let tls?): .prefer(tls)
-            case (.require, let tls?): .require(tls)
+            case (.require, let tls?), (.verifyFull, let tls?): .require(tls)
             default: .disable
             }
         var client = PostgresClient.Configuration(

@@ -4,14 +4,28 @@ import PushStore
 /// Where the fleet's PostgreSQL database is and how this relay uses it. Built once at start-up
 /// and injected.
 public struct PostgresStoreConfiguration: Sendable, CustomStringConvertible {
-    /// Whether the connections use TLS.
-    public enum TLSMode: String, Sendable, Hashable {
+    /// Whether the connections use TLS, and whether the server is verified (libpq's `sslmode`
+    /// names and meanings).
+    public enum TLSMode: String, Sendable, Hashable, CaseIterable {
         /// Plain TCP.
         case disable
-        /// TLS when the server offers it (without verifying the server), else plain.
+        /// TLS when the server offers it, else plain; the server is not verified.
         case prefer
-        /// TLS with the server's certificate verified against the system's roots and its name.
+        /// TLS always, but the server is not verified: it stops a passive eavesdropper, not an
+        /// impostor on the path.
         case require
+        /// TLS always; the server's certificate chain is verified (against `caFile`, else the
+        /// system's trust store) and must name the host connected to.
+        case verifyFull = "verify-full"
+
+        /// The modes as written in a configuration, for messages.
+        public static let names = "disable, prefer, require or verify-full"
+
+        /// `verify-full`, except `disable` for a server on this machine (a loopback address,
+        /// `localhost` or a Unix socket), where nothing travels over a network.
+        public static func defaultMode(host: String) -> TLSMode {
+            PostgresHost.isLocal(host) ? .disable : .verifyFull
+        }
     }
 
     public var host: String
@@ -29,6 +43,8 @@ public struct PostgresStoreConfiguration: Sendable, CustomStringConvertible {
     /// mid-send has its deliveries taken over by the others this long after its last renewal.
     public var leaseDuration: Duration
     public var tls: TLSMode
+    /// A PEM bundle of the certificates `verify-full` trusts, instead of the system's trust store.
+    public var caFile: String?
     /// What both stores share (the per-user token limit; SQLite's own settings are unused here).
     public var store: PushStoreConfiguration
 
@@ -38,7 +54,7 @@ public struct PostgresStoreConfiguration: Sendable, CustomStringConvertible {
     public init(
         host: String, port: Int = 5432, username: String, password: String? = nil, database: String,
         poolSize: Int = PostgresStoreConfiguration.defaultPoolSize, nodeID: String,
-        leaseDuration: Duration = PostgresStoreConfiguration.defaultLeaseDuration, tls: TLSMode = .disable,
+        leaseDuration: Duration = PostgresStoreConfiguration.defaultLeaseDuration, tls: TLSMode? = nil, caFile: String? = nil,
         store: PushStoreConfiguration = PushStoreConfiguration()
     ) {
         self.host = host
@@ -49,15 +65,17 @@ public struct PostgresStoreConfiguration: Sendable, CustomStringConvertible {
         self.poolSize = poolSize
         self.nodeID = nodeID
         self.leaseDuration = leaseDuration
-        self.tls = tls
+        self.tls = tls ?? .defaultMode(host: host)
+        self.caFile = caFile
         self.store = store
     }
 
     /// From `postgres://user[:password]@host[:port]/database` (or `postgresql://`). A `password`
-    /// given here wins over one in the URL (it usually comes from a credential file).
+    /// given here wins over one in the URL (it usually comes from a credential file). `tls`
+    /// defaults to `TLSMode.defaultMode(host:)`.
     public init(
         url: String, password: String? = nil, nodeID: String, poolSize: Int = PostgresStoreConfiguration.defaultPoolSize,
-        leaseDuration: Duration = PostgresStoreConfiguration.defaultLeaseDuration, tls: TLSMode = .disable,
+        leaseDuration: Duration = PostgresStoreConfiguration.defaultLeaseDuration, tls: TLSMode? = nil, caFile: String? = nil,
         store: PushStoreConfiguration = PushStoreConfiguration()
     ) throws(InvalidURL) {
         guard let components = URLComponents(string: url), let scheme = components.scheme,
@@ -67,17 +85,21 @@ public struct PostgresStoreConfiguration: Sendable, CustomStringConvertible {
         guard let user = components.user, !user.isEmpty else { throw InvalidURL(reason: "names no user") }
         let database = String(components.path.drop { $0 == "/" })
         guard !database.isEmpty, !database.contains("/") else { throw InvalidURL(reason: "names no database (…/DATABASE)") }
-        if let query = components.query, !query.isEmpty { throw InvalidURL(reason: "takes no options (?\(query))") }
+        // Options after `?` (libpq's `sslmode`, `password`, …) are refused unread and unquoted: they may hold a password.
+        if components.query != nil || components.fragment != nil {
+            throw InvalidURL(reason: "takes no options after ? or # (give tls, ca_file and password as keys of their own)")
+        }
         let port = components.port ?? 5432
         guard (1...65535).contains(port) else { throw InvalidURL(reason: "port must be 1...65535") }
         self.init(
             host: host, port: port, username: user.removingPercentEncoding ?? user,
             password: password ?? components.password.map { $0.removingPercentEncoding ?? $0 },
             database: database.removingPercentEncoding ?? database, poolSize: poolSize, nodeID: nodeID,
-            leaseDuration: leaseDuration, tls: tls, store: store)
+            leaseDuration: leaseDuration, tls: tls, caFile: caFile, store: store)
     }
 
-    /// Why a URL was refused. Never repeats the URL, which may hold a password.
+    /// Why a URL was refused. Never repeats the URL or any part of it that may hold a password
+    /// (the user info, the query).
     public struct InvalidURL: Error, Sendable, CustomStringConvertible {
         public let reason: String
         public var description: String { "invalid PostgreSQL URL: \(reason)" }

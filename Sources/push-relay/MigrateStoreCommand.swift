@@ -28,6 +28,11 @@ struct MigrateStoreCommand: AsyncParsableCommand {
             or config:PATH (the file's database.postgres, password and all). The password of a \
             URL comes from the URL, --password-file, --password-env, or else PGPASSWORD.
 
+            --tls for a URL: verify-full (the default, unless the host is this machine: then \
+            disable) checks the server's certificate chain, against --ca-file or else the \
+            system's trust store, and its host name; require and prefer encrypt without \
+            verifying the server.
+
             Exit status: 0 every row is in the target; 1 a row is missing, or a store failed; \
             64 usage error; 78 a configuration file named with config: is invalid.
             """
@@ -45,16 +50,26 @@ struct MigrateStoreCommand: AsyncParsableCommand {
     @Option(name: .customLong("password-env"), help: "An environment variable holding the PostgreSQL password.")
     var passwordEnv: String?
 
-    @Option(name: .long, help: "TLS to PostgreSQL for a URL target: disable, prefer or require.")
-    var tls: String = "disable"
+    @Option(
+        name: .long,
+        help:
+            "TLS to PostgreSQL for a URL target: disable, prefer, require or verify-full (default: verify-full, or disable on this machine)."
+    )
+    var tls: String?
+
+    @Option(name: .customLong("ca-file"), help: "PEM certificates verify-full trusts for a URL target (default: the system's).")
+    var caFile: String?
 
     @Option(name: .customLong("page-size"), help: "Rows per statement (1...10000).")
     var pageSize = 1000
 
     func validate() throws {
         guard (1...10_000).contains(pageSize) else { throw ValidationError("--page-size must be 1...10000") }
-        guard PostgresStoreConfiguration.TLSMode(rawValue: tls) != nil else {
-            throw ValidationError("--tls must be disable, prefer or require")
+        if let tls, PostgresStoreConfiguration.TLSMode(rawValue: tls) == nil {
+            throw ValidationError("--tls must be \(PostgresStoreConfiguration.TLSMode.names)")
+        }
+        if to.hasPrefix("config:"), tls != nil || caFile != nil {
+            throw ValidationError("a configuration file names its own tls and ca_file; drop --tls/--ca-file")
         }
         if passwordFile != nil && passwordEnv != nil {
             throw ValidationError("give --password-file or --password-env, not both")
@@ -74,7 +89,11 @@ struct MigrateStoreCommand: AsyncParsableCommand {
             guard case .postgres(var settings) = location.backend else {
                 throw ValidationError("--to must name a PostgreSQL store (postgres://… or config:PATH)")
             }
-            if !to.hasPrefix("config:") { settings.tls = PostgresStoreConfiguration.TLSMode(rawValue: tls) ?? .disable }
+            if let mode = tls.flatMap(PostgresStoreConfiguration.TLSMode.init(rawValue:)) { settings.tls = mode }
+            if let caFile {
+                if tls == nil { settings.tls = .verifyFull }
+                settings.caFile = try PostgresSettings.checkedCAFile(caFile, tls: settings.tls, key: "--ca-file")
+            }
             settings.nodeID = "migrate-store"
             settings.poolSize = 2
             target = settings.storeConfiguration

@@ -5,6 +5,10 @@ import Metrics
 import Prometheus
 import PushService
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// `push-relay serve --config PATH`: runs the relay until SIGTERM or SIGINT (exit 0 after a
 /// graceful stop); SIGHUP reloads APNs credentials and app settings.
 struct ServeCommand: AsyncParsableCommand {
@@ -31,6 +35,8 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        // First of all: every file the relay creates (the database, its WAL, the lock) is its own.
+        umask(0o077)
         let configuration: RelayConfiguration
         do {
             configuration = try RelayConfiguration.load(path: config)
@@ -58,6 +64,7 @@ struct ServeCommand: AsyncParsableCommand {
                 "database": .string(configuration.database.location),
                 "apps": .string(configuration.apps.map(\.appID).joined(separator: ",")),
             ])
+        for warning in configuration.warnings { logger.warning("\(warning)") }
         // Before the store opens: a second relay on the same SQLite file stops here, before its
         // start puts the first one's in-flight pushes back to pending (ServeLock).
         var lock: ServeLock?

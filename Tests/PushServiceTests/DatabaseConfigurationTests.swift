@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 @testable import PushService
 
@@ -43,6 +44,63 @@ import Testing
         #expect(settings.poolSize == PostgresSettings.defaultPoolSize)
         #expect(settings.nodeID == PostgresSettings.defaultNodeID)
         #expect(settings.lease == PostgresSettings.defaultLease)
+    }
+
+    static func postgres(_ database: String) throws -> PostgresSettings {
+        guard case .postgres(let settings) = try Self.parse(database).backend else { throw ConfigurationError.missingKey("postgres") }
+        return settings
+    }
+
+    /// TLS is verified by default, except to a server on this machine.
+    @Test func tlsDefaultsToVerifyFullUnlessTheHostIsThisMachine() throws {
+        #expect(try Self.postgres("{postgres: {url: 'postgres://u@db.internal/d'}}").tls == .verifyFull)
+        #expect(try Self.postgres("{postgres: {url: 'postgres://u@10.1.2.3/d'}}").tls == .verifyFull)
+        #expect(try Self.postgres("{postgres: {url: 'postgres://u@localhost/d'}}").tls == .disable)
+        #expect(try Self.postgres("{postgres: {url: 'postgres://u@127.0.0.1:6432/d'}}").tls == .disable)
+        #expect(try Self.postgres("{postgres: {url: 'postgres://u@db.internal/d', tls: require}}").tls == .require)
+        #expect(try Self.postgres("{postgres: {url: 'postgres://u@localhost/d', tls: verify-full}}").tls == .verifyFull)
+        let settings = try Self.postgres("{postgres: {url: 'postgres://u@db.internal/d'}}")
+        #expect(settings.storeConfiguration.tls == .verifyFull)
+        #expect(settings.storeConfiguration.caFile == nil)
+    }
+
+    /// `ca_file` replaces the system's trust store for verify-full; given alone it means verify-full.
+    @Test func aCAFileIsCheckedAndReachesTheStore() throws {
+        let ca = Repository.devCert("ca.pem")
+        let explicit = try Self.postgres("{postgres: {url: 'postgres://u@db.internal/d', tls: verify-full, ca_file: \(ca)}}")
+        #expect(explicit.caFile == ca)
+        #expect(explicit.storeConfiguration.caFile == ca)
+        let implied = try Self.postgres("{postgres: {url: 'postgres://u@localhost/d', ca_file: \(ca)}}")
+        #expect(implied.tls == .verifyFull)
+    }
+
+    @Test func anUnusableCAFileIsAConfigurationError() throws {
+        let directory = try TemporaryDirectory()
+        let garbage = try directory.write("garbage.pem", "no certificate here\n")
+        let ca = Repository.devCert("ca.pem")
+        for (database, says) in [
+            ("{postgres: {url: 'postgres://u@db.internal/d', ca_file: /nonexistent/ca.pem}}", "/nonexistent/ca.pem"),
+            ("{postgres: {url: 'postgres://u@db.internal/d', ca_file: \(garbage)}}", garbage),
+            ("{postgres: {url: 'postgres://u@db.internal/d', tls: require, ca_file: \(ca)}}", "only tls: verify-full"),
+            ("{postgres: {url: 'postgres://u@db.internal/d', tls: verify}}", "verify-full"),
+        ] {
+            #expect {
+                try Self.parse(database)
+            } throws: { error in
+                guard case ConfigurationError.invalidValue(let key, let reason) = error else { return false }
+                return key.hasPrefix("database.postgres.") && reason.contains(says)
+            }
+        }
+    }
+
+    /// A URL's options (which may hold a password) and its password never appear in the error.
+    @Test func aURLWithOptionsIsRefusedWithoutRepeatingIt() {
+        #expect {
+            try Self.parse("{postgres: {url: 'postgres://u:pw-secret@h/db?password=x-secret&sslpassword=y-secret'}}")
+        } throws: { error in
+            let text = "\(error)"
+            return text.contains("database.postgres.url") && text.contains("takes no options") && !text.contains("secret")
+        }
     }
 
     /// The webhook's recipient cache: bounded by default, raised for large tenants, off with 0

@@ -79,6 +79,7 @@ import Testing
                 .utf8
         )
         .write(to: URL(fileURLWithPath: file))
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file)
         let config = try RelayConfiguration.parse(yaml: Self.yaml(fcm: "service_account: \(file)"))
         #expect {
             try AppClient.build(app: config.apps[0], logger: Logger(label: "test"))

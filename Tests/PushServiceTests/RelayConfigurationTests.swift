@@ -149,6 +149,18 @@ import Testing
         }
     }
 
+    /// Yams quotes the offending line; the error gives only its position and problem, since that
+    /// line may hold a secret (here a PostgreSQL URL with its password).
+    @Test func aSyntaxErrorDoesNotRepeatTheLine() {
+        #expect {
+            try RelayConfiguration.parse(
+                yaml: "listen: {}\ndatabase: {postgres: {url: \"postgres://u:pw-secret@h/d?password=q-secret}}\napps: []")
+        } throws: { error in
+            guard case ConfigurationError.syntax(let problem) = error else { return false }
+            return problem.contains("line ") && !"\(error)".contains("secret")
+        }
+    }
+
     @Test func errorMessagesNameTheKey() {
         #expect(ConfigurationError.unknownKey("apps[1].api_tokn").description == "unknown configuration key \"apps[1].api_tokn\"")
         #expect(

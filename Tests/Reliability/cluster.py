@@ -8,6 +8,7 @@ import hmac
 import json
 import os
 import random
+import shutil
 import signal
 import sqlite3
 import subprocess
@@ -58,6 +59,16 @@ def start_and_wait(args, log_path, marker, deadline_s=60):
             raise AssertionError(f"{args[0]} did not start: see {log_path}")
         time.sleep(0.01)
     return process, result["line"]
+
+
+def private_copy(source: Path, directory: Path) -> Path:
+    """A copy of a development key only its owner can read: the relay refuses a key file every
+    user can read, and a checkout's files are 0644."""
+    directory.mkdir(mode=0o700, exist_ok=True)
+    target = directory / source.name
+    shutil.copyfile(source, target)
+    os.chmod(target, 0o600)
+    return target
 
 
 def signed(body: bytes):
@@ -118,6 +129,7 @@ class Cluster:
             workdir / "mock.log", "listening on")
         mock_url = line.split("listening on ")[1].split()[0]
         self.admin = line.split("admin on ")[1].split()[0] if "admin on " in line else None
+        self.apns_key = private_copy(CERTS / "AuthKey_DEVKEY1234.p8", workdir / "keys")
         fcm_config = ""
         if fcm:
             self.fcm_mock, line = start_and_wait(
@@ -129,7 +141,7 @@ class Cluster:
             self.fcm_admin = line.split("admin on ")[1].split()[0] if "admin on " in line else None
             fcm_config = (
                 "    fcm:\n"
-                f"      service_account: {CERTS / 'fcm-service-account.json'}\n"
+                f"      service_account: {private_copy(CERTS / 'fcm-service-account.json', workdir / 'keys')}\n"
                 f"      url: \"{fcm_url}\"\n"
                 f"      token_url: \"{fcm_url}/token\"\n"
                 f"      ca_file: {CERTS / 'ca.pem'}\n")
@@ -138,7 +150,7 @@ class Cluster:
             "    apns:\n"
             "      topic: com.example.crash\n"
             f"      environment: {{url: \"{mock_url}\", ca_file: {CERTS / 'ca.pem'}}}\n"
-            f"      auth: {{token: {{key_file: {CERTS / 'AuthKey_DEVKEY1234.p8'}, key_id: DEVKEY1234, team_id: DEVTEAM123}}}}\n")
+            f"      auth: {{token: {{key_file: {self.apns_key}, key_id: DEVKEY1234, team_id: DEVTEAM123}}}}\n")
         self.config.write_text(
             "listen: {host: 127.0.0.1, port: 0}\n"
             f"database: {database_yaml}\n"

@@ -2,6 +2,7 @@
 on a SQLite file and once on a PostgreSQL database of the suites' own cluster (`pgcluster`)."""
 
 import os
+import shutil
 import signal
 import sqlite3
 import subprocess
@@ -49,6 +50,10 @@ def relay(request, tmp_path_factory):
         database = workdir / "relay.sqlite"
         database_yaml = f"{{path: {database}}}"
     config = workdir / "relay.yaml"
+    # The relay refuses a key file every user can read; a checkout's files are 0644.
+    key = workdir / "AuthKey_DEVKEY1234.p8"
+    shutil.copyfile(ROOT / "certs/dev/AuthKey_DEVKEY1234.p8", key)
+    os.chmod(key, 0o600)
     # An APNs endpoint nobody listens on: events are accepted and queued, nothing is sent.
     config.write_text(
         "listen: {host: 127.0.0.1, port: 0}\n"
@@ -61,7 +66,7 @@ def relay(request, tmp_path_factory):
         "    apns:\n"
         "      topic: com.example.fuzz\n"
         f"      environment: {{url: \"https://127.0.0.1:9\", ca_file: {ROOT / 'certs/dev/ca.pem'}}}\n"
-        f"      auth: {{token: {{key_file: {ROOT / 'certs/dev/AuthKey_DEVKEY1234.p8'}, key_id: DEVKEY1234, team_id: DEVTEAM123}}}}\n")
+        f"      auth: {{token: {{key_file: {key}, key_id: DEVKEY1234, team_id: DEVTEAM123}}}}\n")
     log = open(workdir / "relay.log", "wb")
     process = subprocess.Popen([str(RELAY_BIN), "serve", "--config", str(config)], stdout=subprocess.PIPE, stderr=log)
     found = {}

@@ -22,11 +22,15 @@ def post(cluster, body):
                          headers={"Content-Type": "application/json", "x-sendbird-signature": signed(body)})
 
 
+# `/ready` says what is wrong only to the metrics token.
+METRICS_TOKEN = "disk-full-metrics-token-0123"
+
+
 def wait_ready(cluster, want: int, deadline_s: float):
     """Waits until `GET /ready` answers `want` (its check is at most a second old); the last body."""
     deadline = time.monotonic() + deadline_s
     while True:
-        r = requests.get(f"{cluster.url}/ready", timeout=10)
+        r = requests.get(f"{cluster.url}/ready", timeout=10, headers={"Authorization": f"Bearer {METRICS_TOKEN}"})
         if r.status_code == want or time.monotonic() > deadline:
             return r
         time.sleep(0.2)
@@ -40,7 +44,7 @@ def test_a_full_disk_is_answered_503_and_not_ready_and_nothing_accepted_is_lost(
     if mounted.returncode != 0:
         pytest.skip(f"cannot mount a tmpfs here: {mounted.stderr.strip()}")
     try:
-        cluster = Cluster(tmp_path, database_dir=small)
+        cluster = Cluster(tmp_path, database_dir=small, extra_config=f"metrics: {{token: {METRICS_TOKEN}}}\n")
         try:
             cluster.register_users()
             rng = random.Random(11)

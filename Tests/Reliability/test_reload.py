@@ -11,7 +11,7 @@ import time
 import pytest
 import requests
 
-from cluster import API_TOKEN, CERTS, MOCK_BIN, RELAY_BIN, Cluster, payload, payload_message_id
+from cluster import API_TOKEN, MOCK_BIN, RELAY_BIN, Cluster, payload, payload_message_id
 
 
 def configured_default_mesg(cluster):
@@ -34,9 +34,9 @@ def test_sighup_with_pushes_in_flight_swaps_credentials_and_templates_and_loses_
 
         # The same key under another name (a rotated credential) and new texts.
         rotated = tmp_path / "AuthKey_ROTATED.p8"
-        shutil.copy(CERTS / "AuthKey_DEVKEY1234.p8", rotated)
+        shutil.copy(cluster.apns_key, rotated)  # with its mode, 0600: the relay refuses a key every user can read
         text = cluster.config.read_text()
-        cluster.config.write_text(text.replace(str(CERTS / "AuthKey_DEVKEY1234.p8"), str(rotated))
+        cluster.config.write_text(text.replace(str(cluster.apns_key), str(rotated))
                                   .replace("before {message}", "after {message}"))
         connections_before = cluster.mock_stats()["connectionsAccepted"]
         cluster.relay.send_signal(signal.SIGHUP)

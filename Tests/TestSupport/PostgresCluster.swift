@@ -38,10 +38,18 @@ public final class PostgresCluster: Sendable {
         try await offThread { try PostgresCluster() }
     }
 
+    /// A cluster of the caller's own, for a test that needs the server set up differently (TLS):
+    /// `settings` are server parameters (`-c name=value`); `files` are written into the data
+    /// directory first, owned by the server's user and readable by it alone (as `ssl_key_file`
+    /// must be), so a setting can name them by a relative path. Stop it with `stop()`.
+    public static func dedicated(settings: [String: String] = [:], files: [String: String] = [:]) async throws -> PostgresCluster {
+        try await offThread { try PostgresCluster(settings: settings, files: files) }
+    }
+
     /// Clusters to stop at exit (the C `atexit` handler cannot capture anything).
     private static let running = Mutex<[PostgresCluster]>([])
 
-    private init() throws {
+    private init(settings: [String: String] = [:], files: [String: String] = [:]) throws {
         let bindir = try Self.findBindir()
         let asPostgres = geteuid() == 0
         self.bindir = bindir
@@ -52,11 +60,13 @@ public final class PostgresCluster: Sendable {
         let directory = String(cString: created)
         self.directory = directory
         try "\(getpid())".write(toFile: "\(directory)/\(Self.ownerFile)", atomically: false, encoding: .utf8)
+        var serverUser: (uid: uid_t, gid: gid_t)?
         if asPostgres {
             guard let account = getpwnam("postgres") else {
                 throw Unavailable(
                     description: "running as root, and there is no `postgres` user to run the server as (Debian's postgresql creates it)")
             }
+            serverUser = (account.pointee.pw_uid, account.pointee.pw_gid)
             guard chown(directory, account.pointee.pw_uid, account.pointee.pw_gid) == 0 else {
                 throw Unavailable(description: "chown \(directory) to postgres: errno \(errno)")
             }
@@ -70,14 +80,24 @@ public final class PostgresCluster: Sendable {
             try? FileManager.default.removeItem(atPath: directory)
             throw Unavailable(description: "initdb failed (\(initdb.status)): \(initdb.stderr)")
         }
+        for (name, contents) in files {
+            let path = "\(directory)/data/\(name)"
+            guard FileManager.default.createFile(atPath: path, contents: Data(contents.utf8), attributes: [.posixPermissions: 0o600]),
+                serverUser.map({ chown(path, $0.uid, $0.gid) == 0 }) ?? true
+            else {
+                try? FileManager.default.removeItem(atPath: directory)
+                throw Unavailable(description: "cannot write \(path): errno \(errno)")
+            }
+        }
         // A port found free may be taken before the server binds it: try a few.
         var lastFailure = ""
         for _ in 0..<3 {
             let port = try Self.freePort()
-            let options = [
-                "-p \(port)", "-k \(directory)", "-c listen_addresses=127.0.0.1", "-c fsync=off", "-c synchronous_commit=off",
-                "-c full_page_writes=off", "-c max_connections=500",
-            ].joined(separator: " ")
+            let options =
+                ([
+                    "-p \(port)", "-k \(directory)", "-c listen_addresses=127.0.0.1", "-c fsync=off", "-c synchronous_commit=off",
+                    "-c full_page_writes=off", "-c max_connections=500",
+                ] + settings.sorted { $0.key < $1.key }.map { "-c \($0.key)=\($0.value)" }).joined(separator: " ")
             let start = try run("pg_ctl", ["-D", "\(directory)/data", "-l", "\(directory)/server.log", "-w", "-o", options, "start"])
             if start.status == 0 {
                 self.port = port
@@ -140,7 +160,8 @@ public final class PostgresCluster: Sendable {
     }
 
     /// Stops the server at once (no checkpoint: nothing in it is kept) and removes its files.
-    private func stop() {
+    public func stop() {
+        Self.running.withLock { $0.removeAll { $0 === self } }
         _ = try? Self.run(bindir: bindir, asPostgres: asPostgres, "pg_ctl", ["-D", "\(directory)/data", "-m", "immediate", "-w", "stop"])
         try? FileManager.default.removeItem(atPath: directory)
     }

@@ -11,8 +11,13 @@ import PushStorePostgres
 ///     pool_size: 8                          # connections per relay
 ///     node_id: relay-a                      # default: the host name
 ///     lease: 60s                            # how long a dead relay's claimed pushes wait for another
-///     tls: prefer                           # disable (default) | prefer | require
+///     tls: verify-full                      # disable | prefer | require | verify-full
+///     ca_file: /etc/push-relay/pg-ca.pem    # verify-full's trust roots; default: the system's
 /// ```
+///
+/// `tls` defaults to `verify-full` (the certificate chain and the host name checked), or to
+/// `disable` when the host is this machine (`localhost`, a loopback address, a socket).
+/// `prefer` and `require` encrypt without verifying the server.
 public struct PostgresSettings: Sendable, Hashable {
     public var host: String
     public var port: Int
@@ -27,8 +32,11 @@ public struct PostgresSettings: Sendable, Hashable {
     /// How long a claim holds without renewal: a relay that dies mid-send has its pushes taken
     /// over by the others this long after its last renewal.
     public var lease: Duration
-    /// TLS to the server: `disable`, `prefer` (when the server offers it) or `require`.
+    /// TLS to the server: `disable`, `prefer` (when the server offers it; unverified),
+    /// `require` (unverified) or `verify-full`.
     public var tls: PostgresStoreConfiguration.TLSMode
+    /// A PEM bundle `verify-full` trusts instead of the system's trust store.
+    public var caFile: String?
 
     public static let defaultPoolSize = 8
     public static let allowedPoolSize = 1...256
@@ -38,7 +46,7 @@ public struct PostgresSettings: Sendable, Hashable {
     public init(
         host: String, port: Int = 5432, username: String, password: Secret? = nil, database: String,
         poolSize: Int = PostgresSettings.defaultPoolSize, nodeID: String = PostgresSettings.defaultNodeID,
-        lease: Duration = PostgresSettings.defaultLease, tls: PostgresStoreConfiguration.TLSMode = .disable
+        lease: Duration = PostgresSettings.defaultLease, tls: PostgresStoreConfiguration.TLSMode? = nil, caFile: String? = nil
     ) {
         self.host = host
         self.port = port
@@ -48,7 +56,8 @@ public struct PostgresSettings: Sendable, Hashable {
         self.poolSize = poolSize
         self.nodeID = nodeID
         self.lease = lease
-        self.tls = tls
+        self.tls = tls ?? .defaultMode(host: host)
+        self.caFile = caFile
     }
 
     /// From `postgres://user[:password]@host[:port]/database`, read as the store reads it (so
@@ -61,7 +70,7 @@ public struct PostgresSettings: Sendable, Hashable {
             throw .invalidValue(key: key, reason: error.reason)
         }
         self.init(
-            host: parsed.host, port: parsed.port, username: parsed.username, password: parsed.password.map(Secret.init),
+            host: parsed.host, port: parsed.port, username: parsed.username, password: parsed.password.map { Secret($0) },
             database: parsed.database)
     }
 
@@ -76,6 +85,22 @@ public struct PostgresSettings: Sendable, Hashable {
     public var storeConfiguration: PostgresStoreConfiguration {
         PostgresStoreConfiguration(
             host: host, port: port, username: username, password: password?.value, database: database, poolSize: poolSize,
-            nodeID: nodeID, leaseDuration: lease, tls: tls)
+            nodeID: nodeID, leaseDuration: lease, tls: tls, caFile: caFile)
+    }
+
+    /// `ca_file` for `verify-full`: a readable PEM bundle, checked now so a bad one stops the start
+    /// (exit 78) rather than every connection. Another mode would ignore it, which is an error too.
+    public static func checkedCAFile(_ path: String, tls: PostgresStoreConfiguration.TLSMode, key: String) throws(ConfigurationError)
+        -> String
+    {
+        guard tls == .verifyFull else {
+            throw .invalidValue(key: key, reason: "only tls: verify-full verifies the server (tls is \(tls.rawValue))")
+        }
+        do {
+            try PostgresStoreConfiguration.validate(caFile: path)
+        } catch {
+            throw .invalidValue(key: key, reason: error.description)
+        }
+        return path
     }
 }

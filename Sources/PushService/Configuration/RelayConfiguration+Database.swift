@@ -47,7 +47,7 @@ extension RelayConfiguration {
     private static func parsePostgres(_ map: ConfigMapping, environment: ConfigurationEnvironment) throws(ConfigurationError)
         -> PostgresSettings
     {
-        try map.allowOnly(["url", "password", "pool_size", "node_id", "lease", "tls"])
+        try map.allowOnly(["url", "password", "pool_size", "node_id", "lease", "tls", "ca_file"])
         guard let url = try map.string("url") else { throw .missingKey(map.name("url")) }
         var settings = try PostgresSettings(url: url, key: map.name("url"))
         if let (password, _) = try map.secret("password", environment: environment) {
@@ -78,9 +78,14 @@ extension RelayConfiguration {
         }
         if let mode = try map.string("tls") {
             guard let tls = PostgresStoreConfiguration.TLSMode(rawValue: mode) else {
-                throw .invalidValue(key: map.name("tls"), reason: "must be disable, prefer or require")
+                throw .invalidValue(key: map.name("tls"), reason: "must be \(PostgresStoreConfiguration.TLSMode.names)")
             }
             settings.tls = tls
+        }
+        if let caFile = try map.filePath("ca_file", environment: environment) {
+            // A CA file says what to verify against: without a tls key it means verify-full, on any host.
+            if map.mapping["tls"] == nil { settings.tls = .verifyFull }
+            settings.caFile = try PostgresSettings.checkedCAFile(caFile, tls: settings.tls, key: map.name("ca_file"))
         }
         return settings
     }

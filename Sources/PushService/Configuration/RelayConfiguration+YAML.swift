@@ -30,7 +30,7 @@ extension RelayConfiguration {
         } catch let error as ConfigurationError {
             throw error
         } catch {
-            throw .syntax(String(describing: error))
+            throw .syntax(ConfigurationError.yamlProblem(error))
         }
         let top = try ConfigMapping(root, path: "")
         try top.allowOnly(["listen", "database", "http", "apps", "log_level", "metrics", "delivery"])
@@ -133,11 +133,11 @@ extension RelayConfiguration {
             if let limitsMap = try app.mapping("limits") { limits = try Self.parseLimits(limitsMap) }
             apps.append(
                 AppConfiguration(
-                    appID: appID, apiToken: Secret(token), webhookSecret: webhookSecret, apns: apns, fcm: fcm,
+                    appID: appID, apiToken: secret, webhookSecret: webhookSecret, apns: apns, fcm: fcm,
                     templates: templates, limits: limits, badgeSync: try app.badgeSync("badge_sync")))
         }
 
-        return RelayConfiguration(
+        var configuration = RelayConfiguration(
             listen: ListenConfiguration(host: host, port: port),
             database: database,
             http: http,
@@ -146,6 +146,10 @@ extension RelayConfiguration {
             metrics: metrics,
             delivery: delivery
         )
+        let audit = CredentialFileAudit(files: configuration.credentialFiles(environment: environment))
+        if let error = audit.error { throw error }
+        configuration.warnings = audit.warnings
+        return configuration
     }
 }
 

@@ -19,6 +19,9 @@ public struct RelayConfiguration: Sendable, Hashable {
     public var logLevel: Logger.Level
     public var metrics: MetricsConfiguration
     public var delivery: DeliveryConfiguration
+    /// What the operator should fix but that does not stop the relay (a key file its group can
+    /// read): logged at start and on reload, reported by `check-config`.
+    public var warnings: [String] = []
 
     public init(
         listen: ListenConfiguration, database: DatabaseConfiguration, http: HTTPConfiguration = HTTPConfiguration(),

@@ -5,9 +5,19 @@ import LogRedaction
 public struct Secret: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible {
     /// The secret itself; use only where it is needed (authentication, HMAC keys).
     public let value: String
+    /// Where the configuration took it from (`inline` for one made in code), so the files holding
+    /// secrets can be checked (`RelayConfiguration.credentialFiles`). Not part of its identity:
+    /// two secrets are equal when their values are.
+    public let source: SecretSource
 
-    public init(_ value: String) { self.value = value }
+    public init(_ value: String, source: SecretSource = .inline) {
+        self.value = value
+        self.source = source
+    }
 
     public var description: String { Redaction.redact(value) }
     public var debugDescription: String { description }
+
+    public static func == (lhs: Secret, rhs: Secret) -> Bool { lhs.value == rhs.value }
+    public func hash(into hasher: inout Hasher) { hasher.combine(value) }
 }

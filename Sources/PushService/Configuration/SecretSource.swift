@@ -66,17 +66,19 @@ extension ConfigMapping {
             throw .invalidValue(key: name(key), reason: "give exactly one of file, env or credential")
         }
         if let path = try source.string("file") {
-            return (try Self.readSecretFile(path, key: source.name("file")), .file(path))
+            let secret = try Self.readSecretFile(path, key: source.name("file"))
+            return (Secret(secret.value, source: .file(path)), .file(path))
         }
         if let variable = try source.string("env") {
             guard let value = environment.variables[variable] else {
                 throw .invalidValue(key: source.name("env"), reason: "environment variable \(variable) is not set")
             }
-            return (Secret(value), .environment(variable))
+            return (Secret(value, source: .environment(variable)), .environment(variable))
         }
         if let credential = try source.string("credential") {
             let path = try environment.credentialPath(credential, key: source.name("credential"))
-            return (try Self.readSecretFile(path, key: source.name("credential")), .credential(credential))
+            let secret = try Self.readSecretFile(path, key: source.name("credential"))
+            return (Secret(secret.value, source: .credential(credential)), .credential(credential))
         }
         throw .invalidValue(key: name(key), reason: "give exactly one of file, env or credential")
     }

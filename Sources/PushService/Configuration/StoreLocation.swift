@@ -7,6 +7,8 @@ import PushStorePostgres
 ///   database, its password from the URL, `passwordFile`, `passwordEnv`, or else `PGPASSWORD`
 ///   as for `psql`;
 /// - `config:PATH`: the `database` of a relay configuration file, password sources and all.
+///
+/// Errors never quote a URL: its user info and options may hold a password.
 public enum StoreLocation {
     public static func parse(
         _ text: String, option: String, passwordFile: String? = nil, passwordEnv: String? = nil,
@@ -24,6 +26,10 @@ public enum StoreLocation {
             url = String(url.dropFirst(scheme.count))
         }
         guard url.hasPrefix("postgres://") || url.hasPrefix("postgresql://") else {
+            // Another scheme's URL is no file name, and may hold a password: refused unquoted.
+            if text.contains("://"), !text.hasPrefix("sqlite:") {
+                throw .invalidValue(key: option, reason: "is not postgres://USER@HOST[:PORT]/DATABASE, sqlite:PATH or config:PATH")
+            }
             guard !passwordGiven else { throw .invalidValue(key: option, reason: "an SQLite file takes no password") }
             let path = text.dropPrefix("sqlite:") ?? text
             guard !path.isEmpty else { throw .invalidValue(key: option, reason: "names no file (sqlite:PATH)") }
@@ -33,6 +39,7 @@ public enum StoreLocation {
         settings.poolSize = 2
         settings.nodeID = "migrate-store"
         if let passwordFile {
+            if let error = CredentialFileAudit(files: [CredentialFile(key: "--password-file", path: passwordFile)]).error { throw error }
             settings.password = try ConfigMapping.readSecretFile(passwordFile, key: "--password-file")
         } else if let passwordEnv {
             guard let value = environment.variables[passwordEnv] else {

@@ -11,6 +11,8 @@ import Prometheus
 /// `GET /metrics` (Prometheus text, optionally behind a bearer token). Unauthenticated by
 /// `Api-Token`: they are for the operator's probes, not for apps, so none of them opens a
 /// database connection or takes a lock others need (`/ready` answers from `DatabaseReadiness`).
+/// `/ready` tells anyone only whether the relay is ready; what is wrong, the app ids and their
+/// certificates go only to a request with the metrics token (`Authorization: Bearer`).
 public struct ObservabilityRoutes: Sendable {
     public let database: DatabaseReadiness
     public let clients: PushClients?
@@ -49,14 +51,28 @@ public struct ObservabilityRoutes: Sendable {
         var apps: [AppState]
     }
 
+    /// What `/ready` tells a request without the metrics token.
+    struct ReadinessStatus: Codable, Equatable {
+        var status: String
+    }
+
     public func register(on router: Router<RelayRequestContext>) {
         router.get("health") { _, _ in
             Self.json(.ok, #"{"status":"ok"}"#)
         }
-        router.get("ready") { _, _ in
-            let state = await readiness()
-            let body = (try? RelayRequestContext.jsonEncoder.encode(state)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
-            return Self.json(state.status == "ready" ? .ok : .serviceUnavailable, body)
+        router.get("ready") { request, _ in
+            let detailed = metricsToken.map { Self.authorized(request.headers[.authorization], token: $0) } ?? false
+            let body: Data?
+            let ready: Bool
+            if detailed {
+                let state = await readiness()
+                ready = state.status == Self.ready
+                body = try? RelayRequestContext.jsonEncoder.encode(state)
+            } else {
+                ready = await database.current() == nil
+                body = try? RelayRequestContext.jsonEncoder.encode(ReadinessStatus(status: ready ? Self.ready : Self.notReady))
+            }
+            return Self.json(ready ? .ok : .serviceUnavailable, body.map { String(decoding: $0, as: UTF8.self) } ?? "{}")
         }
         router.get("metrics") { request, _ in
             if let metricsToken, !Self.authorized(request.headers[.authorization], token: metricsToken) {
@@ -93,8 +109,12 @@ public struct ObservabilityRoutes: Sendable {
                 certificate_not_after: app.certificateNotAfter.map { formatter.string(from: $0) }, fcm: fcm)
         }
         return Readiness(
-            status: failure == nil ? "ready" : "not ready", database: failure.map { "not writable: \($0)" } ?? "writable", apps: apps)
+            status: failure == nil ? Self.ready : Self.notReady, database: failure.map { "not writable: \($0)" } ?? "writable",
+            apps: apps)
     }
+
+    static let ready = "ready"
+    static let notReady = "not ready"
 
     private static func json(_ status: HTTPResponse.Status, _ body: String) -> Response {
         Response(

@@ -48,6 +48,9 @@ public struct ConfigurationCheck: Sendable {
             Finding(
                 severity: .ok, subject: "configuration",
                 message: "\(path) is valid (\(configuration.apps.count) app(s))"))
+        for warning in configuration.warnings {
+            check.findings.append(Finding(severity: .warning, subject: "configuration", message: warning))
+        }
         for app in configuration.apps {
             await check.checkApp(app, probe: probe, now: now, logger: logger)
         }

@@ -51,7 +51,7 @@ import Testing
             apps:
               - app_id: C
                 api_token: aaaaaaaaaaaaaaaaaaaa
-                apns: {topic: t, auth: {certificate: {p12_file: \(Repository.devCert("client.p12")), password: nope}}}
+                apns: {topic: t, auth: {certificate: {p12_file: \(Repository.privateDevCert("client.p12")), password: nope}}}
             """)
         let result = try await Self.run(["check-config", "--config", config])
         #expect(result.status == 1)
@@ -101,7 +101,7 @@ import Testing
               - app_id: app-F
                 api_token: token-F-0123456789abcdef
                 fcm:
-                  service_account: \(Repository.devCert("fcm-service-account.json"))
+                  service_account: \(Repository.privateDevCert("fcm-service-account.json"))
                   url: https://127.0.0.1:\(mock.port)
                   token_url: https://127.0.0.1:\(mock.port)/token
                   ca_file: \(Repository.devCert("ca.pem"))\(extra)

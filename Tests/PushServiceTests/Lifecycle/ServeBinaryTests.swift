@@ -24,6 +24,11 @@ import Testing
         #expect(ready.joined().contains("STATUS="))
         let port = try #require(await relay.listeningPort(), "no listening line: \(relay.stderr)")
         #expect(try await Self.get(port, "/health").contains(#"{"status":"ok"}"#))
+        // umask 077 at start: the database the relay created is its own, whatever the caller's umask.
+        for file in ["relay.sqlite", "relay.sqlite-wal", "relay.sqlite.lock"] {
+            let mode = try #require(FileManager.default.attributesOfItem(atPath: directory.path(file))[.posixPermissions] as? Int)
+            #expect(mode & 0o077 == 0, "\(file) is \(String(mode, radix: 8))")
+        }
         // WATCHDOG_USEC=400000: pings every 200 ms.
         #expect(await socket.receive(until: "WATCHDOG=1") != nil)
 
@@ -32,7 +37,7 @@ import Testing
         relay.signal(SIGHUP)
         #expect(await eventually(within: 30) { relay.stderr.contains("reload failed, keeping the running configuration") })
         #expect(relay.process.isRunning)
-        #expect(try await Self.get(port, "/ready").contains("app-A"))
+        #expect(try await Self.get(port, "/ready").contains(#"{"status":"ready"}"#))
 
         // A valid one is applied.
         try tokenAppYAML(database: directory.path("relay.sqlite")).write(toFile: config, atomically: true, encoding: .utf8)

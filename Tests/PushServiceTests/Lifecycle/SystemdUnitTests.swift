@@ -17,6 +17,22 @@ import Testing
         #expect(.seconds(seconds) >= deadline + .seconds(2), "TimeoutStopSec=\(seconds)s, the relay's deadline \(deadline)")
     }
 
+    /// The unit bounds memory and threads, each above what the relay was measured to need with
+    /// its defaults here: 8 threads per core plus 2 per connection of one app's two default
+    /// pools (a reload holds old and new) plus 64; twice the largest peak RSS measured (386 MB).
+    @Test func memoryAndThreadsAreBoundedAboveWhatTheRelayNeeds() throws {
+        let unit = try String(contentsOfFile: Repository.path("systemd/push-relay.service"), encoding: .utf8)
+        func value(_ key: String) throws -> Substring {
+            try #require(unit.split(separator: "\n").first { $0.hasPrefix(key + "=") }).dropFirst(key.count + 1)
+        }
+        let tasks = try #require(Int(try value("TasksMax")))
+        let pools = 2 * APNsAppConfiguration.defaultPoolSize
+        #expect(tasks >= 8 * ProcessInfo.processInfo.activeProcessorCount + 2 * pools + 64)
+        let memory = try value("MemoryMax")
+        let gigabytes = try #require(Int(memory.dropLast()), "MemoryMax=\(memory) is not in G")
+        #expect(memory.hasSuffix("G") && gigabytes << 30 >= 2 * 386_000_000)
+    }
+
     static let analyze = ["/usr/bin/systemd-analyze", "/bin/systemd-analyze"].first { FileManager.default.isExecutableFile(atPath: $0) }
 
     static func run(_ arguments: [String]) async throws -> (Int32, String) {

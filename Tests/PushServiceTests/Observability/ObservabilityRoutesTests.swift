@@ -52,9 +52,13 @@ import Testing
         }
     }
 
-    @Test func readyReportsTheDatabaseAndEachAppsPool() async throws {
-        try await Self.withRelay { client, _ in
-            let (status, body, _) = try await Self.get(client, "/ready")
+    static let metricsToken = "metrics-token-0123456789"
+    static let bearer: HTTPFields = [.authorization: "Bearer \(metricsToken)"]
+
+    /// With the metrics token, `/ready` says what it checked: the database and each app's pool.
+    @Test func readyReportsTheDatabaseAndEachAppsPoolToTheMetricsToken() async throws {
+        try await Self.withRelay(metricsToken: Self.metricsToken) { client, _ in
+            let (status, body, _) = try await Self.get(client, "/ready", headers: Self.bearer)
             #expect(status == .ok)
             let readiness = try JSONDecoder().decode(ObservabilityRoutes.Readiness.self, from: Data(body.utf8))
             #expect(readiness.status == "ready")
@@ -68,13 +72,35 @@ import Testing
         }
     }
 
+    /// Without the token (none presented, a wrong one, or none configured) `/ready` gives the
+    /// status alone: no app id, certificate date or database detail for whoever can reach it.
+    @Test(
+        arguments: [
+            (nil, nil), (nil, "Bearer \(metricsToken)"), (metricsToken, nil), (metricsToken, "Bearer wrong-token-0123456789"),
+            (metricsToken, metricsToken),
+        ] as [(String?, String?)])
+    func readyTellsOthersOnlyTheStatus(configured: String?, authorization: String?) async throws {
+        try await Self.withRelay(metricsToken: configured) { client, _ in
+            var headers = HTTPFields()
+            headers[.authorization] = authorization
+            let (status, body, _) = try await Self.get(client, "/ready", headers: headers)
+            #expect(status == .ok)
+            #expect(body == #"{"status":"ready"}"#)
+        }
+    }
+
     @Test func readyIs503WhenTheDatabaseIsNotWritable() async throws {
-        try await Self.withRelay(databaseCheck: { await DatabaseProbe(path: "/nonexistent-dir/relay.sqlite").check() }) { client, _ in
-            let (status, body, _) = try await Self.get(client, "/ready")
+        let check: @Sendable () async -> String? = { await DatabaseProbe(path: "/nonexistent-dir/relay.sqlite").check() }
+        try await Self.withRelay(metricsToken: Self.metricsToken, databaseCheck: check) { client, _ in
+            let (status, body, _) = try await Self.get(client, "/ready", headers: Self.bearer)
             #expect(status == .serviceUnavailable)
             let readiness = try JSONDecoder().decode(ObservabilityRoutes.Readiness.self, from: Data(body.utf8))
             #expect(readiness.status == "not ready")
             #expect(readiness.database.hasPrefix("not writable"))
+            // The same answer to a probe, without the reason (it names the database's path).
+            let (probeStatus, probeBody, _) = try await Self.get(client, "/ready")
+            #expect(probeStatus == .serviceUnavailable)
+            #expect(probeBody == #"{"status":"not ready"}"#)
         }
     }
 
@@ -116,7 +142,7 @@ import Testing
                 apps:
                   - app_id: C
                     api_token: aaaaaaaaaaaaaaaaaaaa
-                    apns: {topic: t, auth: {certificate: {p12_file: \(Repository.devCert("client.p12")), password: secret}}}
+                    apns: {topic: t, auth: {certificate: {p12_file: \(Repository.privateDevCert("client.p12")), password: secret}}}
                 """)
         let clients = try await PushClients.build(configuration: config, logger: Logger(label: "test"))
         RelayGauges.update(registry, from: clients)

@@ -5,7 +5,7 @@ import TestSupport
 /// Configuration YAML for one app with APNs token auth using the dev key.
 func tokenAppYAML(
     database: String, port: Int = 0, apnsURL: String = "https://127.0.0.1:2197",
-    keyFile: String = Repository.devCert("AuthKey_DEVKEY1234.p8"), extra: String = ""
+    keyFile: String = Repository.privateDevCert("AuthKey_DEVKEY1234.p8"), extra: String = ""
 ) -> String {
     """
     listen: {host: 127.0.0.1, port: \(port)}

@@ -14,7 +14,7 @@ import Testing
             apps:
               - app_id: C
                 api_token: aaaaaaaaaaaaaaaaaaaa
-                apns: {topic: t, auth: {certificate: {p12_file: \(Repository.devCert("client.p12")), password: secret}}}
+                apns: {topic: t, auth: {certificate: {p12_file: \(Repository.privateDevCert("client.p12")), password: secret}}}
               - app_id: N
                 api_token: bbbbbbbbbbbbbbbbbbbb
             """)

@@ -8,7 +8,7 @@ import Testing
 @Suite struct PushClientsTests {
     static let logger = Logger(label: "test")
 
-    static func configuration(keyFile: String = Repository.devCert("AuthKey_DEVKEY1234.p8"), topic: String = "com.example.a") throws
+    static func configuration(keyFile: String = Repository.privateDevCert("AuthKey_DEVKEY1234.p8"), topic: String = "com.example.a") throws
         -> RelayConfiguration
     {
         try RelayConfiguration.parse(
@@ -42,13 +42,13 @@ import Testing
                 apps:
                   - app_id: A
                     api_token: aaaaaaaaaaaaaaaaaaaa
-                    apns: {topic: t, auth: {certificate: {p12_file: \(Repository.devCert("client.p12")), password: wrong-password}}}
+                    apns: {topic: t, auth: {certificate: {p12_file: \(Repository.privateDevCert("client.p12")), password: wrong-password}}}
                 """)
         await #expect {
             _ = try await PushClients.build(configuration: config, logger: Self.logger)
         } throws: { error in
             guard case RuntimeError.credential(appID: "A", let underlying) = error else { return false }
-            return underlying == .wrongPassword(path: Repository.devCert("client.p12"))
+            return underlying == .wrongPassword(path: Repository.privateDevCert("client.p12"))
         }
     }
 

@@ -1,0 +1,36 @@
+extension RelayConfiguration {
+    /// Every file the configuration reads a secret or a private key from, each once, named by
+    /// its key: `{file:}` secrets, APNs signing keys, .p12 files and PEM private keys, FCM service
+    /// accounts. Certificates and CA files are public and left out; so are systemd credentials
+    /// (`{credential:}`, under `$CREDENTIALS_DIRECTORY`), which systemd keeps private.
+    /// A new secret or key in the configuration belongs here too.
+    public func credentialFiles(environment: ConfigurationEnvironment) -> [CredentialFile] {
+        var files: [CredentialFile] = []
+        func secret(_ secret: Secret?, _ key: String) {
+            if case .file(let path)? = secret?.source { files.append(CredentialFile(key: key + ".file", path: path)) }
+        }
+        func key(_ path: String, _ key: String) { files.append(CredentialFile(key: key, path: path)) }
+        secret(metrics.token, "metrics.token")
+        if case .postgres(let settings) = database.backend { secret(settings.password, "database.postgres.password") }
+        for (index, app) in apps.enumerated() {
+            let name = "apps[\(index)]"
+            secret(app.apiToken, "\(name).api_token")
+            secret(app.webhookSecret, "\(name).webhook_secret")
+            switch app.apns?.auth {
+            case .token(let file, _, _)?: key(file, "\(name).apns.auth.token.key_file")
+            case .p12(let file, let password)?:
+                key(file, "\(name).apns.auth.certificate.p12_file")
+                secret(password, "\(name).apns.auth.certificate.password")
+            case .pem(_, let file)?: key(file, "\(name).apns.auth.certificate.key_file")
+            case nil: break
+            }
+            if let fcm = app.fcm { key(fcm.serviceAccountFile, "\(name).fcm.service_account") }
+        }
+        let credentials = environment.variables["CREDENTIALS_DIRECTORY"].flatMap { $0.isEmpty ? nil : $0 }
+        var seen: Set<String> = []
+        return files.filter { file in
+            if let credentials, file.path.hasPrefix(credentials.hasSuffix("/") ? credentials : credentials + "/") { return false }
+            return seen.insert(file.path).inserted
+        }
+    }
+}
