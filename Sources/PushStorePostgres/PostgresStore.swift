@@ -200,15 +200,16 @@ public final class PostgresStore: RelayStore {
 }
 
 extension PostgresStoreConfiguration {
-    /// nil for plain TCP. `prefer` and `require` do not verify the server: they only guard
-    /// against passive eavesdropping. `verify-full` checks the chain and the host name.
+    /// nil for plain TCP. `prefer` does not verify the server: it only guards against passive
+    /// eavesdropping. `require` and `verify-full` check the chain and the host name (`require`
+    /// always has here, unlike libpq's: relaxing it in an upgrade would have been silent).
     func tlsConfiguration() throws -> TLSConfiguration? {
         var configuration = TLSConfiguration.makeClientConfiguration()
         switch tls {
         case .disable: return nil
-        case .prefer, .require:
+        case .prefer:
             configuration.certificateVerification = .none
-        case .verifyFull:
+        case .require, .verifyFull:
             configuration.certificateVerification = .fullVerification
             if let caFile { configuration.trustRoots = .certificates(try Self.trustedCertificates(caFile: caFile)) }
         }

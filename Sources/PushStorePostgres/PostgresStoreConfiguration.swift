@@ -5,14 +5,14 @@ import PushStore
 /// and injected.
 public struct PostgresStoreConfiguration: Sendable, CustomStringConvertible {
     /// Whether the connections use TLS, and whether the server is verified (libpq's `sslmode`
-    /// names and meanings).
+    /// names; `require` verifies, as it always did here).
     public enum TLSMode: String, Sendable, Hashable, CaseIterable {
         /// Plain TCP.
         case disable
         /// TLS when the server offers it, else plain; the server is not verified.
         case prefer
-        /// TLS always, but the server is not verified: it stops a passive eavesdropper, not an
-        /// impostor on the path.
+        /// TLS always, verified as `verify-full` is. (libpq's `require` does not verify; this
+        /// relay's always did, and an upgrade must not quietly stop.)
         case require
         /// TLS always; the server's certificate chain is verified (against `caFile`, else the
         /// system's trust store) and must name the host connected to.

@@ -81,7 +81,7 @@ import Testing
         for (database, says) in [
             ("{postgres: {url: 'postgres://u@db.internal/d', ca_file: /nonexistent/ca.pem}}", "/nonexistent/ca.pem"),
             ("{postgres: {url: 'postgres://u@db.internal/d', ca_file: \(garbage)}}", garbage),
-            ("{postgres: {url: 'postgres://u@db.internal/d', tls: require, ca_file: \(ca)}}", "only tls: verify-full"),
+            ("{postgres: {url: 'postgres://u@db.internal/d', tls: prefer, ca_file: \(ca)}}", "only tls: verify-full or require"),
             ("{postgres: {url: 'postgres://u@db.internal/d', tls: verify}}", "verify-full"),
         ] {
             #expect {

@@ -107,11 +107,17 @@ import Testing
         #expect(reason.contains("host name"), "\(reason)")
     }
 
-    /// `require` encrypts but trusts any certificate (libpq's meaning).
-    @Test func requireEncryptsWithoutVerifying() async throws {
-        let store = try await Self.open(host: "127.0.0.1", tls: .require, caFile: nil)
+    /// `prefer` encrypts but trusts any certificate; `require` verifies as `verify-full` does
+    /// (it always did here: an upgrade must not quietly stop verifying).
+    @Test func preferEncryptsWithoutVerifyingAndRequireVerifies() async throws {
+        let store = try await Self.open(host: "127.0.0.1", tls: .prefer, caFile: nil)
         #expect(try await Self.encrypted(store))
         try await store.close()
+        let reason = try await Self.openingFails(host: "localhost", tls: .require, caFile: nil)
+        #expect(reason.contains("CERTIFICATE_VERIFY_FAILED"), "\(reason)")
+        let verified = try await Self.open(host: "localhost", tls: .require, caFile: try await Self.server.value.caFile)
+        #expect(try await Self.encrypted(verified))
+        try await verified.close()
     }
 
     /// A server without TLS (the shared cluster) is refused by `verify-full`, not used in plain text.

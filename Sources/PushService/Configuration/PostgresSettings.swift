@@ -88,13 +88,14 @@ public struct PostgresSettings: Sendable, Hashable {
             nodeID: nodeID, leaseDuration: lease, tls: tls, caFile: caFile)
     }
 
-    /// `ca_file` for `verify-full`: a readable PEM bundle, checked now so a bad one stops the start
-    /// (exit 78) rather than every connection. Another mode would ignore it, which is an error too.
+    /// `ca_file` for `verify-full` or `require`: a readable PEM bundle, checked now so a bad one
+    /// stops the start (exit 78) rather than every connection. Another mode would ignore it, which
+    /// is an error too.
     public static func checkedCAFile(_ path: String, tls: PostgresStoreConfiguration.TLSMode, key: String) throws(ConfigurationError)
         -> String
     {
-        guard tls == .verifyFull else {
-            throw .invalidValue(key: key, reason: "only tls: verify-full verifies the server (tls is \(tls.rawValue))")
+        guard tls == .verifyFull || tls == .require else {
+            throw .invalidValue(key: key, reason: "only tls: verify-full or require verifies the server (tls is \(tls.rawValue))")
         }
         do {
             try PostgresStoreConfiguration.validate(caFile: path)
