@@ -162,7 +162,9 @@ public final class RelayApplication: Sendable {
         -> Application<RouterResponder<RelayRequestContext>>
     {
         let logger = self.logger
-        let connections = ConnectionGate(maximum: configuration.http.maxConnections, logger: logger)
+        let http = configuration.http
+        let connections = ConnectionGate(
+            maximum: http.maxConnections, headerTimeout: http.headerTimeout, bodyTimeout: http.bodyTimeout, logger: logger)
         return Application(
             router: makeRouter(),
             server: .http1(configuration: Self.http1(connections: connections)),
@@ -182,15 +184,16 @@ public final class RelayApplication: Sendable {
         )
     }
 
-    /// HTTP/1.1 limits: a client that sends nothing for a minute is disconnected (an idle or
-    /// stalled connection must not hold a descriptor forever), and headers are bounded well
-    /// below NIO's defaults (Sendbird's webhook and the REST API send a handful of short ones);
-    /// beyond them the parser answers 431/400 and closes the connection.
-    /// Open connections are capped by `gate` (`http.max_connections`; see `ConnectionLimiter`).
+    /// HTTP/1.1 limits: headers are bounded well below NIO's defaults (Sendbird's webhook and
+    /// the REST API send a handful of short ones); beyond them the parser answers 431/400 and
+    /// closes the connection. Open connections are capped, and each request's head and body
+    /// must arrive by their deadlines (`http.header_timeout`, `http.body_timeout`), both
+    /// enforced by `gate` (see `ConnectionLimiter`, `RequestProgress`). Hummingbird's idle
+    /// timeout is off: every byte restarts it, and the deadlines bound every phase it covered.
     static func http1(connections gate: ConnectionGate) -> HTTP1Channel.Configuration {
         HTTP1Channel.Configuration(
             additionalChannelHandlers: [ConnectionLimitHandler(gate: gate)],
-            idleTimeout: .seconds(60),
+            idleTimeout: nil,
             httpDecoderConfiguration: .init(maxHeaderFieldSize: 16 * 1024, maxHeaderListSize: 64 * 1024, maxHeaderFieldCount: 100))
     }
 

@@ -13,6 +13,8 @@ import Testing
         http:
           max_body_bytes: 2048
           max_connections: 100
+          header_timeout: 5s
+          body_timeout: 2m
         apps:
           - app_id: A
             api_token: aaaaaaaaaaaaaaaaaaaaaaaa
@@ -26,6 +28,8 @@ import Testing
         #expect(config.database.backend == .sqlite(path: "/tmp/relay.sqlite"))
         #expect(config.http.maxBodyBytes == 2048)
         #expect(config.http.maxConnections == 100)
+        #expect(config.http.headerTimeout == .seconds(5))
+        #expect(config.http.bodyTimeout == .seconds(120))
         #expect(config.apps.map(\.appID) == ["A", "12345"])
         #expect(config.apps[0].apiToken.value == "aaaaaaaaaaaaaaaaaaaaaaaa")
     }
@@ -123,6 +127,18 @@ import Testing
         (
             "listen: {}\ndatabase: {path: p}\nhttp: {max_connections: many}\napps: [{app_id: A, api_token: aaaaaaaaaaaaaaaaaaaa}]",
             .invalidValue(key: "http.max_connections", reason: "must be an integer")
+        ),
+        (
+            "listen: {}\ndatabase: {path: p}\nhttp: {header_timeout: 500ms}\napps: [{app_id: A, api_token: aaaaaaaaaaaaaaaaaaaa}]",
+            .invalidValue(key: "http.header_timeout", reason: "must be 1s...5m")
+        ),
+        (
+            "listen: {}\ndatabase: {path: p}\nhttp: {body_timeout: 11m}\napps: [{app_id: A, api_token: aaaaaaaaaaaaaaaaaaaa}]",
+            .invalidValue(key: "http.body_timeout", reason: "must be 1s...10m")
+        ),
+        (
+            "listen: {}\ndatabase: {path: p}\nhttp: {body_timeout: soon}\napps: [{app_id: A, api_token: aaaaaaaaaaaaaaaaaaaa}]",
+            .invalidValue(key: "http.body_timeout", reason: "must be seconds or a number with ms, s, m, h or d (e.g. 30s, 12h)")
         ),
         (
             "listen: 8080\ndatabase: {path: p}\napps: [{app_id: A, api_token: aaaaaaaaaaaaaaaaaaaa}]",

@@ -74,7 +74,7 @@ extension RelayConfiguration {
 
         var http = HTTPConfiguration()
         if let httpMap = try top.mapping("http") {
-            try httpMap.allowOnly(["max_body_bytes", "max_connections"])
+            try httpMap.allowOnly(["max_body_bytes", "max_connections", "header_timeout", "body_timeout"])
             if let limit = try httpMap.int("max_body_bytes") {
                 let allowed = HTTPConfiguration.allowedMaxBodyBytes
                 guard allowed.contains(limit) else {
@@ -90,6 +90,18 @@ extension RelayConfiguration {
                         key: httpMap.name("max_connections"), reason: "must be \(allowed.lowerBound)...\(allowed.upperBound)")
                 }
                 http.maxConnections = limit
+            }
+            if let timeout = try httpMap.duration("header_timeout") {
+                guard HTTPConfiguration.allowedHeaderTimeout.contains(timeout) else {
+                    throw .invalidValue(key: httpMap.name("header_timeout"), reason: "must be 1s...5m")
+                }
+                http.headerTimeout = timeout
+            }
+            if let timeout = try httpMap.duration("body_timeout") {
+                guard HTTPConfiguration.allowedBodyTimeout.contains(timeout) else {
+                    throw .invalidValue(key: httpMap.name("body_timeout"), reason: "must be 1s...10m")
+                }
+                http.bodyTimeout = timeout
             }
         }
 

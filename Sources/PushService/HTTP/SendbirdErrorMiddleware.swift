@@ -9,6 +9,7 @@ struct SendbirdErrorMiddleware: RouterMiddleware {
     typealias Context = RelayRequestContext
 
     let bodyLimit: Int
+    let abortedRequests = AbortedRequestLog()
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
@@ -24,6 +25,11 @@ struct SendbirdErrorMiddleware: RouterMiddleware {
         } catch let error as HTTPError {
             return Self.apiError(for: error, request: request, bodyLimit: bodyLimit).response()
         } catch {
+            // The client went away mid-request, or was too slow: not the relay's failure.
+            if let aborted = AbortedRequest(error) {
+                abortedRequests.record(aborted, path: LoggablePath.of(request.uri.path), logger: context.logger)
+                return aborted.apiError.response()
+            }
             // Our own failure (database, bug): log the detail, answer generically.
             context.logger.error(
                 "request failed",

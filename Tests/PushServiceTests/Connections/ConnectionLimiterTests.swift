@@ -17,121 +17,146 @@ import Testing
         return ids
     }
 
-    @Test func belowTheLimitEveryConnectionIsAdmittedAndIdle() {
+    @Test func belowTheLimitEveryConnectionIsAdmittedFresh() {
         var limiter = Limiter(maximum: 3)
         let ids = Self.open(&limiter, ["a", "b", "c"])
         #expect(limiter.openCount == 3)
-        #expect(limiter.idleCount == 3)
-        #expect(limiter.idleOrder == [ids["a"]!, ids["b"]!, ids["c"]!])
+        #expect(limiter.idleCount == 0 && limiter.receivingCount == 0)
+        #expect(limiter.freshOrder == [ids["a"]!, ids["b"]!, ids["c"]!])
     }
 
     @Test func atTheLimitTheConnectionIdleTheLongestMakesRoom() {
         var limiter = Limiter(maximum: 3)
         let ids = Self.open(&limiter, ["a", "b", "c"])
-        // a serves a request and is idle again: b is now idle the longest.
-        limiter.requestStarted(ids["a"]!)
-        limiter.responseFinished(ids["a"]!)
-        guard case .admittedClosing(let d, idle: let shed) = limiter.open("d") else {
+        // b, then a serve a request and are kept alive: b is idle the longest.
+        for name in ["c", "b", "a"] { limiter.update(ids[name]!, to: .handling) }
+        limiter.update(ids["b"]!, to: .idle)
+        limiter.update(ids["a"]!, to: .idle)
+        guard case .admittedClosing(let d, shed: let shed, was: .idle) = limiter.open("d") else {
             Issue.record("d was not admitted in place of an idle connection")
             return
         }
         #expect(shed == "b")
         #expect(limiter.openCount == 3)
-        #expect(limiter.idleOrder == [ids["c"]!, ids["a"]!, d])
-        // The shed connection's close, reported later, changes nothing.
+        #expect(limiter.idleOrder == [ids["a"]!])
+        #expect(limiter.freshOrder == [d])
+        // The shed connection's close, and any phase, reported later change nothing.
         limiter.closed(ids["b"]!)
-        limiter.requestStarted(ids["b"]!)
+        limiter.update(ids["b"]!, to: .idle)
         #expect(limiter.openCount == 3)
-        #expect(limiter.open("e") == .admittedClosing(d + 1, idle: "c"))
+        #expect(limiter.open("e") == .admittedClosing(d + 1, shed: "a", was: .idle))
     }
 
-    @Test func connectionsWithRequestsInProgressAreNeverShed() {
+    @Test func idleConnectionsGoFirstThenTheOneReceivingTheLongestThenTheOldestFresh() {
+        var limiter = Limiter(maximum: 3)
+        let ids = Self.open(&limiter, ["a", "b", "c"])
+        // c is handled and kept alive; b, then a start sending and keep trickling.
+        limiter.update(ids["c"]!, to: .handling)
+        limiter.update(ids["c"]!, to: .idle)
+        limiter.update(ids["b"]!, to: .receiving)
+        limiter.update(ids["a"]!, to: .receiving)
+        #expect(limiter.receivingOrder == [ids["b"]!, ids["a"]!])
+        // c is idle: it goes before anyone sending.
+        #expect(limiter.open("d") == .admittedClosing(4, shed: "c", was: .idle))
+        limiter.update(4, to: .handling)
+        // None idle: b has been receiving the longest, then a.
+        #expect(limiter.open("e") == .admittedClosing(5, shed: "b", was: .receiving))
+        // The fresh newcomer e has sent nothing yet: a goes before it.
+        #expect(limiter.open("f") == .admittedClosing(6, shed: "a", was: .receiving))
+        // Only fresh ones left to shed (d is handling): the oldest.
+        #expect(limiter.open("g") == .admittedClosing(7, shed: "e", was: .fresh))
+        #expect(limiter.openCount == 3)
+        #expect(limiter.freshOrder == [6, 7])
+    }
+
+    @Test func aConnectionKeepsItsPlaceWhileItStaysReceiving() {
+        // From its head to its body is one phase: reporting it again does not send it back.
+        var limiter = Limiter(maximum: 3)
+        let ids = Self.open(&limiter, ["a", "b", "c"])
+        for name in ["a", "b", "c", "a"] { limiter.update(ids[name]!, to: .receiving) }
+        #expect(limiter.receivingOrder == [ids["a"]!, ids["b"]!, ids["c"]!])
+        #expect(limiter.freshCount == 0)
+        // Handled and receiving again: now at the back.
+        limiter.update(ids["a"]!, to: .handling)
+        #expect(limiter.receivingOrder == [ids["b"]!, ids["c"]!])
+        limiter.update(ids["a"]!, to: .receiving)
+        #expect(limiter.receivingOrder == [ids["b"]!, ids["c"]!, ids["a"]!])
+    }
+
+    @Test func connectionsHandlingARequestAreNeverShed() {
         var limiter = Limiter(maximum: 2)
         let ids = Self.open(&limiter, ["a", "b"])
-        limiter.requestStarted(ids["a"]!)
-        #expect(limiter.open("c") == .admittedClosing(3, idle: "b"))
-        limiter.requestStarted(3)
-        // Both busy: the newcomer is refused and nothing is closed.
+        limiter.update(ids["a"]!, to: .handling)
+        #expect(limiter.open("c") == .admittedClosing(3, shed: "b", was: .fresh))
+        limiter.update(3, to: .handling)
+        // Both handling: the newcomer is refused and nothing is closed.
         #expect(limiter.open("d") == .refused)
         #expect(limiter.openCount == 2)
         // Once a response is out, that connection may go.
-        limiter.responseFinished(3)
-        #expect(limiter.open("e") == .admittedClosing(4, idle: "c"))
+        limiter.update(3, to: .idle)
+        #expect(limiter.open("e") == .admittedClosing(4, shed: "c", was: .idle))
     }
 
     @Test func aClosedConnectionFreesItsPlace() {
         var limiter = Limiter(maximum: 2)
         let ids = Self.open(&limiter, ["a", "b"])
-        limiter.requestStarted(ids["a"]!)
-        limiter.requestStarted(ids["b"]!)
+        limiter.update(ids["a"]!, to: .handling)
+        limiter.update(ids["b"]!, to: .handling)
         #expect(limiter.open("c") == .refused)
         // Closed mid-request (client gone, error): counted out all the same.
         limiter.closed(ids["a"]!)
         #expect(limiter.openCount == 1)
         #expect(limiter.open("d") == .admitted(3))
+        limiter.update(3, to: .receiving)
         limiter.closed(ids["b"]!)
         limiter.closed(3)
         limiter.closed(3)  // twice: ignored
-        #expect(limiter.openCount == 0 && limiter.idleCount == 0)
-    }
-
-    @Test func pipelinedRequestsKeepAConnectionBusyUntilTheLastResponse() {
-        var limiter = Limiter(maximum: 2)
-        let ids = Self.open(&limiter, ["a", "b"])
-        let a = ids["a"]!
-        limiter.requestStarted(a)
-        limiter.requestStarted(a)  // the next head read before the first response is out
-        limiter.responseFinished(a)
-        #expect(limiter.idleOrder == [ids["b"]!])
-        limiter.responseFinished(a)
-        #expect(limiter.idleOrder == [ids["b"]!, a])
-    }
-
-    @Test func anAnswerWithoutARequestLeavesTheConnectionIdle() {
-        // The 400 for a head that failed to parse is written with no head read.
-        var limiter = Limiter(maximum: 2)
-        let ids = Self.open(&limiter, ["a", "b"])
-        limiter.responseFinished(ids["a"]!)
-        #expect(limiter.idleOrder == [ids["a"]!, ids["b"]!])
-        limiter.requestStarted(ids["a"]!)
-        limiter.responseFinished(ids["a"]!)
-        limiter.responseFinished(ids["a"]!)
-        #expect(limiter.idleOrder == [ids["b"]!, ids["a"]!])
+        #expect(limiter.openCount == 0 && limiter.idleCount == 0 && limiter.receivingCount == 0 && limiter.freshCount == 0)
     }
 
     @Test func aLongChurnNeverExceedsTheLimitOrLeaks() {
-        // Many connections come and go at the limit; the count stays exact throughout.
+        // Many connections come, change phase and go at the limit; the counts and the order of
+        // shedding hold throughout.
         var limiter = ConnectionLimiter<Int>(maximum: 50)
         var open: [Int: ConnectionLimiter<Int>.ID] = [:]
-        var busy: Set<Int> = []
+        var phases: [Int: RequestProgress.Phase] = [:]
         var generator = SystemRandomNumberGenerator()
+        func count(_ phase: RequestProgress.Phase) -> Int { phases.values.filter { $0 == phase }.count }
         for name in 0..<5_000 {
+            let (idleBefore, receivingBefore) = (count(.idle), count(.receiving))
             switch limiter.open(name) {
             case .admitted(let id):
                 open[name] = id
-            case .admittedClosing(let id, let shed):
-                #expect(!busy.contains(shed))
+            case .admittedClosing(let id, let shed, let was):
+                #expect(phases[shed] == was)
+                #expect(was != .handling)
+                #expect(was == .idle || idleBefore == 0, "a connection went while one was idle")
+                #expect(was != .fresh || receivingBefore == 0, "a fresh connection went while one was receiving")
                 open[shed] = nil
+                phases[shed] = nil
                 open[name] = id
             case .refused:
-                #expect(busy.count == 50)
+                #expect(count(.handling) == 50)
             }
-            // Some connections start, finish or close at random.
+            if open[name] != nil { phases[name] = .fresh }
+            // Some connections change phase or close at random.
             if let (victim, id) = open.randomElement(using: &generator) {
-                switch Int.random(in: 0..<3, using: &generator) {
-                case 0:
-                    if busy.insert(victim).inserted { limiter.requestStarted(id) }
-                case 1:
-                    if busy.remove(victim) != nil { limiter.responseFinished(id) }
-                default:
+                let choice = Int.random(in: 0..<4, using: &generator)
+                if choice == 3 {
                     limiter.closed(id)
                     open[victim] = nil
-                    busy.remove(victim)
+                    phases[victim] = nil
+                } else {
+                    let phase: RequestProgress.Phase = [.idle, .receiving, .handling][choice]
+                    limiter.update(id, to: phase)
+                    phases[victim] = phase
                 }
             }
             #expect(limiter.openCount == open.count)
             #expect(limiter.openCount <= 50)
-            #expect(limiter.idleCount == open.count - busy.count)
+            #expect(limiter.idleCount == count(.idle))
+            #expect(limiter.receivingCount == count(.receiving))
+            #expect(limiter.freshCount == count(.fresh))
         }
     }
 }

@@ -1,9 +1,9 @@
 import Testing
 @testable import PushService
 
-@Suite struct IdleQueueTests {
+@Suite struct ConnectionQueueTests {
     @Test func keepsTheOrderConnectionsBecameIdleIn() {
-        var queue = IdleQueue()
+        var queue = ConnectionQueue()
         for id: UInt64 in 1...4 { queue.append(id) }
         #expect(queue.ordered == [1, 2, 3, 4])
         #expect(queue.first == 1)
@@ -18,7 +18,7 @@ import Testing
     }
 
     @Test func removesFromTheFrontTheMiddleAndTheBack() {
-        var queue = IdleQueue()
+        var queue = ConnectionQueue()
         for id: UInt64 in 1...5 { queue.append(id) }
         queue.remove(1)
         queue.remove(3)

@@ -1,7 +1,8 @@
-/// Connection ids in the order they became idle, the one idle the longest first. Appending,
-/// removing any id and taking the first are O(1): a doubly linked list threaded through a
-/// dictionary, so a connection that starts a request leaves the queue without a scan.
-struct IdleQueue: Sendable {
+/// Connection ids in the order they joined (became idle, or started sending a request), the one
+/// there the longest first. Appending, removing any id and taking the first are O(1): a doubly
+/// linked list threaded through a dictionary, so a connection that changes phase leaves its
+/// queue without a scan.
+struct ConnectionQueue: Sendable {
     private struct Link: Sendable {
         var previous: UInt64?
         var next: UInt64?
@@ -13,12 +14,12 @@ struct IdleQueue: Sendable {
 
     var count: Int { links.count }
     var isEmpty: Bool { links.isEmpty }
-    /// The id idle the longest.
+    /// The id queued the longest.
     var first: UInt64? { head }
 
     func contains(_ id: UInt64) -> Bool { links[id] != nil }
 
-    /// Puts `id` at the back (idle the shortest); an id already queued moves there.
+    /// Puts `id` at the back (queued the shortest); an id already queued moves there.
     mutating func append(_ id: UInt64) {
         remove(id)
         links[id] = Link(previous: tail, next: nil)
@@ -33,14 +34,14 @@ struct IdleQueue: Sendable {
         if let next = link.next { links[next]?.previous = link.previous } else { tail = link.previous }
     }
 
-    /// Takes out and returns the id idle the longest.
+    /// Takes out and returns the id queued the longest.
     mutating func removeFirst() -> UInt64? {
         guard let head else { return nil }
         remove(head)
         return head
     }
 
-    /// The ids from idle the longest to idle the shortest (O(n): for tests and diagnostics).
+    /// The ids from queued the longest to queued the shortest (O(n): for tests and diagnostics).
     var ordered: [UInt64] {
         var ids: [UInt64] = []
         ids.reserveCapacity(links.count)

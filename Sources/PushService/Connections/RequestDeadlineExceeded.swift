@@ -1,0 +1,9 @@
+/// Raised into a connection's inbound stream when its request misses a deadline
+/// (`ConnectionLimitHandler`): the request's handler, waiting for more of the body, gets this
+/// instead of a body cut short. The connection has been answered 408 (when it could be) and
+/// closed by then.
+struct RequestDeadlineExceeded: Error, Sendable, Hashable, CustomStringConvertible {
+    var stage: RequestProgress.Stage
+
+    var description: String { "the request \(stage.rawValue) was not received in time" }
+}

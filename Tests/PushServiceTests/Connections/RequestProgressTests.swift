@@ -1,0 +1,115 @@
+import Testing
+@testable import PushService
+
+@Suite struct RequestProgressTests {
+    /// 10 s for a head, 30 s for a body, starting at t = 1,000 ms.
+    static func progress() -> RequestProgress {
+        RequestProgress(headerTimeoutMs: 10_000, bodyTimeoutMs: 30_000, nowMs: 1_000)
+    }
+
+    @Test func theHeadIsDueFromTheAcceptAndBytesDoNotMoveIt() {
+        // Nothing read yet: fresh, and told why if it sends nothing in time.
+        var progress = Self.progress()
+        #expect(progress.phase == .fresh)
+        #expect(progress.deadline == .init(stage: .header, atMs: 11_000))
+        #expect(progress.expiry == .answer(.header))
+        progress.bytesArrived()
+        progress.bytesArrived()
+        #expect(progress.phase == .receiving)
+        #expect(progress.deadline == .init(stage: .header, atMs: 11_000))
+        #expect(progress.expiry == .answer(.header))
+    }
+
+    @Test func aWholeRequestInTheFirstReadGoesFromFreshToHandling() {
+        var progress = Self.progress()
+        progress.headReceived(nowMs: 1_001)
+        progress.endReceived(nowMs: 1_001)
+        #expect(progress.phase == .handling)
+    }
+
+    @Test func aKeptAliveConnectionIsIdleUntilBytesOfItsNextRequestArrive() {
+        var progress = Self.progress()
+        progress.headReceived(nowMs: 1_000)
+        progress.endReceived(nowMs: 1_000)
+        progress.responseFinished(nowMs: 2_000)
+        #expect(progress.phase == .idle)
+        #expect(progress.deadline == .init(stage: .header, atMs: 12_000))
+        #expect(progress.expiry == .close, "nothing of a request: closed without an answer")
+        progress.bytesArrived()
+        #expect(progress.phase == .receiving)
+        #expect(progress.deadline == .init(stage: .header, atMs: 12_000))
+        #expect(progress.expiry == .answer(.header))
+    }
+
+    @Test func theBodyIsDueFromItsHeadAndAFullRequestHasNoDeadline() {
+        var progress = Self.progress()
+        progress.bytesArrived()
+        progress.headReceived(nowMs: 4_000)
+        #expect(progress.phase == .receiving)
+        #expect(progress.deadline == .init(stage: .body, atMs: 34_000))
+        #expect(progress.expiry == .answer(.body))
+        progress.bytesArrived()  // more of the body: nothing changes
+        #expect(progress.deadline == .init(stage: .body, atMs: 34_000))
+        progress.endReceived(nowMs: 5_000)
+        #expect(progress.phase == .handling)
+        #expect(progress.deadline == nil && progress.expiry == nil)
+        // The response goes out: idle, and the next head is due from now.
+        progress.responseStarted()
+        #expect(progress.phase == .handling)
+        progress.responseFinished(nowMs: 9_000)
+        #expect(progress.phase == .idle)
+        #expect(progress.deadline == .init(stage: .header, atMs: 19_000))
+        #expect(progress.expiry == .close)
+    }
+
+    @Test func aBodyAnsweredEarlyIsStillDueButGetsNoSecondAnswer() {
+        // An early answer (413 on Content-Length) while the client keeps sending the body.
+        var progress = Self.progress()
+        progress.headReceived(nowMs: 2_000)
+        progress.responseStarted()
+        #expect(progress.expiry == .close, "a response is half written: no 408 into it")
+        progress.responseFinished(nowMs: 2_500)
+        #expect(progress.phase == .receiving)
+        #expect(progress.deadline == .init(stage: .body, atMs: 32_000))
+        #expect(progress.expiry == .close, "already answered")
+        progress.endReceived(nowMs: 3_000)
+        #expect(progress.phase == .idle)
+        #expect(progress.deadline == .init(stage: .header, atMs: 13_000))
+    }
+
+    @Test func aPipelinedRequestWaitsForTheOneBeingHandled() {
+        var progress = Self.progress()
+        progress.headReceived(nowMs: 2_000)
+        progress.endReceived(nowMs: 2_000)
+        // The next request's head arrives while the first is handled, its body trickles.
+        progress.headReceived(nowMs: 3_000)
+        #expect(progress.phase == .handling)
+        #expect(progress.deadline == nil)
+        progress.responseFinished(nowMs: 50_000)
+        // Its body was due 30 s after its head: already late.
+        #expect(progress.phase == .receiving)
+        #expect(progress.deadline == .init(stage: .body, atMs: 33_000))
+        #expect(progress.expiry == .answer(.body))
+        // Bytes of a third request while the second is handled: a head under way afterwards.
+        progress.endReceived(nowMs: 50_100)
+        progress.bytesArrived()
+        #expect(progress.phase == .handling)
+        progress.responseFinished(nowMs: 51_000)
+        #expect(progress.phase == .receiving)
+        #expect(progress.deadline == .init(stage: .header, atMs: 61_000))
+        #expect(progress.expiry == .answer(.header))
+    }
+
+    @Test func anAnswerWithoutARequestLeavesTheConnectionIdle() {
+        // The 400 for a head that failed to parse is written with no head read.
+        var progress = Self.progress()
+        progress.bytesArrived()
+        progress.responseStarted()
+        progress.responseFinished(nowMs: 5_000)
+        #expect(progress.phase == .receiving)
+        #expect(progress.deadline == .init(stage: .header, atMs: 15_000))
+        // An end without a head (never produced by the decoder) changes nothing.
+        progress.endReceived(nowMs: 6_000)
+        #expect(progress.deadline == .init(stage: .header, atMs: 15_000))
+    }
+}
