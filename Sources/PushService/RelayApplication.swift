@@ -164,7 +164,8 @@ public final class RelayApplication: Sendable {
         let logger = self.logger
         let http = configuration.http
         let connections = ConnectionGate(
-            maximum: http.maxConnections, headerTimeout: http.headerTimeout, bodyTimeout: http.bodyTimeout, logger: logger)
+            maximum: http.maxConnections, headerTimeout: http.headerTimeout, bodyTimeout: http.bodyTimeout,
+            idleTimeout: http.idleTimeout, logger: logger)
         return Application(
             router: makeRouter(),
             server: .http1(configuration: Self.http1(connections: connections)),

@@ -8,9 +8,11 @@ public struct HTTPConfiguration: Sendable, Hashable {
     /// request, the new one is closed. Each connection is a file
     /// descriptor: the process needs this many plus the APNs pools and SQLite (`DescriptorBudget`).
     public var maxConnections: Int
-    /// How long a client has to send a request head, from the accept or from the end of the
-    /// previous response (so also how long a keep-alive connection may sit idle).
+    /// How long a client has to send a request head, from the accept or, on a kept-alive
+    /// connection, from the head's first bytes.
     public var headerTimeout: Duration
+    /// How long a kept-alive connection may sit with nothing of a next request arriving.
+    public var idleTimeout: Duration
     /// How long a client has to send a request body in full, from the end of its head. A
     /// deadline rather than a minimum rate: bodies are bounded, so this bounds how long any
     /// client holds a connection (see `RequestProgress`).
@@ -26,6 +28,10 @@ public struct HTTPConfiguration: Sendable, Hashable {
     /// both defaults leave ample room for a slow link while bounding what a trickling client holds.
     public static let defaultHeaderTimeout = Duration.seconds(10)
     public static let defaultBodyTimeout = Duration.seconds(30)
+    /// As long as clients' pools keep a connection (and the relay always did): one closed just as
+    /// a client sends on it fails that request. Idle connections are the first shed at the cap.
+    public static let defaultIdleTimeout = Duration.seconds(60)
+    public static let allowedIdleTimeout: ClosedRange<Duration> = .seconds(1) ... .seconds(3600)
     /// Below a second a loaded relay or a congested link could miss them; beyond a few minutes
     /// they no longer bound anything.
     public static let allowedHeaderTimeout: ClosedRange<Duration> = .seconds(1) ... .seconds(300)
@@ -35,11 +41,13 @@ public struct HTTPConfiguration: Sendable, Hashable {
         maxBodyBytes: Int = HTTPConfiguration.defaultMaxBodyBytes,
         maxConnections: Int = HTTPConfiguration.defaultMaxConnections,
         headerTimeout: Duration = HTTPConfiguration.defaultHeaderTimeout,
-        bodyTimeout: Duration = HTTPConfiguration.defaultBodyTimeout
+        bodyTimeout: Duration = HTTPConfiguration.defaultBodyTimeout,
+        idleTimeout: Duration = HTTPConfiguration.defaultIdleTimeout
     ) {
         self.maxBodyBytes = maxBodyBytes
         self.maxConnections = maxConnections
         self.headerTimeout = headerTimeout
         self.bodyTimeout = bodyTimeout
+        self.idleTimeout = idleTimeout
     }
 }

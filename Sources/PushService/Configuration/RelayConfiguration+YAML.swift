@@ -74,7 +74,7 @@ extension RelayConfiguration {
 
         var http = HTTPConfiguration()
         if let httpMap = try top.mapping("http") {
-            try httpMap.allowOnly(["max_body_bytes", "max_connections", "header_timeout", "body_timeout"])
+            try httpMap.allowOnly(["max_body_bytes", "max_connections", "header_timeout", "body_timeout", "idle_timeout"])
             if let limit = try httpMap.int("max_body_bytes") {
                 let allowed = HTTPConfiguration.allowedMaxBodyBytes
                 guard allowed.contains(limit) else {
@@ -102,6 +102,12 @@ extension RelayConfiguration {
                     throw .invalidValue(key: httpMap.name("body_timeout"), reason: "must be 1s...10m")
                 }
                 http.bodyTimeout = timeout
+            }
+            if let timeout = try httpMap.duration("idle_timeout") {
+                guard HTTPConfiguration.allowedIdleTimeout.contains(timeout) else {
+                    throw .invalidValue(key: httpMap.name("idle_timeout"), reason: "must be 1s...1h")
+                }
+                http.idleTimeout = timeout
             }
         }
 

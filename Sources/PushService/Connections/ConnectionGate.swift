@@ -26,6 +26,7 @@ final class ConnectionGate: Sendable {
     let maximum: Int
     let headerTimeoutMs: Int64
     let bodyTimeoutMs: Int64
+    let idleTimeoutMs: Int64
     private let limiter: Mutex<ConnectionLimiter<any Channel>>
     private let logger: Logger
     private let logThrottle = LogThrottle(interval: .seconds(10))
@@ -41,12 +42,14 @@ final class ConnectionGate: Sendable {
 
     init(
         maximum: Int, headerTimeout: Duration = HTTPConfiguration.defaultHeaderTimeout,
-        bodyTimeout: Duration = HTTPConfiguration.defaultBodyTimeout, logger: Logger,
+        bodyTimeout: Duration = HTTPConfiguration.defaultBodyTimeout,
+        idleTimeout: Duration = HTTPConfiguration.defaultIdleTimeout, logger: Logger,
         clock: @escaping @Sendable () -> Int64 = WallClock.milliseconds
     ) {
         self.maximum = maximum
         headerTimeoutMs = headerTimeout.milliseconds
         bodyTimeoutMs = bodyTimeout.milliseconds
+        idleTimeoutMs = idleTimeout.milliseconds
         limiter = Mutex(ConnectionLimiter(maximum: maximum))
         self.logger = logger
         self.clock = clock
@@ -65,7 +68,7 @@ final class ConnectionGate: Sendable {
 
     /// A connection's deadlines, starting at `nowMs`.
     func progress(nowMs: Int64) -> RequestProgress {
-        RequestProgress(headerTimeoutMs: headerTimeoutMs, bodyTimeoutMs: bodyTimeoutMs, nowMs: nowMs)
+        RequestProgress(headerTimeoutMs: headerTimeoutMs, bodyTimeoutMs: bodyTimeoutMs, idleTimeoutMs: idleTimeoutMs, nowMs: nowMs)
     }
 
     /// Admits `channel` (its id) or refuses it (nil: the caller closes it). At the limit a
@@ -116,6 +119,9 @@ final class ConnectionGate: Sendable {
     /// A connection missed its `stage` deadline and is being closed.
     func timedOut(_ stage: RequestProgress.Stage) {
         switch stage {
+        case .idle:
+            // A kept-alive connection nobody used: the ordinary end of one, not worth a line.
+            break
         case .header:
             headerTimeoutCounter.increment()
             log(
@@ -133,7 +139,7 @@ final class ConnectionGate: Sendable {
     func timeoutResponse(_ stage: RequestProgress.Stage) -> (head: HTTPResponse, body: ByteBuffer) {
         let message =
             switch stage {
-            case .header: "The request head was not received within \(Self.phrase(headerTimeoutMs))."
+            case .idle, .header: "The request head was not received within \(Self.phrase(headerTimeoutMs))."
             case .body: "The request body was not received within \(Self.phrase(bodyTimeoutMs)) of its head."
             }
         let body = ByteBuffer(string: #"{"message":"\#(message)","code":\#(SendbirdErrorCode.invalidValue.rawValue),"error":true}"#)

@@ -90,7 +90,7 @@ final class ConnectionLimitHandler: ChannelDuplexHandler, RemovableChannelHandle
     /// not idle).
     func channelReadComplete(context: ChannelHandlerContext) {
         if !readPart {
-            progress.bytesArrived()
+            progress.bytesArrived(nowMs: Self.nowMs(context))
             update(context: context)
         }
         readPart = false

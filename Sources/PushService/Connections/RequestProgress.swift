@@ -2,8 +2,11 @@
 /// meet there: the decisions only, with no I/O (`ConnectionLimitHandler` feeds it the parts it
 /// sees and applies the answers). Times are milliseconds on a monotonic clock.
 ///
-/// - The request head must be complete `headerTimeout` after the connection became ready for
-///   it: accepted, or idle again after its last response.
+/// - The request head must be complete `headerTimeout` after the connection was accepted, or,
+///   on a kept-alive connection, after the head's first bytes arrived. A kept-alive connection
+///   where nothing of a next request has arrived is closed `idleTimeout` after its last response
+///   (60 s, as before: clients' pools keep connections that long, and one closed under a
+///   client's request in flight fails that request; at the cap idle ones are shed first).
 /// - The body must be complete `bodyTimeout` after its head. A whole-body deadline rather than
 ///   a minimum rate: bodies are bounded (`http.max_body_bytes`, 1 MiB for the webhook), so a
 ///   deadline bounds how long any client can hold a connection to header + body timeouts,
@@ -27,7 +30,7 @@ struct RequestProgress: Sendable {
     }
 
     enum Stage: String, Sendable, Hashable {
-        case header, body
+        case idle, header, body
     }
 
     struct Deadline: Sendable, Hashable {
@@ -47,6 +50,7 @@ struct RequestProgress: Sendable {
 
     let headerTimeoutMs: Int64
     let bodyTimeoutMs: Int64
+    let idleTimeoutMs: Int64
 
     /// Request heads read whose response has not been written in full (HTTP/1.1 pipelining can
     /// read the next head before the previous response is out).
@@ -63,10 +67,13 @@ struct RequestProgress: Sendable {
     private var readySinceMs: Int64
     /// When the head of the pending body was read.
     private var headAtMs: Int64 = 0
+    /// When the first bytes of the next head arrived on a kept-alive connection.
+    private var headStartedAtMs: Int64 = 0
 
-    init(headerTimeoutMs: Int64, bodyTimeoutMs: Int64, nowMs: Int64) {
+    init(headerTimeoutMs: Int64, bodyTimeoutMs: Int64, idleTimeoutMs: Int64 = 60_000, nowMs: Int64) {
         self.headerTimeoutMs = headerTimeoutMs
         self.bodyTimeoutMs = bodyTimeoutMs
+        self.idleTimeoutMs = idleTimeoutMs
         readySinceMs = nowMs
     }
 
@@ -80,10 +87,12 @@ struct RequestProgress: Sendable {
     var deadline: Deadline? {
         switch phase {
         case .handling: nil
-        case .fresh, .idle, .receiving:
+        case .idle: Deadline(stage: .idle, atMs: readySinceMs + idleTimeoutMs)
+        case .fresh: Deadline(stage: .header, atMs: readySinceMs + headerTimeoutMs)
+        case .receiving:
             bodyPending
                 ? Deadline(stage: .body, atMs: headAtMs + bodyTimeoutMs)
-                : Deadline(stage: .header, atMs: readySinceMs + headerTimeoutMs)
+                : Deadline(stage: .header, atMs: max(readySinceMs, headStartedAtMs) + headerTimeoutMs)
         }
     }
 
@@ -91,6 +100,8 @@ struct RequestProgress: Sendable {
     var expiry: Expiry? {
         guard let deadline else { return nil }
         switch deadline.stage {
+        case .idle:
+            return .close
         case .header:
             // A new connection was expected to send a request: it is told why it is closed.
             return (fresh || headStarted) && !responding ? .answer(.header) : .close
@@ -102,9 +113,13 @@ struct RequestProgress: Sendable {
 
     /// Bytes arrived that completed no request part: the start of a head (or, in a body, more
     /// of it, which changes nothing).
-    mutating func bytesArrived() {
+    mutating func bytesArrived(nowMs: Int64) {
+        if !bodyPending && !headStarted {
+            headStarted = true
+            // A new connection's head was due from its accept; a kept-alive one's from now.
+            if !fresh { headStartedAtMs = nowMs }
+        }
         fresh = false
-        if !bodyPending { headStarted = true }
     }
 
     mutating func headReceived(nowMs: Int64) {

@@ -13,8 +13,8 @@ import Testing
         #expect(progress.phase == .fresh)
         #expect(progress.deadline == .init(stage: .header, atMs: 11_000))
         #expect(progress.expiry == .answer(.header))
-        progress.bytesArrived()
-        progress.bytesArrived()
+        progress.bytesArrived(nowMs: 5_000)
+        progress.bytesArrived(nowMs: 6_000)
         #expect(progress.phase == .receiving)
         #expect(progress.deadline == .init(stage: .header, atMs: 11_000))
         #expect(progress.expiry == .answer(.header))
@@ -27,38 +27,41 @@ import Testing
         #expect(progress.phase == .handling)
     }
 
+    /// Kept alive, a connection may sit idle for the idle timeout (60 s); once bytes of its next
+    /// head arrive, the head is due a header timeout later, and more bytes do not move that.
     @Test func aKeptAliveConnectionIsIdleUntilBytesOfItsNextRequestArrive() {
         var progress = Self.progress()
         progress.headReceived(nowMs: 1_000)
         progress.endReceived(nowMs: 1_000)
         progress.responseFinished(nowMs: 2_000)
         #expect(progress.phase == .idle)
-        #expect(progress.deadline == .init(stage: .header, atMs: 12_000))
+        #expect(progress.deadline == .init(stage: .idle, atMs: 62_000))
         #expect(progress.expiry == .close, "nothing of a request: closed without an answer")
-        progress.bytesArrived()
+        progress.bytesArrived(nowMs: 30_000)
+        progress.bytesArrived(nowMs: 35_000)
         #expect(progress.phase == .receiving)
-        #expect(progress.deadline == .init(stage: .header, atMs: 12_000))
+        #expect(progress.deadline == .init(stage: .header, atMs: 40_000))
         #expect(progress.expiry == .answer(.header))
     }
 
     @Test func theBodyIsDueFromItsHeadAndAFullRequestHasNoDeadline() {
         var progress = Self.progress()
-        progress.bytesArrived()
+        progress.bytesArrived(nowMs: 2_000)
         progress.headReceived(nowMs: 4_000)
         #expect(progress.phase == .receiving)
         #expect(progress.deadline == .init(stage: .body, atMs: 34_000))
         #expect(progress.expiry == .answer(.body))
-        progress.bytesArrived()  // more of the body: nothing changes
+        progress.bytesArrived(nowMs: 4_500)  // more of the body: nothing changes
         #expect(progress.deadline == .init(stage: .body, atMs: 34_000))
         progress.endReceived(nowMs: 5_000)
         #expect(progress.phase == .handling)
         #expect(progress.deadline == nil && progress.expiry == nil)
-        // The response goes out: idle, and the next head is due from now.
+        // The response goes out: idle, for at most the idle timeout from now.
         progress.responseStarted()
         #expect(progress.phase == .handling)
         progress.responseFinished(nowMs: 9_000)
         #expect(progress.phase == .idle)
-        #expect(progress.deadline == .init(stage: .header, atMs: 19_000))
+        #expect(progress.deadline == .init(stage: .idle, atMs: 69_000))
         #expect(progress.expiry == .close)
     }
 
@@ -74,7 +77,7 @@ import Testing
         #expect(progress.expiry == .close, "already answered")
         progress.endReceived(nowMs: 3_000)
         #expect(progress.phase == .idle)
-        #expect(progress.deadline == .init(stage: .header, atMs: 13_000))
+        #expect(progress.deadline == .init(stage: .idle, atMs: 63_000))
     }
 
     @Test func aPipelinedRequestWaitsForTheOneBeingHandled() {
@@ -92,7 +95,7 @@ import Testing
         #expect(progress.expiry == .answer(.body))
         // Bytes of a third request while the second is handled: a head under way afterwards.
         progress.endReceived(nowMs: 50_100)
-        progress.bytesArrived()
+        progress.bytesArrived(nowMs: 1_500)
         #expect(progress.phase == .handling)
         progress.responseFinished(nowMs: 51_000)
         #expect(progress.phase == .receiving)
@@ -103,7 +106,7 @@ import Testing
     @Test func anAnswerWithoutARequestLeavesTheConnectionIdle() {
         // The 400 for a head that failed to parse is written with no head read.
         var progress = Self.progress()
-        progress.bytesArrived()
+        progress.bytesArrived(nowMs: 1_500)
         progress.responseStarted()
         progress.responseFinished(nowMs: 5_000)
         #expect(progress.phase == .receiving)

@@ -132,23 +132,23 @@ import Testing
     }
 
     /// Past its rate one credential gets 429 with Retry-After and Sendbird's body; the app's
-    /// other credentials do not.
+    /// other credentials do not. (Twenty requests at once against 1/s and a burst of 2: however
+    /// slow the machine, they arrive far faster than one a second.)
     @Test func aCredentialOverItsRateIsRefusedAlone() async throws {
         var limitedApp = TestApps.a
-        limitedApp.limits.apiTokenRequestsPerSecond = 2
+        limitedApp.limits.apiTokenRequestsPerSecond = 1
         let app = limitedApp
         try await LiveRelay.run(apps: [app, TestApps.b]) { relay async throws in
-            var statuses: [Int] = []
-            var limited: HTTPResult?
-            for _ in 0..<10 {
-                let r = try await relay.request(.get, "/v3/users?limit=1", app: app)
-                statuses.append(Int(r.status.code))
-                if r.status == .tooManyRequests { limited = r }
+            let answers = try await withThrowingTaskGroup(of: HTTPResult.self) { group in
+                for _ in 0..<20 { group.addTask { try await relay.request(.get, "/v3/users?limit=1", app: app) } }
+                return try await group.reduce(into: []) { $0.append($1) }
             }
-            let refused = try #require(limited, "\(statuses)")
+            let statuses = answers.map { Int($0.status.code) }
+            let refused = try #require(answers.first { $0.status == .tooManyRequests }, "\(statuses)")
+            #expect(statuses.allSatisfy { $0 == 200 || $0 == 429 }, "\(statuses)")
+            #expect(statuses.filter { $0 == 200 }.count >= 2, "the burst: \(statuses)")
             #expect(refused.code == 500910)
             #expect(Int(refused.headers[.retryAfter] ?? "") ?? 0 >= 1)
-            #expect(statuses.prefix(4).allSatisfy { $0 == 200 }, "a burst of twice the rate: \(statuses)")
             #expect(try await relay.request(.get, "/v3/users?limit=1", app: TestApps.b).status == .ok)
         }
     }
