@@ -203,8 +203,8 @@ import Testing
         loop.run()
         #expect(gate.idleCount == 1)
         _ = try written(a)
-        // Idle: the next head is due 10 s after the response; nothing came, so no answer.
-        loop.advanceTime(by: .milliseconds(9_999))
+        // Idle: kept for the idle timeout (60 s) after the response; nothing came, so no answer.
+        loop.advanceTime(by: .milliseconds(59_999))
         #expect(a.isActive)
         loop.advanceTime(by: .milliseconds(1))
         #expect(!a.isActive)
