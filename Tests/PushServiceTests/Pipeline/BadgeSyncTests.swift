@@ -1,6 +1,7 @@
 import APNsMock
 import Foundation
 import PushCore
+import PushStore
 import Testing
 @testable import PushService
 
@@ -45,6 +46,27 @@ import Testing
                 }
                 #expect(items.count == 2)
                 #expect(items.allSatisfy { $0["push_type"] == .string("background") })
+            }
+        }
+    }
+
+    /// A badge push is a push: counted in its app's backlog while it waits out its interval (and
+    /// taken out when it is sent), but not in the oldest unsent push's age, since it waits on purpose.
+    @Test func aWaitingBadgePushIsCountedInTheBacklogButNotItsAge() async throws {
+        var configured = TestApps.a
+        configured.badgeSync = BadgeSyncSetting(interval: .seconds(3600))
+        let app = configured
+        try await PipelineRelay.withMockAndDirectory { mock, directory in
+            try await PipelineRelay.run(mock: mock, directory: directory, apps: [app, TestApps.b]) { relay in
+                try await relay.register("bob", token: apnsToken(1))
+                try await relay.postWebhook(Self.readEvent("bob", unread: 2, readAt: 1_000))
+                _ = try await mock.waitForNotifications(count: 1, timeout: .seconds(60))
+                try await relay.eventually("the first badge push leaves the backlog") {
+                    relay.dispatcher.backlog.unsent(app: app.appID) == 0
+                }
+                #expect(try await relay.postWebhook(Self.readEvent("bob", unread: 1, readAt: 2_000)).body["deliveries"] == .int(1))
+                #expect(relay.dispatcher.backlog.unsent(app: app.appID) == 1, "waiting out the interval: unsent")
+                #expect(relay.dispatcher.backlog.oldestUnsentAgeMs(nowMs: WallClock.milliseconds() + 60_000) == 0)
             }
         }
     }

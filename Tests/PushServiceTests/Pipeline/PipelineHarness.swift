@@ -49,6 +49,7 @@ struct PipelineRelay {
     let client: any TestClientProtocol
     let store: any RelayStore
     let mock: APNsMockServer
+    let dispatcher: Dispatcher
 
     /// Runs `test` against a relay on `directory` (a new temp dir when nil) and `mock`.
     static func run(
@@ -75,7 +76,7 @@ struct PipelineRelay {
         let app = relay.makeApplication()
         do {
             try await app.test(.live) { client in
-                try await test(PipelineRelay(client: client, store: relay.store, mock: mock))
+                try await test(PipelineRelay(client: client, store: relay.store, mock: mock, dispatcher: relay.dispatcher))
             }
         } catch {
             await apns.shutdown()
