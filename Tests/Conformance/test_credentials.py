@@ -86,13 +86,18 @@ def test_create_user_token_answers_as_sendbird(api):
     user = new_user()
     before = now_ms()
     issued = api.create_user_token(user, api_token=API_TOKEN)
-    assert len(issued.token) == 64 and all(c in "0123456789abcdef" for c in issued.token)
+    # 64 hex characters of randomness and 16 of the tag that lets relays refuse forgeries unread.
+    assert len(issued.token) == 80 and all(c in "0123456789abcdef" for c in issued.token)
     assert before + WEEK_MS <= issued.expires_at <= now_ms() + WEEK_MS
     assert issued.user_id == user
 
     later = now_ms() + 3_600_000
     custom = api.create_user_token(user, api_token=API_TOKEN, create_user_token_request=CreateUserTokenRequest(expires_at=later))
     assert custom.expires_at == later
+    # "Forever" is capped at the app's longest session lifetime (a week by default).
+    forever = api.create_user_token(
+        user, api_token=API_TOKEN, create_user_token_request=CreateUserTokenRequest(expires_at=253402300799000))
+    assert forever.expires_at <= now_ms() + WEEK_MS
     assert custom.token != issued.token
 
 
@@ -182,7 +187,7 @@ def test_secondary_api_tokens(api, relay):
     user = new_user()
     register(api, user, token(46), api_token=secondary)
     assert api.list_registration_or_device_tokens(user, "apns", api_token=API_TOKEN).tokens == [token(46)]
-    assert len(api.create_user_token(user, api_token=secondary).token) == 64
+    assert len(api.create_user_token(user, api_token=secondary).token) == 80
 
     # Only the master token manages API tokens.
     for method, path in [("GET", "/v3/applications/api_tokens"), ("POST", "/v3/applications/api_tokens"),
