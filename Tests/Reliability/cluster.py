@@ -307,6 +307,16 @@ class Cluster:
                 assert r.status_code == 200, r.text
 
 
+def post_signed_event(url: str, message_id: int, rng: random.Random, timeout: float = 60):
+    """One signed event on a connection of its own (requests.post opens and closes one: every
+    event is a new client). Returns (status, text, seconds taken, the tokens it pushes to)."""
+    body, tokens = event_body(message_id, rng)
+    started = time.monotonic()
+    r = requests.post(f"{url}/webhooks/sendbird", data=body, timeout=timeout,
+                      headers={"Content-Type": "application/json", "x-sendbird-signature": signed(body)})
+    return r.status_code, r.text, time.monotonic() - started, tokens
+
+
 def terminate(process):
     """SIGTERM, and SIGKILL if it has not exited 20 s later."""
     if process and process.poll() is None:

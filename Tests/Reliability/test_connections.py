@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 import requests
 
-from cluster import MOCK_BIN, RELAY_BIN, Cluster, event_body, payload_message_id, signed
+from cluster import MOCK_BIN, RELAY_BIN, Cluster, payload_message_id, post_signed_event
 
 IDLE_CLIENTS = int(os.environ.get("IDLE_CLIENTS", "5000"))
 MAX_CONNECTIONS = int(os.environ.get("MAX_CONNECTIONS", "1000"))
@@ -130,13 +130,6 @@ def cluster(tmp_path):
         resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
 
 
-def post_webhook(url: str, message_id: int, rng: random.Random):
-    body, tokens = event_body(message_id, rng)
-    started = time.monotonic()
-    # requests.post opens (and closes) a connection of its own: every event is a new client.
-    r = requests.post(f"{url}/webhooks/sendbird", data=body, timeout=30,
-                      headers={"Content-Type": "application/json", "x-sendbird-signature": signed(body)})
-    return r.status_code, r.text, time.monotonic() - started, tokens
 
 
 def test_idle_clients_cannot_lock_out_webhooks_or_exhaust_descriptors(cluster):
@@ -146,7 +139,7 @@ def test_idle_clients_cannot_lock_out_webhooks_or_exhaust_descriptors(cluster):
     assert soft_nofile(relay_pid) >= MAX_CONNECTIONS + IN_TRANSIT + RESERVE, "the relay did not raise its descriptor limit"
     cluster.register_users()
     # Steady state: one event through, so the APNs connection and SQLite readers are open.
-    status, text, _, tokens = post_webhook(cluster.url, 1, rng)
+    status, text, _, tokens = post_signed_event(cluster.url, 1, rng)
     assert status == 200, text
     want = {(1, t) for t in tokens}
     baseline = open_descriptors(relay_pid)
@@ -185,7 +178,7 @@ def test_idle_clients_cannot_lock_out_webhooks_or_exhaust_descriptors(cluster):
         arrivals.start()
         latencies = []
         for message_id in range(2, 2 + WEBHOOKS):
-            status, text, latency, tokens = post_webhook(cluster.url, message_id, rng)
+            status, text, latency, tokens = post_signed_event(cluster.url, message_id, rng)
             assert status == 200, f"event {message_id}: {status} {text}"
             assert latency < 5, f"event {message_id} answered after {latency:.1f} s, beyond Sendbird's 5 s"
             latencies.append(latency)

@@ -36,7 +36,7 @@ import time
 import pytest
 import requests
 
-from cluster import MOCK_BIN, RELAY_BIN, Cluster, event_body, signed
+from cluster import MOCK_BIN, RELAY_BIN, Cluster, post_signed_event
 
 MAX_CONNECTIONS = int(os.environ.get("SLOW_MAX_CONNECTIONS", "64"))
 FACTOR = int(os.environ.get("SLOW_FACTOR", "6"))
@@ -221,13 +221,6 @@ def cluster(tmp_path):
         resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
 
 
-def post_webhook(url: str, message_id: int, rng: random.Random):
-    body, tokens = event_body(message_id, rng)
-    started = time.monotonic()
-    # requests.post opens (and closes) a connection of its own: every event is a new client.
-    r = requests.post(f"{url}/webhooks/sendbird", data=body, timeout=60,
-                      headers={"Content-Type": "application/json", "x-sendbird-signature": signed(body)})
-    return r.status_code, r.text, time.monotonic() - started, tokens
 
 
 def metric(text: str, name: str, label: str) -> float:
@@ -262,7 +255,7 @@ def test_a_flood_of_slow_clients_cannot_lock_out_webhooks(cluster):
     rng = random.Random(7)
     cluster.register_users()
     # Steady state: one event through, so the APNs connection and SQLite readers are open.
-    status, text, _, tokens = post_webhook(cluster.url, 1, rng)
+    status, text, _, tokens = post_signed_event(cluster.url, 1, rng)
     assert status == 200, text
     want = {(1, t) for t in tokens}
     baseline = open_descriptors(relay_pid)
@@ -293,7 +286,7 @@ def test_a_flood_of_slow_clients_cannot_lock_out_webhooks(cluster):
         latencies = []
         first_at = time.monotonic()
         for n, message_id in enumerate(range(2, 2 + WEBHOOKS)):
-            status, text, latency, tokens = post_webhook(cluster.url, message_id, rng)
+            status, text, latency, tokens = post_signed_event(cluster.url, message_id, rng)
             assert status == 200, f"event {message_id}: {status} {text}"
             latencies.append(latency)
             want |= {(message_id, t) for t in tokens}

@@ -27,6 +27,13 @@ extension ConfigMapping {
         return value
     }
 
+    /// A duration that must lie in `allowed` (`range` says it in the error, e.g. "1s...5m").
+    func duration(_ key: String, in allowed: ClosedRange<Duration>, _ range: String) throws(ConfigurationError) -> Duration? {
+        guard let value = try duration(key) else { return nil }
+        guard allowed.contains(value) else { throw .invalidValue(key: name(key), reason: "must be \(range)") }
+        return value
+    }
+
     func bool(_ key: String) throws(ConfigurationError) -> Bool? {
         guard let text = try string(key) else { return nil }
         switch text.lowercased() {

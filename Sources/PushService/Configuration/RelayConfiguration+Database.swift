@@ -70,12 +70,7 @@ extension RelayConfiguration {
             }
             settings.nodeID = node
         }
-        if let lease = try map.duration("lease") {
-            guard PostgresSettings.allowedLease.contains(lease) else {
-                throw .invalidValue(key: map.name("lease"), reason: "must be 5s...1h")
-            }
-            settings.lease = lease
-        }
+        if let lease = try map.duration("lease", in: PostgresSettings.allowedLease, "5s...1h") { settings.lease = lease }
         if let mode = try map.string("tls") {
             guard let tls = PostgresStoreConfiguration.TLSMode(rawValue: mode) else {
                 throw .invalidValue(key: map.name("tls"), reason: "must be \(PostgresStoreConfiguration.TLSMode.names)")

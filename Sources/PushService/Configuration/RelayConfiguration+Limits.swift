@@ -21,10 +21,7 @@ extension RelayConfiguration {
         if let value = try limit("session_token_requests_per_second", in: AppLimits.allowedRequestsPerSecond) {
             limits.sessionTokenRequestsPerSecond = value
         }
-        if let lifetime = try map.duration("max_session_lifetime") {
-            guard AppLimits.allowedSessionLifetime.contains(lifetime) else {
-                throw .invalidValue(key: map.name("max_session_lifetime"), reason: "must be 60s...365d")
-            }
+        if let lifetime = try map.duration("max_session_lifetime", in: AppLimits.allowedSessionLifetime, "60s...365d") {
             limits.maxSessionLifetime = lifetime
         }
         return limits

@@ -91,22 +91,13 @@ extension RelayConfiguration {
                 }
                 http.maxConnections = limit
             }
-            if let timeout = try httpMap.duration("header_timeout") {
-                guard HTTPConfiguration.allowedHeaderTimeout.contains(timeout) else {
-                    throw .invalidValue(key: httpMap.name("header_timeout"), reason: "must be 1s...5m")
-                }
+            if let timeout = try httpMap.duration("header_timeout", in: HTTPConfiguration.allowedHeaderTimeout, "1s...5m") {
                 http.headerTimeout = timeout
             }
-            if let timeout = try httpMap.duration("body_timeout") {
-                guard HTTPConfiguration.allowedBodyTimeout.contains(timeout) else {
-                    throw .invalidValue(key: httpMap.name("body_timeout"), reason: "must be 1s...10m")
-                }
+            if let timeout = try httpMap.duration("body_timeout", in: HTTPConfiguration.allowedBodyTimeout, "1s...10m") {
                 http.bodyTimeout = timeout
             }
-            if let timeout = try httpMap.duration("idle_timeout") {
-                guard HTTPConfiguration.allowedIdleTimeout.contains(timeout) else {
-                    throw .invalidValue(key: httpMap.name("idle_timeout"), reason: "must be 1s...1h")
-                }
+            if let timeout = try httpMap.duration("idle_timeout", in: HTTPConfiguration.allowedIdleTimeout, "1s...1h") {
                 http.idleTimeout = timeout
             }
         }
