@@ -72,35 +72,7 @@ extension RelayConfiguration {
 
         let database = try Self.parseDatabase(try top.requiredMapping("database"), environment: environment)
 
-        var http = HTTPConfiguration()
-        if let httpMap = try top.mapping("http") {
-            try httpMap.allowOnly(["max_body_bytes", "max_connections", "header_timeout", "body_timeout", "idle_timeout"])
-            if let limit = try httpMap.int("max_body_bytes") {
-                let allowed = HTTPConfiguration.allowedMaxBodyBytes
-                guard allowed.contains(limit) else {
-                    throw .invalidValue(
-                        key: httpMap.name("max_body_bytes"), reason: "must be \(allowed.lowerBound)...\(allowed.upperBound)")
-                }
-                http.maxBodyBytes = limit
-            }
-            if let limit = try httpMap.int("max_connections") {
-                let allowed = HTTPConfiguration.allowedMaxConnections
-                guard allowed.contains(limit) else {
-                    throw .invalidValue(
-                        key: httpMap.name("max_connections"), reason: "must be \(allowed.lowerBound)...\(allowed.upperBound)")
-                }
-                http.maxConnections = limit
-            }
-            if let timeout = try httpMap.duration("header_timeout", in: HTTPConfiguration.allowedHeaderTimeout, "1s...5m") {
-                http.headerTimeout = timeout
-            }
-            if let timeout = try httpMap.duration("body_timeout", in: HTTPConfiguration.allowedBodyTimeout, "1s...10m") {
-                http.bodyTimeout = timeout
-            }
-            if let timeout = try httpMap.duration("idle_timeout", in: HTTPConfiguration.allowedIdleTimeout, "1s...1h") {
-                http.idleTimeout = timeout
-            }
-        }
+        let http = try top.mapping("http").map(Self.parseHTTP) ?? HTTPConfiguration()
 
         guard let appNodes = try top.sequence("apps") else { throw .missingKey("apps") }
         guard !appNodes.isEmpty else { throw .invalidValue(key: "apps", reason: "must list at least one app") }

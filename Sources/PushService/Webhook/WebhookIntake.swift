@@ -72,8 +72,7 @@ public struct WebhookIntake: Sendable {
         }
         guard let index = apps.index(ofApp: named) else {
             refused(result: "unknown_app", appID: named)
-            throw APIError(
-                status: .notFound, code: .notFound, message: "Application \"\(LogText.cut(named))\" is not configured on this relay.")
+            throw Self.notConfigured(named)
         }
         return index
     }
@@ -100,66 +99,8 @@ public struct WebhookIntake: Sendable {
     }
 
     func handle(_ request: Request, pathAppID: String?) async throws -> WebhookAnswer {
-        // Who may have signed it: the app the path names, else the one the body names (places in
-        // `configured`, read in place: see `AppRegistry.index(ofApp:)`).
-        let configured = apps.apps
-        var pathIndex: Int?
-        if let pathAppID {
-            guard let index = apps.index(ofApp: pathAppID) else {
-                refused(result: "unknown_app", appID: pathAppID)
-                throw APIError(
-                    status: .notFound, code: .notFound,
-                    message: "Application \"\(LogText.cut(pathAppID))\" is not configured on this relay.")
-            }
-            pathIndex = index
-        }
-        guard let digest = WebhookSignature.digest(fromHeader: request.headers[.sendbirdSignature]) else {
-            refused(result: "bad_signature", appID: pathAppID)
-            throw Self.badSignature
-        }
-        // The path names the app and not even one more of its pushes fits: refuse before reading
-        // and signing the body. Checking a 100 KB body's HMAC costs about 200 µs, and under a
-        // closed-loop overload of 1,000-member events the relay refused thousands a second, so
-        // refusing after the check took CPU from sending. This tells a sender without the key
-        // only that the app is busy; the write path is not touched either way.
-        if let pathIndex { try admit(app: configured[pathIndex].appID, count: 1, category: nil, signed: false) }
-        let body = try await request.collectBody(limit: bodyLimit)
-        // One key is tried, whatever the body and however many apps are configured: the path's
-        // app's, the only app's, or the one whose id the body's top-level `app_id` holds
-        // (`WebhookAppPeek`, a scan without parsing). The envelope must name the same app once parsed.
-        let signer = try pathIndex ?? (configured.count == 1 ? 0 : namedApp(in: body))
-        guard apps.webhookKeys[signer].matches(digest, body: body) else {
-            refused(result: "bad_signature", appID: pathAppID)
-            throw Self.badSignature
-        }
-        let app = configured[signer]
-        // While not even one more push of the app fits, refuse before parsing: a refusal must cost
-        // far less than an acceptance, or under overload the relay spends its CPU refusing (a
-        // 1,000-member event's body is 100 KB of JSON). Sendbird retries any event it sends.
-        // (Checked above already when the path names the app; this is for the path without one.)
-        try admit(app: app.appID, count: 1, category: nil)
-        if let storeReadiness, await storeReadiness.current() != nil {
-            refused(result: "store_unavailable", appID: app.appID)
-            throw Self.storeUnavailable
-        }
-        let envelope: WebhookEnvelope
-        do {
-            envelope = try WebhookEnvelope(json: body)
-        } catch {
-            refused(result: "invalid", appID: app.appID)
-            throw APIError.invalidJSON(error.description)
-        }
-        guard envelope.appID.sameBytes(as: app.appID) else {
-            // Signed, but by another app's key than the one the body names.
-            guard apps.index(ofApp: envelope.appID) != nil else {
-                refused(result: "unknown_app", appID: envelope.appID)
-                throw APIError(
-                    status: .notFound, code: .notFound,
-                    message: "Application \"\(LogText.cut(envelope.appID))\" is not configured on this relay.")
-            }
-            refused(result: "bad_signature", appID: envelope.appID)
-            throw Self.badSignature
-        }
+        let (app, body) = try await verified(request, pathAppID: pathAppID)
+        let envelope = try envelope(of: body, signedBy: app)
         if envelope.isReadEvent, let badgeSync = app.badgeSync {
             return try await syncBadges(envelope, app: app, setting: badgeSync)
         }
@@ -218,6 +159,78 @@ public struct WebhookIntake: Sendable {
             reservation.take()?.release()
         }
         return WebhookAnswer(result: isNew ? .accepted : .duplicate, deliveries: isNew ? accepted.deliveries.count : 0)
+    }
+
+    /// The signing app and the body, checked before anything is parsed: the signature header's
+    /// form, the app the path names (and its room), the body (size-limited), one HMAC, the app's
+    /// room again and the store's readiness.
+    private func verified(_ request: Request, pathAppID: String?) async throws -> (AppConfiguration, Data) {
+        // Who may have signed it: the app the path names, else the one the body names (places in
+        // `configured`, read in place: see `AppRegistry.index(ofApp:)`).
+        let configured = apps.apps
+        var pathIndex: Int?
+        if let pathAppID {
+            guard let index = apps.index(ofApp: pathAppID) else {
+                refused(result: "unknown_app", appID: pathAppID)
+                throw Self.notConfigured(pathAppID)
+            }
+            pathIndex = index
+        }
+        guard let digest = WebhookSignature.digest(fromHeader: request.headers[.sendbirdSignature]) else {
+            refused(result: "bad_signature", appID: pathAppID)
+            throw Self.badSignature
+        }
+        // The path names the app and not even one more of its pushes fits: refuse before reading
+        // and signing the body. Checking a 100 KB body's HMAC costs about 200 µs, and under a
+        // closed-loop overload of 1,000-member events the relay refused thousands a second, so
+        // refusing after the check took CPU from sending. This tells a sender without the key
+        // only that the app is busy; the write path is not touched either way.
+        if let pathIndex { try admit(app: configured[pathIndex].appID, count: 1, category: nil, signed: false) }
+        let body = try await request.collectBody(limit: bodyLimit)
+        // One key is tried, whatever the body and however many apps are configured: the path's
+        // app's, the only app's, or the one whose id the body's top-level `app_id` holds
+        // (`WebhookAppPeek`, a scan without parsing). The envelope must name the same app once parsed.
+        let signer = try pathIndex ?? (configured.count == 1 ? 0 : namedApp(in: body))
+        guard apps.webhookKeys[signer].matches(digest, body: body) else {
+            refused(result: "bad_signature", appID: pathAppID)
+            throw Self.badSignature
+        }
+        let app = configured[signer]
+        // While not even one more push of the app fits, refuse before parsing: a refusal must cost
+        // far less than an acceptance, or under overload the relay spends its CPU refusing (a
+        // 1,000-member event's body is 100 KB of JSON). Sendbird retries any event it sends.
+        // (Checked above already when the path names the app; this is for the path without one.)
+        try admit(app: app.appID, count: 1, category: nil)
+        if let storeReadiness, await storeReadiness.current() != nil {
+            refused(result: "store_unavailable", appID: app.appID)
+            throw Self.storeUnavailable
+        }
+        return (app, body)
+    }
+
+    /// The parsed envelope, which must name the app whose key signed it (the same bytes).
+    private func envelope(of body: Data, signedBy app: AppConfiguration) throws -> WebhookEnvelope {
+        let envelope: WebhookEnvelope
+        do {
+            envelope = try WebhookEnvelope(json: body)
+        } catch {
+            refused(result: "invalid", appID: app.appID)
+            throw APIError.invalidJSON(error.description)
+        }
+        guard envelope.appID.sameBytes(as: app.appID) else {
+            // Signed, but by another app's key than the one the body names.
+            guard apps.index(ofApp: envelope.appID) != nil else {
+                refused(result: "unknown_app", appID: envelope.appID)
+                throw Self.notConfigured(envelope.appID)
+            }
+            refused(result: "bad_signature", appID: envelope.appID)
+            throw Self.badSignature
+        }
+        return envelope
+    }
+
+    static func notConfigured(_ appID: String) -> APIError {
+        APIError(status: .notFound, code: .notFound, message: "Application \"\(LogText.cut(appID))\" is not configured on this relay.")
     }
 
     /// A `group_channel:message_read` event of an app with `badge_sync`: each reader's new total
