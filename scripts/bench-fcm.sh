@@ -87,15 +87,16 @@ YAML
     wait_line "$work/relay.out" "listening"
     # Every user's token through the REST API, as an app server would.
     python3 - "$relay_port" "$USERS" "$provider" <<'PY'
-import concurrent.futures, sys, requests
+import concurrent.futures, os, sys, requests
+sys.path.insert(0, os.path.join(os.getcwd(), "scripts"))
+from bench_setup import post_within_rate
 port, users, provider = sys.argv[1], int(sys.argv[2]), sys.argv[3]
 session = requests.Session()
 def register(u):
     kind, body = (("apns", {"apns_device_token": f"{u + 1:064x}"}) if provider == "apns"
                   else ("gcm", {"gcm_reg_token": f"bench{u}:APA91b" + "Qk" * 70}))
-    r = session.post(f"http://127.0.0.1:{port}/v3/users/u{u}/push/{kind}", timeout=30,
+    post_within_rate(session, f"http://127.0.0.1:{port}/v3/users/u{u}/push/{kind}", timeout=30,
                      headers={"Api-Token": "bench-token-0123456789abcdef0123456789abcdef"}, json=body)
-    r.raise_for_status()
 with concurrent.futures.ThreadPoolExecutor(8) as pool:
     list(pool.map(register, range(users)))
 PY

@@ -44,7 +44,7 @@ import requests
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "Tests" / "PythonSupport"))
 import pgcluster  # noqa: E402
-from bench_setup import private_key  # noqa: E402
+from bench_setup import post_within_rate, private_key  # noqa: E402
 
 RELAY_BIN = Path(os.environ.get("RELAY_BIN", ROOT / ".build" / "release" / "push-relay"))
 DURATION = int(os.environ.get("DURATION", "15"))
@@ -303,9 +303,8 @@ def register_users(port):
     session = requests.Session()
 
     def register(u):
-        r = session.post(f"http://127.0.0.1:{port}/v3/users/u{u}/push/apns", timeout=60,
+        post_within_rate(session, f"http://127.0.0.1:{port}/v3/users/u{u}/push/apns", timeout=60,
                          headers={"Api-Token": API_TOKEN}, json={"apns_device_token": f"{u + 1:064x}"})
-        r.raise_for_status()
 
     with ThreadPoolExecutor(8) as pool:
         list(pool.map(register, range(USERS)))
