@@ -85,8 +85,14 @@ import Testing
     @Test(arguments: StoreKind.allCases) func erasingAnUnknownUserWritesNothing(kind: StoreKind) async throws {
         let db = try await TestDatabase.make(kind)
         let store = try await db.open()
-        _ = try await store.registerToken(app: "A", user: "known", token: hexToken(1), isUnique: false)
         let cache = try Self.cache(store)
+        let postgres = store as? PostgresStore
+        if let postgres { #expect(await waitUntil { postgres.registry.isListening }) }
+        let before = cache.version(app: "A")
+        _ = try await store.registerToken(app: "A", user: "known", token: hexToken(1), isUnique: false)
+        // Two stamps on PostgreSQL, in either order: the commit's own, and its notification's.
+        let stamps: UInt64 = postgres == nil ? 1 : 2
+        #expect(await waitUntil { cache.version(app: "A").generation >= before.generation + stamps })
         let version = cache.version(app: "A")
         let watcher = try (store as? SQLiteStore).map { try DatabaseQueue(path: $0.path) }
         let dataVersion = try await watcher?.read { try Int.fetchOne($0, sql: "PRAGMA data_version") }
