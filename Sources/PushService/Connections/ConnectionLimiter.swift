@@ -7,13 +7,16 @@
 ///   to be closed, in this order:
 ///   1. the connection idle the longest (kept alive between a response and the next
 ///      request): it loses no work, its client reconnects;
-///   2. the one that has been receiving its current request the longest (some of a head, or
-///      a head and part of a body): slowloris heads and trickled bodies;
-///   3. the one accepted the longest ago among those nothing has been read from yet. They go
-///      last because they cannot be judged: a client that sends its whole request at once is
-///      fresh until its first read, after which it is handling; under a flood of reconnecting
-///      slow clients, shedding the oldest of everyone would close it in that window.
-///   Keep-alive leftovers, slowloris heads and trickled bodies cannot lock out new clients.
+///   2. the connection unfinished the longest: accepted with nothing read yet, or receiving a
+///      request (some of a head, or a head and part of a body), counted from its accept or from
+///      the start of its request on a kept-alive connection. A client that sends its request at
+///      once is unfinished for moments and is the youngest when it arrives; a silent or trickling
+///      client grows old. (Shedding all receiving connections before any silent one closed
+///      well-behaved webhooks mid-body under a flood of silent reconnecting clients, once the
+///      receiving ones left were those; shedding silent ones first closed new good connections
+///      before their first read.)
+///   Keep-alive leftovers, silent clients, slowloris heads and trickled bodies cannot lock out
+///   new clients.
 /// - At `maximum` with every connection handling a request received in full, the new one is
 ///   refused (to be closed at once): requests being handled are never cut off to make room.
 ///
@@ -25,8 +28,8 @@ struct ConnectionLimiter<Connection> {
 
     enum Admission {
         case admitted(ID)
-        /// Admitted in place of `shed`, which was in phase `was` (`.idle` or `.receiving`) and
-        /// which the caller closes.
+        /// Admitted in place of `shed`, which was in phase `was` (`.idle`, `.fresh` or
+        /// `.receiving`) and which the caller closes.
         case admittedClosing(ID, shed: Connection, was: Phase)
         /// Every connection is handling a request: the caller closes the new one.
         case refused
@@ -39,9 +42,11 @@ struct ConnectionLimiter<Connection> {
 
     let maximum: Int
     private var entries: [ID: Entry] = [:]
-    private var fresh = ConnectionQueue()
     private var idle = ConnectionQueue()
-    private var receiving = ConnectionQueue()
+    /// Fresh and receiving connections, unfinished the longest first.
+    private var unfinished = ConnectionQueue()
+    private(set) var freshCount = 0
+    private(set) var receivingCount = 0
     private var nextID: ID = 0
 
     init(maximum: Int) {
@@ -51,55 +56,71 @@ struct ConnectionLimiter<Connection> {
 
     /// Connections admitted and neither closed nor shed.
     var openCount: Int { entries.count }
-    var freshCount: Int { fresh.count }
     var idleCount: Int { idle.count }
-    var receivingCount: Int { receiving.count }
     /// Idle connections, idle the longest first (O(n): for tests and diagnostics).
     var idleOrder: [ID] { idle.ordered }
-    /// Connections receiving a request, the one at it the longest first (O(n), likewise).
-    var receivingOrder: [ID] { receiving.ordered }
-    /// Connections nothing was read from yet, accepted the longest ago first (O(n), likewise).
-    var freshOrder: [ID] { fresh.ordered }
+    /// Fresh and receiving connections, unfinished the longest first (O(n), likewise).
+    var unfinishedOrder: [ID] { unfinished.ordered }
 
     mutating func open(_ connection: Connection) -> Admission {
         var shed: (connection: Connection, phase: Phase)?
         if entries.count >= maximum {
-            guard let oldest = idle.removeFirst() ?? receiving.removeFirst() ?? fresh.removeFirst() else { return .refused }
-            shed = entries.removeValue(forKey: oldest).map { ($0.connection, $0.phase) }
+            guard let oldest = idle.removeFirst() ?? unfinished.removeFirst(),
+                let entry = entries.removeValue(forKey: oldest)
+            else { return .refused }
+            count(entry.phase, -1)
+            shed = (entry.connection, entry.phase)
         }
         nextID += 1
         let id = nextID
         entries[id] = Entry(connection: connection, phase: .fresh)
-        fresh.append(id)
+        unfinished.append(id)
+        count(.fresh, 1)
         if let shed { return .admittedClosing(id, shed: shed.connection, was: shed.phase) }
         return .admitted(id)
     }
 
-    /// `id` moved to `phase`. A connection that stays in a phase keeps its place in the queue:
-    /// one receiving a head and then its body has been receiving since the head began.
+    /// `id` moved to `phase`. A connection that stays unfinished keeps its place in the queue:
+    /// one accepted and then receiving, or receiving a head and then its body, has been
+    /// unfinished since the first of these began.
     mutating func update(_ id: ID, to phase: Phase) {
         guard let old = entries[id]?.phase, old != phase else { return }
         entries[id]?.phase = phase
-        inQueue(of: old) { $0.remove(id) }
-        inQueue(of: phase) { $0.append(id) }
+        count(old, -1)
+        count(phase, 1)
+        if old.isUnfinished && phase.isUnfinished { return }
+        switch old {
+        case .idle: idle.remove(id)
+        case .fresh, .receiving: unfinished.remove(id)
+        case .handling: break
+        }
+        switch phase {
+        case .idle: idle.append(id)
+        case .fresh, .receiving: unfinished.append(id)
+        case .handling: break
+        }
     }
 
     /// `id` closed (for any reason): it no longer counts.
     mutating func closed(_ id: ID) {
         guard let entry = entries.removeValue(forKey: id) else { return }
-        inQueue(of: entry.phase) { $0.remove(id) }
+        count(entry.phase, -1)
+        idle.remove(id)
+        unfinished.remove(id)
     }
 
-    /// Applies `change` to the queue connections in `phase` wait in; there is none for those
-    /// handling a request, which are never shed.
-    private mutating func inQueue(of phase: Phase, _ change: (inout ConnectionQueue) -> Void) {
+    private mutating func count(_ phase: Phase, _ change: Int) {
         switch phase {
-        case .fresh: change(&fresh)
-        case .idle: change(&idle)
-        case .receiving: change(&receiving)
-        case .handling: break
+        case .fresh: freshCount += change
+        case .receiving: receivingCount += change
+        case .idle, .handling: break
         }
     }
+}
+
+extension RequestProgress.Phase {
+    /// Fresh or receiving: a request is (or may be) on its way and not in yet.
+    var isUnfinished: Bool { self == .fresh || self == .receiving }
 }
 
 extension ConnectionLimiter.Admission: Equatable where Connection: Equatable {}

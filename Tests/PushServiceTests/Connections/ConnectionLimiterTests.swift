@@ -21,8 +21,8 @@ import Testing
         var limiter = Limiter(maximum: 3)
         let ids = Self.open(&limiter, ["a", "b", "c"])
         #expect(limiter.openCount == 3)
-        #expect(limiter.idleCount == 0 && limiter.receivingCount == 0)
-        #expect(limiter.freshOrder == [ids["a"]!, ids["b"]!, ids["c"]!])
+        #expect(limiter.idleCount == 0 && limiter.receivingCount == 0 && limiter.freshCount == 3)
+        #expect(limiter.unfinishedOrder == [ids["a"]!, ids["b"]!, ids["c"]!])
     }
 
     @Test func atTheLimitTheConnectionIdleTheLongestMakesRoom() {
@@ -39,7 +39,7 @@ import Testing
         #expect(shed == "b")
         #expect(limiter.openCount == 3)
         #expect(limiter.idleOrder == [ids["a"]!])
-        #expect(limiter.freshOrder == [d])
+        #expect(limiter.unfinishedOrder == [d])
         // The shed connection's close, and any phase, reported later change nothing.
         limiter.closed(ids["b"]!)
         limiter.update(ids["b"]!, to: .idle)
@@ -47,7 +47,7 @@ import Testing
         #expect(limiter.open("e") == .admittedClosing(d + 1, shed: "a", was: .idle))
     }
 
-    @Test func idleConnectionsGoFirstThenTheOneReceivingTheLongestThenTheOldestFresh() {
+    @Test func idleConnectionsGoFirstThenTheOneUnfinishedTheLongest() {
         var limiter = Limiter(maximum: 3)
         let ids = Self.open(&limiter, ["a", "b", "c"])
         // c is handled and kept alive; b, then a start sending and keep trickling.
@@ -55,32 +55,49 @@ import Testing
         limiter.update(ids["c"]!, to: .idle)
         limiter.update(ids["b"]!, to: .receiving)
         limiter.update(ids["a"]!, to: .receiving)
-        #expect(limiter.receivingOrder == [ids["b"]!, ids["a"]!])
-        // c is idle: it goes before anyone sending.
+        // Unfinished since their accept: a before b, whoever began sending first.
+        #expect(limiter.unfinishedOrder == [ids["a"]!, ids["b"]!])
+        // c is idle: it goes before anyone unfinished.
         #expect(limiter.open("d") == .admittedClosing(4, shed: "c", was: .idle))
         limiter.update(4, to: .handling)
-        // None idle: b has been receiving the longest, then a.
-        #expect(limiter.open("e") == .admittedClosing(5, shed: "b", was: .receiving))
-        // The fresh newcomer e has sent nothing yet: a goes before it.
-        #expect(limiter.open("f") == .admittedClosing(6, shed: "a", was: .receiving))
-        // Only fresh ones left to shed (d is handling): the oldest.
+        // None idle: a has been unfinished the longest, then b.
+        #expect(limiter.open("e") == .admittedClosing(5, shed: "a", was: .receiving))
+        #expect(limiter.open("f") == .admittedClosing(6, shed: "b", was: .receiving))
+        // A silent newcomer grows old like any other: e (fresh) goes before f.
         #expect(limiter.open("g") == .admittedClosing(7, shed: "e", was: .fresh))
         #expect(limiter.openCount == 3)
-        #expect(limiter.freshOrder == [6, 7])
+        #expect(limiter.unfinishedOrder == [6, 7])
     }
 
-    @Test func aConnectionKeepsItsPlaceWhileItStaysReceiving() {
-        // From its head to its body is one phase: reporting it again does not send it back.
+    /// A client that sends its request at once is the youngest unfinished connection when it
+    /// arrives: under a flood of silent clients arriving at the cap, the older silent ones go first.
+    @Test func aNewClientOutlivesOlderSilentOnes() {
+        var limiter = Limiter(maximum: 3)
+        _ = Self.open(&limiter, ["s1", "s2", "s3"])
+        guard case .admittedClosing(let good, shed: "s1", was: .fresh) = limiter.open("good") else {
+            Issue.record("the oldest silent client should have made room")
+            return
+        }
+        #expect(limiter.open("s4") == .admittedClosing(good + 1, shed: "s2", was: .fresh))
+        limiter.update(good, to: .receiving)
+        #expect(limiter.open("s5") == .admittedClosing(good + 2, shed: "s3", was: .fresh))
+        limiter.update(good, to: .handling)
+        #expect(limiter.unfinishedOrder == [good + 1, good + 2])
+    }
+
+    @Test func aConnectionKeepsItsPlaceWhileItStaysUnfinished() {
+        // From its accept to its head to its body is one wait: reporting it again does not send
+        // it back.
         var limiter = Limiter(maximum: 3)
         let ids = Self.open(&limiter, ["a", "b", "c"])
-        for name in ["a", "b", "c", "a"] { limiter.update(ids[name]!, to: .receiving) }
-        #expect(limiter.receivingOrder == [ids["a"]!, ids["b"]!, ids["c"]!])
-        #expect(limiter.freshCount == 0)
-        // Handled and receiving again: now at the back.
+        for name in ["c", "b", "a", "c"] { limiter.update(ids[name]!, to: .receiving) }
+        #expect(limiter.unfinishedOrder == [ids["a"]!, ids["b"]!, ids["c"]!])
+        #expect(limiter.freshCount == 0 && limiter.receivingCount == 3)
+        // Handled and receiving again (kept alive): now at the back.
         limiter.update(ids["a"]!, to: .handling)
-        #expect(limiter.receivingOrder == [ids["b"]!, ids["c"]!])
+        #expect(limiter.unfinishedOrder == [ids["b"]!, ids["c"]!])
         limiter.update(ids["a"]!, to: .receiving)
-        #expect(limiter.receivingOrder == [ids["b"]!, ids["c"]!, ids["a"]!])
+        #expect(limiter.unfinishedOrder == [ids["b"]!, ids["c"]!, ids["a"]!])
     }
 
     @Test func connectionsHandlingARequestAreNeverShed() {
@@ -123,7 +140,7 @@ import Testing
         var generator = SystemRandomNumberGenerator()
         func count(_ phase: RequestProgress.Phase) -> Int { phases.values.filter { $0 == phase }.count }
         for name in 0..<5_000 {
-            let (idleBefore, receivingBefore) = (count(.idle), count(.receiving))
+            let idleBefore = count(.idle)
             switch limiter.open(name) {
             case .admitted(let id):
                 open[name] = id
@@ -131,7 +148,6 @@ import Testing
                 #expect(phases[shed] == was)
                 #expect(was != .handling)
                 #expect(was == .idle || idleBefore == 0, "a connection went while one was idle")
-                #expect(was != .fresh || receivingBefore == 0, "a fresh connection went while one was receiving")
                 open[shed] = nil
                 phases[shed] = nil
                 open[name] = id
