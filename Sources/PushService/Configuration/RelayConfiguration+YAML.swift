@@ -78,44 +78,7 @@ extension RelayConfiguration {
         guard !appNodes.isEmpty else { throw .invalidValue(key: "apps", reason: "must list at least one app") }
         var apps: [AppConfiguration] = []
         for (index, node) in appNodes.enumerated() {
-            let app = try ConfigMapping(node, path: "apps[\(index)]")
-            try app.allowOnly(["app_id", "api_token", "webhook_secret", "apns", "fcm", "templates", "limits", "badge_sync"])
-            guard let appID = try app.string("app_id") else { throw .missingKey(app.name("app_id")) }
-            if let problem = IdentifierRules.problem(with: appID) {
-                throw .invalidValue(key: app.name("app_id"), reason: "must be \(problem)")
-            }
-            guard let secret = try app.secret("api_token", environment: environment)?.0 else { throw .missingKey(app.name("api_token")) }
-            let token = secret.value
-            guard token.count >= AppConfiguration.minimumAPITokenLength else {
-                throw .invalidValue(
-                    key: app.name("api_token"), reason: "must be at least \(AppConfiguration.minimumAPITokenLength) characters")
-            }
-            // Canonically equal spellings count as the same id here (`String ==`): the relay keys
-            // per-app state by configured ids, and requests name their app by its exact bytes.
-            if apps.contains(where: { $0.appID == appID }) {
-                throw .invalidValue(key: app.name("app_id"), reason: "\"\(appID)\" is listed twice")
-            }
-            // Two apps sharing a token could not be told apart by the Api-Token header.
-            if apps.contains(where: { $0.apiToken.value == token }) {
-                throw .invalidValue(key: app.name("api_token"), reason: "is the same as another app's token")
-            }
-            let webhookSecret = try app.secret("webhook_secret", environment: environment)?.0
-            if let webhookSecret, webhookSecret.value.count < AppConfiguration.minimumAPITokenLength {
-                throw .invalidValue(
-                    key: app.name("webhook_secret"), reason: "must be at least \(AppConfiguration.minimumAPITokenLength) characters")
-            }
-            var apns: APNsAppConfiguration?
-            if let apnsMap = try app.mapping("apns") { apns = try Self.parseAPNs(apnsMap, environment: environment) }
-            var fcm: FCMAppConfiguration?
-            if let fcmMap = try app.mapping("fcm") { fcm = try Self.parseFCM(fcmMap, environment: environment) }
-            var templates = PushTemplateSet.sendbirdDefaults
-            if let templatesMap = try app.mapping("templates") { templates = try Self.parseTemplates(templatesMap) }
-            var limits = AppLimits()
-            if let limitsMap = try app.mapping("limits") { limits = try Self.parseLimits(limitsMap) }
-            apps.append(
-                AppConfiguration(
-                    appID: appID, apiToken: secret, webhookSecret: webhookSecret, apns: apns, fcm: fcm,
-                    templates: templates, limits: limits, badgeSync: try app.badgeSync("badge_sync")))
+            apps.append(try Self.parseApp(try ConfigMapping(node, path: "apps[\(index)]"), after: apps, environment: environment))
         }
 
         var configuration = RelayConfiguration(

@@ -1,0 +1,41 @@
+import PushCore
+
+extension RelayConfiguration {
+    /// One of `apps`, checked against the apps listed before it (`earlier`).
+    static func parseApp(_ app: ConfigMapping, after earlier: [AppConfiguration], environment: ConfigurationEnvironment)
+        throws(ConfigurationError) -> AppConfiguration
+    {
+        try app.allowOnly(["app_id", "api_token", "webhook_secret", "apns", "fcm", "templates", "limits", "badge_sync"])
+        guard let appID = try app.string("app_id") else { throw .missingKey(app.name("app_id")) }
+        if let problem = IdentifierRules.problem(with: appID) {
+            throw .invalidValue(key: app.name("app_id"), reason: "must be \(problem)")
+        }
+        guard let secret = try app.secret("api_token", environment: environment)?.0 else { throw .missingKey(app.name("api_token")) }
+        let token = secret.value
+        guard token.count >= AppConfiguration.minimumAPITokenLength else {
+            throw .invalidValue(
+                key: app.name("api_token"), reason: "must be at least \(AppConfiguration.minimumAPITokenLength) characters")
+        }
+        // Canonically equal spellings count as the same id here (`String ==`): the relay keys
+        // per-app state by configured ids, and requests name their app by its exact bytes.
+        if earlier.contains(where: { $0.appID == appID }) {
+            throw .invalidValue(key: app.name("app_id"), reason: "\"\(appID)\" is listed twice")
+        }
+        // Two apps sharing a token could not be told apart by the Api-Token header.
+        if earlier.contains(where: { $0.apiToken.value == token }) {
+            throw .invalidValue(key: app.name("api_token"), reason: "is the same as another app's token")
+        }
+        let webhookSecret = try app.secret("webhook_secret", environment: environment)?.0
+        if let webhookSecret, webhookSecret.value.count < AppConfiguration.minimumAPITokenLength {
+            throw .invalidValue(
+                key: app.name("webhook_secret"), reason: "must be at least \(AppConfiguration.minimumAPITokenLength) characters")
+        }
+        return AppConfiguration(
+            appID: appID, apiToken: secret, webhookSecret: webhookSecret,
+            apns: try app.mapping("apns").map { mapping throws(ConfigurationError) in try Self.parseAPNs(mapping, environment: environment)
+            },
+            fcm: try app.mapping("fcm").map { mapping throws(ConfigurationError) in try Self.parseFCM(mapping, environment: environment) },
+            templates: try app.mapping("templates").map(Self.parseTemplates) ?? PushTemplateSet.sendbirdDefaults,
+            limits: try app.mapping("limits").map(Self.parseLimits) ?? AppLimits(), badgeSync: try app.badgeSync("badge_sync"))
+    }
+}
