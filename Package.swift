@@ -59,12 +59,16 @@ let package = Package(
         .target(name: "LogRedaction"),
         // A UUID as lowercase text (apns-ids), written without Foundation's allocations; shared by the client and the stores.
         .target(name: "UUIDText"),
+        // The seam between the dispatcher and each push provider: `PushSender`, what it is handed
+        // and what it answers. Every provider module implements it; none depends on another.
+        .target(name: "PushSending"),
         .target(
             name: "APNs",
             dependencies: [
                 "CNGHTTP2",
                 "COpenSSL",
                 "LogRedaction",
+                "PushSending",
                 "UUIDText",
                 .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "Logging", package: "swift-log"),
@@ -72,7 +76,7 @@ let package = Package(
         ),
         .target(name: "PushCore"),
         // FCM HTTP v1: service-account credentials, the error model and the client (on the APNs module's HTTP/2 transport).
-        .target(name: "FCM", dependencies: ["APNs", "COpenSSL", .product(name: "Logging", package: "swift-log")]),
+        .target(name: "FCM", dependencies: ["APNs", "COpenSSL", "PushSending", .product(name: "Logging", package: "swift-log")]),
         // GRDB links the system libsqlite3 on Linux (its `GRDBSQLite` system module; libsqlite3-dev).
         .target(
             name: "PushStore",
@@ -102,6 +106,7 @@ let package = Package(
             dependencies: [
                 "APNs",
                 "FCM",
+                "PushSending",
                 "LogRedaction",
                 "PushCore",
                 "PushStore",

@@ -61,21 +61,6 @@ import Testing
         #expect(text.hasPrefix(String(inner.dropLast())))
     }
 
-    @Test func theRequestBodyWrapsTheDataWithTokenPriorityAndTTL() throws {
-        let data = Data(#"{"message":"hi","sendbird":"{}"}"#.utf8)
-        let body = FCMPayload.requestBody(data: data, token: "tok:en", ttlSeconds: 3600)
-        #expect(
-            try JSONValue.parse(body)
-                == .object([
-                    "message": .object([
-                        "token": .string("tok:en"), "data": .object(["message": .string("hi"), "sendbird": .string("{}")]),
-                        "android": .object(["priority": .string("high"), "ttl": .string("3600s")]),
-                    ])
-                ]))
-        let probe = FCMPayload.requestBody(data: data, token: "t", ttlSeconds: 0, validateOnly: true)
-        #expect(try JSONValue.parse(probe).objectValue?["validate_only"] == .bool(true))
-    }
-
     /// The builder says where `sendbird` stands in its payload, so the FCM form copies those bytes
     /// instead of parsing the payload: the result is the same as from a parse, byte for byte,
     /// with and without a title, quotes and non-ASCII text.

@@ -15,7 +15,7 @@ import Testing
         let plan = PushPlanner().plan(event, lookup: lookup, now: now)
         #expect(plan.recipients.map(\.decision) == [.skip(.sender), .push, .skip(.noToken)])
         #expect(plan.deliveries.map(\.deviceToken.token) == ["aa11", "bb22"])
-        #expect(plan.recipients[1].fcmPayload == nil, "no Android form built for nobody")
+        #expect(plan.recipients[1].dataPayload == nil, "no Android form built for nobody")
 
         let fcmOnly = PushPlanner(providers: [.fcm]).plan(event, lookup: lookup, now: now)
         #expect(fcmOnly.recipients.map(\.decision) == [.skip(.sender), .push, .push])
@@ -32,7 +32,7 @@ import Testing
         #expect(plan.recipients.map(\.decision) == [.skip(.sender), .push])
         let bob = plan.recipients[1]
         let apns = try #require(bob.payload)
-        let android = try #require(bob.fcmPayload)
+        let android = try #require(bob.dataPayload)
         #expect(plan.deliveries.map(\.deviceToken.token) == ["aa11", "bb22", "fcm-token"])
         #expect(plan.deliveries[0].payload == apns.data && plan.deliveries[1].payload == apns.data)
         #expect(plan.deliveries[2].payload == android.json)

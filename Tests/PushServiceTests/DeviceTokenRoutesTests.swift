@@ -144,18 +144,49 @@ import PushCore
         }
     }
 
-    @Test func huaweiTokensAreNotSupported() async throws {
+    static func hmsToken(_ n: Int) -> String { "IQAAAACy\(n)AAB+lu/" + String(repeating: "Qx7", count: 40) + "==" }
+
+    /// HMS (`huawei`) tokens beside APNs and FCM ones, as Sendbird takes them: body
+    /// `{"huawei_device_token"}`, type `HUAWEI`, their own list, cap and `is_unique`, owner
+    /// lookup and removal by type (percent-encoded in paths: they may hold `/` and `+`), remove-all
+    /// covering every type; made-up types are 400111.
+    @Test func hmsTokensLiveBesideTheOthers() async throws {
         try await LiveRelay.run { relay async throws in
-            let add = try await relay.request(.post, "/v3/users/alice/push/huawei", body: #"{"huawei_device_token": "x"}"#)
-            #expect(add.status == .badRequest)
-            #expect(add.code == 400111)
+            let hms = { (n: Int) in Self.hmsToken(n) }
+            let path = { (n: Int) in Self.hmsToken(n).addingPercentEncoding(withAllowedCharacters: .alphanumerics)! }
+            try await relay.request(.post, "/v3/users/alice/push/apns", body: #"{"apns_device_token": "\#(apnsToken(1))"}"#)
+            try await relay.request(.post, "/v3/users/alice/push/gcm", body: #"{"gcm_reg_token": "\#(Self.fcmToken(1))"}"#)
+            let added = try await relay.request(.post, "/v3/users/alice/push/huawei", body: #"{"huawei_device_token": "\#(hms(1))"}"#)
+            #expect(added.status == .ok, "\(added.text)")
+            #expect(added.body["token"] == .string(hms(1)))
+            #expect(added.body["type"] == .string("HUAWEI"))
+            try await relay.request(.post, "/v3/users/alice/push/HUAWEI", body: #"{"huawei_device_token": "\#(hms(2))"}"#)
+            let listed = try await relay.request(.get, "/v3/users/alice/push/huawei")
+            #expect(listed.body["tokens"] == .array([.string(hms(1)), .string(hms(2))]))
+            #expect(listed.body["type"] == .string("HUAWEI"))
+
+            try await relay.request(
+                .post, "/v3/users/alice/push/huawei", body: #"{"huawei_device_token": "\#(hms(3))", "is_unique": true}"#)
+            #expect(try await relay.request(.get, "/v3/users/alice/push/huawei").body["tokens"] == .array([.string(hms(3))]))
+            #expect(try await relay.request(.get, "/v3/users/alice/push/gcm").body["tokens"] == .array([.string(Self.fcmToken(1))]))
+
+            #expect(try await relay.request(.get, "/v3/push/device_tokens/huawei/\(path(3))").body == json(#"[{"user_id": "alice"}]"#))
+            try await relay.request(.post, "/v3/users/bob/push/huawei", body: #"{"huawei_device_token": "\#(hms(3))"}"#)
+            #expect(try await relay.request(.get, "/v3/push/device_tokens/huawei/\(path(3))").body == json(#"[{"user_id": "bob"}]"#))
+            #expect(try await relay.request(.delete, "/v3/users/bob/push/huawei/\(path(3))").body["token"] == .string(hms(3)))
+            try await relay.request(.post, "/v3/users/alice/push/huawei", body: #"{"huawei_device_token": "\#(hms(4))"}"#)
+            #expect(try await relay.request(.delete, "/v3/push/device_tokens/huawei/\(path(4))").body == json(#"[{"user_id": "alice"}]"#))
+
+            try await relay.request(.post, "/v3/users/alice/push/huawei", body: #"{"huawei_device_token": "\#(hms(5))"}"#)
+            let removed = try await relay.request(.delete, "/v3/users/alice/push")
+            #expect(removed.body["token"] == .array([.string(apnsToken(1)), .string(Self.fcmToken(1)), .string(hms(5))]))
+
             #expect(
-                add.body["message"]
-                    == .string(
-                        "Invalid value: token type \"huawei\" is not supported: this relay delivers to APNs and FCM (\"apns\", \"gcm\")."))
-            #expect(try await relay.request(.get, "/v3/users/alice/push/huawei").code == 400111)
-            #expect(try await relay.request(.get, "/v3/push/device_tokens/huawei/\(apnsToken(1))").code == 400111)
-            #expect(try await relay.request(.delete, "/v3/users/alice/push/huawei/\(apnsToken(1))").code == 400111)
+                try await relay.request(.post, "/v3/users/alice/push/huawei", body: #"{"huawei_device_token": "short"}"#).code == 400601)
+            #expect(
+                try await relay.request(.post, "/v3/users/alice/push/huawei", body: #"{"huawei_device_token": "\#(hms(1)) x"}"#).code
+                    == 400601)
+            #expect(try await relay.request(.post, "/v3/users/alice/push/huawei", body: #"{"gcm_reg_token": "\#(hms(1))"}"#).code == 400105)
             #expect(try await relay.request(.get, "/v3/users/alice/push/made-up").code == 400111)
         }
     }

@@ -157,7 +157,7 @@ import Testing
                             ('A', 'w', 1, 'default'), ('B', 'u', 1, 'default');
                         INSERT INTO device_tokens (app_id, token, user_id, registered_at, provider) VALUES
                             ('A', '\(hexToken(2))', 'u', 20, 'apns'), ('A', 'f1', 'u', 10, 'fcm'), ('A', '\(hexToken(3))', 'u', 20, 'apns'),
-                            ('A', 'h1', 'u', 5, 'hms'), ('B', '\(hexToken(9))', 'u', 1, 'apns');
+                            ('A', 'w1', 'u', 5, 'wns'), ('B', '\(hexToken(9))', 'u', 1, 'apns');
                         INSERT INTO channel_push_preferences (app_id, user_id, channel_url, push_trigger_option, push_sound) VALUES
                             ('A', 'v', 'c', 'off', NULL), ('A', 'v', 'd', 'all', 's.caf');
                         """)

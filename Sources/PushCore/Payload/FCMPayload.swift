@@ -14,8 +14,8 @@ public struct FCMPayload: Sendable, Hashable {
     /// FCM's limit on a data message's keys and values.
     public static let maximumDataBytes = 4096
 
-    /// The `data` map as stored for the delivery, compact JSON with sorted keys; the client adds
-    /// the device token and Android options (`requestBody`).
+    /// The `data` map as stored for the delivery, compact JSON with sorted keys; the sender adds
+    /// the device token and Android options (FCM's `FCMMessage.body`, HMS's `HMSMessage.body`).
     public var json: Data
     public var data: [String: String]
     /// Whether the message text was cut to fit.
@@ -75,24 +75,6 @@ public struct FCMPayload: Sendable, Hashable {
             budget -= overrun
         }
         throw .tooLarge(minimumBytes: maximumDataBytes + 1, limit: maximumDataBytes)
-    }
-
-    /// The body of `POST /v1/projects/{project}/messages:send` for one device: the stored data
-    /// map, the token, `android.priority` high (a chat message must not wait for the device's
-    /// maintenance window) and the time to live. `validateOnly` asks FCM to check, not deliver.
-    public static func requestBody(data json: Data, token: String, ttlSeconds: Int64, validateOnly: Bool = false) -> Data {
-        var out: [UInt8] = []
-        out.reserveCapacity(json.count + token.utf8.count + 96)
-        out.append(contentsOf: #"{"message":{"android":{"priority":"high","ttl":""#.utf8)
-        out.append(contentsOf: "\(max(0, ttlSeconds))s".utf8)
-        out.append(contentsOf: #""},"data":"#.utf8)
-        out.append(contentsOf: json)
-        out.append(contentsOf: #","token":"#.utf8)
-        JSONWriter.writeString(token, into: &out)
-        out.append(contentsOf: "}".utf8)
-        if validateOnly { out.append(contentsOf: #","validate_only":true"#.utf8) }
-        out.append(contentsOf: "}".utf8)
-        return Data(out)
     }
 
     static func byteCount(_ data: [String: String]) -> Int {

@@ -1,7 +1,8 @@
 import Foundation
 
 /// Turns one offline-message event into a plan: for every member the policy's decision, made
-/// once, and for pushes the payload of each device token's provider (APNs or FCM). Pure: the caller loads `RecipientLookup` from the
+/// once, and for pushes the payload of each device token's provider (APNs', or the Android data
+/// message FCM and HMS both carry). Pure: the caller loads `RecipientLookup` from the
 /// store first and passes `now`.
 public struct PushPlanner: Sendable {
     public let options: AppPushOptions
@@ -60,16 +61,17 @@ public struct PushPlanner: Sendable {
                 let sound = PayloadBuilder.sound(channel: channelPreference, user: userPreferences, options: options)
                 let payload = try builder.build(
                     prepared: eventParts, member: member, alert: alert, recipientTemplate: choice, sound: sound)
-                // The Android form only for members with an FCM token; its own fit to FCM's limit.
-                let fcmPayload =
-                    tokens.contains { $0.provider == .fcm }
+                // The Android data message only for members with an FCM or HMS token; its own fit
+                // to their limit.
+                let dataPayload =
+                    tokens.contains { $0.provider.takesDataMessage }
                     ? try FCMPayload.build(
                         builder: builder, prepared: eventParts, member: member, alert: alert.template, recipientTemplate: choice,
                         sound: sound)
                     : nil
                 recipients.append(
                     RecipientPlan(
-                        userID: member.userID, decision: .push, payload: payload, fcmPayload: fcmPayload,
+                        userID: member.userID, decision: .push, payload: payload, dataPayload: dataPayload,
                         deviceTokens: tokens))
             } catch {
                 recipients.append(RecipientPlan(userID: member.userID, decision: .skip(.payloadTooLarge)))

@@ -7,19 +7,20 @@ public struct RecipientPlan: Sendable, Hashable {
     public var decision: PushDecision
     /// Set exactly when `decision` is `.push`.
     public var payload: PushPayload?
-    /// The Android form of `payload`, when the member has an FCM token.
-    public var fcmPayload: FCMPayload?
+    /// The Android data message form of `payload`, when the member has an FCM or HMS token: the
+    /// same bytes for both providers.
+    public var dataPayload: FCMPayload?
     /// The member's tokens (empty unless pushed).
     public var deviceTokens: [DeviceToken]
 
     public init(
-        userID: String, decision: PushDecision, payload: PushPayload? = nil, fcmPayload: FCMPayload? = nil,
+        userID: String, decision: PushDecision, payload: PushPayload? = nil, dataPayload: FCMPayload? = nil,
         deviceTokens: [DeviceToken] = []
     ) {
         self.userID = userID
         self.decision = decision
         self.payload = payload
-        self.fcmPayload = fcmPayload
+        self.dataPayload = dataPayload
         self.deviceTokens = deviceTokens
     }
 
@@ -30,7 +31,7 @@ public struct RecipientPlan: Sendable, Hashable {
         return deviceTokens.compactMap { token in
             switch token.provider {
             case .apns: PlannedDelivery(userID: userID, deviceToken: token, payload: payload.data, sharedSpans: payload.sharedSpans)
-            case .fcm: fcmPayload.map { PlannedDelivery(userID: userID, deviceToken: token, payload: $0.json) }
+            case .fcm, .hms: dataPayload.map { PlannedDelivery(userID: userID, deviceToken: token, payload: $0.json) }
             }
         }
     }

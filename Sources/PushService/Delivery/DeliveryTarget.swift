@@ -1,59 +1,75 @@
 import APNs
 import FCM
 import PushCore
+import PushSending
 
-/// Everything the dispatcher needs to deliver one app's pushes: its APNs and FCM clients (one
-/// pool per credential and endpoint) and the per-app request settings.
+/// Everything the dispatcher needs to deliver one app's pushes: one sender per provider the app
+/// is configured for (each behind the `PushSender` seam) and the per-app settings.
 public struct DeliveryTarget: Sendable {
-    /// Nil when the app has no `apns` settings: its APNs tokens get no pushes.
-    public var apns: APNsClient?
-    /// Nil when the app has no `fcm` settings: its FCM tokens get no pushes.
-    public var fcm: FCMClient?
-    /// `apns-topic`: the app's bundle id.
-    public var topic: String
+    /// The app's senders; a provider without one gets no pushes (its tokens are skipped when
+    /// planning, `noToken`).
+    public var senders: [PushProvider: any PushSender]
+    /// What APNs deliveries are stored with: the push type (`alert`, `background`) and priority
+    /// (10, 5) of the app's `apns` settings. FCM and HMS deliveries store their provider's name
+    /// and high priority.
     public var pushType: APNsPushType
     public var priority: APNsPriority
-    /// How long a delivery may wait (in the queue, at Apple or Google) before it is dropped as
-    /// expired; FCM's `ttl` too.
+    /// How long a delivery may wait (in the queue, at the provider) before it is dropped as
+    /// expired; FCM's and HMS's TTL too.
     public var timeToLive: Duration
     /// Badge, sound, mutable-content, admin-message and payload-size choices for the payload.
     public var options: AppPushOptions
 
     public init(
-        apns: APNsClient? = nil, fcm: FCMClient? = nil, topic: String = "", pushType: APNsPushType = .alert,
-        priority: APNsPriority = .immediate, timeToLive: Duration = .seconds(86_400),
-        options: AppPushOptions = AppPushOptions()
+        senders: [PushProvider: any PushSender] = [:], pushType: APNsPushType = .alert, priority: APNsPriority = .immediate,
+        timeToLive: Duration = .seconds(86_400), options: AppPushOptions = AppPushOptions()
     ) {
-        self.apns = apns
-        self.fcm = fcm
-        self.topic = topic
+        self.senders = senders
         self.pushType = pushType
         self.priority = priority
         self.timeToLive = timeToLive
         self.options = options
     }
 
-    /// Closes both clients after their in-flight requests.
+    /// From clients (tests, benchmarks): each wrapped in its provider's sender.
+    public init(
+        apns: APNsClient? = nil, fcm: FCMClient? = nil, topic: String = "", pushType: APNsPushType = .alert,
+        priority: APNsPriority = .immediate, timeToLive: Duration = .seconds(86_400), options: AppPushOptions = AppPushOptions()
+    ) {
+        var senders: [PushProvider: any PushSender] = [:]
+        if let apns { senders[.apns] = APNsSender(client: apns, topic: topic, defaultPushType: pushType, defaultPriority: priority) }
+        if let fcm { senders[.fcm] = FCMSender(client: fcm) }
+        self.init(senders: senders, pushType: pushType, priority: priority, timeToLive: timeToLive, options: options)
+    }
+
+    /// Closes every sender after its in-flight requests.
     public func shutdown() async {
-        await apns?.shutdown()
-        await fcm?.shutdown()
+        for sender in senders.values { await sender.shutdown() }
     }
 
     /// Whether this app's pushes can go through `provider` (asked per push: no set is built).
-    public func delivers(through provider: PushProvider) -> Bool {
-        switch provider {
-        case .apns: apns != nil
-        case .fcm: fcm != nil
-        }
-    }
+    public func delivers(through provider: PushProvider) -> Bool { senders[provider] != nil }
 
     /// Where this app's pushes can go.
-    public var providers: Set<PushProvider> {
-        var providers: Set<PushProvider> = []
-        if apns != nil { providers.insert(.apns) }
-        if fcm != nil { providers.insert(.fcm) }
-        return providers
+    public var providers: Set<PushProvider> { Set(senders.keys) }
+
+    /// The push type a delivery to a `provider` token is stored with.
+    public func storedPushType(for provider: PushProvider) -> String {
+        provider.deliveryPushType ?? pushType.rawValue
     }
+
+    /// The priority a delivery to a `provider` token is stored with: the app's for APNs, high for
+    /// the Android providers (a chat message must not wait for the device's maintenance window).
+    public func storedPriority(for provider: PushProvider) -> Int {
+        provider.takesDataMessage ? APNsPriority.immediate.rawValue : priority.rawValue
+    }
+
+    /// The APNs client, for what only it offers (the configuration check's probe).
+    public var apns: APNsClient? { (senders[.apns] as? APNsSender)?.client }
+    /// `apns-topic`, the app's bundle id.
+    public var topic: String { (senders[.apns] as? APNsSender)?.topic ?? "" }
+    /// The FCM client, likewise.
+    public var fcm: FCMClient? { (senders[.fcm] as? FCMSender)?.client }
 }
 
 /// Where the webhook and the dispatcher find each app's `DeliveryTarget`. The service's runtime

@@ -30,7 +30,7 @@ struct DeliveryLogAPI: Sendable {
             return DeliveryLogBody(log)
         }
 
-        // A device says it got a push (its notification service extension or FirebaseMessagingService,
+        // A device says it got a push (its notification service extension, FirebaseMessagingService or HmsMessageService,
         // Sendbird's `markPushNotificationAsDelivered`): `{"device_token", "push_tracking_id"}` from the
         // payload. With a session token the push must be its user's; with a server credential,
         // the device token's current owner's.
@@ -38,12 +38,13 @@ struct DeliveryLogAPI: Sendable {
             let (app, sessionUser) = try context.requireDevice()
             let body = try await request.jsonObject(limit: bodyLimit)
             guard let rawToken = try body.string("device_token") else { throw APIError.missing("device_token") }
-            // An iOS device posts its APNs token (any case), an Android one its FCM token (as is).
+            // An iOS device posts its APNs token (any case), an Android one its FCM or HMS token (as is).
             var candidates: [(provider: PushProvider, token: String)] = []
             if case .success(let token) = APNsTokenFormat.normalise(rawToken) { candidates.append((.apns, token)) }
             if case .success(let token) = FCMTokenFormat.normalise(rawToken) { candidates.append((.fcm, token)) }
+            if case .success(let token) = HMSTokenFormat.normalise(rawToken) { candidates.append((.hms, token)) }
             guard !candidates.isEmpty else {
-                throw APIError.invalidValue("device_token", "is not an APNs device token or an FCM registration token")
+                throw APIError.invalidValue("device_token", "is not an APNs, FCM or HMS device token")
             }
             guard let rawID = try body.string("push_tracking_id") else { throw APIError.missing("push_tracking_id") }
             guard let tracking = PushTrackingID(rawID) else {
@@ -58,7 +59,7 @@ struct DeliveryLogAPI: Sendable {
             guard let user = owner, tracking.names(user) else { throw APIError.notFound("Push") }
             let log = try await store.deliveryLog(app: app.appID, messageID: tracking.messageID, user: user)
             let deliveries = log.deliveries.filter { d in
-                candidates.contains { $0.token == d.delivery.deviceToken && $0.provider == d.delivery.provider }
+                candidates.contains { $0.token.sameBytes(as: d.delivery.deviceToken) && $0.provider == d.delivery.provider }
             }
             guard !deliveries.isEmpty else { throw APIError.notFound("Push") }
             let now = clock()

@@ -49,7 +49,7 @@ public enum DeliveryMetrics {
         let wait: [Duration] = fine + [.seconds(30), .seconds(60), .seconds(300)]
         return [
             webhookDurationLabel: fine, eventCommitLabel: fine, pushWaitLabel: wait, apnsLatencyLabel: fine,
-            fcmLatencyLabel: fine,
+            fcmLatencyLabel: fine, hmsLatencyLabel: fine,
         ]
     }()
 
@@ -58,6 +58,15 @@ public enum DeliveryMetrics {
     static let pushWaitLabel = "pushrelay_push_wait_seconds"
     static let apnsLatencyLabel = "pushrelay_apns_latency_seconds"
     static let fcmLatencyLabel = "pushrelay_fcm_latency_seconds"
+    static let hmsLatencyLabel = "pushrelay_hms_latency_seconds"
+    /// Each provider's request latency histogram.
+    static func latencyLabel(_ provider: PushProvider) -> String {
+        switch provider {
+        case .apns: apnsLatencyLabel
+        case .fcm: fcmLatencyLabel
+        case .hms: hmsLatencyLabel
+        }
+    }
 
     // MARK: Recording (through cached handles)
 
@@ -66,8 +75,7 @@ public enum DeliveryMetrics {
     /// time. Made after `MetricsSystem.bootstrap`, like any handle.
     final class Handles: Sendable {
         private let factory: any MetricsFactory
-        private let latency: Metrics.Timer
-        private let fcmLatency: Metrics.Timer
+        private let latencies: [PushProvider: Metrics.Timer]
         private let wait: Metrics.Timer
         private let webhookDuration: Metrics.Timer
         private let webhooksInFlight: Gauge
@@ -86,8 +94,8 @@ public enum DeliveryMetrics {
         /// - Parameter factory: the bootstrapped backend; a test passes its own.
         init(factory: any MetricsFactory = MetricsSystem.factory) {
             self.factory = factory
-            latency = Metrics.Timer(label: apnsLatencyLabel, factory: factory)
-            fcmLatency = Metrics.Timer(label: fcmLatencyLabel, factory: factory)
+            latencies = Dictionary(
+                uniqueKeysWithValues: PushProvider.allCases.map { ($0, Metrics.Timer(label: latencyLabel($0), factory: factory)) })
             wait = Metrics.Timer(label: pushWaitLabel, factory: factory)
             webhookDuration = Metrics.Timer(label: webhookDurationLabel, factory: factory)
             webhooksInFlight = Gauge(label: "pushrelay_webhooks_in_flight", factory: factory)
@@ -124,7 +132,7 @@ public enum DeliveryMetrics {
 
         /// From the request to the provider's answer (APNs, or FCM with the token exchange when one was due).
         func providerLatency(_ provider: PushProvider, _ duration: Duration) {
-            (provider == .apns ? latency : fcmLatency).record(duration: duration)
+            latencies[provider]?.record(duration: duration)
         }
 
         /// A webhook request reached its handler (its body may still be arriving). With

@@ -1,10 +1,10 @@
-import APNs
+import PushSending
 import PushStore
 import Synchronization
 
 /// Everything that wakes the dispatcher's loop, with one waiter: hand-offs and `wake()` (a
-/// flag), APNs answers from the client's connection threads, and what the loop's child tasks
-/// report (claims, flushes, timers, FCM sends). The loop takes all of it at once.
+/// flag), senders' answers (from a client's connection thread or a send's task), and what the
+/// loop's child tasks report (claims, flushes, timers). The loop takes all of it at once.
 ///
 /// One place to wait, and no task per wake-up. Before, a hand-off woke a waker task (itself a
 /// group of a sleep and a wait, a timer created and cancelled each time) and answers woke a task
@@ -17,13 +17,11 @@ import Synchronization
 /// Bounded: answers are at most the sends in flight (the claim window plus the hand-off room),
 /// reports at most the loop's child tasks.
 final class DispatchMailbox<Report: Sendable>: Sendable {
-    /// An APNs answer (or its failure) for one send.
+    /// A sender's answer (or its failure) for one send.
     struct Answer: Sendable {
         let delivery: DeliveryRecord
         let handedOff: Bool
-        let result: Result<APNsResponse, any Error>
-        /// From the request to its answer.
-        let latency: Duration
+        let result: PushSendResult
         /// When the answer came (Unix ms): the end of the user's wait.
         let answeredAtMs: Int64
     }
@@ -55,8 +53,8 @@ final class DispatchMailbox<Report: Sendable>: Sendable {
         deliver { $0.signalled = true }
     }
 
-    /// An APNs answer (called on the client's connection threads). It wakes the loop only if
-    /// the loop asked for that; otherwise it is taken with the next thing that does.
+    /// A sender's answer (called on any thread). It wakes the loop only if the loop asked for
+    /// that; otherwise it is taken with the next thing that does.
     func add(_ answer: Answer) {
         let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
             state.mail.answers.append(answer)

@@ -26,8 +26,8 @@ public struct DispatcherConfiguration: Sendable, Hashable {
     public var idlePoll: Duration
     /// On graceful shutdown, how long in-flight sends may take before they are put back.
     public var shutdownGrace: Duration
-    /// Per-request deadline passed to the APNs client; nil uses the client's own.
-    public var requestTimeout: Duration?
+    /// Per-request deadline every sender is given (APNs' and FCM's clients' default, 15 s).
+    public var requestTimeout: Duration
     /// The longest an accepted push should wait, in measured sending time of its app: the
     /// webhook refuses (503, Retry-After) an event that would make the app's unsent pushes take
     /// longer than this to send. Zero accepts everything.
@@ -37,7 +37,7 @@ public struct DispatcherConfiguration: Sendable, Hashable {
         window: Int = 2000, claimBatch: Int = 500, recordBatch: Int = 500,
         initialBackoff: Duration = .seconds(1), maximumBackoff: Duration = .seconds(300),
         idlePoll: Duration = .seconds(1), shutdownGrace: Duration = .seconds(10),
-        requestTimeout: Duration? = nil, appWindow: Int? = nil, maxBacklog: Duration = .zero,
+        requestTimeout: Duration = .seconds(15), appWindow: Int? = nil, maxBacklog: Duration = .zero,
         recordInterval: Duration = .milliseconds(100), drainedClaimDelay: Duration = .milliseconds(50)
     ) {
         self.window = max(1, window)

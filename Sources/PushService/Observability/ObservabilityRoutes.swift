@@ -1,4 +1,5 @@
-import APNs
+import PushCore
+import PushSending
 import PushStore
 import Crypto
 import Foundation
@@ -43,6 +44,8 @@ public struct ObservabilityRoutes: Sendable {
         var certificate_not_after: String?
         /// The FCM pool, for apps with `fcm` settings.
         var fcm: String?
+        /// The HMS client, for apps with `hms` settings.
+        var hms: String?
     }
 
     struct Readiness: Codable, Equatable {
@@ -95,18 +98,22 @@ public struct ObservabilityRoutes: Sendable {
     func readiness() async -> Readiness {
         let failure = await database.current()
         let formatter = ISO8601DateFormatter()
-        func state(_ statistics: APNsClientStatistics) -> String {
-            statistics.readyConnections > 0 ? "connected" : (statistics.connections > 0 ? "connecting" : "idle")
+        func state(_ sender: (any PushSender)?) -> String? {
+            guard let sender else { return nil }
+            guard let statistics = sender.statistics else { return "configured" }
+            return statistics.readyConnections > 0 ? "connected" : (statistics.connections > 0 ? "connecting" : "idle")
         }
         let apps = (clients?.snapshot ?? []).map { app -> AppState in
-            let fcm = app.target?.fcm.map { state($0.statistics) }
-            guard let apns = app.target?.apns else { return AppState(app_id: app.app.appID, apns: "not configured", fcm: fcm) }
-            let statistics = apns.statistics
+            let senders = app.target?.senders ?? [:]
+            let (fcm, hms) = (state(senders[.fcm]), state(senders[.hms]))
+            guard let apns = senders[.apns], let statistics = apns.statistics else {
+                return AppState(app_id: app.app.appID, apns: "not configured", fcm: fcm, hms: hms)
+            }
             return AppState(
-                app_id: app.app.appID, apns: state(statistics),
+                app_id: app.app.appID, apns: state(apns) ?? "idle",
                 connections: statistics.connections, ready_connections: statistics.readyConnections,
-                streams_in_flight: statistics.streamsInFlight, queued: statistics.queued,
-                certificate_not_after: app.certificateNotAfter.map { formatter.string(from: $0) }, fcm: fcm)
+                streams_in_flight: statistics.inFlight, queued: statistics.queued,
+                certificate_not_after: app.certificateNotAfter.map { formatter.string(from: $0) }, fcm: fcm, hms: hms)
         }
         return Readiness(
             status: failure == nil ? Self.ready : Self.notReady, database: failure.map { "not writable: \($0)" } ?? "writable",

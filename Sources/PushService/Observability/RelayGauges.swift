@@ -1,10 +1,11 @@
-import APNs
 import Foundation
 import Prometheus
+import PushCore
+import PushSending
 
-/// The gauges read from the clients at scrape time: each app's certificate expiry and its APNs
-/// and FCM pool state (FCM's as `pushrelay_fcm_*`). (Counters and histograms of the pipeline go
-/// through swift-metrics.)
+/// The gauges read from the clients at scrape time: each app's certificate expiry and each of its
+/// senders' pool state (`pushrelay_apns_*`, `pushrelay_fcm_*`, `pushrelay_hms_*`). (Counters and
+/// histograms of the pipeline go through swift-metrics.)
 public enum RelayGauges {
     public static let certificateExpiry = "pushrelay_certificate_expiry_seconds"
 
@@ -23,15 +24,15 @@ public enum RelayGauges {
                 )
                 .set(notAfter.timeIntervalSince1970)
             }
-            if let statistics = app.target?.apns?.statistics {
-                set(statistics, provider: "APNs", prefix: "pushrelay_apns_", labels, registry)
+            for (provider, sender) in app.target?.senders ?? [:] {
+                guard let statistics = sender.statistics else { continue }
+                set(statistics, provider: provider.displayName, prefix: "pushrelay_\(provider.rawValue)_", labels, registry)
             }
-            if let statistics = app.target?.fcm?.statistics { set(statistics, provider: "FCM", prefix: "pushrelay_fcm_", labels, registry) }
         }
     }
 
     private static func set(
-        _ statistics: APNsClientStatistics, provider: String, prefix: String, _ labels: [(String, String)],
+        _ statistics: PushSenderStatistics, provider: String, prefix: String, _ labels: [(String, String)],
         _ registry: PrometheusCollectorRegistry
     ) {
         func gauge(_ name: String, _ help: String, _ value: Int) {
@@ -39,7 +40,7 @@ public enum RelayGauges {
         }
         gauge("connections", "connections of the app's pool (connecting, open or draining)", statistics.connections)
         gauge("ready_connections", "connections that completed the HTTP/2 handshake", statistics.readyConnections)
-        gauge("streams_in_flight", "requests in flight", statistics.streamsInFlight)
+        gauge("streams_in_flight", "requests in flight", statistics.inFlight)
         gauge("queued_requests", "requests waiting for a stream", statistics.queued)
     }
 }

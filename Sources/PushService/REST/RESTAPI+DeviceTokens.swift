@@ -82,17 +82,11 @@ extension RESTAPI {
         }
     }
 
-    /// The path's `{token_type}`: `apns` or `gcm` (FCM); `huawei` is a Sendbird type this relay
-    /// does not deliver to.
+    /// The path's `{token_type}`: `apns`, `gcm` (FCM) or `huawei` (HMS), any case.
     static func provider(_ context: RelayRequestContext) throws(APIError) -> PushProvider {
         let type = try RequestParameter.decoded("token_type", from: context)
         if let provider = PushProvider(pathName: type) { return provider }
-        if type.lowercased() == "huawei" {
-            throw APIError(
-                code: .invalidValue,
-                message: "Invalid value: token type \"huawei\" is not supported: this relay delivers to APNs and FCM (\"apns\", \"gcm\").")
-        }
-        throw APIError.invalidValue("token_type", "must be \"apns\" or \"gcm\" (got \"\(type)\")")
+        throw APIError.invalidValue("token_type", "must be \"apns\", \"gcm\" or \"huawei\" (got \"\(LogText.cut(type))\")")
     }
 
     /// A token in the path, normalised like a registered one of `provider`.
@@ -100,7 +94,7 @@ extension RESTAPI {
         try normalise(try RequestParameter.decoded("token", from: context), provider: provider, field: "token", code: .tokenRemovalFailed)
     }
 
-    /// `raw` as stored: APNs tokens lowercase hex, FCM tokens as given.
+    /// `raw` as stored: APNs tokens lowercase hex, FCM and HMS tokens as given.
     static func normalise(_ raw: String, provider: PushProvider, field: String, code: SendbirdErrorCode) throws(APIError) -> String {
         let problem: String
         switch provider {
@@ -114,19 +108,24 @@ extension RESTAPI {
             case .success(let token): return token
             case .failure(let failure): problem = failure.description
             }
+        case .hms:
+            switch HMSTokenFormat.normalise(raw) {
+            case .success(let token): return token
+            case .failure(let failure): problem = failure.description
+            }
         }
         throw APIError(code: code, message: "Invalid value: \"\(field)\" \(problem).")
     }
 }
 
-/// `POST …/push/{apns,gcm}`: the registered token.
+/// `POST …/push/{apns,gcm,huawei}`: the registered token.
 private struct TokenAdded: ResponseEncodable {
     var token: String
     var type: String
     var user: SendbirdUser
 }
 
-/// `GET …/push/{apns,gcm}`; `token` is Sendbird's deprecated copy of `tokens`.
+/// `GET …/push/{apns,gcm,huawei}`; `token` is Sendbird's deprecated copy of `tokens`.
 private struct TokenList: ResponseEncodable {
     var tokens: [String]
     var type: String
@@ -134,7 +133,7 @@ private struct TokenList: ResponseEncodable {
     var token: [String]
 }
 
-/// `DELETE …/push/{apns,gcm}/{token}`. `token` is a string, as Sendbird's doc table and SDK model
+/// `DELETE …/push/{apns,gcm,huawei}/{token}`. `token` is a string, as Sendbird's doc table and SDK model
 /// type it (one doc example shows a list; the SDK rejects that).
 private struct TokenRemoved: ResponseEncodable {
     var token: String

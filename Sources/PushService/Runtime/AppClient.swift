@@ -3,6 +3,7 @@ import FCM
 import Foundation
 import Logging
 import PushCore
+import PushSending
 
 /// One app as the running service sees it: its configuration and, when it has APNs or FCM
 /// settings, the delivery target (open client pools) built from them.
@@ -26,8 +27,9 @@ public struct AppClient: Sendable {
             } catch {
                 throw .credential(appID: app.appID, error)
             }
+            let client: APNsClient
             do {
-                target.apns = try APNsClient(
+                client = try APNsClient(
                     configuration: APNsClientConfiguration(
                         endpoint: apns.environment.endpoint,
                         authentication: credentials.authentication,
@@ -39,7 +41,8 @@ public struct AppClient: Sendable {
             } catch {
                 throw .client(appID: app.appID, error)
             }
-            target.topic = apns.topic
+            target.senders[.apns] = APNsSender(
+                client: client, topic: apns.topic, defaultPushType: apns.pushType, defaultPriority: apns.priority)
             target.pushType = apns.pushType
             target.priority = apns.priority
             target.timeToLive = apns.defaultExpiration
@@ -48,7 +51,7 @@ public struct AppClient: Sendable {
         }
         if let fcm = app.fcm {
             do {
-                target.fcm = try FCMClient(configuration: try fcm.clientConfiguration(logger: clientLogger))
+                target.senders[.fcm] = FCMSender(client: try FCMClient(configuration: try fcm.clientConfiguration(logger: clientLogger)))
             } catch {
                 // The APNs client above has opened nothing yet (connections open on the first push).
                 throw .fcm(appID: app.appID, error)

@@ -103,11 +103,11 @@ public struct ConfigurationCheck: Sendable {
     /// (the service account's key and account) and that FCM takes the project's messages from
     /// it. FCM answers 200 or, for the dummy token, INVALID_ARGUMENT; both show the credentials work.
     static func probe(_ client: FCMClient, subject: String) async -> Finding {
-        let body = FCMPayload.requestBody(
-            data: Data(#"{"message":"push-relay check-config probe"}"#.utf8), token: probeFCMToken, ttlSeconds: 0, validateOnly: true)
+        let body = FCMMessage.body(
+            data: Array(#"{"message":"push-relay check-config probe"}"#.utf8), token: probeFCMToken, ttlSeconds: 0, validateOnly: true)
         let endpoint = client.configuration.endpoint
         do {
-            let response = try await client.send(body: Array(body), timeout: .seconds(20))
+            let response = try await client.send(body: body, timeout: .seconds(20))
             switch response.outcome {
             case .delivered:
                 return Finding(

@@ -375,12 +375,11 @@ public struct WebhookIntake: Sendable {
         let plan = planner.plan(event, lookup: lookup, now: Date(timeIntervalSince1970: Double(nowMs) / 1000))
         let expiresAt = nowMs + target.timeToLive.milliseconds
         var accepted = AcceptedEvent(plan: plan, senderID: event.sender?.userID, acceptedAtMs: nowMs) {
-            let fcm = $0.deviceToken.provider == .fcm
-            // FCM: Android's high priority (10 in APNs' terms, for the log); the id names the
-            // delivery in logs and retries as it does for APNs.
+            // The id names the delivery at APNs (apns-id) and in logs and retries for every provider.
+            let provider = $0.deviceToken.provider
             return NewDelivery(
-                planned: $0, apnsID: APNsID.random(), pushType: fcm ? PushProvider.fcmPushType : target.pushType.rawValue,
-                priority: fcm ? APNsPriority.immediate.rawValue : target.priority.rawValue, expiresAtMs: expiresAt)
+                planned: $0, apnsID: APNsID.random(), pushType: target.storedPushType(for: provider),
+                priority: target.storedPriority(for: provider), expiresAtMs: expiresAt)
         }
         if badgeSync {
             // What each push tells its recipient's badge (`BadgeStore`: a waiting badge push
