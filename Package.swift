@@ -36,6 +36,9 @@ let package = Package(
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
         // Deque: a connection's queue of requests waiting for a stream (already in NIO's graph).
         .package(url: "https://github.com/apple/swift-collections.git", from: "1.6.0"),
+        // HMS Push Kit's client: HTTP/2 when Huawei's server offers it over ALPN, else a pool of
+        // HTTP/1.1 connections (Huawei documents HTTPS only).
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
     ],
     targets: [
         .systemLibrary(
@@ -77,6 +80,18 @@ let package = Package(
         .target(name: "PushCore"),
         // FCM HTTP v1: service-account credentials, the error model and the client (on the APNs module's HTTP/2 transport).
         .target(name: "FCM", dependencies: ["APNs", "COpenSSL", "PushSending", .product(name: "Logging", package: "swift-log")]),
+        // HMS Push Kit: OAuth client credentials, the data message, answer classification.
+        .target(
+            name: "HMS",
+            dependencies: [
+                "PushSending",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ]
+        ),
         // GRDB links the system libsqlite3 on Linux (its `GRDBSQLite` system module; libsqlite3-dev).
         .target(
             name: "PushStore",
@@ -106,6 +121,7 @@ let package = Package(
             dependencies: [
                 "APNs",
                 "FCM",
+                "HMS",
                 "PushSending",
                 "LogRedaction",
                 "PushCore",
@@ -264,6 +280,7 @@ let package = Package(
             dependencies: [
                 "APNs",
                 "APNsMock",
+                "PushSending",
                 "FCMMock",
                 "PushService",
                 "PushStore",

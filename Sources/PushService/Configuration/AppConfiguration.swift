@@ -13,6 +13,8 @@ public struct AppConfiguration: Sendable, Hashable, CustomStringConvertible {
     public var apns: APNsAppConfiguration?
     /// FCM delivery settings; without them the app's FCM tokens get no pushes.
     public var fcm: FCMAppConfiguration?
+    /// HMS Push Kit delivery settings; without them the app's Huawei tokens get no pushes.
+    public var hms: HMSAppConfiguration?
     /// The app's push templates: `default` and `alternative` (users choose between them) and
     /// templates by channel custom type. A template changed through the REST API wins over its
     /// configured texts; Sendbird's texts stand in for everything not configured.
@@ -27,7 +29,7 @@ public struct AppConfiguration: Sendable, Hashable, CustomStringConvertible {
 
     public init(
         appID: String, apiToken: Secret, webhookSecret: Secret? = nil, apns: APNsAppConfiguration? = nil,
-        fcm: FCMAppConfiguration? = nil,
+        fcm: FCMAppConfiguration? = nil, hms: HMSAppConfiguration? = nil,
         templates: PushTemplateSet = .sendbirdDefaults, limits: AppLimits = AppLimits(), badgeSync: BadgeSyncSetting? = nil
     ) {
         self.appID = appID
@@ -35,6 +37,7 @@ public struct AppConfiguration: Sendable, Hashable, CustomStringConvertible {
         self.webhookSecret = webhookSecret ?? apiToken
         self.apns = apns
         self.fcm = fcm
+        self.hms = hms
         self.templates = templates
         self.limits = limits
         self.badgeSync = badgeSync

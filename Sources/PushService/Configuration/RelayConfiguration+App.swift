@@ -5,7 +5,7 @@ extension RelayConfiguration {
     static func parseApp(_ app: ConfigMapping, after earlier: [AppConfiguration], environment: ConfigurationEnvironment)
         throws(ConfigurationError) -> AppConfiguration
     {
-        try app.allowOnly(["app_id", "api_token", "webhook_secret", "apns", "fcm", "templates", "limits", "badge_sync"])
+        try app.allowOnly(["app_id", "api_token", "webhook_secret", "apns", "fcm", "hms", "templates", "limits", "badge_sync"])
         guard let appID = try app.string("app_id") else { throw .missingKey(app.name("app_id")) }
         if let problem = IdentifierRules.problem(with: appID) {
             throw .invalidValue(key: app.name("app_id"), reason: "must be \(problem)")
@@ -35,6 +35,7 @@ extension RelayConfiguration {
             apns: try app.mapping("apns").map { mapping throws(ConfigurationError) in try Self.parseAPNs(mapping, environment: environment)
             },
             fcm: try app.mapping("fcm").map { mapping throws(ConfigurationError) in try Self.parseFCM(mapping, environment: environment) },
+            hms: try app.mapping("hms").map { mapping throws(ConfigurationError) in try Self.parseHMS(mapping, environment: environment) },
             templates: try app.mapping("templates").map(Self.parseTemplates) ?? PushTemplateSet.sendbirdDefaults,
             limits: try app.mapping("limits").map(Self.parseLimits) ?? AppLimits(), badgeSync: try app.badgeSync("badge_sync"))
     }

@@ -1,7 +1,7 @@
 extension RelayConfiguration {
     /// Every file the configuration reads a secret or a private key from, each once, named by
-    /// its key: `{file:}` secrets, APNs signing keys, .p12 files and PEM private keys, FCM service
-    /// accounts. Certificates and CA files are public and left out; so are systemd credentials
+    /// its key: `{file:}` secrets (HMS client secrets among them), APNs signing keys, .p12 files
+    /// and PEM private keys, FCM service accounts. Certificates and CA files are public and left out; so are systemd credentials
     /// (`{credential:}`, under `$CREDENTIALS_DIRECTORY`), which systemd keeps private.
     /// A new secret or key in the configuration belongs here too.
     public func credentialFiles(environment: ConfigurationEnvironment) -> [CredentialFile] {
@@ -25,6 +25,7 @@ extension RelayConfiguration {
             case nil: break
             }
             if let fcm = app.fcm { key(fcm.serviceAccountFile, "\(name).fcm.service_account") }
+            secret(app.hms?.clientSecret, "\(name).hms.client_secret")
         }
         let credentials = environment.variables["CREDENTIALS_DIRECTORY"].flatMap { $0.isEmpty ? nil : $0 }
         var seen: Set<String> = []

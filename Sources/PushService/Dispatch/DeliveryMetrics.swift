@@ -1,5 +1,3 @@
-import APNs
-import FCM
 import Metrics
 import PushCore
 import PushStore
@@ -22,18 +20,6 @@ public enum DeliveryMetrics {
 
     static func categoryLabel(_ category: String) -> String {
         knownCategories.contains(category) ? category : "other"
-    }
-
-    /// An APNs reason as a label value: Apple's documented ones as they are, any other `other`.
-    static func reasonLabel(_ reason: APNsReason) -> String {
-        if case .unknown = reason { return "other" }
-        return reason.rawValue
-    }
-
-    /// An FCM error code as a label value, likewise.
-    static func reasonLabel(_ code: FCMErrorCode) -> String {
-        if case .unknown = code { return "other" }
-        return code.rawValue
     }
 
     /// Histogram buckets per timer, for the metrics backend (`PrometheusMetricsFactory`'s

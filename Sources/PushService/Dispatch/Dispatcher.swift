@@ -1,15 +1,12 @@
-import LogRedaction
-import APNs
-import FCM
 import Foundation
 import Logging
 import PushCore
 import PushStore
 import ServiceLifecycle
 import Synchronization
-import UUIDText
 
-/// Sends queued deliveries through each app's APNs or FCM client and records what happened.
+/// Sends queued deliveries through each app's sender for their provider (`PushSender`: APNs,
+/// FCM, HMS) and records what happened.
 ///
 /// Run it as a ServiceLifecycle `Service` next to the HTTP server. On start it puts deliveries a
 /// crash left in flight back to pending. Then it claims due deliveries in batches, never holding

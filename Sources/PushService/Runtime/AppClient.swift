@@ -1,5 +1,6 @@
 import APNs
 import FCM
+import HMS
 import Foundation
 import Logging
 import PushCore
@@ -15,7 +16,7 @@ public struct AppClient: Sendable {
     /// Loads the app's credentials and creates its client (no connection is made until the
     /// first push). Throws naming the app and the file at fault.
     public static func build(app: AppConfiguration, logger: Logger, now: Date = Date()) throws(RuntimeError) -> AppClient {
-        guard app.apns != nil || app.fcm != nil else { return AppClient(app: app, target: nil, certificateNotAfter: nil) }
+        guard app.apns != nil || app.fcm != nil || app.hms != nil else { return AppClient(app: app, target: nil, certificateNotAfter: nil) }
         var clientLogger = logger
         clientLogger[metadataKey: "app"] = .string(app.appID)
         var target = DeliveryTarget()
@@ -57,6 +58,14 @@ public struct AppClient: Sendable {
                 throw .fcm(appID: app.appID, error)
             }
         }
+        if let hms = app.hms {
+            do {
+                target.senders[.hms] = HMSSender(client: try HMSClient(configuration: hms.clientConfiguration(logger: clientLogger)))
+            } catch {
+                // Nothing above has opened a connection yet, and the HMS client is not made.
+                throw .hms(appID: app.appID, error)
+            }
+        }
         return AppClient(app: app, target: target, certificateNotAfter: notAfter)
     }
 }
@@ -75,5 +84,13 @@ extension FCMAppConfiguration {
             tokenURL: tokenURL, extraCAFile: caFile,
             // A custom endpoint with its own CA (fcm-mock) trusts only that CA.
             trustSystemRoots: caFile == nil, connections: poolSize, logger: logger)
+    }
+}
+
+extension HMSAppConfiguration {
+    func clientConfiguration(logger: Logger) -> HMSClientConfiguration {
+        HMSClientConfiguration(
+            appID: appID, clientSecret: clientSecret.value, endpoint: endpoint, tokenURL: tokenURL, caFile: caFile,
+            connections: poolSize, logger: logger)
     }
 }

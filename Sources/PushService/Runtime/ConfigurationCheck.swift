@@ -1,5 +1,6 @@
 import APNs
 import FCM
+import HMS
 import Foundation
 import Logging
 import PushCore
@@ -59,11 +60,11 @@ public struct ConfigurationCheck: Sendable {
 
     private mutating func checkApp(_ app: AppConfiguration, probe: Bool, now: Date, logger: Logger) async {
         let subject = "app \(app.appID)"
-        guard app.apns != nil || app.fcm != nil else {
+        guard app.apns != nil || app.fcm != nil || app.hms != nil else {
             findings.append(
                 Finding(
-                    severity: .warning, subject: subject, message: "no apns or fcm settings: tokens can be registered but nothing is pushed"
-                ))
+                    severity: .warning, subject: subject,
+                    message: "no apns, fcm or hms settings: tokens can be registered but nothing is pushed"))
             return
         }
         let built: AppClient
@@ -96,7 +97,25 @@ public struct ConfigurationCheck: Sendable {
                     message: "fcm: \(c.serviceAccount) loaded; project \(c.projectID), https://\(c.endpoint)"))
             if probe { findings.append(await Self.probe(fcm, subject: subject)) }
         }
+        if let hms = built.target?.senders[.hms] as? HMSSender {
+            let c = hms.client.configuration
+            findings.append(Finding(severity: .ok, subject: subject, message: "hms: app \(c.appID), \(c.endpoint.absoluteString)"))
+            if probe { findings.append(await Self.probe(hms.client, subject: subject)) }
+        }
         await built.target?.shutdown()
+    }
+
+    /// HMS's token exchange: the app id and client secret are what HMS takes (its
+    /// `messages:send` with a dummy token would only say the token is invalid).
+    static func probe(_ client: HMSClient, subject: String) async -> Finding {
+        do {
+            try await client.checkCredentials()
+            return Finding(
+                severity: .ok, subject: subject,
+                message: "hms probe: token exchange with \(client.configuration.tokenURL.host ?? "?") accepted")
+        } catch {
+            return Finding(severity: .error, subject: subject, message: "hms probe: \(error)")
+        }
     }
 
     /// A dry run (`validate_only`) of a message to a dummy token: it proves the token exchange
