@@ -24,10 +24,3 @@ public enum PushStoreError: Error, Sendable, Hashable, CustomStringConvertible {
         }
     }
 }
-
-extension PushStoreError {
-    /// A user holds `limit` channel push preferences already (`ChannelPreferenceWrite`).
-    public static func channelPreferenceLimit(_ limit: Int) -> PushStoreError {
-        .limitReached(what: "channel push preferences", limit: limit)
-    }
-}

@@ -72,18 +72,14 @@ extension SQLiteStore {
     ) async throws -> ChannelPushPreference {
         let now = clock()
         return try await registryWrite(app: app) { db in
-            let stored = try Self.channelPreference(db, app: app, user: user, channel: channel)
-            var preference = stored
-            try change(&preference)
-            let write = ChannelPreferenceWrite(from: stored, to: preference)
+            let (preference, write) = try ChannelPreferenceWrite.applying(
+                change, to: Self.channelPreference(db, app: app, user: user, channel: channel))
             if write.addsRow {
-                let held =
-                    try Int.fetchOne(
+                try write.requireRoom(
+                    held: Int.fetchOne(
                         db, sql: "SELECT COUNT(*) FROM channel_push_preferences WHERE app_id = ? AND user_id = ?",
-                        arguments: [app, user]) ?? 0
-                guard write.admits(held: held, maximumPerUser: maximumPerUser) else {
-                    throw PushStoreError.channelPreferenceLimit(maximumPerUser)
-                }
+                        arguments: [app, user]) ?? 0,
+                    maximumPerUser: maximumPerUser)
             }
             try Self.ensureUser(db, app: app, user: user, now: now)
             switch write {

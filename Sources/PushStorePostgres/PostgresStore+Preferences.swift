@@ -96,17 +96,13 @@ extension PostgresStore {
                     WHERE app_id = \(app) AND user_id = \(user) AND channel_url = \(channel)
                     """, logger: logger, PreferenceColumns.channelPreference
                 ).first ?? .defaults
-            var preference = stored
-            try change(&preference)
-            let write = ChannelPreferenceWrite(from: stored, to: preference)
+            let (preference, write) = try ChannelPreferenceWrite.applying(change, to: stored)
             if write.addsRow {
-                let held =
-                    try await connection.value(
+                try await write.requireRoom(
+                    held: connection.value(
                         "SELECT COUNT(*) FROM channel_push_preferences WHERE app_id = \(app) AND user_id = \(user)", as: Int.self,
-                        logger: logger) ?? 0
-                guard write.admits(held: held, maximumPerUser: maximumPerUser) else {
-                    throw PushStoreError.channelPreferenceLimit(maximumPerUser)
-                }
+                        logger: logger) ?? 0,
+                    maximumPerUser: maximumPerUser)
             }
             switch write {
             case .delete:

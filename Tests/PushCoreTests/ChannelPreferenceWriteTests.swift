@@ -29,4 +29,14 @@ import Testing
         #expect(ChannelPreferenceWrite.replace.admits(held: 3, maximumPerUser: 3))
         #expect(ChannelPreferenceWrite.delete.admits(held: 9, maximumPerUser: 3))
     }
+
+    /// The change applied to what is stored says both what to store and how.
+    @Test func applyingAChangeGivesThePreferenceAndTheWrite() {
+        let changed = ChannelPreferenceWrite.applying({ $0.triggerOption = .off }, to: .defaults)
+        #expect(changed.preference == Self.off && changed.write == .insert)
+        let reset = ChannelPreferenceWrite.applying({ $0 = .defaults }, to: Self.mentions)
+        #expect(reset.preference == .defaults && reset.write == .delete)
+        let kept = ChannelPreferenceWrite.applying({ _ in }, to: Self.mentions)
+        #expect(kept.preference == Self.mentions && kept.write == .replace)
+    }
 }

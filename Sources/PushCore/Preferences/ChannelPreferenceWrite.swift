@@ -19,6 +19,16 @@ public enum ChannelPreferenceWrite: Sendable, Hashable {
         }
     }
 
+    /// `change` applied to the stored preference (the defaults when there is no row): the
+    /// preference to store, and how.
+    public static func applying(
+        _ change: (inout ChannelPushPreference) throws -> Void, to stored: ChannelPushPreference
+    ) rethrows -> (preference: ChannelPushPreference, write: ChannelPreferenceWrite) {
+        var preference = stored
+        try change(&preference)
+        return (preference, ChannelPreferenceWrite(from: stored, to: preference))
+    }
+
     /// Whether the write adds a row: then the store counts the user's rows for `admits`.
     public var addsRow: Bool { self == .insert }
 
