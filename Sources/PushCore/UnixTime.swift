@@ -1,6 +1,6 @@
 import Foundation
 
-/// Conversions between `Date` and the Unix milliseconds Sendbird uses on the wire.
+/// The Unix milliseconds Sendbird uses on the wire: conversions from and to `Date`, and sums.
 public enum UnixTime {
     /// Milliseconds since 1970, rounded down (so an instant is never reported as later than it was).
     public static func milliseconds(_ date: Date) -> Int64 {
@@ -9,5 +9,12 @@ public enum UnixTime {
 
     public static func date(milliseconds: Int64) -> Date {
         Date(timeIntervalSince1970: Double(milliseconds) / 1000)
+    }
+
+    /// `base + milliseconds`, saturating: callers pass `Int64.max` as "forever" and `.min` as
+    /// "never".
+    public static func adding(_ milliseconds: Int64, to base: Int64) -> Int64 {
+        let (sum, overflow) = base.addingReportingOverflow(milliseconds)
+        return overflow ? (milliseconds > 0 ? .max : .min) : sum
     }
 }

@@ -1,19 +1,5 @@
 import PushCore
 
-/// A reader's new total unread, from a `group_channel:message_read` webhook (`badge_sync`).
-public struct BadgeUpdate: Sendable, Hashable {
-    public var userID: String
-    public var badge: Int
-    /// When they read (Sendbird's clock): an update older than the last one applied is stale.
-    public var readAtMs: Int64
-
-    public init(userID: String, badge: Int, readAtMs: Int64) {
-        self.userID = userID
-        self.badge = badge
-        self.readAtMs = readAtMs
-    }
-}
-
 /// What `syncBadges` did with each update, counted.
 public struct BadgeSyncResult: Sendable, Hashable {
     /// Background pushes queued (one per device token).
@@ -28,18 +14,15 @@ public struct BadgeSyncResult: Sendable, Hashable {
     public var noTokens = 0
 
     public init() {}
-}
 
-/// How badge pushes are made: the caller's settings, the store's rows.
-public struct BadgePushSettings: Sendable, Hashable {
-    /// At most one badge push per user per this many ms.
-    public var intervalMs: Int64
-    /// How long APNs keeps trying (the app's time to live).
-    public var timeToLiveMs: Int64
-
-    public init(intervalMs: Int64, timeToLiveMs: Int64) {
-        self.intervalMs = intervalMs
-        self.timeToLiveMs = timeToLiveMs
+    /// Counts one update the store applied as `action`; `queued`: the pushes a `.queue` made.
+    package mutating func count(_ action: BadgeSyncAction, queued: Int) {
+        switch action {
+        case .stale: stale += 1
+        case .unchanged: unchanged += 1
+        case .coalesce: coalesced += 1
+        case .queue: if queued > 0 { self.queued += queued } else { noTokens += 1 }
+        }
     }
 }
 

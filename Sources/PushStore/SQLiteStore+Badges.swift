@@ -3,7 +3,8 @@ import GRDB
 import PushCore
 import UUIDText
 
-/// Badge sync: background pushes carrying a reader's new total unread (`BadgeStore`).
+/// Badge sync: background pushes carrying a reader's new total unread (`BadgeStore`). The
+/// decisions are `BadgeSyncAction`'s, this is their SQL.
 extension SQLiteStore {
     public func syncBadges(app: String, updates: [BadgeUpdate], nowMs: Int64, settings: BadgePushSettings) async throws
         -> BadgeSyncResult
@@ -14,65 +15,62 @@ extension SQLiteStore {
             for update in updates {
                 let last = try Row.fetchOne(
                     db, sql: "SELECT badge, read_at_ms, queued_at_ms FROM badges WHERE app_id = ? AND user_id = ?",
-                    arguments: [app, update.userID])
-                let lastBadge: Int? = last?[0]
-                let lastRead: Int64 = last?[1] ?? .min
-                let lastQueued: Int64 = last?[2] ?? .min
-                guard update.readAtMs > lastRead else {
-                    result.stale += 1
-                    continue
-                }
-                var queuedAt = lastQueued
+                    arguments: [app, update.userID]
+                ).map { BadgeState(badge: $0[0], readAtMs: $0[1], queuedAtMs: $0[2]) }
                 let waiting = try Int64.fetchAll(
                     db,
                     sql: "SELECT id FROM deliveries WHERE app_id = ? AND message_id = 0 AND user_id = ? AND state = 'pending'",
                     arguments: [app, update.userID])
-                if lastBadge == update.badge {
-                    result.unchanged += 1
-                } else if !waiting.isEmpty {
+                let action = BadgeSyncAction.decide(
+                    last: last, update: update, pushWaiting: !waiting.isEmpty, nowMs: nowMs, settings: settings)
+                var queued = 0
+                switch action {
+                case .stale, .unchanged: break
+                case .coalesce:
                     try db.execute(
                         sql:
                             "UPDATE delivery_payloads SET payload = ? WHERE delivery_id IN (\(waiting.map(String.init).joined(separator: ",")))",
                         arguments: [BadgePayload.data(badge: update.badge)])
-                    result.coalesced += 1
-                } else {
-                    let tokens = try String.fetchAll(
-                        db,
-                        sql:
-                            "SELECT token FROM device_tokens WHERE app_id = ? AND user_id = ? AND provider = 'apns' ORDER BY registered_at, id",
-                        arguments: [app, update.userID])
-                    if tokens.isEmpty {
-                        result.noTokens += 1
-                    } else {
-                        let due = max(nowMs, WallClock.adding(settings.intervalMs, to: lastQueued))
-                        for token in tokens {
-                            try db.execute(
-                                sql: """
-                                    INSERT INTO deliveries (app_id, message_id, user_id, device_token, apns_id, push_type, priority,
-                                        expires_at_ms, state, attempts, next_attempt_at_ms, created_at_ms, updated_at_ms)
-                                    VALUES (?, 0, ?, ?, ?, ?, ?, ?, 'pending', 0, ?, ?, ?)
-                                    """,
-                                arguments: [
-                                    app, update.userID, token, UUIDText.lowercase(UUID()), BadgePayload.pushType,
-                                    BadgePayload.priority, WallClock.adding(settings.timeToLiveMs, to: due), due, nowMs, nowMs,
-                                ])
-                            try db.execute(
-                                sql: "INSERT INTO delivery_payloads (delivery_id, payload) VALUES (?, ?)",
-                                arguments: [db.lastInsertedRowID, BadgePayload.data(badge: update.badge)])
-                        }
-                        result.queued += tokens.count
-                        queuedAt = due
-                    }
+                case .queue(let queueing):
+                    queued = try Self.queueBadgePushes(queueing, app: app, user: update.userID, nowMs: nowMs, db)
                 }
+                result.count(action, queued: queued)
+                guard let record = action.record(queued: queued) else { continue }
                 try db.execute(
                     sql: """
                         INSERT INTO badges (app_id, user_id, badge, read_at_ms, queued_at_ms) VALUES (?, ?, ?, ?, ?)
                         ON CONFLICT (app_id, user_id) DO UPDATE SET badge = excluded.badge, read_at_ms = excluded.read_at_ms,
                             queued_at_ms = excluded.queued_at_ms
-                        """, arguments: [app, update.userID, update.badge, update.readAtMs, queuedAt])
+                        """, arguments: [app, update.userID, record.badge, record.readAtMs, record.queuedAtMs])
             }
             return result
         }
+    }
+
+    /// One background push per APNs token of `user`, oldest token first. Returns how many.
+    private static func queueBadgePushes(_ queueing: BadgeQueueing, app: String, user: String, nowMs: Int64, _ db: Database) throws
+        -> Int
+    {
+        let tokens = try String.fetchAll(
+            db,
+            sql: "SELECT token FROM device_tokens WHERE app_id = ? AND user_id = ? AND provider = 'apns' ORDER BY registered_at, id",
+            arguments: [app, user])
+        for token in tokens {
+            try db.execute(
+                sql: """
+                    INSERT INTO deliveries (app_id, message_id, user_id, device_token, apns_id, push_type, priority,
+                        expires_at_ms, state, attempts, next_attempt_at_ms, created_at_ms, updated_at_ms)
+                    VALUES (?, 0, ?, ?, ?, ?, ?, ?, 'pending', 0, ?, ?, ?)
+                    """,
+                arguments: [
+                    app, user, token, UUIDText.lowercase(UUID()), BadgePayload.pushType, BadgePayload.priority,
+                    queueing.expiresAtMs, queueing.dueAtMs, nowMs, nowMs,
+                ])
+            try db.execute(
+                sql: "INSERT INTO delivery_payloads (delivery_id, payload) VALUES (?, ?)",
+                arguments: [db.lastInsertedRowID, BadgePayload.data(badge: queueing.badge)])
+        }
+        return tokens.count
     }
 
     /// A message push told its recipients' devices their counts: a badge push still waiting

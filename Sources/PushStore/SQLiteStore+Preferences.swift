@@ -60,8 +60,8 @@ extension SQLiteStore {
     }
 
     /// Reads, changes and writes a user's preference for one channel in one transaction,
-    /// creating the user. A preference equal to the defaults is stored as no row. A new row
-    /// beyond `maximumPerUser` rows for the user throws `PushStoreError.limitReached`.
+    /// creating the user, as `ChannelPreferenceWrite` rules; a new row beyond `maximumPerUser`
+    /// rows for the user throws `PushStoreError.limitReached`.
     @discardableResult
     public func updateChannelPreference(
         app: String,
@@ -72,20 +72,20 @@ extension SQLiteStore {
     ) async throws -> ChannelPushPreference {
         let now = clock()
         return try await registryWrite(app: app) { db in
-            var preference = try Self.channelPreference(db, app: app, user: user, channel: channel)
-            let existed = preference != .defaults
-            try change(&preference)
-            if !existed, preference != .defaults {
-                let held =
-                    try Int.fetchOne(
+            let (preference, write) = try ChannelPreferenceWrite.applying(
+                change, to: Self.channelPreference(db, app: app, user: user, channel: channel))
+            if write.addsRow {
+                try write.requireRoom(
+                    held: Int.fetchOne(
                         db, sql: "SELECT COUNT(*) FROM channel_push_preferences WHERE app_id = ? AND user_id = ?",
-                        arguments: [app, user]) ?? 0
-                if held >= maximumPerUser { throw PushStoreError.limitReached(what: "channel push preferences", limit: maximumPerUser) }
+                        arguments: [app, user]) ?? 0,
+                    maximumPerUser: maximumPerUser)
             }
             try Self.ensureUser(db, app: app, user: user, now: now)
-            if preference == .defaults {
+            switch write {
+            case .delete:
                 _ = try ChannelPreferenceRecord.deleteOne(db, key: ["app_id": app, "user_id": user, "channel_url": channel])
-            } else {
+            case .insert, .replace:
                 try ChannelPreferenceRecord(app: app, user: user, channel: channel, preference: preference).save(db)
             }
             return preference

@@ -1,4 +1,5 @@
 import Foundation
+import PushCore
 
 /// The wall clock in Unix milliseconds: the default wherever a clock is injected.
 public enum WallClock {
@@ -8,10 +9,8 @@ public enum WallClock {
 }
 
 extension WallClock {
-    /// `base + milliseconds`, saturating: callers pass `Int64.max` as "forever" and `.min` as
-    /// "never".
+    /// `base + milliseconds`, saturating (`UnixTime.adding`).
     public static func adding(_ milliseconds: Int64, to base: Int64) -> Int64 {
-        let (sum, overflow) = base.addingReportingOverflow(milliseconds)
-        return overflow ? (milliseconds > 0 ? .max : .min) : sum
+        UnixTime.adding(milliseconds, to: base)
     }
 }

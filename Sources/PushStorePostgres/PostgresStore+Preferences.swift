@@ -74,8 +74,8 @@ extension PostgresStore {
     }
 
     /// Reads, changes and writes a user's preference for one channel in one transaction, creating
-    /// the user. A preference equal to the defaults is stored as no row. A new row beyond
-    /// `maximumPerUser` rows for the user throws `PushStoreError.limitReached`.
+    /// the user, as `ChannelPreferenceWrite` rules; a new row beyond `maximumPerUser` rows for
+    /// the user throws `PushStoreError.limitReached`.
     @discardableResult
     public func updateChannelPreference(
         app: String,
@@ -89,27 +89,27 @@ extension PostgresStore {
             // Created first (rolled back with everything else if `change` or the limit refuses):
             // the user's lock makes the count below exact.
             try await Self.lockAndEnsureUser(connection, app: app, user: user, now: now, logger: logger)
-            var preference =
+            let stored =
                 try await connection.rows(
                     """
                     SELECT \(unescaped: PreferenceColumns.channel) FROM channel_push_preferences
                     WHERE app_id = \(app) AND user_id = \(user) AND channel_url = \(channel)
                     """, logger: logger, PreferenceColumns.channelPreference
                 ).first ?? .defaults
-            let existed = preference != .defaults
-            try change(&preference)
-            if !existed, preference != .defaults {
-                let held =
-                    try await connection.value(
+            let (preference, write) = try ChannelPreferenceWrite.applying(change, to: stored)
+            if write.addsRow {
+                try await write.requireRoom(
+                    held: connection.value(
                         "SELECT COUNT(*) FROM channel_push_preferences WHERE app_id = \(app) AND user_id = \(user)", as: Int.self,
-                        logger: logger) ?? 0
-                if held >= maximumPerUser { throw PushStoreError.limitReached(what: "channel push preferences", limit: maximumPerUser) }
+                        logger: logger) ?? 0,
+                    maximumPerUser: maximumPerUser)
             }
-            if preference == .defaults {
+            switch write {
+            case .delete:
                 try await connection.run(
                     "DELETE FROM channel_push_preferences WHERE app_id = \(app) AND user_id = \(user) AND channel_url = \(channel)",
                     logger: logger)
-            } else {
+            case .insert, .replace:
                 try await connection.run(
                     """
                     INSERT INTO channel_push_preferences (app_id, user_id, channel_url, push_trigger_option, push_sound)

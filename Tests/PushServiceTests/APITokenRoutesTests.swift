@@ -164,5 +164,7 @@ final class Locked<Value: Sendable>: Sendable {
         let token = String(repeating: "3f9a", count: 16)
         #expect(LoggablePath.of("/v3/applications/api_tokens/\(token)") == "/v3/applications/api_tokens/3f9a…")
         #expect(LoggablePath.of("/v3/users/alice/push/apns") == "/v3/users/alice/push/apns")
+        // Whatever is there, as `Redaction` shows any secret: a short one shows nothing.
+        #expect(LoggablePath.of("/v3/applications/api_tokens/3f9a9") == "/v3/applications/api_tokens/••••")
     }
 }

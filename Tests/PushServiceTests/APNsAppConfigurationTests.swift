@@ -71,7 +71,7 @@ import Testing
         let apns = try #require(custom.apps[0].apns)
         #expect(apns.environment == .custom(endpoint: APNsEndpoint(host: "127.0.0.1", port: 2197), caFile: "ca.pem"))
         #expect(apns.auth == .p12(file: "c.p12", password: Secret("pw")))
-        #expect(apns.poolSize == APNsAppConfiguration.defaultPoolSize)
+        #expect(apns.poolSize == ProviderPoolSize.defaultSize)
         #expect(apns.defaultExpiration == .seconds(86_400))
         #expect(apns.options == AppPushOptions())
         #expect(custom.logLevel == .info)

@@ -41,9 +41,10 @@ import Testing
         }
         #expect(settings.port == 5432)
         #expect(settings.password == nil)
-        #expect(settings.poolSize == PostgresSettings.defaultPoolSize)
+        // The store's defaults (`PostgresStoreConfiguration`), as documented.
+        #expect(settings.poolSize == 8)
         #expect(settings.nodeID == PostgresSettings.defaultNodeID)
-        #expect(settings.lease == PostgresSettings.defaultLease)
+        #expect(settings.lease == .seconds(60))
     }
 
     static func postgres(_ database: String) throws -> PostgresSettings {

@@ -45,7 +45,7 @@ import Testing
         let fcm = try #require(config.apps[0].fcm)
         #expect(fcm.endpoint == FCMClientConfiguration.production)
         #expect(fcm.projectID == nil && fcm.tokenURL == nil && fcm.caFile == nil)
-        #expect(fcm.poolSize == APNsAppConfiguration.defaultPoolSize)
+        #expect(fcm.poolSize == ProviderPoolSize.defaultSize)
     }
 
     @Test(arguments: [

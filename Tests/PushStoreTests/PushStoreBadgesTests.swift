@@ -75,4 +75,21 @@ import Testing
             app: "A", updates: [BadgeUpdate(userID: "bob", badge: 1, readAtMs: 600)], nowMs: 1_400, settings: Self.settings)
         #expect(result.unchanged == 1)
     }
+
+    /// Only a pending badge push waits: one already claimed goes out with its count, and a new
+    /// count gets a push of its own, due after the interval.
+    @Test(arguments: StoreKind.allCases) func aClaimedBadgePushTakesNoNewCount(kind: StoreKind) async throws {
+        let db = try await TestDatabase.make(kind)
+        let store = try await db.open()
+        _ = try await store.registerToken(app: "A", user: "bob", token: hexToken(1), isUnique: false)
+        _ = try await store.syncBadges(
+            app: "A", updates: [BadgeUpdate(userID: "bob", badge: 1, readAtMs: 100)], nowMs: 1_000, settings: Self.settings)
+        let inFlight = try await store.claimDue(nowMs: 1_000, limit: 10)
+        #expect(inFlight.map(\.payload) == [BadgePayload.data(badge: 1)])
+        let result = try await store.syncBadges(
+            app: "A", updates: [BadgeUpdate(userID: "bob", badge: 2, readAtMs: 200)], nowMs: 1_100, settings: Self.settings)
+        #expect(result.queued == 1 && result.coalesced == 0)
+        #expect(try await store.claimDue(nowMs: 5_999, limit: 10).isEmpty, "the interval since the one in flight")
+        #expect(try await store.claimDue(nowMs: 6_000, limit: 10).map(\.payload) == [BadgePayload.data(badge: 2)])
+    }
 }

@@ -105,4 +105,25 @@ import Testing
         try await store.updateChannelPreference(app: "A", user: "u", channel: url) { $0 = .defaults }
         #expect(try await store.channelPreference(app: "A", user: "u", channel: url) == .defaults)
     }
+
+    /// `ChannelPreferenceWrite` on both stores: a new row beyond the limit is refused and nothing
+    /// is written; a user at the limit may still change or remove the rows they have.
+    @Test(arguments: StoreKind.allCases) func aNewChannelPreferenceBeyondTheLimitIsRefused(kind: StoreKind) async throws {
+        let db = try await TestDatabase.make(kind)
+        let store = try await db.open()
+        for channel in ["c1", "c2"] {
+            try await store.updateChannelPreference(app: "A", user: "u", channel: channel, maximumPerUser: 2) { $0.triggerOption = .off }
+        }
+        await #expect(throws: PushStoreError.limitReached(what: "channel push preferences", limit: 2)) {
+            try await store.updateChannelPreference(app: "A", user: "u", channel: "c3", maximumPerUser: 2) { $0.triggerOption = .off }
+        }
+        #expect(try await store.channelPreference(app: "A", user: "u", channel: "c3") == .defaults)
+        try await store.updateChannelPreference(app: "A", user: "u", channel: "c1", maximumPerUser: 2) { $0.triggerOption = .mentionOnly }
+        #expect(try await store.channelPreference(app: "A", user: "u", channel: "c1")?.triggerOption == .mentionOnly)
+        // Back to the defaults frees a row, and a default preference takes none.
+        try await store.updateChannelPreference(app: "A", user: "u", channel: "c2", maximumPerUser: 2) { $0 = .defaults }
+        try await store.updateChannelPreference(app: "A", user: "u", channel: "c4", maximumPerUser: 2) { $0 = .defaults }
+        try await store.updateChannelPreference(app: "A", user: "u", channel: "c3", maximumPerUser: 2) { $0.triggerOption = .off }
+        #expect(try await db.count("SELECT COUNT(*) FROM channel_push_preferences WHERE user_id = 'u'") == 2)
+    }
 }

@@ -7,7 +7,7 @@ public struct APNsAppConfiguration: Sendable, Hashable {
     public var topic: String
     public var environment: APNsEnvironmentSetting
     public var auth: APNsAuthSetting
-    /// Connections in the app's pool.
+    /// Connections in the app's pool (`ProviderPoolSize`).
     public var poolSize: Int
     public var pushType: APNsPushType
     public var priority: APNsPriority
@@ -16,13 +16,11 @@ public struct APNsAppConfiguration: Sendable, Hashable {
     /// Badge, sound, mutable-content, admin messages, … .
     public var options: AppPushOptions
 
-    public static let defaultPoolSize = 2
-    public static let allowedPoolSizes = 1...64
     public static let defaultExpiration: Duration = .seconds(86_400)
 
     public init(
         topic: String, environment: APNsEnvironmentSetting, auth: APNsAuthSetting,
-        poolSize: Int = APNsAppConfiguration.defaultPoolSize, pushType: APNsPushType = .alert,
+        poolSize: Int = ProviderPoolSize.defaultSize, pushType: APNsPushType = .alert,
         priority: APNsPriority = .immediate, defaultExpiration: Duration = APNsAppConfiguration.defaultExpiration,
         options: AppPushOptions = AppPushOptions()
     ) {

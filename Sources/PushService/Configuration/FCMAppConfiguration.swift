@@ -15,12 +15,12 @@ public struct FCMAppConfiguration: Sendable, Hashable {
     public var tokenURL: URL?
     /// Extra CA to trust for `url` and `token_url` (fcm-mock); then only that CA is trusted.
     public var caFile: String?
-    /// Connections in the app's FCM pool.
+    /// Connections in the app's FCM pool (`ProviderPoolSize`).
     public var poolSize: Int
 
     public init(
         serviceAccountFile: String, projectID: String? = nil, endpoint: APNsEndpoint = FCMClientConfiguration.production,
-        tokenURL: URL? = nil, caFile: String? = nil, poolSize: Int = APNsAppConfiguration.defaultPoolSize
+        tokenURL: URL? = nil, caFile: String? = nil, poolSize: Int = ProviderPoolSize.defaultSize
     ) {
         self.serviceAccountFile = serviceAccountFile
         self.projectID = projectID

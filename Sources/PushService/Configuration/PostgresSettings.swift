@@ -38,15 +38,15 @@ public struct PostgresSettings: Sendable, Hashable {
     /// A PEM bundle `verify-full` trusts instead of the system's trust store.
     public var caFile: String?
 
-    public static let defaultPoolSize = 8
+    // The defaults are the store's (`PostgresStoreConfiguration`); the bounds are the configuration's.
     public static let allowedPoolSize = 1...256
-    public static let defaultLease: Duration = .seconds(60)
     public static let allowedLease: ClosedRange<Duration> = .seconds(5) ... .seconds(3600)
 
     public init(
         host: String, port: Int = 5432, username: String, password: Secret? = nil, database: String,
-        poolSize: Int = PostgresSettings.defaultPoolSize, nodeID: String = PostgresSettings.defaultNodeID,
-        lease: Duration = PostgresSettings.defaultLease, tls: PostgresStoreConfiguration.TLSMode? = nil, caFile: String? = nil
+        poolSize: Int = PostgresStoreConfiguration.defaultPoolSize, nodeID: String = PostgresSettings.defaultNodeID,
+        lease: Duration = PostgresStoreConfiguration.defaultLeaseDuration, tls: PostgresStoreConfiguration.TLSMode? = nil,
+        caFile: String? = nil
     ) {
         self.host = host
         self.port = port

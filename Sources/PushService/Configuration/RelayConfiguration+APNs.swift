@@ -18,15 +18,7 @@ extension RelayConfiguration {
         let auth = try parseAuth(map.requiredMapping("auth"), environment: environment)
 
         var config = APNsAppConfiguration(topic: topic, environment: endpoint, auth: auth)
-        if let size = try map.int("pool_size") {
-            guard APNsAppConfiguration.allowedPoolSizes.contains(size) else {
-                throw .invalidValue(
-                    key: map.name("pool_size"),
-                    reason:
-                        "must be \(APNsAppConfiguration.allowedPoolSizes.lowerBound)...\(APNsAppConfiguration.allowedPoolSizes.upperBound)")
-            }
-            config.poolSize = size
-        }
+        if let size = try map.poolSize() { config.poolSize = size }
         if let text = try map.string("push_type") {
             guard let type = APNsPushType(rawValue: text) else {
                 throw .invalidValue(

@@ -56,14 +56,7 @@ extension RelayConfiguration {
             }
             settings.password = password
         }
-        if let size = try map.int("pool_size") {
-            guard PostgresSettings.allowedPoolSize.contains(size) else {
-                throw .invalidValue(
-                    key: map.name("pool_size"),
-                    reason: "must be \(PostgresSettings.allowedPoolSize.lowerBound)...\(PostgresSettings.allowedPoolSize.upperBound)")
-            }
-            settings.poolSize = size
-        }
+        if let size = try map.poolSize(in: PostgresSettings.allowedPoolSize) { settings.poolSize = size }
         if let node = try map.string("node_id") {
             if let problem = IdentifierRules.problem(with: node) {
                 throw .invalidValue(key: map.name("node_id"), reason: "must be \(problem)")

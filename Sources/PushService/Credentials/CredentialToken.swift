@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import LogRedaction
 import PushStore
 
 /// The tokens the relay issues itself, session tokens and secondary API tokens: 32 random bytes
@@ -9,8 +10,9 @@ import PushStore
 enum CredentialToken {
     /// Hex characters of a token.
     static let length = 64
-    /// How many leading characters a listing shows (`abcd…`); 16 of the 256 bits.
-    static let visiblePrefixLength = 4
+    /// How many leading characters a listing shows and the store keeps (`abcd…`, as
+    /// `Redaction` shows any secret); 16 of the 256 bits.
+    static let visiblePrefixLength = Redaction.shownCharacters
 
     static func generate() -> String {
         CredentialIssuer.hex(randomBytes(count: 32))
@@ -30,9 +32,6 @@ enum CredentialToken {
     static func isWellFormed(_ text: String) -> Bool {
         text.utf8.count == length && text.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
     }
-
-    /// The form a listing shows: the first characters and an ellipsis.
-    static func redacted(prefix: String) -> String { prefix + "…" }
 
     static func prefix(of token: String) -> String { String(token.prefix(visiblePrefixLength)) }
 }

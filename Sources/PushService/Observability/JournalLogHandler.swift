@@ -5,7 +5,8 @@ import Logging
 /// One line per event: `level message key=value …`. Under journald (`JOURNAL_STREAM` set) the
 /// line starts with a syslog priority (`<6>`) so the journal records the level, and carries no
 /// timestamp (journald adds its own); elsewhere it starts with an ISO 8601 timestamp.
-/// Metadata values that are secrets or device tokens are redacted (`Redaction`), and every
+/// Metadata values that are secrets or device tokens are redacted whole, by their key; long
+/// token-like runs in the message and other values as `Redaction.scrub` finds them. Every
 /// control character in the message and values is escaped (`LogText`): one event, one line.
 public struct JournalLogHandler: LogHandler {
     public var logLevel: Logger.Level
@@ -44,10 +45,10 @@ public struct JournalLogHandler: LogHandler {
     /// The line for one event, newline included.
     func format(level: Logger.Level, message: String, metadata: Logger.Metadata) -> String {
         var line = underJournald ? "<\(Self.syslogPriority(level))>" : Self.timestamp() + " "
-        line += "\(level.rawValue) \(LogText.escape(Self.redactTokens(in: message)))"
+        line += "\(level.rawValue) \(LogText.escape(Redaction.scrub(message)))"
         for key in metadata.keys.sorted() {
             let raw = "\(metadata[key]!)"
-            let value = Self.isSecretKey(key) ? Redaction.redact(raw) : Self.redactTokens(in: raw)
+            let value = Self.isSecretKey(key) ? Redaction.redact(raw) : Redaction.scrub(raw)
             line += " \(LogText.escape(key))=\(Self.quote(LogText.escape(value)))"
         }
         return line + "\n"
@@ -69,39 +70,6 @@ public struct JournalLogHandler: LogHandler {
     static func isSecretKey(_ key: String) -> Bool {
         let lower = key.lowercased()
         return ["token", "password", "secret", "authorization"].contains { lower.hasSuffix($0) }
-    }
-
-    /// Long runs of hex digits (APNs device tokens are 64) are redacted.
-    static func redactTokens(in text: String) -> String {
-        guard text.utf8.count >= 32, mayHoldHexRun(text) else { return text }
-        var output = ""
-        var run = ""
-        func flush() {
-            output += run.count >= 32 ? Redaction.redact(run) : run
-            run = ""
-        }
-        for character in text {
-            if character.isHexDigit { run.append(character) } else { flush(); output.append(character) }
-        }
-        flush()
-        return output
-    }
-
-    /// Whether `text` may hold a run of 32 hex digits, by its bytes: ASCII hex digits, and any
-    /// non-ASCII byte (`Character.isHexDigit` also takes the fullwidth digits), count. Most
-    /// values (ids, counts) hold none, and walking them by `Character` was most of a line's cost.
-    static func mayHoldHexRun(_ text: String) -> Bool {
-        var run = 0
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"),
-                UInt8(ascii: "A")...UInt8(ascii: "F"), 0x80...:
-                run += 1
-                if run >= 32 { return true }
-            default: run = 0
-            }
-        }
-        return false
     }
 
     private static func quote(_ value: String) -> String {

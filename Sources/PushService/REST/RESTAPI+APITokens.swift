@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import LogRedaction
 import PushStore
 
 /// `/v3/applications/api_tokens`: secondary API tokens, which authenticate like the master
@@ -76,7 +77,7 @@ private struct APITokenBody: ResponseEncodable {
     }
 
     init(listed stored: StoredAPIToken) {
-        self.init(token: CredentialToken.redacted(prefix: stored.prefix), createdAt: stored.createdAtMs)
+        self.init(token: Redaction.redacted(prefix: stored.prefix), createdAt: stored.createdAtMs)
     }
 }
 

@@ -1,3 +1,5 @@
+import PushCore
+
 /// Badge sync (`badge_sync`): background pushes that set a reader's badge to their new total, to
 /// their APNs tokens (an app icon badge is iOS's; Android shows none from a data message).
 public protocol BadgeStore: Sendable {

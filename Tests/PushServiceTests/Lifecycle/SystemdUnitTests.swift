@@ -26,7 +26,7 @@ import Testing
             try #require(unit.split(separator: "\n").first { $0.hasPrefix(key + "=") }).dropFirst(key.count + 1)
         }
         let tasks = try #require(Int(try value("TasksMax")))
-        let pools = 2 * APNsAppConfiguration.defaultPoolSize
+        let pools = 2 * ProviderPoolSize.defaultSize
         #expect(tasks >= 8 * ProcessInfo.processInfo.activeProcessorCount + 2 * pools + 64)
         let memory = try value("MemoryMax")
         let gigabytes = try #require(Int(memory.dropLast()), "MemoryMax=\(memory) is not in G")

@@ -63,16 +63,14 @@ import PushCore
         for date in dates { #expect(JournalLogHandler.timestamp(date) == date.ISO8601Format(style), "\(date.timeIntervalSince1970)") }
     }
 
-    /// Only runs of 32 or more hex digits are redacted; the byte check in front of the walk by
-    /// characters lets every other value through unchanged, fullwidth digits included.
-    @Test func onlyLongHexRunsAreRedacted() {
-        let run31 = String(repeating: "a", count: 31), run32 = String(repeating: "F", count: 32)
-        #expect(JournalLogHandler.redactTokens(in: "channel_\(run31)_x") == "channel_\(run31)_x")
-        #expect(JournalLogHandler.redactTokens(in: "token \(run32)!") == "token FFFF…!")
-        let fullwidth = String(repeating: "\u{FF21}", count: 32)
-        #expect(JournalLogHandler.redactTokens(in: "wide \(fullwidth)") == "wide " + String(repeating: "\u{FF21}", count: 4) + "…")
-        #expect(!JournalLogHandler.mayHoldHexRun("sendbird_group_channel_1234567_0123456789abcdef0123456"))
-        #expect(JournalLogHandler.mayHoldHexRun(run32))
+    /// The message and values not redacted by their key go through `Redaction.scrub`, the one
+    /// rule: an FCM token (no hex run) is caught, an apns-id (a UUID) is kept.
+    @Test func tokensInFreeTextAreRedactedAsEverywhere() {
+        let (logger, lines) = Self.logger(journald: true)
+        let fcm = "dXNlcjpwYXNz" + String(repeating: "Ab-_9", count: 25) + ":APA91b"
+        let apnsID = "123e4567-e89b-12d3-a456-426614174000"
+        logger.warning("unregistered \(fcm)", metadata: ["error": "token \(fcm) is gone", "apns_id": .string(apnsID)])
+        #expect(lines.all == ["<4>warning unregistered dXNl… apns_id=\(apnsID) error=\"token dXNl… is gone\"\n"])
     }
 
     @Test func valuesWithSpacesQuotesOrEqualsAreQuoted() {
