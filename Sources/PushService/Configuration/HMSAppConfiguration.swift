@@ -20,7 +20,7 @@ public struct HMSAppConfiguration: Sendable, Hashable {
     public init(
         appID: String, clientSecret: Secret, endpoint: URL = HMSClientConfiguration.defaultEndpoint,
         tokenURL: URL = HMSClientConfiguration.defaultTokenURL, caFile: String? = nil,
-        poolSize: Int = APNsAppConfiguration.defaultPoolSize
+        poolSize: Int = ProviderPoolSize.defaultSize
     ) {
         self.appID = appID
         self.clientSecret = clientSecret

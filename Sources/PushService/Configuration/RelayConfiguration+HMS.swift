@@ -27,15 +27,7 @@ extension RelayConfiguration {
             config.tokenURL = url
         }
         config.caFile = try map.filePath("ca_file", environment: environment)
-        if let size = try map.int("pool_size") {
-            guard APNsAppConfiguration.allowedPoolSizes.contains(size) else {
-                throw .invalidValue(
-                    key: map.name("pool_size"),
-                    reason:
-                        "must be \(APNsAppConfiguration.allowedPoolSizes.lowerBound)...\(APNsAppConfiguration.allowedPoolSizes.upperBound)")
-            }
-            config.poolSize = size
-        }
+        if let size = try map.poolSize() { config.poolSize = size }
         return config
     }
 }
