@@ -190,6 +190,21 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // HMS Push Kit and Huawei's OAuth token endpoint on swift-nio like the other mocks (not the relay's
+        // client stack), over HTTP/2 or HTTP/1.1 as ALPN chooses, since the relay's HMS client speaks both.
+        .target(
+            name: "HMSMock",
+            dependencies: [
+                "LogRedaction",
+                "MockSupport",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOHTTP2", package: "swift-nio-http2"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .executableTarget(
             name: "push-relay",
             dependencies: [
@@ -250,6 +265,19 @@ let package = Package(
         .testTarget(name: "PushCoreTests", dependencies: ["PushCore"]),
         .testTarget(name: "FCMTests", dependencies: ["FCM", "APNs", "FCMMock", "TestSupport"]),
         .testTarget(name: "FCMMockTests", dependencies: ["FCMMock"]),
+        .testTarget(
+            name: "HMSMockTests",
+            dependencies: [
+                "HMSMock",
+                "TestSupport",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOTLS", package: "swift-nio"),
+                .product(name: "NIOHTTP2", package: "swift-nio-http2"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ]
+        ),
         .testTarget(name: "MockSupportTests", dependencies: ["MockSupport"]),
         .testTarget(name: "LogRedactionTests", dependencies: ["LogRedaction"]),
         .testTarget(name: "UUIDTextTests", dependencies: ["UUIDText"]),
