@@ -10,6 +10,7 @@ let package = Package(
         .executable(name: "push-relay", targets: ["push-relay"]),
         .executable(name: "apns-mock", targets: ["apns-mock"]),
         .executable(name: "fcm-mock", targets: ["fcm-mock"]),
+        .executable(name: "hms-mock", targets: ["hms-mock"]),
         .library(name: "APNs", targets: ["APNs"]),
         .library(name: "APNsMock", targets: ["APNsMock"]),
         // For the per-stage suite in Benchmarks/Stages, a package of its own.
@@ -202,6 +203,15 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOHTTP2", package: "swift-nio-http2"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .executableTarget(
+            name: "hms-mock",
+            dependencies: [
+                "HMSMock",
+                "MockSupport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
