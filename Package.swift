@@ -10,6 +10,7 @@ let package = Package(
         .executable(name: "push-relay", targets: ["push-relay"]),
         .executable(name: "apns-mock", targets: ["apns-mock"]),
         .executable(name: "fcm-mock", targets: ["fcm-mock"]),
+        .executable(name: "hms-mock", targets: ["hms-mock"]),
         .library(name: "APNs", targets: ["APNs"]),
         .library(name: "APNsMock", targets: ["APNsMock"]),
         // For the per-stage suite in Benchmarks/Stages, a package of its own.
@@ -211,6 +212,30 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // HMS Push Kit and Huawei's OAuth token endpoint on swift-nio like the other mocks (not the relay's
+        // client stack), over HTTP/2 or HTTP/1.1 as ALPN chooses, since the relay's HMS client speaks both.
+        .target(
+            name: "HMSMock",
+            dependencies: [
+                "LogRedaction",
+                "MockSupport",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOHTTP2", package: "swift-nio-http2"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .executableTarget(
+            name: "hms-mock",
+            dependencies: [
+                "HMSMock",
+                "MockSupport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .executableTarget(
             name: "push-relay",
             dependencies: [
@@ -271,6 +296,19 @@ let package = Package(
         .testTarget(name: "PushCoreTests", dependencies: ["PushCore"]),
         .testTarget(name: "FCMTests", dependencies: ["FCM", "APNs", "FCMMock", "TestSupport"]),
         .testTarget(name: "FCMMockTests", dependencies: ["FCMMock"]),
+        .testTarget(
+            name: "HMSMockTests",
+            dependencies: [
+                "HMSMock",
+                "TestSupport",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOTLS", package: "swift-nio"),
+                .product(name: "NIOHTTP2", package: "swift-nio-http2"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ]
+        ),
         .testTarget(name: "MockSupportTests", dependencies: ["MockSupport"]),
         .testTarget(name: "LogRedactionTests", dependencies: ["LogRedaction"]),
         .testTarget(name: "UUIDTextTests", dependencies: ["UUIDText"]),

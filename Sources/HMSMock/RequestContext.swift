@@ -1,0 +1,13 @@
+/// What a request came on, for the record and the stats.
+struct RequestContext: Sendable {
+    /// The protocol ALPN chose for the connection.
+    enum HTTPVersion: String, Sendable {
+        case h2
+        case http1 = "http/1.1"
+    }
+
+    var connectionID: Int
+    var httpVersion: HTTPVersion
+    /// The request's headers worth recording (`content-type`, `user-agent`), by lowercase name.
+    var headers: [String: String]
+}
