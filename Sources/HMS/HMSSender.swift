@@ -52,8 +52,9 @@ public struct HMSSender: PushSender {
     static func result(_ error: HMSError) -> PushSendResult {
         switch error {
         case .shutdown: PushSendResult(.notSent)
-        case .transport: PushSendResult(.retry(after: .zero), error: "\(error)")
-        case .accessTokenRefused: PushSendResult(.credentialsRefused, reason: "token_exchange", label: "token_exchange", error: "\(error)")
+        case _ where error.isRetryable: PushSendResult(.retry(after: .zero), error: "\(error)")
+        case .transport, .accessTokenRefused:
+            PushSendResult(.credentialsRefused, reason: "token_exchange", label: "token_exchange", error: "\(error)")
         }
     }
 }

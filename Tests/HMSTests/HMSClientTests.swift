@@ -117,4 +117,22 @@ import TestSupport
             #expect(again.code == .success)
         }
     }
+
+    @Test func anUnavailableTokenEndpointIsTheMomentNotTheCredentials() async throws {
+        try await Self.withMock { server, client in
+            server.arm(HMSMockFaults(tokenEndpointUnavailable: 1))
+            do {
+                _ = try await client.send(body: Self.body(1))
+                Issue.record("sent without an access token")
+            } catch let error as HMSError {
+                #expect(error.isRetryable, "\(error)")
+                #expect(HMSSender.result(error).outcome == .retry(after: .zero))
+            } catch {
+                Issue.record("\(error)")
+            }
+            #expect(HMSSender.result(.accessTokenRefused(status: 0, reason: "connection refused")).outcome == .retry(after: .zero))
+            let again = try await client.send(body: Self.body(1))
+            #expect(again.code == .success)
+        }
+    }
 }
