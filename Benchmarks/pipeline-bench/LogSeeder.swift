@@ -49,7 +49,7 @@ struct LogSeeder {
                     event, lookup: RecipientLookup(states), now: Date(timeIntervalSince1970: Double(createdAtMs) / 1000))
                 var accepted = AcceptedEvent(plan: plan, senderID: event.sender?.userID, acceptedAtMs: createdAtMs) {
                     NewDelivery(
-                        planned: $0, apnsID: APNsID.random(), pushType: "alert", priority: 10, expiresAtMs: max(toMs, dueAtMs) + 86_400_000)
+                        planned: $0, pushID: APNsID.random(), pushType: "alert", priority: 10, expiresAtMs: max(toMs, dueAtMs) + 86_400_000)
                 }
                 accepted.handedOff = true
                 batch.append(accepted)
@@ -59,7 +59,7 @@ struct LogSeeder {
             for (event, eventIDs) in zip(batch, ids) {
                 guard let eventIDs else { continue }
                 for (id, delivery) in zip(eventIDs, event.deliveries) {
-                    outcomes.append(outcomeOf(id, apnsID: delivery.apnsID, createdAtMs: event.acceptedAtMs))
+                    outcomes.append(outcomeOf(id, pushID: delivery.pushID, createdAtMs: event.acceptedAtMs))
                 }
             }
             try await store.recordOutcomes(outcomes)
@@ -69,18 +69,18 @@ struct LogSeeder {
         return stored
     }
 
-    private func outcomeOf(_ id: Int64, apnsID: UUID, createdAtMs: Int64) -> DeliveryOutcome {
+    private func outcomeOf(_ id: Int64, pushID: UUID, createdAtMs: Int64) -> DeliveryOutcome {
         switch outcome {
         case .sent:
             let at = createdAtMs + 20
             return DeliveryOutcome(
                 deliveryID: id, state: .sent, atMs: at,
-                attempt: DeliveryAttempt(atMs: at, status: 200, reason: nil, error: nil, apnsID: apnsID))
+                attempt: DeliveryAttempt(atMs: at, status: 200, reason: nil, error: nil, pushID: pushID))
         case .pending:
             let at = createdAtMs + 20
             return DeliveryOutcome(
                 deliveryID: id, state: .pending, atMs: at,
-                attempt: DeliveryAttempt(atMs: at, status: nil, reason: nil, error: "connection refused", apnsID: apnsID),
+                attempt: DeliveryAttempt(atMs: at, status: nil, reason: nil, error: "connection refused", pushID: pushID),
                 nextAttemptAtMs: dueAtMs)
         }
     }

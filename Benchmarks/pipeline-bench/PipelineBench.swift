@@ -143,7 +143,7 @@ struct PipelineBench {
         await measure("to rows (apns-id, etc.)") {
             accepted = plans.map { plan in
                 AcceptedEvent(plan: plan, senderID: nil, acceptedAtMs: 1) {
-                    NewDelivery(planned: $0, apnsID: APNsID.random(), pushType: "alert", priority: 10, expiresAtMs: Int64.max / 2)
+                    NewDelivery(planned: $0, pushID: APNsID.random(), pushType: "alert", priority: 10, expiresAtMs: Int64.max / 2)
                 }
             }
         }
@@ -183,7 +183,7 @@ struct PipelineBench {
                     slice.map {
                         DeliveryOutcome(
                             deliveryID: $0.id, state: .sent, atMs: 3,
-                            attempt: DeliveryAttempt(atMs: 3, status: 200, reason: nil, error: nil, apnsID: $0.apnsID))
+                            attempt: DeliveryAttempt(atMs: 3, status: 200, reason: nil, error: nil, pushID: $0.pushID))
                     })
                 index += 1000
             }

@@ -37,7 +37,7 @@ public struct HMSSender: PushSender {
 
     public var statistics: PushSenderStatistics? {
         // No pool of its own to report (AsyncHTTPClient keeps it): requests on the wire only.
-        PushSenderStatistics(inFlight: client.statistics.inFlight)
+        PushSenderStatistics(inFlight: client.statistics.inFlight, countsConnections: false)
     }
 
     public func shutdown() async { await client.shutdown() }

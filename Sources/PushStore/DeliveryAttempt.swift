@@ -9,14 +9,14 @@ public struct DeliveryAttempt: Sendable, Hashable {
     public var reason: String?
     /// The transport error when there was no answer.
     public var error: String?
-    public var apnsID: UUID
+    public var pushID: UUID
 
-    public init(atMs: Int64, status: Int?, reason: String?, error: String?, apnsID: UUID) {
+    public init(atMs: Int64, status: Int?, reason: String?, error: String?, pushID: UUID) {
         self.atMs = atMs
         self.status = status
         self.reason = reason
         self.error = error
-        self.apnsID = apnsID
+        self.pushID = pushID
     }
 }
 

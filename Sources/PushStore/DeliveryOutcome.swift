@@ -13,11 +13,11 @@ public struct DeliveryOutcome: Sendable, Hashable {
     /// For `tokenInvalid`: remove the token from the registry in the same transaction.
     public var tokenRemoval: TokenRemovalRule?
     /// For a `sent` FCM delivery: the message's name at FCM (`projects/{p}/messages/{id}`).
-    public var messageName: String?
+    public var providerMessageID: String?
 
     public init(
         deliveryID: Int64, state: DeliveryState, atMs: Int64, attempt: DeliveryAttempt?,
-        nextAttemptAtMs: Int64? = nil, tokenRemoval: TokenRemovalRule? = nil, messageName: String? = nil
+        nextAttemptAtMs: Int64? = nil, tokenRemoval: TokenRemovalRule? = nil, providerMessageID: String? = nil
     ) {
         self.deliveryID = deliveryID
         self.state = state
@@ -25,6 +25,6 @@ public struct DeliveryOutcome: Sendable, Hashable {
         self.attempt = attempt
         self.nextAttemptAtMs = nextAttemptAtMs
         self.tokenRemoval = tokenRemoval
-        self.messageName = messageName
+        self.providerMessageID = providerMessageID
     }
 }

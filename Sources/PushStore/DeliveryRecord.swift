@@ -10,7 +10,7 @@ public struct DeliveryRecord: Sendable, Hashable {
     public var userID: String
     public var deviceToken: String
     public var payload: Data
-    public var apnsID: UUID
+    public var pushID: UUID
     public var pushType: String
     public var priority: Int
     public var expiresAtMs: Int64
@@ -35,7 +35,7 @@ public struct DeliveryRecord: Sendable, Hashable {
         userID = d.userID
         deviceToken = d.deviceToken
         payload = d.payload
-        apnsID = d.apnsID
+        pushID = d.pushID
         pushType = d.pushType
         priority = d.priority
         expiresAtMs = d.expiresAtMs
@@ -63,7 +63,7 @@ public struct DeliveryRecord: Sendable, Hashable {
         guard let uuid = UUIDText.parse(rawID) else {
             throw PushStoreError.corruptValue(table: "deliveries", column: "apns_id", value: rawID)
         }
-        apnsID = uuid
+        pushID = uuid
         pushType = row.string(6)
         priority = Int(row.int64(7))
         expiresAtMs = row.int64(8)

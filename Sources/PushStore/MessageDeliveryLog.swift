@@ -32,12 +32,12 @@ public struct LoggedDelivery: Sendable, Hashable {
     /// When the device said it got the push (`POST /v3/sdk/push_delivery`), Unix ms.
     public var acknowledgedAtMs: Int64?
     /// FCM's name for the sent message (`projects/{project}/messages/{id}`); nil for APNs.
-    public var messageName: String?
+    public var providerMessageID: String?
 
-    public init(delivery: DeliveryRecord, attempts: [DeliveryAttempt], acknowledgedAtMs: Int64? = nil, messageName: String? = nil) {
+    public init(delivery: DeliveryRecord, attempts: [DeliveryAttempt], acknowledgedAtMs: Int64? = nil, providerMessageID: String? = nil) {
         self.delivery = delivery
         self.attempts = attempts
         self.acknowledgedAtMs = acknowledgedAtMs
-        self.messageName = messageName
+        self.providerMessageID = providerMessageID
     }
 }

@@ -8,7 +8,7 @@ public struct NewDelivery: Sendable, Hashable {
     public var payload: Data
     /// Chosen at accept time and sent with every retry, so APNs and logs can tell retries apart
     /// from new pushes.
-    public var apnsID: UUID
+    public var pushID: UUID
     /// `apns-push-type` value (e.g. `alert`).
     public var pushType: String
     /// `apns-priority` value (10, 5 or 1).
@@ -19,13 +19,13 @@ public struct NewDelivery: Sendable, Hashable {
     public var sharedSpans: [SharedSpan]
 
     public init(
-        userID: String, deviceToken: String, payload: Data, apnsID: UUID, pushType: String, priority: Int,
+        userID: String, deviceToken: String, payload: Data, pushID: UUID, pushType: String, priority: Int,
         expiresAtMs: Int64, sharedSpans: [SharedSpan] = []
     ) {
         self.userID = userID
         self.deviceToken = deviceToken
         self.payload = payload
-        self.apnsID = apnsID
+        self.pushID = pushID
         self.pushType = pushType
         self.priority = priority
         self.expiresAtMs = expiresAtMs
@@ -36,9 +36,9 @@ public struct NewDelivery: Sendable, Hashable {
 extension NewDelivery {
     /// A planned push as the store queues it: its recipient, token, payload and shared spans as
     /// planned, with what the sending side adds.
-    public init(planned: PlannedDelivery, apnsID: UUID, pushType: String, priority: Int, expiresAtMs: Int64) {
+    public init(planned: PlannedDelivery, pushID: UUID, pushType: String, priority: Int, expiresAtMs: Int64) {
         self.init(
-            userID: planned.userID, deviceToken: planned.deviceToken.token, payload: planned.payload, apnsID: apnsID,
+            userID: planned.userID, deviceToken: planned.deviceToken.token, payload: planned.payload, pushID: pushID,
             pushType: pushType, priority: priority, expiresAtMs: expiresAtMs, sharedSpans: planned.sharedSpans)
     }
 }

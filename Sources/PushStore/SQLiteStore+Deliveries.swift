@@ -118,7 +118,7 @@ extension SQLiteStore {
                 change.bind(5, a?.reason ?? a?.error)
                 change.bind(6, outcome.state == .sent ? outcome.atMs : nil)
                 change.bind(7, outcome.atMs)
-                change.bind(8, outcome.messageName)
+                change.bind(8, outcome.providerMessageID)
                 change.bind(9, outcome.deliveryID)
                 var target: (app: String, token: String)?
                 if outcome.tokenRemoval == nil {
@@ -137,7 +137,7 @@ extension SQLiteStore {
                     log.bind(3, a.status)
                     log.bind(4, a.reason)
                     log.bind(5, a.error)
-                    log.bind(6, UUIDText.lowercase(a.apnsID))
+                    log.bind(6, UUIDText.lowercase(a.pushID))
                     try log.run()
                 }
                 guard let (app, token) = target else { continue }

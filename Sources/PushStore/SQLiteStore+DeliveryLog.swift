@@ -65,7 +65,7 @@ extension SQLiteStore {
     private static func logged(_ db: Database, _ record: DeliveryRecord) throws -> LoggedDelivery {
         let row = try Row.fetchOne(db, sql: "SELECT acknowledged_at_ms, message_name FROM deliveries WHERE id = ?", arguments: [record.id])
         return LoggedDelivery(
-            delivery: record, attempts: try attempts(db, delivery: record), acknowledgedAtMs: row?[0], messageName: row?[1])
+            delivery: record, attempts: try attempts(db, delivery: record), acknowledgedAtMs: row?[0], providerMessageID: row?[1])
     }
 
     /// Deliveries (without their payloads) matching a condition on `deliveries d`.
@@ -91,10 +91,10 @@ extension SQLiteStore {
             guard let uuid = UUIDText.parse(raw) else {
                 throw PushStoreError.corruptValue(table: "delivery_attempts", column: "apns_id", value: raw)
             }
-            return DeliveryAttempt(atMs: row["at_ms"], status: row["status"], reason: row["reason"], error: row["error"], apnsID: uuid)
+            return DeliveryAttempt(atMs: row["at_ms"], status: row["status"], reason: row["reason"], error: row["error"], pushID: uuid)
         }
         if delivery.state == .sent, let sentAtMs = delivery.sentAtMs, !attempts.contains(where: { $0.status == 200 }) {
-            attempts.append(DeliveryAttempt(atMs: sentAtMs, status: 200, reason: nil, error: nil, apnsID: delivery.apnsID))
+            attempts.append(DeliveryAttempt(atMs: sentAtMs, status: 200, reason: nil, error: nil, pushID: delivery.pushID))
         }
         return attempts
     }

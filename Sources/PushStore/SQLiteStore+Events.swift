@@ -124,7 +124,7 @@ extension SQLiteStore {
                 let first = Int32(6 + offset * 6)
                 insert.bind(first, d.userID)
                 insert.bind(first + 1, d.deviceToken)
-                insert.bind(first + 2, UUIDText.lowercase(d.apnsID))
+                insert.bind(first + 2, UUIDText.lowercase(d.pushID))
                 insert.bind(first + 3, d.pushType)
                 insert.bind(first + 4, d.priority)
                 insert.bind(first + 5, d.expiresAtMs)

@@ -19,7 +19,7 @@ enum DeliveryColumns {
         let (id, app, messageID, user, token, rawAPNsID, pushType, priority, expiresAt, state, attempts, nextAttempt) =
             try row.decode((Int64, String, Int64, String, String, String, String, Int, Int64, String, Int, Int64).self)
         let columns = row.makeRandomAccess()
-        guard let apnsID = UUIDText.parse(rawAPNsID) else {
+        guard let pushID = UUIDText.parse(rawAPNsID) else {
             throw PushStoreError.corruptValue(table: "deliveries", column: "apns_id", value: rawAPNsID)
         }
         let payload = columns.count > 17 ? try columns[17].decode(Data?.self) ?? Data() : Data()
@@ -29,7 +29,7 @@ enum DeliveryColumns {
             id: id,
             event: AcceptedEvent(appID: app, messageID: messageID, channelURL: "", acceptedAtMs: 0, decisions: [], deliveries: []),
             delivery: NewDelivery(
-                userID: user, deviceToken: token, payload: payload, apnsID: apnsID, pushType: pushType, priority: priority,
+                userID: user, deviceToken: token, payload: payload, pushID: pushID, pushType: pushType, priority: priority,
                 expiresAtMs: expiresAt))
         record.state = DeliveryState(rawValue: state)
         record.attempts = attempts
@@ -45,9 +45,9 @@ enum DeliveryColumns {
     /// A row of `SELECT delivery_id, at_ms, status, reason, error, apns_id FROM delivery_attempts`.
     static func attempt(_ row: PostgresRow) throws -> (deliveryID: Int64, attempt: DeliveryAttempt) {
         let (deliveryID, atMs, status, reason, error, rawAPNsID) = try row.decode((Int64, Int64, Int?, String?, String?, String).self)
-        guard let apnsID = UUIDText.parse(rawAPNsID) else {
+        guard let pushID = UUIDText.parse(rawAPNsID) else {
             throw PushStoreError.corruptValue(table: "delivery_attempts", column: "apns_id", value: rawAPNsID)
         }
-        return (deliveryID, DeliveryAttempt(atMs: atMs, status: status, reason: reason, error: error, apnsID: apnsID))
+        return (deliveryID, DeliveryAttempt(atMs: atMs, status: status, reason: reason, error: error, pushID: pushID))
     }
 }

@@ -169,7 +169,7 @@ extension PostgresStore {
                     \(PostgresArray.int8(outcomes.map { $0.attempt?.status.map(Int64.init) })),
                     \(PostgresArray.text(outcomes.map { $0.attempt?.reason ?? $0.attempt?.error })),
                     \(PostgresArray.int8(outcomes.map { $0.state == .sent ? $0.atMs : nil })), \(PostgresArray.int8(outcomes.map(\.atMs))),
-                    \(PostgresArray.text(outcomes.map(\.messageName)))
+                    \(PostgresArray.text(outcomes.map(\.providerMessageID)))
                 ) AS o(id, state, attempted, next_attempt_at_ms, status, reason, sent_at_ms, at_ms, message_name)
             ), updated AS (
                 UPDATE deliveries d SET state = o.state, attempts = d.attempts + o.attempted,
@@ -186,7 +186,7 @@ extension PostgresStore {
                     \(PostgresArray.int8(attemptOutcomes.map(\.deliveryID))), \(PostgresArray.int8(attemptRows.map(\.atMs))),
                     \(PostgresArray.int8(attemptRows.map { $0.status.map(Int64.init) })), \(PostgresArray.text(attemptRows.map(\.reason))),
                     \(PostgresArray.text(attemptRows.map(\.error))),
-                    \(PostgresArray.text(attemptRows.map { UUIDText.lowercase($0.apnsID) }))
+                    \(PostgresArray.text(attemptRows.map { UUIDText.lowercase($0.pushID) }))
                 ) WITH ORDINALITY AS a(delivery_id, at_ms, status, reason, error, apns_id, n)
                 WHERE a.delivery_id IN (SELECT id FROM updated)  -- pruned meanwhile: nothing to log
                 ORDER BY a.n

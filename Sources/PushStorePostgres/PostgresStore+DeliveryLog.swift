@@ -66,7 +66,7 @@ extension PostgresStore {
             let (deliveryID, attempt) = try DeliveryColumns.attempt(row)
             attempts[deliveryID, default: []].append(attempt)
         }
-        var extras: [Int64: (acknowledgedAtMs: Int64?, messageName: String?)] = [:]
+        var extras: [Int64: (acknowledgedAtMs: Int64?, providerMessageID: String?)] = [:]
         for row in try await connection.rows(
             """
             SELECT id, acknowledged_at_ms, message_name FROM deliveries
@@ -80,7 +80,7 @@ extension PostgresStore {
             LoggedDelivery(
                 delivery: $0, attempts: withAcceptedAttempt(attempts[$0.id] ?? [], of: $0),
                 acknowledgedAtMs: extras[$0.id]?.acknowledgedAtMs,
-                messageName: extras[$0.id]?.messageName)
+                providerMessageID: extras[$0.id]?.providerMessageID)
         }
     }
 
@@ -102,6 +102,6 @@ extension PostgresStore {
         guard delivery.state == .sent, let sentAtMs = delivery.sentAtMs, !attempts.contains(where: { $0.status == 200 }) else {
             return attempts
         }
-        return attempts + [DeliveryAttempt(atMs: sentAtMs, status: 200, reason: nil, error: nil, apnsID: delivery.apnsID)]
+        return attempts + [DeliveryAttempt(atMs: sentAtMs, status: 200, reason: nil, error: nil, pushID: delivery.pushID)]
     }
 }

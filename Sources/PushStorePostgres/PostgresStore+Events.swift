@@ -155,7 +155,7 @@ private struct EventBatch {
                 deliveryEvents.append(number)
                 deliveryUsers.append(d.userID)
                 deviceTokens.append(d.deviceToken)
-                apnsIDs.append(UUIDText.lowercase(d.apnsID))
+                apnsIDs.append(UUIDText.lowercase(d.pushID))
                 pushTypes.append(d.pushType)
                 priorities.append(Int64(d.priority))
                 expiresAtMs.append(d.expiresAtMs)

@@ -68,7 +68,7 @@ extension PostgresStore {
                 status.append(attempt.status)
                 reason.append(attempt.reason)
                 error.append(attempt.error)
-                attemptAPNsID.append(attempt.apnsID)
+                attemptAPNsID.append(attempt.pushID)
             }
         }
         let row = try await retryingTransientFailures {
@@ -79,14 +79,14 @@ extension PostgresStore {
                         SELECT * FROM unnest(
                             \(PostgresArray.text(d.map(\.appID))), \(PostgresArray.int8(d.map(\.messageID))),
                             \(PostgresArray.text(d.map(\.userID))), \(PostgresArray.text(d.map(\.deviceToken))),
-                            \(PostgresArray.text(d.map(\.apnsID))), \(PostgresArray.text(d.map(\.pushType))),
+                            \(PostgresArray.text(d.map(\.pushID))), \(PostgresArray.text(d.map(\.pushType))),
                             \(PostgresArray.int8(d.map(\.priority))), \(PostgresArray.int8(d.map(\.expiresAtMs))),
                             \(PostgresArray.text(d.map(\.state))), \(PostgresArray.int8(d.map(\.attempts))),
                             \(PostgresArray.int8(d.map(\.nextAttemptAtMs))), \(PostgresArray.int8(d.map(\.lastStatus))),
                             \(PostgresArray.text(d.map(\.lastReason))), \(PostgresArray.int8(d.map(\.sentAtMs))),
                             \(PostgresArray.int8(d.map(\.createdAtMs))), \(PostgresArray.int8(d.map(\.updatedAtMs))),
                             \(PostgresArray.bool(d.map { $0.payload != nil })), \(PostgresArray.bytea(d.map { $0.payload ?? Data() })),
-                            \(PostgresArray.int8(d.map(\.acknowledgedAtMs))), \(PostgresArray.text(d.map(\.messageName)))
+                            \(PostgresArray.int8(d.map(\.acknowledgedAtMs))), \(PostgresArray.text(d.map(\.providerMessageID)))
                         ) WITH ORDINALITY AS s(app_id, message_id, user_id, device_token, apns_id, push_type, priority, expires_at_ms,
                             state, attempts, next_attempt_at_ms, last_status, last_reason, sent_at_ms, created_at_ms, updated_at_ms,
                             has_payload, payload, acknowledged_at_ms, message_name, k)
@@ -139,7 +139,7 @@ extension PostgresStore {
                     coalesce(sum((SELECT count(*) FROM delivery_attempts a WHERE a.delivery_id = x.id)), 0)::bigint
                 FROM unnest(
                     \(PostgresArray.text(d.map(\.appID))), \(PostgresArray.int8(d.map(\.messageID))),
-                    \(PostgresArray.text(d.map(\.userID))), \(PostgresArray.text(d.map(\.apnsID)))
+                    \(PostgresArray.text(d.map(\.userID))), \(PostgresArray.text(d.map(\.pushID)))
                 ) AS s(app_id, message_id, user_id, apns_id)
                 JOIN deliveries x ON x.app_id = s.app_id AND x.message_id = s.message_id AND x.user_id = s.user_id
                     AND x.apns_id = s.apns_id

@@ -265,7 +265,7 @@ def test_errors_are_sendbird_error_bodies(api):
             add_a_registration_or_device_token_request=AddARegistrationOrDeviceTokenRequest(huawei_device_token="x"),
         )
     assert huawei.value.status == 400
-    assert "not supported" in json.loads(huawei.value.body)["message"]
+    assert json.loads(huawei.value.body)["code"] == 400601, "too short for an HMS token"
     with pytest.raises(ApiException) as bad_fcm:
         api.add_a_registration_or_device_token(
             user, "gcm", api_token=API_TOKEN,
@@ -353,3 +353,35 @@ def test_fcm_tokens_add_list_owner_and_remove_beside_apns(api):
     assert [o.user_id for o in from_owner.value] == [user]
     assert api.list_registration_or_device_tokens(user, "gcm", api_token=API_TOKEN).tokens == []
     assert api.list_registration_or_device_tokens(user, "apns", api_token=API_TOKEN).tokens == [token(7)]
+
+
+def hms_token(n):
+    return f"IQAAAACy0k{n}+hms/" + "Qa9_" * 30 + "=="
+
+
+def test_huawei_tokens_add_list_owner_and_remove_beside_the_others(api):
+    user = new_user()
+    add(api, user, token(8))
+    api.add_a_registration_or_device_token(
+        user, "gcm", api_token=API_TOKEN,
+        add_a_registration_or_device_token_request=AddARegistrationOrDeviceTokenRequest(gcm_reg_token=fcm_token(8)))
+    for n in (1, 2):
+        added = api.add_a_registration_or_device_token(
+            user, "huawei", api_token=API_TOKEN,
+            add_a_registration_or_device_token_request=AddARegistrationOrDeviceTokenRequest(huawei_device_token=hms_token(n)))
+        assert (added.token, added.type, added.user.user_id) == (hms_token(n), "HUAWEI", user)
+
+    listed = api.list_registration_or_device_tokens(user, "huawei", api_token=API_TOKEN)
+    assert (listed.tokens, listed.type) == ([hms_token(1), hms_token(2)], "HUAWEI")
+    assert api.list_registration_or_device_tokens(user, "apns", api_token=API_TOKEN).tokens == [token(8)]
+    assert api.list_registration_or_device_tokens(user, "gcm", api_token=API_TOKEN).tokens == [fcm_token(8)]
+
+    owner = api.view_who_owns_a_registration_or_device_token("huawei", hms_token(2), api_token=API_TOKEN)
+    assert [o.user_id for o in owner.value] == [user]
+    removed = api.remove_a_registration_or_device_token(user, "huawei", hms_token(1), api_token=API_TOKEN)
+    assert removed.token == hms_token(1)
+    from_owner = api.remove_a_registration_or_device_token_from_an_owner("huawei", hms_token(2), api_token=API_TOKEN)
+    assert [o.user_id for o in from_owner.value] == [user]
+    assert api.list_registration_or_device_tokens(user, "huawei", api_token=API_TOKEN).tokens == []
+    assert api.list_registration_or_device_tokens(user, "gcm", api_token=API_TOKEN).tokens == [fcm_token(8)]
+    assert api.list_registration_or_device_tokens(user, "apns", api_token=API_TOKEN).tokens == [token(8)]

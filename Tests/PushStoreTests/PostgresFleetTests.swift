@@ -28,7 +28,7 @@ import Testing
             decisions: [RecipientDecisionRecord(userID: "zed", decision: .skip(.online))],
             deliveries: (0..<users).map { n in
                 NewDelivery(
-                    userID: "u\(n)", deviceToken: hexToken(n + 1), payload: Data(#"{"aps":{}}"#.utf8), apnsID: UUID(), pushType: "alert",
+                    userID: "u\(n)", deviceToken: hexToken(n + 1), payload: Data(#"{"aps":{}}"#.utf8), pushID: UUID(), pushType: "alert",
                     priority: 10, expiresAtMs: .max)
             })
     }
@@ -122,7 +122,7 @@ import Testing
         fleet.clock.advance(by: 41_000)
         let takenOver = try await fleet.b.claimDue(nowMs: .max, limit: 10)
         #expect(Set(takenOver.map(\.id)) == Set(claimed.map(\.id)))
-        #expect(Set(takenOver.map(\.apnsID)) == Set(event.deliveries.map(\.apnsID)))
+        #expect(Set(takenOver.map(\.pushID)) == Set(event.deliveries.map(\.pushID)))
         #expect(takenOver.allSatisfy { $0.state == .inFlight && $0.attempts == 0 })
         #expect(try await fleet.db.count("SELECT COUNT(*) FROM deliveries WHERE lease_owner = 'b'") == 2)
         #expect(try await fleet.a.renewClaims(ids: claimed.map(\.id)) == 0, "a lost them")
@@ -144,7 +144,7 @@ import Testing
         #expect(try await fleet.a.renewClaims(ids: []) == 0)
         fleet.clock.advance(by: 11_000)
         let takenOver = try await fleet.b.claimDue(nowMs: .max, limit: 10)
-        #expect(Set(takenOver.map(\.apnsID)) == Set(lostAnswer.deliveries.map(\.apnsID)), "the unheld hand-offs, not a's claim")
+        #expect(Set(takenOver.map(\.pushID)) == Set(lostAnswer.deliveries.map(\.pushID)), "the unheld hand-offs, not a's claim")
     }
 
     /// A rolling upgrade: the new release's relay migrates the database (additive changes only)

@@ -15,7 +15,7 @@ import Testing
             ],
             deliveries: users.enumerated().map { n, user in
                 NewDelivery(
-                    userID: user, deviceToken: hexToken(n + 1), payload: Data(#"{"aps":{}}"#.utf8), apnsID: UUID(),
+                    userID: user, deviceToken: hexToken(n + 1), payload: Data(#"{"aps":{}}"#.utf8), pushID: UUID(),
                     pushType: "alert", priority: 10, expiresAtMs: expiresAt)
             })
     }
@@ -78,11 +78,11 @@ import Testing
         #expect(try await store.acceptEvent(Self.event(8, users: ["bob"], at: 1_000)))
         var claimed = try await store.claimDue(nowMs: 1_000, limit: 10)
         let id = try #require(claimed.first).id
-        let apnsID = claimed[0].apnsID
+        let pushID = claimed[0].pushID
         try await store.recordOutcomes([
             DeliveryOutcome(
                 deliveryID: id, state: .pending, atMs: 1_100,
-                attempt: DeliveryAttempt(atMs: 1_100, status: 503, reason: "ServiceUnavailable", error: nil, apnsID: apnsID),
+                attempt: DeliveryAttempt(atMs: 1_100, status: 503, reason: "ServiceUnavailable", error: nil, pushID: pushID),
                 nextAttemptAtMs: 1_200)
         ])
         claimed = try await store.claimDue(nowMs: 1_200, limit: 10)
@@ -90,7 +90,7 @@ import Testing
         try await store.recordOutcomes([
             DeliveryOutcome(
                 deliveryID: id, state: .sent, atMs: 1_300,
-                attempt: DeliveryAttempt(atMs: 1_300, status: 200, reason: nil, error: nil, apnsID: apnsID))
+                attempt: DeliveryAttempt(atMs: 1_300, status: 200, reason: nil, error: nil, pushID: pushID))
         ])
         #expect(try await db.count("SELECT COUNT(*) FROM delivery_attempts") == 1)
         let bob = try await store.deliveryLog(app: "app", messageID: 8, user: "bob")
@@ -98,7 +98,7 @@ import Testing
         #expect(delivery.delivery.state == .sent)
         #expect(delivery.delivery.attempts == 2)
         #expect(delivery.attempts.map(\.status) == [503, 200])
-        #expect(delivery.attempts.last == DeliveryAttempt(atMs: 1_300, status: 200, reason: nil, error: nil, apnsID: apnsID))
+        #expect(delivery.attempts.last == DeliveryAttempt(atMs: 1_300, status: 200, reason: nil, error: nil, pushID: pushID))
     }
 
     /// A batch mixing plain 200s (no attempt row) with other outcomes applies them in their order: a retry then a plain 200 for one delivery ends sent, with both attempts
@@ -113,18 +113,18 @@ import Testing
         func accepted(_ record: DeliveryRecord, at: Int64) -> DeliveryOutcome {
             DeliveryOutcome(
                 deliveryID: record.id, state: .sent, atMs: at,
-                attempt: DeliveryAttempt(atMs: at, status: 200, reason: nil, error: nil, apnsID: record.apnsID))
+                attempt: DeliveryAttempt(atMs: at, status: 200, reason: nil, error: nil, pushID: record.pushID))
         }
         try await store.recordOutcomes([
             accepted(claimed[1], at: 1_101),
             DeliveryOutcome(
                 deliveryID: claimed[0].id, state: .pending, atMs: 1_102,
-                attempt: DeliveryAttempt(atMs: 1_102, status: 429, reason: "TooManyRequests", error: nil, apnsID: claimed[0].apnsID),
+                attempt: DeliveryAttempt(atMs: 1_102, status: 429, reason: "TooManyRequests", error: nil, pushID: claimed[0].pushID),
                 nextAttemptAtMs: 1_200),
             accepted(claimed[0], at: 1_103),
             DeliveryOutcome(
                 deliveryID: 999_999, state: .sent, atMs: 1_104,
-                attempt: DeliveryAttempt(atMs: 1_104, status: 200, reason: nil, error: nil, apnsID: UUID())),
+                attempt: DeliveryAttempt(atMs: 1_104, status: 200, reason: nil, error: nil, pushID: UUID())),
             accepted(claimed[2], at: 1_105),
             // Put back after its 200 (as a shutdown would): applied after it, so it stays pending.
             DeliveryOutcome(deliveryID: claimed[2].id, state: .pending, atMs: 1_106, attempt: nil, nextAttemptAtMs: 1_300),
@@ -162,7 +162,7 @@ import Testing
         #expect(claimed.map(\.id) == ids)
         #expect(claimed.map(\.userID) == users)
         #expect(claimed.map(\.deviceToken) == event.deliveries.map(\.deviceToken))
-        #expect(claimed.map(\.apnsID) == event.deliveries.map(\.apnsID))
+        #expect(claimed.map(\.pushID) == event.deliveries.map(\.pushID))
         #expect(claimed.map(\.payload) == event.deliveries.map(\.payload))
         #expect(claimed.allSatisfy { $0.state == .inFlight && $0.createdAtMs == 1_000 && $0.attempts == 0 })
 
@@ -179,7 +179,7 @@ import Testing
         #expect(newIDs == [ids[4] + 1, ids[4] + 2])
         let next = try await store.claimDue(nowMs: 2_000, limit: 100)
         #expect(next.map(\.userID) == ["erin", "frank"])
-        #expect(next.map(\.apnsID) == again.deliveries.map(\.apnsID))
+        #expect(next.map(\.pushID) == again.deliveries.map(\.pushID))
     }
 
     /// A device's acknowledgement is kept once, and every reading of the log shows it.
@@ -206,7 +206,7 @@ import Testing
         _ = try await store.registerToken(app: "app", user: "carol", token: fcmToken, isUnique: false, provider: .fcm)
         var event = Self.event(5, users: ["bob", "carol"])
         event.deliveries[1] = NewDelivery(
-            userID: "carol", deviceToken: fcmToken, payload: Data(#"{"message":"hi","sendbird":"{}"}"#.utf8), apnsID: UUID(),
+            userID: "carol", deviceToken: fcmToken, payload: Data(#"{"message":"hi","sendbird":"{}"}"#.utf8), pushID: UUID(),
             pushType: PushProvider.fcmPushType, priority: 10, expiresAtMs: 1_800_000_000_000)
         #expect(try await store.acceptEvent(event))
         let claimed = try await store.claimDue(nowMs: 1_700_000_000_000, limit: 10)
@@ -216,12 +216,12 @@ import Testing
         try await store.recordOutcomes([
             DeliveryOutcome(
                 deliveryID: carol.id, state: .sent, atMs: 1_700_000_000_100,
-                attempt: DeliveryAttempt(atMs: 1_700_000_000_100, status: 200, reason: nil, error: nil, apnsID: carol.apnsID),
-                messageName: name)
+                attempt: DeliveryAttempt(atMs: 1_700_000_000_100, status: 200, reason: nil, error: nil, pushID: carol.pushID),
+                providerMessageID: name)
         ])
         let logged = try #require(try await store.deliveryLog(app: "app", messageID: 5, user: "carol").deliveries.first)
-        #expect(logged.messageName == name && logged.delivery.provider == .fcm && logged.delivery.state == .sent)
-        #expect(try await store.deliveryLog(app: "app", messageID: 5, user: "bob").deliveries.first?.messageName == nil)
+        #expect(logged.providerMessageID == name && logged.delivery.provider == .fcm && logged.delivery.state == .sent)
+        #expect(try await store.deliveryLog(app: "app", messageID: 5, user: "bob").deliveries.first?.providerMessageID == nil)
 
         // UNREGISTERED for a send that started before the registration: the token stays; for
         // one that started after it: the token goes.
@@ -234,7 +234,7 @@ import Testing
             try await store.recordOutcomes([
                 DeliveryOutcome(
                     deliveryID: second.id, state: .tokenInvalid, atMs: 2_500,
-                    attempt: DeliveryAttempt(atMs: 2_500, status: 404, reason: "UNREGISTERED", error: nil, apnsID: second.apnsID),
+                    attempt: DeliveryAttempt(atMs: 2_500, status: 404, reason: "UNREGISTERED", error: nil, pushID: second.pushID),
                     tokenRemoval: .ifRegisteredBefore(sendStartedAtMs))
             ])
         }
@@ -285,25 +285,25 @@ import Testing
         try await store.recordOutcomes([
             DeliveryOutcome(
                 deliveryID: claimed[0].id, state: .pending, atMs: now,
-                attempt: DeliveryAttempt(atMs: now, status: 503, reason: "ServiceUnavailable", error: nil, apnsID: claimed[0].apnsID),
+                attempt: DeliveryAttempt(atMs: now, status: 503, reason: "ServiceUnavailable", error: nil, pushID: claimed[0].pushID),
                 nextAttemptAtMs: retryAt),
             DeliveryOutcome(
                 deliveryID: claimed[1].id, state: .sent, atMs: now,
-                attempt: DeliveryAttempt(atMs: now, status: 200, reason: nil, error: nil, apnsID: claimed[1].apnsID)),
+                attempt: DeliveryAttempt(atMs: now, status: 200, reason: nil, error: nil, pushID: claimed[1].pushID)),
         ])
         #expect(try await store.nextDueAtMs() == retryAt)
         #expect(try await store.claimDue(nowMs: now, limit: 10).isEmpty, "not due yet")
         let retried = try #require(try await store.delivery(id: claimed[0].id))
         #expect(retried.delivery.attempts == 1)
         #expect(retried.delivery.lastStatus == 503)
-        #expect(retried.attempts.map(\.apnsID) == [claimed[0].apnsID])
+        #expect(retried.attempts.map(\.pushID) == [claimed[0].pushID])
 
         // A crash leaves the third in flight; a new instance on the same file resumes it.
         let reopened = try await db.open()
         #expect(try await reopened.resumeInFlight() == 1)
         let again = try await reopened.claimDue(nowMs: retryAt, limit: 10)
         #expect(again.count == 2)
-        #expect(again.contains { $0.id == claimed[0].id && $0.apnsID == claimed[0].apnsID })
+        #expect(again.contains { $0.id == claimed[0].id && $0.pushID == claimed[0].pushID })
     }
 
     /// The webhook's hand-off: deliveries committed as in flight are invisible to claims, come
@@ -318,7 +318,7 @@ import Testing
         #expect(try await store.commitEvents([event]) == [nil])
         let records = event.deliveryRecords(ids: ids)
         #expect(records.map(\.state) == [.inFlight, .inFlight])
-        #expect(records.map(\.apnsID) == event.deliveries.map(\.apnsID))
+        #expect(records.map(\.pushID) == event.deliveries.map(\.pushID))
         #expect(records.map(\.payload) == event.deliveries.map(\.payload))
         #expect(try await store.claimDue(nowMs: .max, limit: 10).isEmpty)
         #expect(try await store.pendingCount() == 2)
@@ -330,7 +330,7 @@ import Testing
 
         #expect(try await store.resumeInFlight() == 2)
         let resumed = try await store.claimDue(nowMs: .max, limit: 10)
-        #expect(Set(resumed.map(\.apnsID)) == Set(event.deliveries.map(\.apnsID)))
+        #expect(Set(resumed.map(\.pushID)) == Set(event.deliveries.map(\.pushID)))
     }
 
     @Test(arguments: StoreKind.allCases) func tokenRemovalFollowsThe410Rule(kind: StoreKind) async throws {
@@ -367,11 +367,11 @@ import Testing
         let removed = try await store.recordOutcomes([
             DeliveryOutcome(
                 deliveryID: gone, state: .failed, atMs: 2,
-                attempt: DeliveryAttempt(atMs: 2, status: 400, reason: "BadTopic", error: nil, apnsID: live.apnsID)),
+                attempt: DeliveryAttempt(atMs: 2, status: 400, reason: "BadTopic", error: nil, pushID: live.pushID)),
             DeliveryOutcome(deliveryID: gone + 1, state: .tokenInvalid, atMs: 2, attempt: nil, tokenRemoval: .always),
             DeliveryOutcome(
                 deliveryID: live.id, state: .sent, atMs: 3,
-                attempt: DeliveryAttempt(atMs: 3, status: 200, reason: nil, error: nil, apnsID: live.apnsID)),
+                attempt: DeliveryAttempt(atMs: 3, status: 200, reason: nil, error: nil, pushID: live.pushID)),
         ])
         #expect(removed == 0)
         #expect(try await store.tokens(app: "app", user: "bob")?.count == 1)

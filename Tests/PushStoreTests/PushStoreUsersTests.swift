@@ -130,7 +130,7 @@ import Testing
             NewDelivery(
                 userID: user, deviceToken: token,
                 payload: Data(#"{"aps":{"alert":"hi"},"sendbird":{"sender":{"id":"\#(sender)"},"recipient":{"id":"\#(user)"}}}"#.utf8),
-                apnsID: UUID(), pushType: "alert", priority: 10, expiresAtMs: .max)
+                pushID: UUID(), pushType: "alert", priority: 10, expiresAtMs: .max)
         }
         #expect(
             try await store.acceptEvent(
@@ -154,7 +154,7 @@ import Testing
         try await store.recordOutcomes([
             DeliveryOutcome(
                 deliveryID: hers.id, state: .pending, atMs: 10,
-                attempt: DeliveryAttempt(atMs: 10, status: 503, reason: "ServiceUnavailable", error: nil, apnsID: hers.apnsID),
+                attempt: DeliveryAttempt(atMs: 10, status: 503, reason: "ServiceUnavailable", error: nil, pushID: hers.pushID),
                 nextAttemptAtMs: 20)
         ])
         try await store.requeue(ids: claimed.filter { $0.userID != eve }.map(\.id))

@@ -60,7 +60,7 @@ import Testing
                 appID: "A", messageID: 1, channelURL: "c", acceptedAtMs: 1, decisions: [],
                 deliveries: [
                     NewDelivery(
-                        userID: "u", deviceToken: hexToken(1), payload: Data("{}".utf8), apnsID: UUID(),
+                        userID: "u", deviceToken: hexToken(1), payload: Data("{}".utf8), pushID: UUID(),
                         pushType: "alert", priority: 10, expiresAtMs: .max)
                 ]))
         #expect(try await read(store).states["u"]?.tokens.count == 1)

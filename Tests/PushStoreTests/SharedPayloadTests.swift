@@ -30,7 +30,7 @@ import Testing
         let (states, _) = try store.recipientStatesAndTemplates(app: app, users: users, channel: "channel-1")
         let plan = PushPlanner().plan(event, lookup: RecipientLookup(states), now: Date(timeIntervalSince1970: 1_700_000_000))
         return AcceptedEvent(plan: plan, senderID: sender, acceptedAtMs: 1_700_000_000_000) {
-            NewDelivery(planned: $0, apnsID: UUID(), pushType: "alert", priority: 10, expiresAtMs: 1_800_000_000_000)
+            NewDelivery(planned: $0, pushID: UUID(), pushType: "alert", priority: 10, expiresAtMs: 1_800_000_000_000)
         }
     }
 

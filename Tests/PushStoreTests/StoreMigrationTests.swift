@@ -52,23 +52,23 @@ import Testing
                 ],
                 deliveries: [
                     NewDelivery(
-                        userID: "bob", deviceToken: hexToken(0), payload: Data(#"{"aps":{"alert":"\#(message)"}}"#.utf8), apnsID: id,
+                        userID: "bob", deviceToken: hexToken(0), payload: Data(#"{"aps":{"alert":"\#(message)"}}"#.utf8), pushID: id,
                         pushType: "alert", priority: 10, expiresAtMs: clock.milliseconds + 86_400_000)
                 ])
             #expect(try await store.acceptEvent(event))
         }
         let claimed = try await store.claimDue(nowMs: clock.milliseconds, limit: 3)
         #expect(claimed.count == 3)
-        let byAPNsID = Dictionary(uniqueKeysWithValues: claimed.map { ($0.apnsID, $0.id) })
+        let byAPNsID = Dictionary(uniqueKeysWithValues: claimed.map { ($0.pushID, $0.id) })
         clock.advance(by: 10)
         try await store.recordOutcomes([
             DeliveryOutcome(
                 deliveryID: byAPNsID[ids[1]]!, state: .pending, atMs: clock.milliseconds,
-                attempt: DeliveryAttempt(atMs: clock.milliseconds, status: 503, reason: "ServiceUnavailable", error: nil, apnsID: ids[1]),
+                attempt: DeliveryAttempt(atMs: clock.milliseconds, status: 503, reason: "ServiceUnavailable", error: nil, pushID: ids[1]),
                 nextAttemptAtMs: clock.milliseconds + 1_000),
             DeliveryOutcome(
                 deliveryID: byAPNsID[ids[2]]!, state: .pending, atMs: clock.milliseconds,
-                attempt: DeliveryAttempt(atMs: clock.milliseconds, status: 429, reason: "TooManyRequests", error: nil, apnsID: ids[2]),
+                attempt: DeliveryAttempt(atMs: clock.milliseconds, status: 429, reason: "TooManyRequests", error: nil, pushID: ids[2]),
                 nextAttemptAtMs: clock.milliseconds),
         ])
         _ = try await store.claimDue(nowMs: clock.milliseconds, limit: 3)
@@ -76,7 +76,7 @@ import Testing
         try await store.recordOutcomes([
             DeliveryOutcome(
                 deliveryID: byAPNsID[ids[2]]!, state: .sent, atMs: clock.milliseconds,
-                attempt: DeliveryAttempt(atMs: clock.milliseconds, status: 200, reason: nil, error: nil, apnsID: ids[2]))
+                attempt: DeliveryAttempt(atMs: clock.milliseconds, status: 200, reason: nil, error: nil, pushID: ids[2]))
         ])
         return (ids[0], ids[1], ids[2])
     }
@@ -139,9 +139,9 @@ import Testing
         // The queue: the one in flight and the one waiting for its retry are sent, with their
         // apns-ids and payloads; the sent one is not.
         let due = try await postgres.claimDue(nowMs: clock.milliseconds + 2_000, limit: 10)
-        #expect(Set(due.map(\.apnsID)) == [apnsIDs.inFlight, apnsIDs.pending])
+        #expect(Set(due.map(\.pushID)) == [apnsIDs.inFlight, apnsIDs.pending])
         #expect(due.allSatisfy { $0.payload.starts(with: Data(#"{"aps""#.utf8)) })
-        #expect(due.first { $0.apnsID == apnsIDs.pending }?.attempts == 1)
+        #expect(due.first { $0.pushID == apnsIDs.pending }?.attempts == 1)
         // A retried webhook for a message SQLite took is a duplicate here.
         let retried = AcceptedEvent(
             appID: "A", messageID: 2, channelURL: "c/1 ü", acceptedAtMs: clock.milliseconds, decisions: [], deliveries: [])

@@ -1,6 +1,7 @@
 """Shared by the reliability suites: apns-mock (validating, recording, with its admin API) plus a
 restartable `push-relay serve` on one database, and signed webhook events with fan-out. With
-`fcm=True` fcm-mock too, and the users hold a mix of APNs and FCM tokens."""
+`fcm=True` fcm-mock too, and the users hold a mix of APNs and FCM tokens; with `hms=True` as well
+hms-mock, and the mix takes in Huawei tokens."""
 
 import base64
 import hashlib
@@ -25,6 +26,9 @@ import pgcluster  # noqa: E402
 RELAY_BIN = Path(os.environ.get("PUSH_RELAY_BINARY", ROOT / ".build" / "debug" / "push-relay"))
 MOCK_BIN = Path(os.environ.get("APNS_MOCK_BINARY", ROOT / ".build" / "debug" / "apns-mock"))
 FCM_MOCK_BIN = Path(os.environ.get("FCM_MOCK_BINARY", ROOT / ".build" / "debug" / "fcm-mock"))
+HMS_MOCK_BIN = Path(os.environ.get("HMS_MOCK_BINARY", ROOT / ".build" / "debug" / "hms-mock"))
+HMS_APP_ID = "104783201"
+HMS_CLIENT_SECRET = "crash-hms-client-secret-0123456789"
 CERTS = ROOT / "certs" / "dev"
 
 FANOUT = int(os.environ.get("CRASH_FANOUT", "5"))
@@ -84,9 +88,26 @@ def fcm_token_for(user: int) -> str:
     return f"crash{user:03d}:APA91b" + "Xy-_" * 35
 
 
+def hms_token_for(user: int) -> str:
+    """An HMS push token's shape: letters, digits and `+ / = - _ :`, 130-odd characters."""
+    return f"IQAAAACy{user:03d}+hms/" + "Qa9_" * 30 + "=="
+
+
 def mixed_tokens(user: int) -> set:
     """A third of the users hold an APNs token, a third an FCM token, a third both."""
     return [{token_for(user)}, {fcm_token_for(user)}, {token_for(user), fcm_token_for(user)}][user % 3]
+
+
+def all_provider_tokens(user: int) -> set:
+    """A quarter each: an APNs token, an FCM token, an HMS token, or one of each."""
+    return [{token_for(user)}, {fcm_token_for(user)}, {hms_token_for(user)},
+            {token_for(user), fcm_token_for(user), hms_token_for(user)}][user % 4]
+
+
+def provider_of(token: str) -> str:
+    if token.startswith("IQAAAACy"):
+        return "hms"
+    return "apns" if all(c in "0123456789abcdef" for c in token) else "fcm"
 
 
 def event_body(message_id: int, rng: random.Random, tokens_of=lambda user: {token_for(user)}) -> bytes:
@@ -107,15 +128,19 @@ class Cluster:
     a database of its own on the test cluster (`pgcluster`)."""
 
     def __init__(self, workdir: Path, extra_config: str = "", app_config: str = "", log_level: str = "warning",
-                 store: str = "sqlite", fcm: bool = False, database_dir: Path | None = None, more_apps: str = ""):
+                 store: str = "sqlite", fcm: bool = False, hms: bool = False, database_dir: Path | None = None,
+                 more_apps: str = ""):
         """`more_apps`: further apps' YAML, each item's `{apns}` replaced by the first app's APNs
         settings (the same mock)."""
         self.workdir = workdir
         self.record = workdir / "pushes.jsonl"
         self.fcm_record = workdir / "fcm-pushes.jsonl"
         self.store = store
+        self.hms_record = workdir / "hms-pushes.jsonl"
         self.fcm = fcm
         self.fcm_mock = None
+        self.hms = hms
+        self.hms_mock = None
         if store == "postgres":
             self.database = pgcluster.cluster().create_database()
             database_yaml = f"{{postgres: {{url: '{self.database}'}}}}"
@@ -145,6 +170,7 @@ class Cluster:
                 f"      url: \"{fcm_url}\"\n"
                 f"      token_url: \"{fcm_url}/token\"\n"
                 f"      ca_file: {CERTS / 'ca.pem'}\n")
+        hms_config = self.start_hms_mock() if hms else ""
         self.config = workdir / "relay.yaml"
         apns = (
             "    apns:\n"
@@ -161,6 +187,7 @@ class Cluster:
             f"    api_token: {API_TOKEN}\n"
             f"{apns}"
             f"{fcm_config}"
+            f"{hms_config}"
             f"{app_config}"
             f"{more_apps.replace('{apns}', apns)}")
         self.relay = None
@@ -168,6 +195,26 @@ class Cluster:
         self.lock = threading.Lock()
         self.up = threading.Event()
         self.start_relay()
+
+    def start_hms_mock(self) -> str:
+        """Starts hms-mock; returns the app's `hms:` settings for it."""
+        self.hms_mock, line = start_and_wait(
+            [str(HMS_MOCK_BIN), "--port", "0", "--admin-port", "0", "--record", str(self.hms_record),
+             "--cert", str(CERTS / "server.pem"), "--key", str(CERTS / "server.key"),
+             "--app-id", HMS_APP_ID, "--client-secret", HMS_CLIENT_SECRET, "--log-level", "warning"],
+            self.workdir / "hms-mock.log", "listening on")
+        hms_url = line.split("listening on ")[1].split()[0]
+        self.hms_admin = line.split("admin on ")[1].split()[0]
+        secret = self.workdir / "keys" / "hms-client-secret"
+        secret.parent.mkdir(exist_ok=True)
+        secret.write_text(HMS_CLIENT_SECRET)
+        secret.chmod(0o600)
+        return ("    hms:\n"
+                f"      app_id: \"{HMS_APP_ID}\"\n"
+                f"      client_secret: {{file: {secret}}}\n"
+                f"      url: \"{hms_url}\"\n"
+                f"      token_url: \"{hms_url}/oauth2/v3/token\"\n"
+                f"      ca_file: {CERTS / 'ca.pem'}\n")
 
     def start_relay(self):
         process, line = start_and_wait([str(RELAY_BIN), "serve", "--config", str(self.config)],
@@ -205,14 +252,26 @@ class Cluster:
         """Every (message id, device token) either mock recorded, as often as it recorded it."""
         got = [(payload_message_id(r), r["deviceToken"]) for r in self.recorded()]
         got += [(json.loads(r["data"]["sendbird"])["message_id"], r["token"]) for r in self.fcm_recorded()]
+        got += [(json.loads(r["data"]["sendbird"])["message_id"], r["token"]) for r in self.hms_recorded()]
         return got
+
+    def hms_recorded(self):
+        """What hms-mock accepted: one JSON object per message (`token`, `data` as an object,
+        `httpVersion`, `requestId`, …)."""
+        return read_json_lines(self.hms_record)
+
+    def tokens_of(self, user: int) -> set:
+        """This cluster's token mix."""
+        if self.hms:
+            return all_provider_tokens(user)
+        return mixed_tokens(user) if self.fcm else {token_for(user)}
 
     def event(self, message_id: int, rng: random.Random):
         """A signed-to-be event and the tokens it must reach, with this cluster's token mix."""
-        return event_body(message_id, rng, mixed_tokens if self.fcm else (lambda user: {token_for(user)}))
+        return event_body(message_id, rng, self.tokens_of)
 
     def stop(self):
-        for process in (self.relay, self.mock, self.fcm_mock):
+        for process in (self.relay, self.mock, self.fcm_mock, self.hms_mock):
             terminate(process)
 
     def relay_rss_mb(self) -> float:
@@ -300,8 +359,9 @@ class Cluster:
     def register_users(self):
         session = requests.Session()
         for user in range(USERS):
-            for token in (mixed_tokens(user) if self.fcm else {token_for(user)}):
-                kind, field = ("apns", "apns_device_token") if token == token_for(user) else ("gcm", "gcm_reg_token")
+            for token in self.tokens_of(user):
+                kind, field = {"apns": ("apns", "apns_device_token"), "fcm": ("gcm", "gcm_reg_token"),
+                               "hms": ("huawei", "huawei_device_token")}[provider_of(token)]
                 r = session.post(f"{self.url}/v3/users/u{user}/push/{kind}", headers={"Api-Token": API_TOKEN},
                                  json={field: token}, timeout=10)
                 assert r.status_code == 200, r.text
@@ -408,7 +468,7 @@ class Fleet(Cluster):
     def stop(self):
         for node in self.nodes:
             terminate(node and node["process"])
-        for mock in (self.mock, self.fcm_mock):
+        for mock in (self.mock, self.fcm_mock, self.hms_mock):
             terminate(mock)
 
 

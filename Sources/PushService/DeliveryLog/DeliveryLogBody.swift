@@ -1,5 +1,6 @@
 import Hummingbird
 import LogRedaction
+import PushCore
 import PushStore
 import UUIDText
 
@@ -30,6 +31,9 @@ struct DeliveryBody: Encodable {
     var user_id: String
     var device_token: String
     var state: String
+    /// The relay's id for this push (every provider's): the `apns-id` of an APNs push.
+    var push_id: String
+    /// The same as `push_id`, under its first name (kept for clients written against it).
     var apns_id: String
     var push_type: String
     var priority: Int
@@ -42,9 +46,12 @@ struct DeliveryBody: Encodable {
     var created_at: Int64
     /// When the device said it got it (`POST /v3/sdk/push_delivery`); nil until then.
     var acknowledged_at: Int64?
-    /// `apns` or `fcm`.
+    /// `apns`, `fcm` or `hms`.
     var provider: String
-    /// FCM's name for the sent message (`projects/{project}/messages/{id}`); absent for APNs.
+    /// The provider's id for the sent message, once sent: FCM's message name
+    /// (`projects/{project}/messages/{id}`), HMS's `requestId`; absent for APNs, whose id is `push_id`.
+    var provider_message_id: String?
+    /// FCM's message name under its first name (FCM pushes only).
     var fcm_message_name: String?
     var attempt_log: [AttemptBody]
 
@@ -54,7 +61,8 @@ struct DeliveryBody: Encodable {
         user_id = d.userID
         device_token = Redaction.redact(d.deviceToken)
         state = d.state.rawValue
-        apns_id = UUIDText.lowercase(d.apnsID)
+        push_id = UUIDText.lowercase(d.pushID)
+        apns_id = push_id
         push_type = d.pushType
         priority = d.priority
         attempts = d.attempts
@@ -66,7 +74,8 @@ struct DeliveryBody: Encodable {
         created_at = d.createdAtMs
         acknowledged_at = logged.acknowledgedAtMs
         provider = d.provider.rawValue
-        fcm_message_name = logged.messageName
+        provider_message_id = logged.providerMessageID
+        fcm_message_name = d.provider == .fcm ? logged.providerMessageID : nil
         attempt_log = logged.attempts.map(AttemptBody.init)
     }
 }
@@ -76,6 +85,7 @@ struct AttemptBody: Encodable {
     var status: Int?
     var reason: String?
     var error: String?
+    var push_id: String
     var apns_id: String
 
     init(_ a: DeliveryAttempt) {
@@ -83,6 +93,7 @@ struct AttemptBody: Encodable {
         status = a.status
         reason = a.reason
         error = a.error
-        apns_id = UUIDText.lowercase(a.apnsID)
+        push_id = UUIDText.lowercase(a.pushID)
+        apns_id = push_id
     }
 }

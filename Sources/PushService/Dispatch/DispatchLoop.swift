@@ -230,7 +230,7 @@ struct DispatchLoop {
         }
         machine.sendStarted(app: delivery.appID, handedOff: handedOff)
         let push = OutgoingPush(
-            pushID: delivery.apnsID, deviceToken: delivery.deviceToken, payload: [UInt8](delivery.payload),
+            pushID: delivery.pushID, deviceToken: delivery.deviceToken, payload: [UInt8](delivery.payload),
             pushType: delivery.pushType, priority: delivery.priority, expiresAtMs: delivery.expiresAtMs)
         let (mailbox, clock) = (self.mailbox, self.clock)
         submitted[delivery.id] = sender.submit(push, timeout: dispatcher.configuration.requestTimeout) { result in

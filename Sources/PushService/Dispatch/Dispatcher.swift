@@ -208,7 +208,7 @@ public final class Dispatcher: Service, Sendable {
             // Its row is gone with the user; nothing to send, nothing the store keeps.
             return DeliveryOutcome(
                 deliveryID: delivery.id, state: .failed, atMs: now,
-                attempt: DeliveryAttempt(atMs: now, status: nil, reason: "UserDeleted", error: nil, apnsID: delivery.apnsID))
+                attempt: DeliveryAttempt(atMs: now, status: nil, reason: "UserDeleted", error: nil, pushID: delivery.pushID))
         }
         if delivery.expiresAtMs <= now {
             metrics.push(app: delivery.appID, provider: delivery.provider, status: "expired", reason: "expired")
@@ -225,7 +225,7 @@ public final class Dispatcher: Service, Sendable {
             deliveryID: delivery.id, state: .failed, atMs: now,
             attempt: DeliveryAttempt(
                 atMs: now, status: nil, reason: nil,
-                error: "app \(delivery.appID) has no \(delivery.provider.displayName) configuration", apnsID: delivery.apnsID))
+                error: "app \(delivery.appID) has no \(delivery.provider.displayName) configuration", pushID: delivery.pushID))
     }
 
     /// Latency and, for message pushes, the user's wait.

@@ -19,7 +19,7 @@ struct SendOutcomes: Sendable {
     /// The outcome of `result` for `delivery`, at `nowMs`.
     func outcome(of delivery: DeliveryRecord, _ result: PushSendResult, nowMs: Int64) -> DeliveryOutcome {
         let attempt = DeliveryAttempt(
-            atMs: nowMs, status: result.status, reason: result.reason, error: result.error, apnsID: delivery.apnsID)
+            atMs: nowMs, status: result.status, reason: result.reason, error: result.error, pushID: delivery.pushID)
         switch result.outcome {
         case .delivered(let providerID):
             return sent(delivery, attempt: attempt, providerID: providerID)
@@ -56,8 +56,8 @@ struct SendOutcomes: Sendable {
         // A 200 says nothing an attempt row would add beyond the provider's id the delivery keeps.
         let logged =
             attempt.status == 200
-            ? DeliveryAttempt(atMs: attempt.atMs, status: 200, reason: nil, error: nil, apnsID: attempt.apnsID) : attempt
-        return DeliveryOutcome(deliveryID: delivery.id, state: .sent, atMs: attempt.atMs, attempt: logged, messageName: providerID)
+            ? DeliveryAttempt(atMs: attempt.atMs, status: 200, reason: nil, error: nil, pushID: attempt.pushID) : attempt
+        return DeliveryOutcome(deliveryID: delivery.id, state: .sent, atMs: attempt.atMs, attempt: logged, providerMessageID: providerID)
     }
 
     private func tokenInvalid(_ delivery: DeliveryRecord, attempt: DeliveryAttempt, reason: String, rule: TokenRemovalRule)
@@ -119,7 +119,7 @@ struct SendOutcomes: Sendable {
     func logMetadata(_ delivery: DeliveryRecord, status: Int? = nil, reason: String? = nil) -> Logger.Metadata {
         var metadata: Logger.Metadata = [
             "app": .string(delivery.appID), "message_id": .stringConvertible(delivery.messageID), "user": .string(delivery.userID),
-            "token": .string(Redaction.redact(delivery.deviceToken)), "push_id": .string(UUIDText.lowercase(delivery.apnsID)),
+            "token": .string(Redaction.redact(delivery.deviceToken)), "push_id": .string(UUIDText.lowercase(delivery.pushID)),
             "provider": .string(delivery.provider.rawValue),
             "attempt": .stringConvertible(delivery.attempts + 1),
         ]

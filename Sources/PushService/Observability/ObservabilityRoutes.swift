@@ -100,7 +100,7 @@ public struct ObservabilityRoutes: Sendable {
         let formatter = ISO8601DateFormatter()
         func state(_ sender: (any PushSender)?) -> String? {
             guard let sender else { return nil }
-            guard let statistics = sender.statistics else { return "configured" }
+            guard let statistics = sender.statistics, statistics.countsConnections else { return "configured" }
             return statistics.readyConnections > 0 ? "connected" : (statistics.connections > 0 ? "connecting" : "idle")
         }
         let apps = (clients?.snapshot ?? []).map { app -> AppState in

@@ -38,9 +38,11 @@ public enum RelayGauges {
         func gauge(_ name: String, _ help: String, _ value: Int) {
             registry.makeGauge(descriptor: descriptor(prefix + name, "\(provider) " + help), labels: labels).set(Double(value))
         }
-        gauge("connections", "connections of the app's pool (connecting, open or draining)", statistics.connections)
-        gauge("ready_connections", "connections that completed the HTTP/2 handshake", statistics.readyConnections)
+        if statistics.countsConnections {
+            gauge("connections", "connections of the app's pool (connecting, open or draining)", statistics.connections)
+            gauge("ready_connections", "connections that completed the HTTP/2 handshake", statistics.readyConnections)
+            gauge("queued_requests", "requests waiting for a stream", statistics.queued)
+        }
         gauge("streams_in_flight", "requests in flight", statistics.inFlight)
-        gauge("queued_requests", "requests waiting for a stream", statistics.queued)
     }
 }

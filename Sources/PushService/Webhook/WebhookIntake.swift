@@ -1,4 +1,4 @@
-import APNs
+import PushSending
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -378,7 +378,7 @@ public struct WebhookIntake: Sendable {
             // The id names the delivery at APNs (apns-id) and in logs and retries for every provider.
             let provider = $0.deviceToken.provider
             return NewDelivery(
-                planned: $0, apnsID: APNsID.random(), pushType: target.storedPushType(for: provider),
+                planned: $0, pushID: PushID.random(), pushType: target.storedPushType(for: provider),
                 priority: target.storedPriority(for: provider), expiresAtMs: expiresAt)
         }
         if badgeSync {

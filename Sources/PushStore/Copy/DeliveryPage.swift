@@ -2,14 +2,14 @@ import Foundation
 
 /// A page of the delivery queue and log, for `push-relay migrate-store`: each delivery with its
 /// payload and its attempts, in SQLite's id order. The ids themselves are not kept (the target
-/// numbers its own); `apnsID`, chosen at accept time, identifies a delivery anywhere.
+/// numbers its own); `pushID`, chosen at accept time, identifies a delivery anywhere.
 public struct DeliveryPage: Sendable {
     public struct Delivery: Sendable, Hashable {
         public var appID: String
         public var messageID: Int64
         public var userID: String
         public var deviceToken: String
-        public var apnsID: String
+        public var pushID: String
         public var pushType: String
         public var priority: Int64
         public var expiresAtMs: Int64
@@ -24,7 +24,7 @@ public struct DeliveryPage: Sendable {
         public var updatedAtMs: Int64
         public var acknowledgedAtMs: Int64?
         /// FCM's name for a sent FCM push.
-        public var messageName: String?
+        public var providerMessageID: String?
         /// nil only for a row whose payload was lost (none is, today).
         public var payload: Data?
         /// Oldest first.
@@ -36,7 +36,7 @@ public struct DeliveryPage: Sendable {
         public var status: Int64?
         public var reason: String?
         public var error: String?
-        public var apnsID: String
+        public var pushID: String
     }
 
     public let deliveries: [Delivery]

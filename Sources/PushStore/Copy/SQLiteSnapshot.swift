@@ -80,7 +80,7 @@ public final class SQLiteSnapshot: Sendable {
                     """, arguments: [first, last])
             while let row = try attempts.next() {
                 log[row[0], default: []].append(
-                    DeliveryPage.Attempt(atMs: row[1], status: row[2], reason: row[3], error: row[4], apnsID: row[5]))
+                    DeliveryPage.Attempt(atMs: row[1], status: row[2], reason: row[3], error: row[4], pushID: row[5]))
             }
             // Payloads stored apart from their event's shared bytes are copied whole. A damaged
             // one stops the copy: PostgreSQL would keep it as it came.
@@ -99,10 +99,10 @@ public final class SQLiteSnapshot: Sendable {
                     payload = whole
                 }
                 return DeliveryPage.Delivery(
-                    appID: row[1], messageID: row[2], userID: row[3], deviceToken: row[4], apnsID: row[5], pushType: row[6],
+                    appID: row[1], messageID: row[2], userID: row[3], deviceToken: row[4], pushID: row[5], pushType: row[6],
                     priority: row[7], expiresAtMs: row[8], state: row[9], attempts: row[10], nextAttemptAtMs: row[11],
                     lastStatus: row[12], lastReason: row[13], sentAtMs: row[14], createdAtMs: row[15], updatedAtMs: row[16],
-                    acknowledgedAtMs: row[18], messageName: row[19], payload: payload, attemptLog: log[row[0]] ?? [])
+                    acknowledgedAtMs: row[18], providerMessageID: row[19], payload: payload, attemptLog: log[row[0]] ?? [])
             }
             return DeliveryPage(deliveries: deliveries, next: rows.count < limit ? nil : last)
         }

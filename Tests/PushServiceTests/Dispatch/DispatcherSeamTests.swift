@@ -52,7 +52,7 @@ final class ScriptedSender: PushSender {
                     appID: DispatcherSeamTests.app, messageID: 7, channelURL: "ch", acceptedAtMs: now, decisions: [],
                     deliveries: deliveries.map { d in
                         NewDelivery(
-                            userID: d.user, deviceToken: d.token, payload: Data(#"{"message":"hi"}"#.utf8), apnsID: UUID(),
+                            userID: d.user, deviceToken: d.token, payload: Data(#"{"message":"hi"}"#.utf8), pushID: UUID(),
                             pushType: d.provider.deliveryPushType ?? "alert", priority: 10, expiresAtMs: now + 3_600_000)
                     })
             ])
@@ -107,7 +107,7 @@ final class ScriptedSender: PushSender {
 
             let sent = try await fixture.delivery(of: "u1")
             #expect(sent.delivery.state == .sent)
-            #expect(sent.messageName == "req-1", "\(provider): the provider's id is kept")
+            #expect(sent.providerMessageID == "req-1", "\(provider): the provider's id is kept")
             #expect(try await fixture.delivery(of: "u2").delivery.state == .tokenInvalid)
             #expect(try await fixture.store.tokens(app: Self.app, user: "u2") == [], "\(provider): the dead token is removed")
             let rejected = try await fixture.delivery(of: "u3")
@@ -137,7 +137,7 @@ final class ScriptedSender: PushSender {
         #expect(hms.pushes.map(\.deviceToken) == [Self.token(3)])
         #expect(hms.pushes.first?.pushType == PushProvider.hmsPushType)
         #expect(hms.pushes.first?.payload == Array(#"{"message":"hi"}"#.utf8))
-        #expect(try await fixture.delivery(of: "u3").delivery.apnsID == hms.pushes.first?.pushID)
+        #expect(try await fixture.delivery(of: "u3").delivery.pushID == hms.pushes.first?.pushID)
         try await fixture.close()
     }
 

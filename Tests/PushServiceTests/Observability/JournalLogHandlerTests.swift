@@ -68,9 +68,9 @@ import PushCore
     @Test func tokensInFreeTextAreRedactedAsEverywhere() {
         let (logger, lines) = Self.logger(journald: true)
         let fcm = "dXNlcjpwYXNz" + String(repeating: "Ab-_9", count: 25) + ":APA91b"
-        let apnsID = "123e4567-e89b-12d3-a456-426614174000"
-        logger.warning("unregistered \(fcm)", metadata: ["error": "token \(fcm) is gone", "apns_id": .string(apnsID)])
-        #expect(lines.all == ["<4>warning unregistered dXNl… apns_id=\(apnsID) error=\"token dXNl… is gone\"\n"])
+        let pushID = "123e4567-e89b-12d3-a456-426614174000"
+        logger.warning("unregistered \(fcm)", metadata: ["error": "token \(fcm) is gone", "apns_id": .string(pushID)])
+        #expect(lines.all == ["<4>warning unregistered dXNl… apns_id=\(pushID) error=\"token dXNl… is gone\"\n"])
     }
 
     @Test func valuesWithSpacesQuotesOrEqualsAreQuoted() {

@@ -58,10 +58,10 @@ import Testing
                 let bob = try await Self.delivery(relay, message: 22, user: "bob", state: .sent)
                 #expect(bob.delivery.attempts == 3)
                 #expect(bob.attempts.map(\.status) == [429, 503, 200])
-                #expect(Set(bob.attempts.map(\.apnsID)) == [bob.delivery.apnsID])
+                #expect(Set(bob.attempts.map(\.pushID)) == [bob.delivery.pushID])
                 let received = mock.notifications
                 #expect(received.count == 1)
-                #expect(received.first?.headers["apns-id"]?.lowercased() == bob.delivery.apnsID.uuidString.lowercased())
+                #expect(received.first?.headers["apns-id"]?.lowercased() == bob.delivery.pushID.uuidString.lowercased())
             }
         }
     }
@@ -108,7 +108,7 @@ import Testing
             try await PipelineRelay.run(mock: mock, directory: directory) { relay in
                 let bob = try await Self.delivery(relay, message: 25, user: "bob", state: .sent)
                 let received = try await mock.waitForNotifications(count: 1, timeout: .seconds(60))
-                #expect(received.first?.headers["apns-id"]?.lowercased() == bob.delivery.apnsID.uuidString.lowercased())
+                #expect(received.first?.headers["apns-id"]?.lowercased() == bob.delivery.pushID.uuidString.lowercased())
             }
         }
     }

@@ -43,7 +43,7 @@ let benchmarks: @Sendable () -> Void = {
         try await fixture.queue(benchmark.scaledIterations.count)
         let outcomes = try await fixture.claimAll().map {
             let atMs = WallClock.milliseconds()
-            let attempt = DeliveryAttempt(atMs: atMs, status: 200, reason: nil, error: nil, apnsID: $0.apnsID)
+            let attempt = DeliveryAttempt(atMs: atMs, status: 200, reason: nil, error: nil, pushID: $0.pushID)
             return DeliveryOutcome(deliveryID: $0.id, state: .sent, atMs: atMs, attempt: attempt)
         }
         let batches = outcomes.batches(of: 1000)

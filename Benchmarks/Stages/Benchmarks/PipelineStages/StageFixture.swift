@@ -79,7 +79,7 @@ final class StageFixture: Sendable {
         return try events(count).map { event in
             let plan = planner.plan(event, lookup: try lookup(for: event), now: Date(timeIntervalSince1970: Double(nowMs) / 1000))
             return AcceptedEvent(plan: plan, senderID: event.sender?.userID, acceptedAtMs: nowMs) {
-                NewDelivery(planned: $0, apnsID: APNsID.random(), pushType: "alert", priority: 10, expiresAtMs: nowMs + 86_400_000)
+                NewDelivery(planned: $0, pushID: APNsID.random(), pushType: "alert", priority: 10, expiresAtMs: nowMs + 86_400_000)
             }
         }
     }
