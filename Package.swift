@@ -1,8 +1,10 @@
 // swift-tools-version:6.1
 import PackageDescription
 
-// Module layout follows ../shared/DESIGN.md: C interop stays inside `APNs`; `APNsMock` is built
-// on a different HTTP/2 stack (swift-nio-http2 + NIOSSL) on purpose, so the two check each other.
+// Module layout follows ../shared/DESIGN.md: C interop (nghttp2, OpenSSL) stays inside
+// `HTTP2Transport`, under the push providers (`APNs`, `FCM`), which never depend on each other;
+// `APNsMock` and `FCMMock` are built on a different HTTP/2 stack (swift-nio-http2 + NIOSSL) on
+// purpose, so the two check each other.
 let package = Package(
     name: "PushRelay",
     platforms: [.macOS(.v15)],
@@ -59,20 +61,31 @@ let package = Package(
         .target(name: "LogRedaction"),
         // A UUID as lowercase text (apns-ids), written without Foundation's allocations; shared by the client and the stores.
         .target(name: "UUIDText"),
+        // The HTTP/2 client under every push provider: TLS (OpenSSL, ALPN h2, client certificates), nghttp2
+        // sessions, connection pools, deadlines, and the OpenSSL key reading and signing the providers' tokens
+        // need. The only target that depends on CNGHTTP2 and COpenSSL.
         .target(
-            name: "APNs",
+            name: "HTTP2Transport",
             dependencies: [
                 "CNGHTTP2",
                 "COpenSSL",
-                "LogRedaction",
-                "UUIDText",
                 .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // APNs: provider tokens, the request/response/reason model and the client, on the transport.
+        .target(
+            name: "APNs",
+            dependencies: [
+                "HTTP2Transport",
+                "LogRedaction",
+                "UUIDText",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .target(name: "PushCore"),
-        // FCM HTTP v1: service-account credentials, the error model and the client (on the APNs module's HTTP/2 transport).
-        .target(name: "FCM", dependencies: ["APNs", "COpenSSL", .product(name: "Logging", package: "swift-log")]),
+        // FCM HTTP v1: service-account credentials, the error model and the client, on the transport.
+        .target(name: "FCM", dependencies: ["HTTP2Transport", .product(name: "Logging", package: "swift-log")]),
         // GRDB links the system libsqlite3 on Linux (its `GRDBSQLite` system module; libsqlite3-dev).
         .target(
             name: "PushStore",
@@ -102,6 +115,7 @@ let package = Package(
             dependencies: [
                 "APNs",
                 "FCM",
+                "HTTP2Transport",
                 "LogRedaction",
                 "PushCore",
                 "PushStore",
@@ -194,6 +208,7 @@ let package = Package(
             name: "push-relay",
             dependencies: [
                 "APNs",
+                "HTTP2Transport",
                 "PushService",
                 "PushStore",
                 "PushStorePostgres",
@@ -208,6 +223,7 @@ let package = Package(
             name: "apns-bench",
             dependencies: [
                 "APNs",
+                "HTTP2Transport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Benchmarks/apns-bench"
@@ -216,6 +232,7 @@ let package = Package(
             name: "relay-bench",
             dependencies: [
                 "APNs",
+                "HTTP2Transport",
                 "PushService",
                 "PushStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -231,7 +248,11 @@ let package = Package(
         // What several test targets need: the repository's paths, child processes without Foundation's `Process`, and
         // waiting off Swift's cooperative pool.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
-        .testTarget(name: "APNsTests", dependencies: ["APNs", "APNsMock", "TestSupport", "UUIDText"]),
+        .testTarget(
+            name: "HTTP2TransportTests",
+            dependencies: ["HTTP2Transport", "APNsMock", "TestSupport", .product(name: "Logging", package: "swift-log")]
+        ),
+        .testTarget(name: "APNsTests", dependencies: ["APNs", "APNsMock", "HTTP2Transport", "TestSupport", "UUIDText"]),
         .testTarget(
             name: "APNsMockTests",
             dependencies: [
@@ -248,7 +269,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "PushCoreTests", dependencies: ["PushCore"]),
-        .testTarget(name: "FCMTests", dependencies: ["FCM", "APNs", "FCMMock", "TestSupport"]),
+        .testTarget(name: "FCMTests", dependencies: ["FCM", "FCMMock", "HTTP2Transport", "TestSupport"]),
         .testTarget(name: "FCMMockTests", dependencies: ["FCMMock"]),
         .testTarget(name: "MockSupportTests", dependencies: ["MockSupport"]),
         .testTarget(name: "LogRedactionTests", dependencies: ["LogRedaction"]),
@@ -260,6 +281,7 @@ let package = Package(
                 "APNs",
                 "APNsMock",
                 "FCMMock",
+                "HTTP2Transport",
                 "PushService",
                 "PushStore",
                 "PushCore",

@@ -1,9 +1,10 @@
+import HTTP2Transport
 import Logging
 
 /// Everything an `APNsClient` needs, fixed at start-up. One client = one credential on one
 /// endpoint (Apple binds a connection to one team and environment).
 public struct APNsClientConfiguration: Sendable {
-    public var endpoint: APNsEndpoint
+    public var endpoint: TransportEndpoint
     public var authentication: APNsAuthentication
     /// Extra PEM CA certificates trusted besides the system store (for apns-mock).
     public var extraCAFile: String?
@@ -28,13 +29,13 @@ public struct APNsClientConfiguration: Sendable {
     /// before it fails.
     public var maximumResends: Int
     /// Receives connection-level events (connects, GOAWAY, settings changes) for logs and metrics.
-    public var eventHandler: (@Sendable (APNsClientEvent) -> Void)?
+    public var eventHandler: (@Sendable (TransportEvent) -> Void)?
     public var logger: Logger
     /// Fault injection for tests; always nil outside them.
     var testHooks: TransportTestHooks?
 
     public init(
-        endpoint: APNsEndpoint,
+        endpoint: TransportEndpoint,
         authentication: APNsAuthentication,
         extraCAFile: String? = nil,
         trustSystemRoots: Bool = true,
@@ -46,7 +47,7 @@ public struct APNsClientConfiguration: Sendable {
         pingTimeout: Duration = .seconds(10),
         reconnectBackoff: (minimum: Duration, maximum: Duration) = (.milliseconds(100), .seconds(30)),
         maximumResends: Int = 8,
-        eventHandler: (@Sendable (APNsClientEvent) -> Void)? = nil,
+        eventHandler: (@Sendable (TransportEvent) -> Void)? = nil,
         logger: Logger = Logger(label: "push-relay.apns")
     ) {
         self.endpoint = endpoint

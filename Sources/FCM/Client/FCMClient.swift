@@ -1,17 +1,17 @@
-import APNs
 import Foundation
+import HTTP2Transport
 import Synchronization
 
-/// Sends FCM HTTP v1 messages over the relay's own HTTP/2 transport (the one `APNsClient`
-/// uses), with an OAuth 2.0 access token from a service account.
+/// Sends FCM HTTP v1 messages over the relay's own HTTP/2 transport (the one under every
+/// provider's client), with an OAuth 2.0 access token from a service account.
 ///
 /// The token is fetched once for all concurrent sends (`FCMAccessTokenState` decides), renewed
 /// `refreshMargin` before it expires, and replaced once when FCM answers 401 to it. Everything
 /// else FCM says comes back as an `FCMResponse`; `outcome` says what to do about it.
 public final class FCMClient: Sendable {
     public let configuration: FCMClientConfiguration
-    private let messages: HTTP2Transport
-    private let tokenEndpoint: HTTP2Transport
+    private let messages: HTTP2Client
+    private let tokenEndpoint: HTTP2Client
     private let key: FCMSigningKey
     private let sendPath: String
     private let clock: @Sendable () -> Int64
@@ -33,14 +33,14 @@ public final class FCMClient: Sendable {
         } catch {
             throw .credentials(error)
         }
-        guard let tokenHost = APNsEndpoint(url: configuration.tokenURL) else {
+        guard let tokenHost = TransportEndpoint(url: configuration.tokenURL) else {
             throw .credentials(
                 .invalidServiceAccount(source: configuration.serviceAccountSource, reason: "the token URL must be an https URL"))
         }
         do {
-            messages = try HTTP2Transport(
+            messages = try HTTP2Client(
                 configuration: configuration.transport(to: configuration.endpoint, connections: configuration.connections, peerName: "FCM"))
-            tokenEndpoint = try HTTP2Transport(configuration: configuration.transport(to: tokenHost, connections: 1, peerName: "OAuth"))
+            tokenEndpoint = try HTTP2Client(configuration: configuration.transport(to: tokenHost, connections: 1, peerName: "OAuth"))
         } catch {
             throw .transport(error)
         }
@@ -81,7 +81,7 @@ public final class FCMClient: Sendable {
     }
 
     /// The pool to FCM right now.
-    public var statistics: APNsClientStatistics { messages.statistics }
+    public var statistics: TransportStatistics { messages.statistics }
 
     public func shutdown() async {
         await messages.shutdown()

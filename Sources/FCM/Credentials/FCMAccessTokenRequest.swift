@@ -1,5 +1,5 @@
-import APNs
 import Foundation
+import HTTP2Transport
 
 /// The OAuth 2.0 token exchange of a service account (RFC 7523): a JWT assertion signed with its
 /// key, posted form-encoded to its `token_uri`; the answer is a bearer access token for FCM.

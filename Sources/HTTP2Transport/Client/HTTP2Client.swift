@@ -1,14 +1,14 @@
 import Foundation
 
 /// A pool of HTTP/2 connections to one endpoint (nghttp2 + OpenSSL, one thread per connection),
-/// shared by the APNs and FCM clients: it sends POSTs and returns the raw answer. Resends what a
+/// under each push provider's client: it sends POSTs and returns the raw answer. Resends what a
 /// server never processed (REFUSED_STREAM, GOAWAY, a dead connection's queue); everything else,
-/// what a status means, is the client's business.
-package final class HTTP2Transport: Sendable {
+/// what a status means, is the provider client's business.
+package final class HTTP2Client: Sendable {
     package let configuration: TransportConfiguration
     private let pool: ConnectionPool
 
-    package init(configuration: TransportConfiguration) throws(APNsError) {
+    package init(configuration: TransportConfiguration) throws(HTTP2TransportError) {
         Self.ignoreSIGPIPE
         self.configuration = configuration
         pool = ConnectionPool(configuration: configuration, tls: try TLSContext(configuration: configuration))
@@ -43,15 +43,15 @@ package final class HTTP2Transport: Sendable {
         }
     }
 
-    /// Takes `connection` (from `RequestResult.response`) out of use if it started on a provider
-    /// token older than `tokenGeneration` (APNs holds a connection to its first token): it
-    /// finishes its streams and closes, its queued requests move to another connection, and one
-    /// is opened in its place. True when it was retired (or is retiring).
+    /// Takes `connection` (from `RequestResult.response`) out of use if it started on an
+    /// `authorization` older than `tokenGeneration` (APNs holds a connection to its first
+    /// provider token): it finishes its streams and closes, its queued requests move to another
+    /// connection, and one is opened in its place. True when it was retired (or is retiring).
     package func retire(connection: Int, olderThanTokenGeneration tokenGeneration: UInt64, reason: String) -> Bool {
         pool.retire(connection: connection, olderThanTokenGeneration: tokenGeneration, reason: reason)
     }
 
-    package var statistics: APNsClientStatistics { pool.statistics }
+    package var statistics: TransportStatistics { pool.statistics }
 
     /// Finishes in-flight requests (up to 5 s), fails queued ones with `.shutdown`, and closes
     /// every connection with GOAWAY.
@@ -60,7 +60,7 @@ package final class HTTP2Transport: Sendable {
     }
 }
 
-/// A request given to `HTTP2Transport.submit`, to cancel.
+/// A request given to `HTTP2Client.submit`, to cancel.
 package struct TransportRequest: Sendable {
     fileprivate let pending: PendingRequest
 

@@ -1,7 +1,7 @@
 /// One request as the HTTP/2 transport sends it: a POST to a path with these headers and body.
 ///
-/// The transport knows nothing of APNs or FCM; `APNsClient` and `FCMClient` build these from
-/// their own request types. `:method`, `:scheme`, `:authority` and, when the transport signs
+/// The transport knows nothing of push providers; each provider's client builds these from its
+/// own request type. `:method`, `:scheme`, `:authority` and, when the transport signs
 /// requests (APNs provider tokens), `authorization` are added by the connection.
 package struct HTTP2Request: Sendable {
     /// `:path`, the caller's headers and `content-length`, encoded where the request is made.

@@ -4,10 +4,3 @@
 package protocol TransportAuthorization: Sendable {
     func authorizationHeader() throws -> (value: String, generation: UInt64)
 }
-
-extension ProviderTokenCache: TransportAuthorization {
-    package func authorizationHeader() throws -> (value: String, generation: UInt64) {
-        let token = try current()
-        return (token.authorizationHeader, token.generation)
-    }
-}

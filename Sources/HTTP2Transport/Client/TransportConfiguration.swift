@@ -1,15 +1,15 @@
 import Logging
 
-/// What the HTTP/2 transport (pool, connections, TLS) needs, fixed at start-up. `APNsClient`
-/// and `FCMClient` each derive one from their own configuration; the transport serves one
-/// endpoint with one credential.
+/// What the HTTP/2 transport (pool, connections, TLS) needs, fixed at start-up. Each provider's
+/// client derives one from its own configuration; the transport serves one endpoint with one
+/// credential.
 package struct TransportConfiguration: Sendable {
-    package var endpoint: APNsEndpoint
+    package var endpoint: TransportEndpoint
     /// Added to every request as it is submitted (APNs token auth); nil when requests carry
-    /// their own `authorization` (FCM) or none (APNs certificate auth).
+    /// their own `authorization` (FCM) or none (a client certificate).
     package var authorization: (any TransportAuthorization)?
     /// Presented during the TLS handshake (APNs certificate auth).
-    package var clientIdentity: APNsClientIdentity?
+    package var clientIdentity: TLSClientIdentity?
     package var extraCAFile: String?
     package var trustSystemRoots: Bool
     package var connections: Int
@@ -19,18 +19,21 @@ package struct TransportConfiguration: Sendable {
     package var pingTimeout: Duration
     package var reconnectBackoff: (minimum: Duration, maximum: Duration)
     package var maximumResends: Int
-    package var eventHandler: (@Sendable (APNsClientEvent) -> Void)?
+    /// The response header that names the request, kept in `HTTP2Response.requestID` (APNs
+    /// echoes `apns-id`); nil when the peer sends none worth reading.
+    package var requestIDHeader: StaticString?
+    package var eventHandler: (@Sendable (TransportEvent) -> Void)?
     package var logger: Logger
     /// Who is on the other end, for thread names, logs and errors ("APNs", "FCM").
     package var peerName: String
-    var testHooks: TransportTestHooks?
+    package var testHooks: TransportTestHooks?
 
     package init(
-        endpoint: APNsEndpoint, authorization: (any TransportAuthorization)?, clientIdentity: APNsClientIdentity?,
+        endpoint: TransportEndpoint, authorization: (any TransportAuthorization)?, clientIdentity: TLSClientIdentity?,
         extraCAFile: String?, trustSystemRoots: Bool, connections: Int, maxConcurrentStreamsPerConnection: Int,
         connectTimeout: Duration, idlePingInterval: Duration, pingTimeout: Duration,
-        reconnectBackoff: (minimum: Duration, maximum: Duration), maximumResends: Int,
-        eventHandler: (@Sendable (APNsClientEvent) -> Void)?, logger: Logger, peerName: String
+        reconnectBackoff: (minimum: Duration, maximum: Duration), maximumResends: Int, requestIDHeader: StaticString? = nil,
+        eventHandler: (@Sendable (TransportEvent) -> Void)?, logger: Logger, peerName: String
     ) {
         self.endpoint = endpoint
         self.authorization = authorization
@@ -44,28 +47,9 @@ package struct TransportConfiguration: Sendable {
         self.pingTimeout = pingTimeout
         self.reconnectBackoff = reconnectBackoff
         self.maximumResends = maximumResends
+        self.requestIDHeader = requestIDHeader
         self.eventHandler = eventHandler
         self.logger = logger
         self.peerName = peerName
-    }
-}
-
-extension APNsClientConfiguration {
-    /// The transport's share of this configuration.
-    var transport: TransportConfiguration {
-        var authorization: (any TransportAuthorization)?
-        var identity: APNsClientIdentity?
-        switch authentication {
-        case .token(let cache): authorization = cache
-        case .certificate(let i): identity = i
-        }
-        var t = TransportConfiguration(
-            endpoint: endpoint, authorization: authorization, clientIdentity: identity, extraCAFile: extraCAFile,
-            trustSystemRoots: trustSystemRoots, connections: connections,
-            maxConcurrentStreamsPerConnection: maxConcurrentStreamsPerConnection, connectTimeout: connectTimeout,
-            idlePingInterval: idlePingInterval, pingTimeout: pingTimeout, reconnectBackoff: reconnectBackoff,
-            maximumResends: maximumResends, eventHandler: eventHandler, logger: logger, peerName: "APNs")
-        t.testHooks = testHooks
-        return t
     }
 }

@@ -1,5 +1,7 @@
-/// Where APNs (or a stand-in) listens.
-public struct APNsEndpoint: Sendable, Hashable, CustomStringConvertible {
+import Foundation
+
+/// Where a server (a push provider, or a stand-in) listens.
+public struct TransportEndpoint: Sendable, Hashable, CustomStringConvertible {
     public var host: String
     public var port: Int
 
@@ -8,10 +10,11 @@ public struct APNsEndpoint: Sendable, Hashable, CustomStringConvertible {
         self.port = port
     }
 
-    /// `api.push.apple.com:443`.
-    public static let production = APNsEndpoint(host: "api.push.apple.com", port: 443)
-    /// `api.sandbox.push.apple.com:443` (development builds of the app).
-    public static let sandbox = APNsEndpoint(host: "api.sandbox.push.apple.com", port: 443)
+    /// The host and port of an https URL (443 when it names none).
+    package init?(url: URL) {
+        guard url.scheme == "https", let host = url.host, !host.isEmpty else { return nil }
+        self.init(host: host, port: url.port ?? 443)
+    }
 
     public var description: String { "\(host):\(port)" }
 }

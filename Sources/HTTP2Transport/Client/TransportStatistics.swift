@@ -1,5 +1,5 @@
 /// A snapshot of a client's pool, for metrics and readiness checks.
-public struct APNsClientStatistics: Sendable, Hashable {
+public struct TransportStatistics: Sendable, Hashable {
     /// Connections whose threads are running (connecting, open or draining).
     public var connections = 0
     /// Connections that completed the HTTP/2 handshake.

@@ -13,7 +13,7 @@ import Logging
 /// `nghttp2_session_mem_recv` / `mem_send` between nghttp2 and OpenSSL on a non-blocking socket.
 /// Requests beyond the server's SETTINGS_MAX_CONCURRENT_STREAMS wait in `waiting`.
 final class ConnectionLoop {
-    let handle: APNsConnection
+    let handle: HTTP2Connection
     let configuration: TransportConfiguration
     let tls: TLSContext
     let delegate: ConnectionDelegate
@@ -42,7 +42,7 @@ final class ConnectionLoop {
     private var receivedSettings = false
     private var goAwayLastStreamID: Int32?
     /// Set when this connection takes no new streams (a stream could not be opened, or the client
-    /// asked: `APNsConnection.requestRetire`); like after GOAWAY it finishes what is in flight and
+    /// asked: `HTTP2Connection.requestRetire`); like after GOAWAY it finishes what is in flight and
     /// closes.
     private var retiredBecause: String?
     private var lastFrameReceived = ContinuousClock.now
@@ -50,9 +50,11 @@ final class ConnectionLoop {
     private var nextDeadlineScan = ContinuousClock.now
     private var shutdownDeadline: ContinuousClock.Instant?
     private let headerList: NGHTTP2HeaderList
+    /// `configuration.requestIDHeader`, read for every header received.
+    private let requestIDHeader: StaticString?
 
     init(
-        handle: APNsConnection, configuration: TransportConfiguration, tls: TLSContext,
+        handle: HTTP2Connection, configuration: TransportConfiguration, tls: TLSContext,
         delegate: ConnectionDelegate, startDelay: Duration
     ) {
         self.handle = handle
@@ -64,23 +66,24 @@ final class ConnectionLoop {
         logger[metadataKey: "connection"] = "\(handle.id)"
         self.logger = logger
         let endpoint = configuration.endpoint
+        requestIDHeader = configuration.requestIDHeader
         headerList = NGHTTP2HeaderList(
             authority: Array((endpoint.port == 443 ? endpoint.host : "\(endpoint.host):\(endpoint.port)").utf8))
     }
 
     /// The thread body.
     func run() {
-        var closeError: APNsError?
-        do throws(APNsError) {
+        var closeError: HTTP2TransportError?
+        do throws(HTTP2TransportError) {
             try waitBeforeConnecting()
-            do throws(APNsError) {
+            do throws(HTTP2TransportError) {
                 try connect()
                 try establishSession()
             } catch {
                 // Closed before the server's SETTINGS, e.g. a client certificate rejected after
                 // a TLS 1.3 handshake: a failed connect (with backoff), not a lost connection.
                 guard case .connectionLost(let why) = error else { throw error }
-                throw APNsError.connectFailed("\(configuration.endpoint) closed the connection during setup: \(why)")
+                throw HTTP2TransportError.connectFailed("\(configuration.endpoint) closed the connection during setup: \(why)")
             }
             try loop()
         } catch {
@@ -91,7 +94,7 @@ final class ConnectionLoop {
 
     // MARK: - Connecting
 
-    private func waitBeforeConnecting() throws(APNsError) {
+    private func waitBeforeConnecting() throws(HTTP2TransportError) {
         guard startDelay > .zero else { return }
         let until = ContinuousClock.now + startDelay
         while ContinuousClock.now < until {
@@ -103,7 +106,7 @@ final class ConnectionLoop {
         }
     }
 
-    private func connect() throws(APNsError) {
+    private func connect() throws(HTTP2TransportError) {
         let endpoint = configuration.endpoint
         let deadline = ContinuousClock.now + configuration.connectTimeout
         fd = try Socket.connect(
@@ -167,7 +170,7 @@ final class ConnectionLoop {
         return handle.isShutdownRequested
     }
 
-    private func establishSession() throws(APNsError) {
+    private func establishSession() throws(HTTP2TransportError) {
         var callbacks: OpaquePointer?
         guard nghttp2_session_callbacks_new(&callbacks) == 0 else {
             throw .connectFailed("cannot create HTTP/2 session callbacks")
@@ -208,7 +211,7 @@ final class ConnectionLoop {
 
     // MARK: - The loop
 
-    private func loop() throws(APNsError) {
+    private func loop() throws(HTTP2TransportError) {
         while true {
             if handle.isShutdownRequested, shutdownDeadline == nil {
                 beginShutdown()
@@ -249,7 +252,7 @@ final class ConnectionLoop {
     private var streamLimit: Int { min(remoteMaxStreams, configuration.maxConcurrentStreamsPerConnection) }
 
     /// One poll: reads whatever arrived and keeps the PING watchdog.
-    private func pollOnce(timeout: Duration) throws(APNsError) {
+    private func pollOnce(timeout: Duration) throws(HTTP2TransportError) {
         var events = Int16(POLLIN)
         if needsPollOut { events |= Int16(POLLOUT) }
         var fds = [
@@ -271,7 +274,7 @@ final class ConnectionLoop {
         return max(.milliseconds(1), lastFrameReceived + configuration.idlePingInterval - now)
     }
 
-    private func checkPing() throws(APNsError) {
+    private func checkPing() throws(HTTP2TransportError) {
         let now = ContinuousClock.now
         if let pingSentAt {
             if now - pingSentAt >= configuration.pingTimeout {
@@ -282,7 +285,7 @@ final class ConnectionLoop {
         }
     }
 
-    private func sendPing() throws(APNsError) {
+    private func sendPing() throws(HTTP2TransportError) {
         guard pingSentAt == nil else { return }
         // A PING that cannot be sent would never be answered: better to close now than to let
         // the PING timeout report a silent server.
@@ -303,7 +306,7 @@ final class ConnectionLoop {
     /// The largest TLS record's payload (RFC 8446 §5.1).
     private static let writeChunk = 16384
 
-    private func submitWaiting() throws(APNsError) {
+    private func submitWaiting() throws(HTTP2TransportError) {
         guard goAwayLastStreamID == nil, shutdownDeadline == nil else { return }
         // `submit` may retire the connection, which hands `waiting` to the pool.
         var queuedBytes = 0
@@ -361,7 +364,8 @@ final class ConnectionLoop {
     }
 
     /// Submits the request's header block. Sensitive values (`:path`, `authorization`, per-request
-    /// ids) are sent as never-indexed literals, as Apple's HPACK rules for APNs ask.
+    /// ids) are sent as never-indexed literals, as Apple's HPACK rules for APNs ask (and as any
+    /// bearer token deserves).
     private func submitRequest(_ r: HTTP2Request, authorization: String?) -> Int32 {
         headerList.withList(r, authorization: authorization) { list, count in
             var provider = nghttp2_data_provider(source: nghttp2_data_source(ptr: nil), read_callback: nghttp2ReadBody)
@@ -386,7 +390,7 @@ final class ConnectionLoop {
         return n
     }
 
-    private func expireDeadlines(now: ContinuousClock.Instant) throws(APNsError) {
+    private func expireDeadlines(now: ContinuousClock.Instant) throws(HTTP2TransportError) {
         var expired = false
         for (id, stream) in streams where stream.pending.deadline <= now || stream.pending.isCompleted {
             if !stream.pending.isCompleted { expired = true }
@@ -414,7 +418,7 @@ final class ConnectionLoop {
 
     // MARK: - Bytes
 
-    private func flush() throws(APNsError) {
+    private func flush() throws(HTTP2TransportError) {
         while true {
             if outboxIsEmpty {
                 outbox.removeAll(keepingCapacity: true)
@@ -449,7 +453,7 @@ final class ConnectionLoop {
         }
     }
 
-    private func readAvailable() throws(APNsError) {
+    private func readAvailable() throws(HTTP2TransportError) {
         while true {
             ERR_clear_error()
             let n = readBuffer.withUnsafeMutableBytes { SSL_read(ssl, $0.baseAddress, Int32($0.count)) }
@@ -482,8 +486,8 @@ final class ConnectionLoop {
         guard let stream = streams[streamID] else { return }
         if Self.matches(name, ":status") {
             stream.status = Int(String(decoding: value, as: UTF8.self))
-        } else if Self.matches(name, "apns-id") {
-            stream.apnsID = String(decoding: value, as: UTF8.self)
+        } else if let requestIDHeader, Self.matches(name, requestIDHeader) {
+            stream.requestID = String(decoding: value, as: UTF8.self)
         } else if Self.matches(name, "retry-after") {
             if let seconds = Int(String(decoding: value, as: UTF8.self)) { stream.retryAfter = .seconds(seconds) }
         }
@@ -577,13 +581,13 @@ final class ConnectionLoop {
         for p in unsent { finishRequest(p, .failure(.shutdown)) }
     }
 
-    private func finish(error: APNsError?) {
+    private func finish(error: HTTP2TransportError?) {
         resumeAnswered()
         var unsent = handle.markClosed()
         unsent.append(contentsOf: waiting)
         waiting.removeAll()
-        let inFlightError: APNsError =
-            error.map { e -> APNsError in
+        let inFlightError: HTTP2TransportError =
+            error.map { e -> HTTP2TransportError in
                 if case .connectionLost = e { return e }
                 return .connectionLost(e.description)
             } ?? .connectionLost(goAwayLastStreamID != nil ? "connection closed after GOAWAY" : "connection closed")

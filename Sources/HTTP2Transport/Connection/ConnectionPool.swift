@@ -8,9 +8,9 @@ final class ConnectionPool: ConnectionDelegate, Sendable {
     private let tls: TLSContext
 
     private struct State {
-        var slots: [APNsConnection?]
+        var slots: [HTTP2Connection?]
         /// Every connection whose thread is still running, including ones draining after GOAWAY.
-        var live: [Int: APNsConnection] = [:]
+        var live: [Int: HTTP2Connection] = [:]
         var nextID = 1
         var consecutiveConnectFailures = 0
         var isShutdown = false
@@ -35,11 +35,11 @@ final class ConnectionPool: ConnectionDelegate, Sendable {
     /// usable one, opening connections as needed.
     func dispatch(_ request: PendingRequest) {
         while !request.isCompleted {
-            let chosen: APNsConnection? = state.withLock { s in
+            let chosen: HTTP2Connection? = state.withLock { s in
                 guard !s.isShutdown else { return nil }
-                var best: APNsConnection?
+                var best: HTTP2Connection?
                 var bestScore = Int.max
-                var filling: (slot: Int, connection: APNsConnection)?
+                var filling: (slot: Int, connection: HTTP2Connection)?
                 let n = s.slots.count
                 s.rotation &+= 1
                 for k in 0..<n {
@@ -76,8 +76,8 @@ final class ConnectionPool: ConnectionDelegate, Sendable {
         }
     }
 
-    private func startConnection(_ s: inout State) -> APNsConnection? {
-        guard let connection = APNsConnection(id: s.nextID) else { return nil }
+    private func startConnection(_ s: inout State) -> HTTP2Connection? {
+        guard let connection = HTTP2Connection(id: s.nextID) else { return nil }
         s.nextID += 1
         s.live[connection.id] = connection
         let delay = backoff(afterFailures: s.consecutiveConnectFailures)
@@ -103,7 +103,7 @@ final class ConnectionPool: ConnectionDelegate, Sendable {
         return capped / 2 + capped / 2 * Double.random(in: 0...1)
     }
 
-    /// Retires connection `id` (`APNsConnection.requestRetire`) if it is still open and started
+    /// Retires connection `id` (`HTTP2Connection.requestRetire`) if it is still open and started
     /// on an older token than `tokenGeneration`; the next request finds its slot free and opens
     /// another. A connection refusing the token it started on is left alone: another would fare
     /// no better, and retiring it would open a connection per refusal. True when retired.
@@ -117,7 +117,7 @@ final class ConnectionPool: ConnectionDelegate, Sendable {
 
     // MARK: ConnectionDelegate
 
-    func resend(_ requests: [PendingRequest], from connection: APNsConnection, reason: String) {
+    func resend(_ requests: [PendingRequest], from connection: HTTP2Connection, reason: String) {
         for request in requests where !request.isCompleted {
             if request.resends.add(1, ordering: .relaxed).newValue > configuration.maximumResends {
                 request.complete(.failure(.goAway(reason: "request was refused \(configuration.maximumResends) times (last: \(reason))")))
@@ -127,12 +127,12 @@ final class ConnectionPool: ConnectionDelegate, Sendable {
         }
     }
 
-    func connectionDidConnect(_ connection: APNsConnection) {
+    func connectionDidConnect(_ connection: HTTP2Connection) {
         state.withLock { $0.consecutiveConnectFailures = 0 }
     }
 
-    func connectionDidClose(_ connection: APNsConnection, error: APNsError?, unsent: [PendingRequest]) {
-        var connectError: APNsError?
+    func connectionDidClose(_ connection: HTTP2Connection, error: HTTP2TransportError?, unsent: [PendingRequest]) {
+        var connectError: HTTP2TransportError?
         if let error {
             switch error {
             case .connectFailed, .alpnNotNegotiated: connectError = error
@@ -176,7 +176,7 @@ final class ConnectionPool: ConnectionDelegate, Sendable {
     /// Stops taking requests, lets in-flight streams finish (bounded), closes every connection.
     func shutdown() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let connections: [APNsConnection]? = state.withLock { s in
+            let connections: [HTTP2Connection]? = state.withLock { s in
                 s.isShutdown = true
                 if s.live.isEmpty { return nil }
                 s.shutdownWaiters.append(continuation)
@@ -190,9 +190,9 @@ final class ConnectionPool: ConnectionDelegate, Sendable {
         }
     }
 
-    var statistics: APNsClientStatistics {
+    var statistics: TransportStatistics {
         state.withLock { s in
-            var stats = APNsClientStatistics()
+            var stats = TransportStatistics()
             for c in s.live.values {
                 stats.connections += 1
                 let limit = c.maxStreams.load(ordering: .relaxed)

@@ -4,12 +4,12 @@ import Synchronization
     import Glibc
 #endif
 
-/// The thread-safe face of one HTTP/2 connection to APNs.
+/// The thread-safe face of one HTTP/2 connection.
 ///
 /// The connection itself (socket, `SSL*`, `nghttp2_session*`) lives on its own thread in a
 /// `ConnectionLoop`; other tasks only hand it requests through this lock-protected inbox and wake
 /// it through a self-pipe.
-final class APNsConnection: Sendable {
+final class HTTP2Connection: Sendable {
     let id: Int
     /// Requests queued or in flight here; the pool fills the first connection up to `ConnectionPool.fillLoad`, then the least loaded.
     let load = Atomic<Int>(0)
@@ -26,7 +26,7 @@ final class APNsConnection: Sendable {
     private let shutdownHint = Atomic<Bool>(false)
     /// Mirrors `Shared.retireReason != nil`, so the thread's every turn costs no lock.
     private let retireHint = Atomic<Bool>(false)
-    /// The provider-token generation of the first request sent here (0 before one): APNs holds a
+    /// The `authorization` generation of the first request sent here (0 before one): APNs holds a
     /// connection to its first token, so only a connection that started on an older one is
     /// retired for refusing a newer one (`ConnectionPool.retire`).
     let firstTokenGeneration = Atomic<UInt64>(0)

@@ -7,7 +7,7 @@ package enum RequestResult: Sendable {
     /// auth) and the connection that carried it (for `HTTP2Transport.retire`).
     case response(HTTP2Response, tokenGeneration: UInt64?, connection: Int)
     /// No answer: the request never left, or the connection or deadline ended it.
-    case failure(APNsError)
+    case failure(HTTP2TransportError)
     case cancelled
 }
 

@@ -10,7 +10,7 @@ enum Socket {
     static func connect(
         host: String, port: Int, timeout: Duration, interrupt: Int32,
         checkIn: () -> Bool
-    ) throws(APNsError) -> Int32 {
+    ) throws(HTTP2TransportError) -> Int32 {
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)

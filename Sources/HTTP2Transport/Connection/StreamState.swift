@@ -4,7 +4,7 @@ final class StreamState {
     let tokenGeneration: UInt64?
     var bodyOffset = 0
     var status: Int?
-    var apnsID: String?
+    var requestID: String?
     var retryAfter: Duration?
     var responseBody: [UInt8] = []
 
@@ -14,6 +14,6 @@ final class StreamState {
     }
 
     var response: HTTP2Response {
-        HTTP2Response(status: status ?? 0, apnsID: apnsID, retryAfter: retryAfter, body: responseBody)
+        HTTP2Response(status: status ?? 0, requestID: requestID, retryAfter: retryAfter, body: responseBody)
     }
 }

@@ -1,12 +1,11 @@
 import Foundation
 
-/// Why an APNs credential (a `.p8` signing key, a `.p12` or PEM client identity, a Key ID or
-/// Team ID) could not be used.
+/// Why a credential file (a private key, a `.p12` or PEM client identity) could not be used.
 ///
-/// Every case names the file (or value) at fault and its `description` says what is wrong in
+/// Every case names the file (or source) at fault and its `description` says what is wrong in
 /// plain words, so it can be shown to an operator as is. Secrets (passwords, key bytes) never
 /// appear in it.
-public enum APNsCredentialError: Error, CustomStringConvertible, Equatable, Sendable {
+public enum CredentialError: Error, CustomStringConvertible, Equatable, Sendable {
     /// Nothing exists at `path`.
     case fileNotFound(path: String)
     /// `path` exists but cannot be read (permissions, a directory, an I/O error).
@@ -32,10 +31,6 @@ public enum APNsCredentialError: Error, CustomStringConvertible, Equatable, Send
     case expiredCertificate(path: String, notAfter: Date)
     /// The certificate only becomes valid at `notBefore`.
     case certificateNotYetValid(path: String, notBefore: Date)
-    /// A Key ID that is not 10 letters or digits.
-    case invalidKeyID(String)
-    /// A Team ID that is not 10 letters or digits.
-    case invalidTeamID(String)
     /// OpenSSL failed to sign with the key loaded from `source`.
     case signingFailed(source: String, reason: String)
     /// The identity loaded from `source` could not be installed into a TLS context.
@@ -67,17 +62,10 @@ public enum APNsCredentialError: Error, CustomStringConvertible, Equatable, Send
             }
             return "private key \(keyPath) does not belong to certificate \(certificatePath)"
         case .expiredCertificate(let path, let notAfter):
-            return "certificate in \(path) expired on \(notAfter.formatted(.iso8601)); "
-                + "create a new push certificate in the Apple Developer account"
+            return "certificate in \(path) expired on \(notAfter.formatted(.iso8601))"
         case .certificateNotYetValid(let path, let notBefore):
             return "certificate in \(path) is not valid before \(notBefore.formatted(.iso8601)) "
                 + "(check the system clock)"
-        case .invalidKeyID(let keyID):
-            return "Key ID \"\(keyID)\" is invalid: it must be exactly 10 letters or digits "
-                + "(as shown in the Apple Developer account and in the file name AuthKey_<KeyID>.p8)"
-        case .invalidTeamID(let teamID):
-            return "Team ID \"\(teamID)\" is invalid: it must be exactly 10 letters or digits "
-                + "(as shown under Membership in the Apple Developer account)"
         case .signingFailed(let source, let reason):
             return "signing with the key from \(source) failed: \(reason)"
         case .installFailed(let source, let reason):

@@ -6,13 +6,13 @@
     import Darwin
 #endif
 
-/// Reads a credential file whole, turning every way that can fail into an `APNsCredentialError`
+/// Reads a credential file whole, turning every way that can fail into a `CredentialError`
 /// that names the path (POSIX calls rather than FileManager, so the reason is the real errno).
-enum CredentialFile {
+package enum CredentialFileReader {
     /// Credential files are a few KiB; anything this large was given by mistake.
     static let maximumSize = 1 << 20
 
-    static func read(_ path: String) throws(APNsCredentialError) -> [UInt8] {
+    package static func read(_ path: String) throws(CredentialError) -> [UInt8] {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         if fd < 0 {
             let code = errno
@@ -54,7 +54,7 @@ enum CredentialFile {
     }
 }
 
-/// The C `read(2)`; a file-scope name because `CredentialFile.read` shadows it inside the enum.
+/// The C `read(2)`; a file-scope name because `CredentialFileReader.read` shadows it inside the enum.
 private func posixRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
     read(fd, buffer, count)
 }

@@ -1,9 +1,9 @@
 import COpenSSL
 
 /// A SHA-256 signature with an `EVP_PKEY`, as OpenSSL gives it (DER for ECDSA, raw for RSA):
-/// the one signing sequence of the provider tokens (ES256) and FCM's assertions (RS256).
-package enum EVPDigestSigner {
-    package static func signSHA256(_ message: [UInt8], with key: OpaquePointer) throws(OpenSSLError) -> [UInt8] {
+/// the one signing sequence of APNs provider tokens (ES256) and FCM's OAuth assertions (RS256).
+enum EVPDigestSigner {
+    static func signSHA256(_ message: [UInt8], with key: OpaquePointer) throws(OpenSSLError) -> [UInt8] {
         OpenSSLError.clearQueue()
         guard let context = EVP_MD_CTX_new() else { throw OpenSSLError.capture("EVP_MD_CTX_new") }
         defer { EVP_MD_CTX_free(context) }

@@ -1,7 +1,7 @@
 import COpenSSL
 
 /// Human-readable facts about an `EVP_PKEY`, for checks and error messages.
-package enum EVPKeyInfo {
+enum EVPKeyInfo {
     /// The EC curve in the names Apple and most people use ("P-256"), or OpenSSL's group name;
     /// nil for non-EC keys.
     static func curveName(_ key: OpaquePointer) -> String? {
@@ -23,7 +23,7 @@ package enum EVPKeyInfo {
     }
 
     /// E.g. "EC P-256", "EC P-384", "RSA 2048", "ED25519".
-    package static func typeDescription(_ key: OpaquePointer) -> String {
+    static func typeDescription(_ key: OpaquePointer) -> String {
         if let curve = curveName(key) { return "EC \(curve)" }
         if EVP_PKEY_get_base_id(key) == EVP_PKEY_RSA { return "RSA \(EVP_PKEY_get_bits(key))" }
         if let name = EVP_PKEY_get0_type_name(key) { return String(cString: name) }

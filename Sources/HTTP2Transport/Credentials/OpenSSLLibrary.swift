@@ -6,11 +6,11 @@ import COpenSSL
 /// atexit() handler, and a connection thread still tearing down its `SSL` while the process
 /// exits (after `shutdown()` returned, e.g. `push-relay check-config --probe`) can then crash
 /// the exit with SIGSEGV. The OS reclaims the memory anyway.
-package enum OpenSSLLibrary {
+enum OpenSSLLibrary {
     static let initialized: Bool = pr_OPENSSL_init_no_atexit() == 1
 
     /// Call at every entry point that may be the process's first use of OpenSSL.
-    package static func initialize() {
+    static func initialize() {
         _ = initialized
     }
 }

@@ -1,14 +1,14 @@
 import COpenSSL
 
 /// Decodes a private key file (PEM PKCS#8, PEM traditional "RSA/EC PRIVATE KEY", encrypted PEM,
-/// or DER) into an `EVP_PKEY`, classifying failures for `APNsCredentialError`.
-package enum PrivateKeyReader {
+/// or DER) into an `EVP_PKEY`, classifying failures for `CredentialError`.
+enum PrivateKeyReader {
     /// Returns a new `EVP_PKEY` the caller must free with `EVP_PKEY_free`.
     /// - Parameter expected: what the file should be, for messages ("PEM PKCS#8 private key").
-    package static func read(
+    static func read(
         _ bytes: [UInt8], password: String?, path: String,
         expected: String
-    ) throws(APNsCredentialError) -> OpaquePointer {
+    ) throws(CredentialError) -> OpaquePointer {
         // An empty password is the same as none: OpenSSL cannot decrypt with a zero-length one.
         let password = password?.isEmpty == true ? nil : password
         OpenSSLError.clearQueue()

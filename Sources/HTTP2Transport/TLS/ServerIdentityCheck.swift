@@ -10,7 +10,7 @@ import COpenSSL
 /// `f*.example.com`), and a name also goes out as SNI (RFC 6066 has no SNI for addresses). A
 /// call that fails ends the attempt: going on would mean a handshake with the name unchecked.
 enum ServerIdentityCheck {
-    static func configure(_ ssl: OpaquePointer, host: String) throws(APNsError) {
+    static func configure(_ ssl: OpaquePointer, host: String) throws(HTTP2TransportError) {
         OpenSSLError.clearQueue()
         guard let param = SSL_get0_param(ssl) else {
             throw .connectFailed("TLS setup: no verification parameters (\(OpenSSLError.drainQueue()))")

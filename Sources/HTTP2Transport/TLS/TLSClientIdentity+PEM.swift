@@ -1,8 +1,8 @@
 import COpenSSL
 import Foundation
 
-extension APNsClientIdentity {
-    /// Loads a push certificate and its private key from PEM files (e.g. converted from a
+extension TLSClientIdentity {
+    /// Loads a client certificate and its private key from PEM files (e.g. converted from a
     /// `.p12` with `openssl pkcs12 -nodes`).
     ///
     /// - Parameters:
@@ -14,19 +14,19 @@ extension APNsClientIdentity {
     public static func pem(
         certificatePath: String, keyPath: String, keyPassword: String? = nil,
         now: Date = Date()
-    ) throws(APNsCredentialError) -> APNsClientIdentity {
+    ) throws(CredentialError) -> TLSClientIdentity {
         OpenSSLLibrary.initialize()
-        let certificates = try readCertificates(try CredentialFile.read(certificatePath), path: certificatePath)
+        let certificates = try readCertificates(try CredentialFileReader.read(certificatePath), path: certificatePath)
         let key: OpaquePointer
-        do throws(APNsCredentialError) {
+        do throws(CredentialError) {
             key = try PrivateKeyReader.read(
-                try CredentialFile.read(keyPath), password: keyPassword,
+                try CredentialFileReader.read(keyPath), password: keyPassword,
                 path: keyPath, expected: "PEM private key")
         } catch {
             certificates.forEach { X509_free($0) }
             throw error
         }
-        return try APNsClientIdentity(
+        return try TLSClientIdentity(
             certificate: certificates[0], privateKey: key,
             chain: Array(certificates.dropFirst()),
             certificatePath: certificatePath, keyPath: keyPath, now: now)
@@ -36,7 +36,7 @@ extension APNsClientIdentity {
     private static func readCertificates(
         _ bytes: [UInt8],
         path: String
-    ) throws(APNsCredentialError) -> [OpaquePointer] {
+    ) throws(CredentialError) -> [OpaquePointer] {
         OpenSSLError.clearQueue()
         var damage: String?
         let certificates =

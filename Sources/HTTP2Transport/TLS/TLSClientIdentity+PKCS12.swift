@@ -1,8 +1,8 @@
 import COpenSSL
 import Foundation
 
-extension APNsClientIdentity {
-    /// Loads a `.p12` (PKCS#12) file holding the push certificate and its private key, as
+extension TLSClientIdentity {
+    /// Loads a `.p12` (PKCS#12) file holding a client certificate and its private key, as
     /// exported from macOS Keychain (including the legacy RC2/3DES encryption Keychain uses).
     ///
     /// - Parameters:
@@ -14,15 +14,15 @@ extension APNsClientIdentity {
     public static func p12(
         path: String, password: String?,
         now: Date = Date()
-    ) throws(APNsCredentialError) -> APNsClientIdentity {
-        try p12(bytes: try CredentialFile.read(path), password: password, source: path, now: now)
+    ) throws(CredentialError) -> TLSClientIdentity {
+        try p12(bytes: try CredentialFileReader.read(path), password: password, source: path, now: now)
     }
 
     /// Loads PKCS#12 data (e.g. from a secret store); `source` names it in error messages.
     public static func p12(
         bytes: [UInt8], password: String?, source: String,
         now: Date = Date()
-    ) throws(APNsCredentialError) -> APNsClientIdentity {
+    ) throws(CredentialError) -> TLSClientIdentity {
         OpenSSLLibrary.initialize()
         OpenSSLError.clearQueue()
         let decoded = bytes.withUnsafeBufferPointer { buffer -> OpaquePointer? in
@@ -76,7 +76,7 @@ extension APNsClientIdentity {
             others.forEach { X509_free($0) }
             throw .missingPrivateKey(path: source)
         }
-        return try APNsClientIdentity(
+        return try TLSClientIdentity(
             certificate: certificate, privateKey: key, chain: others,
             certificatePath: source, keyPath: source, now: now)
     }
@@ -86,7 +86,7 @@ extension APNsClientIdentity {
     private static func macVerifiedPassword(
         _ pkcs12: OpaquePointer, password: String?,
         source: String
-    ) throws(APNsCredentialError) -> String? {
+    ) throws(CredentialError) -> String? {
         let given = password?.isEmpty == false ? password : nil
         guard PKCS12_mac_present(pkcs12) == 1 else { return given }
         if let given {
@@ -120,7 +120,7 @@ extension APNsClientIdentity {
         return (key, certificate, others)
     }
 
-    private static func damaged(_ source: String, detail: String) -> APNsCredentialError {
+    private static func damaged(_ source: String, detail: String) -> CredentialError {
         .wrongFormat(path: source, detail: "the .p12 contents cannot be decrypted or are damaged (\(detail))")
     }
 }

@@ -1,8 +1,8 @@
 import COpenSSL
 import Foundation
 
-/// An APNs push certificate with its private key (certificate-based authentication), ready to
-/// be presented as the TLS client certificate.
+/// A client certificate with its private key, ready to be presented during the TLS handshake
+/// (APNs certificate-based authentication).
 ///
 /// Load it with `p12(path:password:now:)` (what Keychain exports) or
 /// `pem(certificatePath:keyPath:keyPassword:now:)`. Loading checks that the key belongs to the
@@ -12,7 +12,7 @@ import Foundation
 /// (OpenSSL 3 allows concurrent read-only use, and `install(into:)` only takes references via
 /// OpenSSL's atomic reference counts); this object owns one reference to each, released in
 /// `deinit`.
-public final class APNsClientIdentity: @unchecked Sendable, CustomStringConvertible {
+public final class TLSClientIdentity: @unchecked Sendable, CustomStringConvertible {
     /// The file(s) the identity came from, for messages.
     public let source: String
     /// End of validity of the certificate.
@@ -21,8 +21,8 @@ public final class APNsClientIdentity: @unchecked Sendable, CustomStringConverti
     public let notBefore: Date
     /// The certificate subject on one line, e.g. `CN=Apple Push Services: com.example.app, O=…`.
     public let subject: String
-    /// Bundle IDs the certificate is for, best effort (from the subject UID and CN).
-    public let topics: [String]
+    /// The subject's attributes in certificate order, short names as keys ("CN", "O", "UID", ...).
+    package let subjectEntries: [(name: String, value: String)]
 
     /// `X509*`, the leaf certificate.
     let certificate: OpaquePointer
@@ -36,7 +36,7 @@ public final class APNsClientIdentity: @unchecked Sendable, CustomStringConverti
     init(
         certificate: OpaquePointer, privateKey: OpaquePointer, chain: [OpaquePointer],
         certificatePath: String, keyPath: String, now: Date
-    ) throws(APNsCredentialError) {
+    ) throws(CredentialError) {
         self.certificate = certificate
         self.privateKey = privateKey
         self.chain = chain
@@ -44,7 +44,7 @@ public final class APNsClientIdentity: @unchecked Sendable, CustomStringConverti
         self.notAfter = X509Info.notAfter(certificate)
         self.notBefore = X509Info.notBefore(certificate)
         self.subject = X509Info.subject(certificate)
-        self.topics = X509Info.topics(certificate)
+        self.subjectEntries = X509Info.subjectEntries(certificate)
 
         OpenSSLError.clearQueue()
         guard X509_check_private_key(certificate, privateKey) == 1 else {
@@ -65,13 +65,13 @@ public final class APNsClientIdentity: @unchecked Sendable, CustomStringConverti
     public var chainLength: Int { chain.count }
 
     public var description: String {
-        "APNsClientIdentity(\(subject), valid until \(notAfter.formatted(.iso8601)), from \(source))"
+        "TLSClientIdentity(\(subject), valid until \(notAfter.formatted(.iso8601)), from \(source))"
     }
 
     /// Makes `ctx` (an `SSL_CTX*`) present this identity as its client certificate: the leaf,
     /// its key and the chain certificates. Call once per `SSL_CTX` (each call appends the chain
     /// again).
-    public func install(into ctx: OpaquePointer) throws(APNsCredentialError) {
+    package func install(into ctx: OpaquePointer) throws(CredentialError) {
         OpenSSLError.clearQueue()
         guard SSL_CTX_use_certificate(ctx, certificate) == 1 else {
             throw installFailure("SSL_CTX_use_certificate")
@@ -92,7 +92,7 @@ public final class APNsClientIdentity: @unchecked Sendable, CustomStringConverti
         }
     }
 
-    private func installFailure(_ operation: String) -> APNsCredentialError {
+    private func installFailure(_ operation: String) -> CredentialError {
         .installFailed(source: source, reason: OpenSSLError.capture(operation).description)
     }
 }

@@ -3,13 +3,13 @@ import Foundation
 
 /// The OpenSSL `SSL_CTX` every connection of one client is made from: TLS 1.2+, ALPN h2,
 /// peer verification against the system store and an optional extra CA file, and the client
-/// certificate when certificate auth (APNs) is used.
+/// certificate when one is configured (APNs certificate auth).
 // @unchecked Sendable: the SSL_CTX is fully configured in init and only read afterwards
 // (SSL_new), which OpenSSL documents as safe from several threads.
 final class TLSContext: @unchecked Sendable {
     let context: OpaquePointer
 
-    init(configuration: TransportConfiguration) throws(APNsError) {
+    init(configuration: TransportConfiguration) throws(HTTP2TransportError) {
         OpenSSLLibrary.initialize()
         OpenSSLError.clearQueue()
         guard let ctx = SSL_CTX_new(TLS_client_method()) else {
@@ -37,7 +37,7 @@ final class TLSContext: @unchecked Sendable {
                 throw .connectFailed("CA file \(caFile): not PEM certificates (\(OpenSSLError.drainQueue()))")
             }
         }
-        // ALPN wire format: length-prefixed protocol names. APNs and FCM speak h2.
+        // ALPN wire format: length-prefixed protocol names. Push providers speak h2.
         let alpn: [UInt8] = [2, UInt8(ascii: "h"), UInt8(ascii: "2")]
         guard SSL_CTX_set_alpn_protos(ctx, alpn, UInt32(alpn.count)) == 0 else {
             throw .connectFailed("cannot set ALPN: \(OpenSSLError.drainQueue())")

@@ -46,26 +46,4 @@ enum X509Info {
     static func subject(_ certificate: OpaquePointer) -> String {
         subjectEntries(certificate).map { "\($0.name)=\($0.value)" }.joined(separator: ", ")
     }
-
-    /// The app bundle IDs a push certificate is for, best effort: Apple puts the bundle ID in
-    /// the subject's UID and in the CN after "Apple Push Services: " (older certificates:
-    /// "Apple Development/Production IOS Push Services: "). The topic list extension
-    /// (1.2.840.113635.100.6.3.6) is not read.
-    static func topics(_ certificate: OpaquePointer) -> [String] {
-        var topics: [String] = []
-        for entry in subjectEntries(certificate) {
-            var candidate: String?
-            if entry.name == "UID" {
-                candidate = entry.value
-            } else if entry.name == "CN", let range = entry.value.range(of: "Push Services: ") {
-                candidate = String(entry.value[range.upperBound...])
-            }
-            if let topic = candidate?.trimmingCharacters(in: .whitespaces), !topic.isEmpty,
-                !topics.contains(topic)
-            {
-                topics.append(topic)
-            }
-        }
-        return topics
-    }
 }

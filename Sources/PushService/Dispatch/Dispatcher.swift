@@ -551,7 +551,7 @@ public final class Dispatcher: Service, Sendable {
         let attempt = DeliveryAttempt(atMs: now, status: nil, reason: nil, error: "\(error)", apnsID: delivery.apnsID)
         let failed = DeliveryOutcome(deliveryID: delivery.id, state: .failed, atMs: now, attempt: attempt)
         switch error {
-        case is CancellationError, APNsError.shutdown, FCMError.transport(.shutdown):
+        case is CancellationError, APNsError.transport(.shutdown), FCMError.transport(.shutdown):
             return putBack(delivery)
         case let error as APNsError where error.isRetryable:
             return retryOutcome(delivery, attempt: attempt, suggested: .zero, reason: "transport")

@@ -1,4 +1,4 @@
-import APNs
+import HTTP2Transport
 import PushStore
 import Crypto
 import Foundation
@@ -95,7 +95,7 @@ public struct ObservabilityRoutes: Sendable {
     func readiness() async -> Readiness {
         let failure = await database.current()
         let formatter = ISO8601DateFormatter()
-        func state(_ statistics: APNsClientStatistics) -> String {
+        func state(_ statistics: TransportStatistics) -> String {
             statistics.readyConnections > 0 ? "connected" : (statistics.connections > 0 ? "connecting" : "idle")
         }
         let apps = (clients?.snapshot ?? []).map { app -> AppState in

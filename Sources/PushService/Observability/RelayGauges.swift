@@ -1,5 +1,5 @@
-import APNs
 import Foundation
+import HTTP2Transport
 import Prometheus
 
 /// The gauges read from the clients at scrape time: each app's certificate expiry and its APNs
@@ -31,7 +31,7 @@ public enum RelayGauges {
     }
 
     private static func set(
-        _ statistics: APNsClientStatistics, provider: String, prefix: String, _ labels: [(String, String)],
+        _ statistics: TransportStatistics, provider: String, prefix: String, _ labels: [(String, String)],
         _ registry: PrometheusCollectorRegistry
     ) {
         func gauge(_ name: String, _ help: String, _ value: Int) {

@@ -1,6 +1,7 @@
-@testable import APNs
 import Foundation
 import Testing
+
+@testable import HTTP2Transport
 
 #if canImport(Glibc)
     import Glibc
@@ -10,8 +11,8 @@ import Testing
 /// writes to it after releasing the lock, so closing it when the thread ends (while another
 /// thread may still hold the object) could write a wake-up byte into a descriptor number reused
 /// for something else; never closing it would leak two descriptors per connection replaced.
-@Suite("APNs connection's wake-up pipe")
-struct APNsConnectionTests {
+@Suite("HTTP/2 connection's wake-up pipe")
+struct HTTP2ConnectionTests {
     /// The pipe's inode, or nil when `fd` is closed (or now something other than that pipe).
     private static func inode(_ fd: Int32) -> UInt? {
         var info = stat()
@@ -20,7 +21,7 @@ struct APNsConnectionTests {
     }
 
     @Test func theThreadsEndKeepsThePipeAndTheObjectsEndClosesIt() throws {
-        var connection: APNsConnection? = try #require(APNsConnection(id: 1))
+        var connection: HTTP2Connection? = try #require(HTTP2Connection(id: 1))
         let fd = connection!.wakeFD
         let pipe = try #require(Self.inode(fd))
         _ = connection!.markClosed()

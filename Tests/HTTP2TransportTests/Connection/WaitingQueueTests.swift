@@ -1,24 +1,23 @@
-@testable import APNs
 import APNsMock
 import Foundation
 import Testing
+
+@testable import HTTP2Transport
 
 /// Requests beyond the stream limit wait in the connection's queue. Under a steady backlog that
 /// queue never empties, so it must let go of each request as it leaves; it used to be an array
 /// read from a moving index, which kept every request (payload and all) alive until the backlog
 /// cleared — memory growing with every push sent.
-@Suite("APNs connection's queue of waiting requests")
+@Suite("HTTP/2 connection's queue of waiting requests")
 struct WaitingQueueTests {
     @Test func aRequestThatLeftTheQueueIsReleasedWhileOthersStillWait() async throws {
         try await withMock { mock in
-            var configuration = Fixtures.clientConfiguration(
-                port: mock.port, authentication: .token(try Fixtures.tokenCache()), requestTimeout: .seconds(600))
+            var configuration = try TransportFixtures.configuration(port: mock.port)
             configuration.maxConcurrentStreamsPerConnection = 1
-            let transport = configuration.transport
-            let pool = ConnectionPool(configuration: transport, tls: try TLSContext(configuration: transport))
+            let pool = ConnectionPool(configuration: configuration, tls: try TLSContext(configuration: configuration))
             let deadline = ContinuousClock.now + .seconds(600)
             func pending() -> PendingRequest {
-                PendingRequest(request: request().http2Request, deadline: deadline)
+                PendingRequest(request: TransportFixtures.push(), deadline: deadline)
             }
             func wait(_ what: String, until condition: () -> Bool) async throws {
                 let giveUp = ContinuousClock.now + .seconds(60)
@@ -31,7 +30,7 @@ struct WaitingQueueTests {
                 }
             }
 
-            // Token auth: the mock allows one stream until the first request succeeds.
+            // The connection up, its one stream free.
             let warmUp = pending()
             pool.dispatch(warmUp)
             try await wait("the warm-up answer") { warmUp.isCompleted }

@@ -1,5 +1,5 @@
 import Testing
-@testable import APNs
+@testable import HTTP2Transport
 
 @Suite struct Base64URLTests {
     @Test(arguments: [

@@ -1,6 +1,6 @@
 import COpenSSL
 import Testing
-@testable import APNs
+@testable import HTTP2Transport
 
 @Suite struct OpenSSLErrorTests {
     @Test func drainsTheQueueIntoText() {

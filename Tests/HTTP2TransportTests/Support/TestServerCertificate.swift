@@ -7,12 +7,12 @@ import TestSupport
 struct TestServerCertificate {
     let directory: URL
     var certificatePath: String { directory.appendingPathComponent("server.pem").path }
-    let keyPath = Fixtures.cert("server.key")
+    let keyPath = TransportFixtures.cert("server.key")
 
     /// `subjectAltNames` in openssl's syntax, e.g. `["DNS:f*.example.com", "IP:127.0.0.1"]`.
     init(subjectAltNames: [String]) throws {
         directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("apns-tests-cert-\(UUID().uuidString)")
+            .appendingPathComponent("transport-tests-cert-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let csr = directory.appendingPathComponent("server.csr").path
         let extensions = directory.appendingPathComponent("ext.cnf").path
@@ -26,7 +26,7 @@ struct TestServerCertificate {
         // The subject names no host, so only the subjectAltName entries can match.
         try Self.openssl(["req", "-new", "-key", keyPath, "-subj", "/O=PushRelay tests/CN=test server", "-out", csr])
         try Self.openssl([
-            "x509", "-req", "-in", csr, "-CA", Fixtures.cert("ca.pem"), "-CAkey", Fixtures.cert("ca.key"),
+            "x509", "-req", "-in", csr, "-CA", TransportFixtures.cert("ca.pem"), "-CAkey", TransportFixtures.cert("ca.key"),
             "-set_serial", "\(UInt32.random(in: 1...UInt32.max))", "-days", "2",
             "-extfile", extensions, "-out", certificatePath,
         ])

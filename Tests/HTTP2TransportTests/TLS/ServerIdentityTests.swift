@@ -1,28 +1,30 @@
-@testable import APNs
 import APNsMock
 import Foundation
 import Testing
+
+@testable import HTTP2Transport
 
 /// The server certificate must name the endpoint: a name by its DNS names (whole-label
 /// wildcards only), an IP literal by its IP addresses. Each case runs the real client against
 /// the mock presenting a certificate made for it, signed by the CA the client trusts, so only
 /// the name can be what refuses it.
-@Suite("APNs client checks the server's name")
+@Suite("HTTP/2 client checks the server's name")
 struct ServerIdentityTests {
     /// Sends one request to a mock presenting a certificate with `subjectAltNames`, addressed as
     /// `host` (connected to 127.0.0.1 whatever the name).
-    private func send(host: String, subjectAltNames: [String]) async throws -> Result<APNsResponse, any Error> {
+    private func send(host: String, subjectAltNames: [String]) async throws -> Result<Int, any Error> {
         let certificate = try TestServerCertificate(subjectAltNames: subjectAltNames)
         defer { certificate.remove() }
-        var mockConfiguration = Fixtures.mockConfiguration()
+        var mockConfiguration = TransportFixtures.mockConfiguration()
         mockConfiguration.tlsCertificatePath = certificate.certificatePath
         mockConfiguration.tlsKeyPath = certificate.keyPath
         return try await withMock(mockConfiguration) { mock in
-            var config = Fixtures.clientConfiguration(port: mock.port, authentication: .token(try Fixtures.tokenCache()))
-            config.endpoint = APNsEndpoint(host: host, port: mock.port)
+            var config = try TransportFixtures.configuration(port: mock.port)
+            config.endpoint = TransportEndpoint(host: host, port: mock.port)
             config.testHooks = TransportTestHooks(connectAddress: "127.0.0.1")
-            let client = try APNsClient(configuration: config)
-            let outcome = await sendBounded(client, request())
+            let client = try HTTP2Client(configuration: config)
+            let outcome: Result<Int, any Error>
+            do { outcome = .success(try await client.send()) } catch { outcome = .failure(error) }
             await client.shutdown()
             if case .failure = outcome { #expect(mock.notifications.isEmpty) }
             return outcome
@@ -31,10 +33,10 @@ struct ServerIdentityTests {
 
     /// Asserts `outcome` is a refused handshake whose message contains `detail`.
     private func expectRefused(
-        _ outcome: Result<APNsResponse, any Error>, _ detail: String,
+        _ outcome: Result<Int, any Error>, _ detail: String,
         sourceLocation: SourceLocation = #_sourceLocation
     ) {
-        guard case .failure(APNsError.connectFailed(let message)) = outcome else {
+        guard case .failure(HTTP2TransportError.connectFailed(let message)) = outcome else {
             Issue.record("expected a refused TLS handshake, got \(outcome)", sourceLocation: sourceLocation)
             return
         }
@@ -59,7 +61,7 @@ struct ServerIdentityTests {
     /// Control for the two above: the same route with a matching (whole-label wildcard) name works.
     @Test func wholeLabelWildcardIsAccepted() async throws {
         let outcome = try await send(host: "push.example.com", subjectAltNames: ["DNS:*.example.com"])
-        #expect(try outcome.get().status == 200)
+        #expect(try outcome.get() == 200)
     }
 
     @Test func ipLiteralMustBeACertificateIPAddressNotADNSName() async throws {
@@ -69,7 +71,7 @@ struct ServerIdentityTests {
 
     @Test func ipLiteralMatchingACertificateIPAddressIsAccepted() async throws {
         let outcome = try await send(host: "127.0.0.1", subjectAltNames: ["IP:127.0.0.1"])
-        #expect(try outcome.get().status == 200)
+        #expect(try outcome.get() == 200)
     }
 
     @Test func ipLiteralsAreRecognised() {

@@ -2,9 +2,10 @@ import COpenSSL
 import Foundation
 import TestSupport
 import Testing
-@testable import APNs
 
-@Suite struct APNsClientIdentityTests {
+@testable import HTTP2Transport
+
+@Suite struct TLSClientIdentityTests {
     static let subject = "CN=Apple Push Services: com.example.pushrelay, O=PushRelay development"
 
     // MARK: - Loading
@@ -17,9 +18,8 @@ import Testing
     ])
     func loadsP12(name: String, password: String?) throws {
         let path = CredentialFixtures.dev(name)
-        let identity = try APNsClientIdentity.p12(path: path, password: password)
+        let identity = try TLSClientIdentity.p12(path: path, password: password)
         #expect(identity.subject == Self.subject)
-        #expect(identity.topics == ["com.example.pushrelay"])
         #expect(identity.source == path)
         #expect(identity.chainLength == 0)
         #expect(identity.notBefore < Date())
@@ -27,16 +27,15 @@ import Testing
     }
 
     @Test func propertiesMatchTheCertificate() throws {
-        let identity = try APNsClientIdentity.pem(
+        let identity = try TLSClientIdentity.pem(
             certificatePath: CredentialFixtures.dev("client.pem"),
             keyPath: CredentialFixtures.dev("client.key"))
         #expect(identity.subject == Self.subject)
-        #expect(identity.topics == ["com.example.pushrelay"])
         // Compare with what the openssl tool reads from the same file.
         let expected = try Self.opensslDates(CredentialFixtures.dev("client.pem"))
         #expect(identity.notBefore == expected.notBefore)
         #expect(identity.notAfter == expected.notAfter)
-        let fromP12 = try APNsClientIdentity.p12(path: CredentialFixtures.dev("client.p12"), password: "secret")
+        let fromP12 = try TLSClientIdentity.p12(path: CredentialFixtures.dev("client.p12"), password: "secret")
         #expect(fromP12.notAfter == identity.notAfter)
         #expect(fromP12.notBefore == identity.notBefore)
     }
@@ -47,14 +46,14 @@ import Testing
         ("client-encrypted.key", "secret"),  // "BEGIN ENCRYPTED PRIVATE KEY"
     ])
     func loadsPEM(keyName: String, password: String?) throws {
-        let identity = try APNsClientIdentity.pem(
+        let identity = try TLSClientIdentity.pem(
             certificatePath: CredentialFixtures.dev("client.pem"),
             keyPath: CredentialFixtures.dev(keyName), keyPassword: password)
         #expect(identity.subject == Self.subject)
     }
 
     @Test func certificateFileMayCarryAChain() throws {
-        let identity = try APNsClientIdentity.pem(
+        let identity = try TLSClientIdentity.pem(
             certificatePath: CredentialFixtures.dev("client-chain.pem"),
             keyPath: CredentialFixtures.dev("client.key"))
         #expect(identity.subject == Self.subject)
@@ -68,14 +67,14 @@ import Testing
                 try Data(contentsOf: URL(fileURLWithPath: CredentialFixtures.dev("client.key")))
                 + Data(contentsOf: URL(fileURLWithPath: CredentialFixtures.dev("client.pem")))
             #expect(FileManager.default.createFile(atPath: path, contents: combined))
-            let identity = try APNsClientIdentity.pem(certificatePath: path, keyPath: path)
+            let identity = try TLSClientIdentity.pem(certificatePath: path, keyPath: path)
             #expect(identity.subject == Self.subject)
             #expect(identity.source == path)
         }
     }
 
     @Test func installsIntoAnSSLContext() throws {
-        let identity = try APNsClientIdentity.pem(
+        let identity = try TLSClientIdentity.pem(
             certificatePath: CredentialFixtures.dev("client-chain.pem"),
             keyPath: CredentialFixtures.dev("client.key"))
         let context = try #require(SSL_CTX_new(TLS_client_method()))
@@ -88,7 +87,7 @@ import Testing
 
     @Test func identityOutlivesTheContextAndViceVersa() throws {
         // The context holds its own references: freeing either side first must be safe.
-        var identity: APNsClientIdentity? = try APNsClientIdentity.p12(
+        var identity: TLSClientIdentity? = try TLSClientIdentity.p12(
             path: CredentialFixtures.dev("client.p12"), password: "secret")
         let context = try #require(SSL_CTX_new(TLS_client_method()))
         try identity?.install(into: context)
@@ -101,8 +100,8 @@ import Testing
 
     @Test func missingP12() {
         let path = CredentialFixtures.dev("nope.p12")
-        let error = CredentialFixtures.credentialError { () throws(APNsCredentialError) in
-            try APNsClientIdentity.p12(path: path, password: "secret")
+        let error = CredentialFixtures.credentialError { () throws(CredentialError) in
+            try TLSClientIdentity.p12(path: path, password: "secret")
         }
         #expect(error == .fileNotFound(path: path))
         #expect(error?.description.contains(path) == true)
@@ -110,8 +109,8 @@ import Testing
 
     @Test func wrongP12Password() {
         let path = CredentialFixtures.dev("client.p12")
-        let error = CredentialFixtures.credentialError { () throws(APNsCredentialError) in
-            try APNsClientIdentity.p12(path: path, password: "not-the-password")
+        let error = CredentialFixtures.credentialError { () throws(CredentialError) in
+            try TLSClientIdentity.p12(path: path, password: "not-the-password")
         }
         #expect(error == .wrongPassword(path: path))
         #expect(error?.description == "the password for credential file \(path) is wrong")
@@ -120,16 +119,16 @@ import Testing
 
     @Test func wrongLegacyP12Password() {
         let path = CredentialFixtures.dev("client-legacy.p12")
-        let error = CredentialFixtures.credentialError { () throws(APNsCredentialError) in
-            try APNsClientIdentity.p12(path: path, password: "wrong")
+        let error = CredentialFixtures.credentialError { () throws(CredentialError) in
+            try TLSClientIdentity.p12(path: path, password: "wrong")
         }
         #expect(error == .wrongPassword(path: path))
     }
 
     @Test func p12WithoutTheNeededPassword() {
         let path = CredentialFixtures.dev("client.p12")
-        let error = CredentialFixtures.credentialError { () throws(APNsCredentialError) in
-            try APNsClientIdentity.p12(path: path, password: nil)
+        let error = CredentialFixtures.credentialError { () throws(CredentialError) in
+            try TLSClientIdentity.p12(path: path, password: nil)
         }
         #expect(error == .passwordRequired(path: path))
         #expect(error?.description.contains(path) == true)
@@ -137,8 +136,8 @@ import Testing
 
     @Test func garbageP12() throws {
         let path = CredentialFixtures.bad("garbage.p12")
-        let error = CredentialFixtures.credentialError { () throws(APNsCredentialError) in
-            try APNsClientIdentity.p12(path: path, password: "secret")
+        let error = CredentialFixtures.credentialError { () throws(CredentialError) in
+            try TLSClientIdentity.p12(path: path, password: "secret")
         }
         #expect(error == .wrongFormat(path: path, detail: "not a PKCS#12 (.p12) file"))
         #expect(error?.description.contains(path) == true)
@@ -146,8 +145,8 @@ import Testing
 
     @Test func pemGivenAsP12() {
         let path = CredentialFixtures.dev("client.pem")
-        let error = CredentialFixtures.credentialError { () throws(APNsCredentialError) in
-            try APNsClientIdentity.p12(path: path, password: nil)
+        let error = CredentialFixtures.credentialError { () throws(CredentialError) in
+            try TLSClientIdentity.p12(path: path, password: nil)
         }
         guard case .wrongFormat(path, let detail) = error else {
             Issue.record("expected wrongFormat, got \(String(describing: error))")
@@ -158,8 +157,8 @@ import Testing
 
     @Test func truncatedP12() throws {
         let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: CredentialFixtures.dev("client.p12"))))
-        let error = CredentialFixtures.credentialError { () throws(APNsCredentialError) in
-            try APNsClientIdentity.p12(
+        let error = CredentialFixtures.credentialError { () throws(CredentialError) in
+            try TLSClientIdentity.p12(
                 bytes: Array(bytes.prefix(bytes.count / 2)), password: "secret",
                 source: "half.p12")
         }
@@ -171,8 +170,8 @@ import Testing
 
     @Test func p12WithoutPrivateKey() {
         let path = CredentialFixtures.bad("cert-only.p12")
-        let error = CredentialFixtures.credentialError { () throws(APNsCredentialError) in
-            try APNsClientIdentity.p12(path: path, password: "secret")
+        let error = CredentialFixtures.credentialError { () throws(CredentialError) in
+            try TLSClientIdentity.p12(path: path, password: "secret")
         }
         #expect(error == .missingPrivateKey(path: path))
         #expect(error?.description == "credential file \(path) contains no private key")
@@ -181,8 +180,8 @@ import Testing
     @Test func expiredP12() throws {
         let path = CredentialFixtures.bad("expired.p12")
         let error = try #require(
-            CredentialFixtures.credentialError { () throws(APNsCredentialError) in
-                try APNsClientIdentity.p12(path: path, password: nil)
+            CredentialFixtures.credentialError { () throws(CredentialError) in
+                try TLSClientIdentity.p12(path: path, password: nil)
             })
         let expected = try Self.opensslDates(CredentialFixtures.bad("expired.pem"))
         #expect(error == .expiredCertificate(path: path, notAfter: expected.notAfter))
@@ -193,8 +192,8 @@ import Testing
     @Test func expiredPEM() throws {
         let path = CredentialFixtures.bad("expired.pem")
         let error = try #require(
-            CredentialFixtures.credentialError { () throws(APNsCredentialError) in
-                try APNsClientIdentity.pem(certificatePath: path, keyPath: CredentialFixtures.bad("expired.key"))
+            CredentialFixtures.credentialError { () throws(CredentialError) in
+                try TLSClientIdentity.pem(certificatePath: path, keyPath: CredentialFixtures.bad("expired.key"))
             })
         let expected = try Self.opensslDates(path)
         #expect(error == .expiredCertificate(path: path, notAfter: expected.notAfter))
@@ -205,15 +204,15 @@ import Testing
         let certificate = CredentialFixtures.dev("client.pem")
         let key = CredentialFixtures.dev("client.key")
         let dates = try Self.opensslDates(certificate)
-        let early = CredentialFixtures.credentialError { () throws(APNsCredentialError) in
-            try APNsClientIdentity.pem(
+        let early = CredentialFixtures.credentialError { () throws(CredentialError) in
+            try TLSClientIdentity.pem(
                 certificatePath: certificate, keyPath: key,
                 now: dates.notBefore.addingTimeInterval(-1))
         }
         #expect(early == .certificateNotYetValid(path: certificate, notBefore: dates.notBefore))
         #expect(early?.description.contains(certificate) == true)
-        let late = CredentialFixtures.credentialError { () throws(APNsCredentialError) in
-            try APNsClientIdentity.p12(
+        let late = CredentialFixtures.credentialError { () throws(CredentialError) in
+            try TLSClientIdentity.p12(
                 path: CredentialFixtures.dev("client.p12"), password: "secret",
                 now: dates.notAfter.addingTimeInterval(1))
         }
@@ -221,7 +220,7 @@ import Testing
         // An expired certificate loads if judged at a time it was valid.
         let expired = CredentialFixtures.bad("expired.pem")
         let expiredDates = try Self.opensslDates(expired)
-        _ = try APNsClientIdentity.pem(
+        _ = try TLSClientIdentity.pem(
             certificatePath: expired, keyPath: CredentialFixtures.bad("expired.key"),
             now: expiredDates.notAfter.addingTimeInterval(-60))
     }
@@ -229,8 +228,8 @@ import Testing
     @Test func keyNotMatchingCertificate() {
         let certificate = CredentialFixtures.dev("client.pem")
         let key = CredentialFixtures.bad("other.key")
-        let error = CredentialFixtures.credentialError { () throws(APNsCredentialError) in
-            try APNsClientIdentity.pem(certificatePath: certificate, keyPath: key)
+        let error = CredentialFixtures.credentialError { () throws(CredentialError) in
+            try TLSClientIdentity.pem(certificatePath: certificate, keyPath: key)
         }
         #expect(error == .keyDoesNotMatchCertificate(certificatePath: certificate, keyPath: key))
         #expect(error?.description == "private key \(key) does not belong to certificate \(certificate)")
@@ -239,20 +238,20 @@ import Testing
     @Test func encryptedKeyWithoutOrWithWrongPassword() {
         let certificate = CredentialFixtures.dev("client.pem")
         let key = CredentialFixtures.dev("client-encrypted.key")
-        let none = CredentialFixtures.credentialError { () throws(APNsCredentialError) in
-            try APNsClientIdentity.pem(certificatePath: certificate, keyPath: key)
+        let none = CredentialFixtures.credentialError { () throws(CredentialError) in
+            try TLSClientIdentity.pem(certificatePath: certificate, keyPath: key)
         }
         #expect(none == .passwordRequired(path: key))
-        let wrong = CredentialFixtures.credentialError { () throws(APNsCredentialError) in
-            try APNsClientIdentity.pem(certificatePath: certificate, keyPath: key, keyPassword: "wrong")
+        let wrong = CredentialFixtures.credentialError { () throws(CredentialError) in
+            try TLSClientIdentity.pem(certificatePath: certificate, keyPath: key, keyPassword: "wrong")
         }
         #expect(wrong == .wrongPassword(path: key))
     }
 
     @Test func keyFileGivenAsCertificate() {
         let path = CredentialFixtures.dev("client.key")
-        let error = CredentialFixtures.credentialError { () throws(APNsCredentialError) in
-            try APNsClientIdentity.pem(certificatePath: path, keyPath: path)
+        let error = CredentialFixtures.credentialError { () throws(CredentialError) in
+            try TLSClientIdentity.pem(certificatePath: path, keyPath: path)
         }
         #expect(error == .missingCertificate(path: path))
         #expect(error?.description == "credential file \(path) contains no certificate")
@@ -260,23 +259,23 @@ import Testing
 
     @Test func certificateFileGivenAsKey() {
         let path = CredentialFixtures.dev("client.pem")
-        let error = CredentialFixtures.credentialError { () throws(APNsCredentialError) in
-            try APNsClientIdentity.pem(certificatePath: path, keyPath: path)
+        let error = CredentialFixtures.credentialError { () throws(CredentialError) in
+            try TLSClientIdentity.pem(certificatePath: path, keyPath: path)
         }
         #expect(error == .missingPrivateKey(path: path))
     }
 
     @Test func garbageCertificateAndKey() {
         let garbage = CredentialFixtures.bad("garbage.p8")
-        let certificateError = CredentialFixtures.credentialError { () throws(APNsCredentialError) in
-            try APNsClientIdentity.pem(certificatePath: garbage, keyPath: CredentialFixtures.dev("client.key"))
+        let certificateError = CredentialFixtures.credentialError { () throws(CredentialError) in
+            try TLSClientIdentity.pem(certificatePath: garbage, keyPath: CredentialFixtures.dev("client.key"))
         }
         #expect(
             certificateError
                 == .wrongFormat(
                     path: garbage, detail: "not a PEM certificate (no \"-----BEGIN CERTIFICATE-----\" line)"))
-        let keyError = CredentialFixtures.credentialError { () throws(APNsCredentialError) in
-            try APNsClientIdentity.pem(certificatePath: CredentialFixtures.dev("client.pem"), keyPath: garbage)
+        let keyError = CredentialFixtures.credentialError { () throws(CredentialError) in
+            try TLSClientIdentity.pem(certificatePath: CredentialFixtures.dev("client.pem"), keyPath: garbage)
         }
         guard case .wrongFormat(garbage, _) = keyError else {
             Issue.record("expected wrongFormat, got \(String(describing: keyError))")
@@ -289,8 +288,8 @@ import Testing
             let path = directory.appendingPathComponent("truncated.pem").path
             let pem = try Data(contentsOf: URL(fileURLWithPath: CredentialFixtures.dev("client.pem")))
             #expect(FileManager.default.createFile(atPath: path, contents: pem.prefix(300)))
-            let error = CredentialFixtures.credentialError { () throws(APNsCredentialError) in
-                try APNsClientIdentity.pem(certificatePath: path, keyPath: CredentialFixtures.dev("client.key"))
+            let error = CredentialFixtures.credentialError { () throws(CredentialError) in
+                try TLSClientIdentity.pem(certificatePath: path, keyPath: CredentialFixtures.dev("client.key"))
             }
             guard case .wrongFormat(path, let detail) = error else {
                 Issue.record("expected wrongFormat, got \(String(describing: error))")
@@ -302,8 +301,8 @@ import Testing
 
     @Test func directoryAsCertificate() {
         let path = CredentialFixtures.dev("bad")
-        let error = CredentialFixtures.credentialError { () throws(APNsCredentialError) in
-            try APNsClientIdentity.pem(certificatePath: path, keyPath: CredentialFixtures.dev("client.key"))
+        let error = CredentialFixtures.credentialError { () throws(CredentialError) in
+            try TLSClientIdentity.pem(certificatePath: path, keyPath: CredentialFixtures.dev("client.key"))
         }
         #expect(error == .unreadable(path: path, reason: "it is a directory, not a file"))
     }
