@@ -31,8 +31,9 @@ public struct FCMClientConfiguration: Sendable {
     public init(
         serviceAccount: FCMServiceAccount, serviceAccountSource: String, projectID: String? = nil,
         endpoint: TransportEndpoint = Self.production, tokenURL: URL? = nil, extraCAFile: String? = nil,
-        trustSystemRoots: Bool = true, connections: Int = 2, maxConcurrentStreamsPerConnection: Int = 1000,
-        requestTimeout: Duration = .seconds(15), connectTimeout: Duration = .seconds(10),
+        trustSystemRoots: Bool = true, connections: Int = TransportDefaults.connections,
+        maxConcurrentStreamsPerConnection: Int = TransportDefaults.maxConcurrentStreamsPerConnection,
+        requestTimeout: Duration = TransportDefaults.requestTimeout, connectTimeout: Duration = TransportDefaults.connectTimeout,
         eventHandler: (@Sendable (TransportEvent) -> Void)? = nil, logger: Logger = Logger(label: "push-relay.fcm")
     ) {
         self.serviceAccount = serviceAccount
@@ -51,13 +52,11 @@ public struct FCMClientConfiguration: Sendable {
     }
 
     /// The transport to `endpoint` (messages) or to the token URL's host (token exchange: one
-    /// connection, a request an hour).
+    /// connection, a request an hour); PINGs, reconnect backoff and resends as the transport's defaults.
     func transport(to endpoint: TransportEndpoint, connections: Int, peerName: String) -> TransportConfiguration {
         TransportConfiguration(
-            endpoint: endpoint, authorization: nil, clientIdentity: nil, extraCAFile: extraCAFile,
-            trustSystemRoots: trustSystemRoots, connections: connections,
+            endpoint: endpoint, extraCAFile: extraCAFile, trustSystemRoots: trustSystemRoots, connections: connections,
             maxConcurrentStreamsPerConnection: maxConcurrentStreamsPerConnection, connectTimeout: connectTimeout,
-            idlePingInterval: .seconds(60), pingTimeout: .seconds(10), reconnectBackoff: (.milliseconds(100), .seconds(30)),
-            maximumResends: 8, eventHandler: eventHandler, logger: logger, peerName: peerName)
+            eventHandler: eventHandler, logger: logger, peerName: peerName)
     }
 }

@@ -29,10 +29,13 @@ package struct TransportConfiguration: Sendable {
     package var testHooks: TransportTestHooks?
 
     package init(
-        endpoint: TransportEndpoint, authorization: (any TransportAuthorization)?, clientIdentity: TLSClientIdentity?,
-        extraCAFile: String?, trustSystemRoots: Bool, connections: Int, maxConcurrentStreamsPerConnection: Int,
-        connectTimeout: Duration, idlePingInterval: Duration, pingTimeout: Duration,
-        reconnectBackoff: (minimum: Duration, maximum: Duration), maximumResends: Int, requestIDHeader: StaticString? = nil,
+        endpoint: TransportEndpoint, authorization: (any TransportAuthorization)? = nil, clientIdentity: TLSClientIdentity? = nil,
+        extraCAFile: String?, trustSystemRoots: Bool, connections: Int,
+        maxConcurrentStreamsPerConnection: Int = TransportDefaults.maxConcurrentStreamsPerConnection,
+        connectTimeout: Duration = TransportDefaults.connectTimeout,
+        idlePingInterval: Duration = TransportDefaults.idlePingInterval, pingTimeout: Duration = TransportDefaults.pingTimeout,
+        reconnectBackoff: (minimum: Duration, maximum: Duration) = TransportDefaults.reconnectBackoff,
+        maximumResends: Int = TransportDefaults.maximumResends, requestIDHeader: StaticString? = nil,
         eventHandler: (@Sendable (TransportEvent) -> Void)?, logger: Logger, peerName: String
     ) {
         self.endpoint = endpoint

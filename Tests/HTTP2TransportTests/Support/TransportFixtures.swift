@@ -30,11 +30,10 @@ enum TransportFixtures {
 
     static func configuration(port: Int, connections: Int = 1) throws -> TransportConfiguration {
         TransportConfiguration(
-            endpoint: TransportEndpoint(host: "127.0.0.1", port: port), authorization: nil, clientIdentity: try identity(),
-            extraCAFile: cert("ca.pem"), trustSystemRoots: false, connections: connections, maxConcurrentStreamsPerConnection: 1000,
-            connectTimeout: .seconds(10), idlePingInterval: .seconds(60), pingTimeout: .seconds(10),
-            reconnectBackoff: (.milliseconds(20), .milliseconds(200)), maximumResends: 8, requestIDHeader: "apns-id",
-            eventHandler: nil, logger: Logger(label: "http2-transport-tests"), peerName: "mock")
+            endpoint: TransportEndpoint(host: "127.0.0.1", port: port), clientIdentity: try identity(),
+            extraCAFile: cert("ca.pem"), trustSystemRoots: false, connections: connections,
+            reconnectBackoff: (.milliseconds(20), .milliseconds(200)), requestIDHeader: "apns-id", eventHandler: nil,
+            logger: Logger(label: "http2-transport-tests"), peerName: "mock")
     }
 
     /// A push as APNs (and the mock) takes it: `POST /3/device/<token>` with the apns-* headers.
