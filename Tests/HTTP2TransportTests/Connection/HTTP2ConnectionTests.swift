@@ -21,13 +21,21 @@ struct HTTP2ConnectionTests {
     }
 
     @Test func theThreadsEndKeepsThePipeAndTheObjectsEndClosesIt() throws {
-        var connection: HTTP2Connection? = try #require(HTTP2Connection(id: 1))
-        let fd = connection!.wakeFD
-        let pipe = try #require(Self.inode(fd))
-        _ = connection!.markClosed()
-        #expect(Self.inode(fd) == pipe, "still open while the object lives: a late wake-up writes to this pipe")
-        connection = nil
-        // Closed; the number may already serve another test's descriptor, never this pipe.
+        let (fd, pipe) = try Self.closedConnectionsPipe()
+        // The object is gone: closed; the number may already serve another test's descriptor, never this pipe.
         #expect(Self.inode(fd) != pipe)
+    }
+
+    /// Makes a connection, ends its thread's part (`markClosed`) while the object lives, and
+    /// returns its wake-up pipe's read end and inode once the object is released.
+    private static func closedConnectionsPipe() throws -> (fd: Int32, inode: UInt) {
+        let connection = try #require(HTTP2Connection(id: 1))
+        return try withExtendedLifetime(connection) {
+            let fd = connection.wakeFD
+            let pipe = try #require(inode(fd))
+            _ = connection.markClosed()
+            #expect(inode(fd) == pipe, "still open while the object lives: a late wake-up writes to this pipe")
+            return (fd, pipe)
+        }
     }
 }
