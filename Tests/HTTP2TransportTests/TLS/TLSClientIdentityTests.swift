@@ -61,16 +61,15 @@ import Testing
     }
 
     @Test func certificateAndKeyMayShareOneFile() throws {
-        try CredentialFixtures.withTemporaryDirectory { directory in
-            let path = directory.appendingPathComponent("combined.pem").path
-            let combined =
-                try Data(contentsOf: URL(fileURLWithPath: CredentialFixtures.dev("client.key")))
-                + Data(contentsOf: URL(fileURLWithPath: CredentialFixtures.dev("client.pem")))
-            #expect(FileManager.default.createFile(atPath: path, contents: combined))
-            let identity = try TLSClientIdentity.pem(certificatePath: path, keyPath: path)
-            #expect(identity.subject == Self.subject)
-            #expect(identity.source == path)
-        }
+        let directory = try TemporaryDirectory()
+        let path = directory.path("combined.pem")
+        let combined =
+            try Data(contentsOf: URL(fileURLWithPath: CredentialFixtures.dev("client.key")))
+            + Data(contentsOf: URL(fileURLWithPath: CredentialFixtures.dev("client.pem")))
+        #expect(FileManager.default.createFile(atPath: path, contents: combined))
+        let identity = try TLSClientIdentity.pem(certificatePath: path, keyPath: path)
+        #expect(identity.subject == Self.subject)
+        #expect(identity.source == path)
     }
 
     @Test func installsIntoAnSSLContext() throws {
@@ -100,7 +99,7 @@ import Testing
 
     @Test func missingP12() {
         let path = CredentialFixtures.dev("nope.p12")
-        let error = CredentialFixtures.credentialError { () throws(CredentialError) in
+        let error = #expect(throws: CredentialError.self) {
             try TLSClientIdentity.p12(path: path, password: "secret")
         }
         #expect(error == .fileNotFound(path: path))
@@ -109,7 +108,7 @@ import Testing
 
     @Test func wrongP12Password() {
         let path = CredentialFixtures.dev("client.p12")
-        let error = CredentialFixtures.credentialError { () throws(CredentialError) in
+        let error = #expect(throws: CredentialError.self) {
             try TLSClientIdentity.p12(path: path, password: "not-the-password")
         }
         #expect(error == .wrongPassword(path: path))
@@ -119,7 +118,7 @@ import Testing
 
     @Test func wrongLegacyP12Password() {
         let path = CredentialFixtures.dev("client-legacy.p12")
-        let error = CredentialFixtures.credentialError { () throws(CredentialError) in
+        let error = #expect(throws: CredentialError.self) {
             try TLSClientIdentity.p12(path: path, password: "wrong")
         }
         #expect(error == .wrongPassword(path: path))
@@ -127,7 +126,7 @@ import Testing
 
     @Test func p12WithoutTheNeededPassword() {
         let path = CredentialFixtures.dev("client.p12")
-        let error = CredentialFixtures.credentialError { () throws(CredentialError) in
+        let error = #expect(throws: CredentialError.self) {
             try TLSClientIdentity.p12(path: path, password: nil)
         }
         #expect(error == .passwordRequired(path: path))
@@ -136,7 +135,7 @@ import Testing
 
     @Test func garbageP12() throws {
         let path = CredentialFixtures.bad("garbage.p12")
-        let error = CredentialFixtures.credentialError { () throws(CredentialError) in
+        let error = #expect(throws: CredentialError.self) {
             try TLSClientIdentity.p12(path: path, password: "secret")
         }
         #expect(error == .wrongFormat(path: path, detail: "not a PKCS#12 (.p12) file"))
@@ -145,7 +144,7 @@ import Testing
 
     @Test func pemGivenAsP12() {
         let path = CredentialFixtures.dev("client.pem")
-        let error = CredentialFixtures.credentialError { () throws(CredentialError) in
+        let error = #expect(throws: CredentialError.self) {
             try TLSClientIdentity.p12(path: path, password: nil)
         }
         guard case .wrongFormat(path, let detail) = error else {
@@ -157,7 +156,7 @@ import Testing
 
     @Test func truncatedP12() throws {
         let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: CredentialFixtures.dev("client.p12"))))
-        let error = CredentialFixtures.credentialError { () throws(CredentialError) in
+        let error = #expect(throws: CredentialError.self) {
             try TLSClientIdentity.p12(
                 bytes: Array(bytes.prefix(bytes.count / 2)), password: "secret",
                 source: "half.p12")
@@ -170,7 +169,7 @@ import Testing
 
     @Test func p12WithoutPrivateKey() {
         let path = CredentialFixtures.bad("cert-only.p12")
-        let error = CredentialFixtures.credentialError { () throws(CredentialError) in
+        let error = #expect(throws: CredentialError.self) {
             try TLSClientIdentity.p12(path: path, password: "secret")
         }
         #expect(error == .missingPrivateKey(path: path))
@@ -180,7 +179,7 @@ import Testing
     @Test func expiredP12() throws {
         let path = CredentialFixtures.bad("expired.p12")
         let error = try #require(
-            CredentialFixtures.credentialError { () throws(CredentialError) in
+            #expect(throws: CredentialError.self) {
                 try TLSClientIdentity.p12(path: path, password: nil)
             })
         let expected = try Self.opensslDates(CredentialFixtures.bad("expired.pem"))
@@ -192,7 +191,7 @@ import Testing
     @Test func expiredPEM() throws {
         let path = CredentialFixtures.bad("expired.pem")
         let error = try #require(
-            CredentialFixtures.credentialError { () throws(CredentialError) in
+            #expect(throws: CredentialError.self) {
                 try TLSClientIdentity.pem(certificatePath: path, keyPath: CredentialFixtures.bad("expired.key"))
             })
         let expected = try Self.opensslDates(path)
@@ -204,14 +203,14 @@ import Testing
         let certificate = CredentialFixtures.dev("client.pem")
         let key = CredentialFixtures.dev("client.key")
         let dates = try Self.opensslDates(certificate)
-        let early = CredentialFixtures.credentialError { () throws(CredentialError) in
+        let early = #expect(throws: CredentialError.self) {
             try TLSClientIdentity.pem(
                 certificatePath: certificate, keyPath: key,
                 now: dates.notBefore.addingTimeInterval(-1))
         }
         #expect(early == .certificateNotYetValid(path: certificate, notBefore: dates.notBefore))
         #expect(early?.description.contains(certificate) == true)
-        let late = CredentialFixtures.credentialError { () throws(CredentialError) in
+        let late = #expect(throws: CredentialError.self) {
             try TLSClientIdentity.p12(
                 path: CredentialFixtures.dev("client.p12"), password: "secret",
                 now: dates.notAfter.addingTimeInterval(1))
@@ -228,7 +227,7 @@ import Testing
     @Test func keyNotMatchingCertificate() {
         let certificate = CredentialFixtures.dev("client.pem")
         let key = CredentialFixtures.bad("other.key")
-        let error = CredentialFixtures.credentialError { () throws(CredentialError) in
+        let error = #expect(throws: CredentialError.self) {
             try TLSClientIdentity.pem(certificatePath: certificate, keyPath: key)
         }
         #expect(error == .keyDoesNotMatchCertificate(certificatePath: certificate, keyPath: key))
@@ -238,11 +237,11 @@ import Testing
     @Test func encryptedKeyWithoutOrWithWrongPassword() {
         let certificate = CredentialFixtures.dev("client.pem")
         let key = CredentialFixtures.dev("client-encrypted.key")
-        let none = CredentialFixtures.credentialError { () throws(CredentialError) in
+        let none = #expect(throws: CredentialError.self) {
             try TLSClientIdentity.pem(certificatePath: certificate, keyPath: key)
         }
         #expect(none == .passwordRequired(path: key))
-        let wrong = CredentialFixtures.credentialError { () throws(CredentialError) in
+        let wrong = #expect(throws: CredentialError.self) {
             try TLSClientIdentity.pem(certificatePath: certificate, keyPath: key, keyPassword: "wrong")
         }
         #expect(wrong == .wrongPassword(path: key))
@@ -250,7 +249,7 @@ import Testing
 
     @Test func keyFileGivenAsCertificate() {
         let path = CredentialFixtures.dev("client.key")
-        let error = CredentialFixtures.credentialError { () throws(CredentialError) in
+        let error = #expect(throws: CredentialError.self) {
             try TLSClientIdentity.pem(certificatePath: path, keyPath: path)
         }
         #expect(error == .missingCertificate(path: path))
@@ -259,7 +258,7 @@ import Testing
 
     @Test func certificateFileGivenAsKey() {
         let path = CredentialFixtures.dev("client.pem")
-        let error = CredentialFixtures.credentialError { () throws(CredentialError) in
+        let error = #expect(throws: CredentialError.self) {
             try TLSClientIdentity.pem(certificatePath: path, keyPath: path)
         }
         #expect(error == .missingPrivateKey(path: path))
@@ -267,14 +266,14 @@ import Testing
 
     @Test func garbageCertificateAndKey() {
         let garbage = CredentialFixtures.bad("garbage.p8")
-        let certificateError = CredentialFixtures.credentialError { () throws(CredentialError) in
+        let certificateError = #expect(throws: CredentialError.self) {
             try TLSClientIdentity.pem(certificatePath: garbage, keyPath: CredentialFixtures.dev("client.key"))
         }
         #expect(
             certificateError
                 == .wrongFormat(
                     path: garbage, detail: "not a PEM certificate (no \"-----BEGIN CERTIFICATE-----\" line)"))
-        let keyError = CredentialFixtures.credentialError { () throws(CredentialError) in
+        let keyError = #expect(throws: CredentialError.self) {
             try TLSClientIdentity.pem(certificatePath: CredentialFixtures.dev("client.pem"), keyPath: garbage)
         }
         guard case .wrongFormat(garbage, _) = keyError else {
@@ -284,24 +283,23 @@ import Testing
     }
 
     @Test func truncatedCertificate() throws {
-        try CredentialFixtures.withTemporaryDirectory { directory in
-            let path = directory.appendingPathComponent("truncated.pem").path
-            let pem = try Data(contentsOf: URL(fileURLWithPath: CredentialFixtures.dev("client.pem")))
-            #expect(FileManager.default.createFile(atPath: path, contents: pem.prefix(300)))
-            let error = CredentialFixtures.credentialError { () throws(CredentialError) in
-                try TLSClientIdentity.pem(certificatePath: path, keyPath: CredentialFixtures.dev("client.key"))
-            }
-            guard case .wrongFormat(path, let detail) = error else {
-                Issue.record("expected wrongFormat, got \(String(describing: error))")
-                return
-            }
-            #expect(detail.contains("damaged or truncated"))
+        let directory = try TemporaryDirectory()
+        let path = directory.path("truncated.pem")
+        let pem = try Data(contentsOf: URL(fileURLWithPath: CredentialFixtures.dev("client.pem")))
+        #expect(FileManager.default.createFile(atPath: path, contents: pem.prefix(300)))
+        let error = #expect(throws: CredentialError.self) {
+            try TLSClientIdentity.pem(certificatePath: path, keyPath: CredentialFixtures.dev("client.key"))
         }
+        guard case .wrongFormat(path, let detail) = error else {
+            Issue.record("expected wrongFormat, got \(String(describing: error))")
+            return
+        }
+        #expect(detail.contains("damaged or truncated"))
     }
 
     @Test func directoryAsCertificate() {
         let path = CredentialFixtures.dev("bad")
-        let error = CredentialFixtures.credentialError { () throws(CredentialError) in
+        let error = #expect(throws: CredentialError.self) {
             try TLSClientIdentity.pem(certificatePath: path, keyPath: CredentialFixtures.dev("client.key"))
         }
         #expect(error == .unreadable(path: path, reason: "it is a directory, not a file"))
