@@ -1,8 +1,10 @@
 // swift-tools-version:6.1
 import PackageDescription
 
-// Module layout follows ../shared/DESIGN.md: C interop stays inside `APNs`; `APNsMock` is built
-// on a different HTTP/2 stack (swift-nio-http2 + NIOSSL) on purpose, so the two check each other.
+// Module layout follows ../shared/DESIGN.md: C interop (nghttp2, OpenSSL) stays inside
+// `HTTP2Transport`, under the push providers (`APNs`, `FCM`), which never depend on each other;
+// `APNsMock` and `FCMMock` are built on a different HTTP/2 stack (swift-nio-http2 + NIOSSL) on
+// purpose, so the two check each other.
 let package = Package(
     name: "PushRelay",
     platforms: [.macOS(.v15)],
@@ -66,21 +68,32 @@ let package = Package(
         // The seam between the dispatcher and each push provider: `PushSender`, what it is handed
         // and what it answers. Every provider module implements it; none depends on another.
         .target(name: "PushSending"),
+        // The HTTP/2 client under every push provider: TLS (OpenSSL, ALPN h2, client certificates), nghttp2
+        // sessions, connection pools, deadlines, and the OpenSSL key reading and signing the providers' tokens
+        // need. The only target that depends on CNGHTTP2 and COpenSSL.
         .target(
-            name: "APNs",
+            name: "HTTP2Transport",
             dependencies: [
                 "CNGHTTP2",
                 "COpenSSL",
-                "LogRedaction",
-                "PushSending",
-                "UUIDText",
                 .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // APNs: provider tokens, the request/response/reason model and the client, on the transport.
+        .target(
+            name: "APNs",
+            dependencies: [
+                "HTTP2Transport",
+                "LogRedaction",
+                "PushSending",
+                "UUIDText",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .target(name: "PushCore"),
-        // FCM HTTP v1: service-account credentials, the error model and the client (on the APNs module's HTTP/2 transport).
-        .target(name: "FCM", dependencies: ["APNs", "COpenSSL", "PushSending", .product(name: "Logging", package: "swift-log")]),
+        // FCM HTTP v1: service-account credentials, the error model and the client, on the transport.
+        .target(name: "FCM", dependencies: ["HTTP2Transport", "PushSending", .product(name: "Logging", package: "swift-log")]),
         // HMS Push Kit: OAuth client credentials, the data message, answer classification.
         .target(
             name: "HMS",
@@ -123,6 +136,7 @@ let package = Package(
                 "APNs",
                 "FCM",
                 "HMS",
+                "HTTP2Transport",
                 "PushSending",
                 "LogRedaction",
                 "PushCore",
@@ -240,6 +254,7 @@ let package = Package(
             name: "push-relay",
             dependencies: [
                 "APNs",
+                "HTTP2Transport",
                 "PushService",
                 "PushStore",
                 "PushStorePostgres",
@@ -254,6 +269,7 @@ let package = Package(
             name: "apns-bench",
             dependencies: [
                 "APNs",
+                "HTTP2Transport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Benchmarks/apns-bench"
@@ -262,6 +278,7 @@ let package = Package(
             name: "relay-bench",
             dependencies: [
                 "APNs",
+                "HTTP2Transport",
                 "PushService",
                 "PushStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -277,7 +294,11 @@ let package = Package(
         // What several test targets need: the repository's paths, child processes without Foundation's `Process`, and
         // waiting off Swift's cooperative pool.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
-        .testTarget(name: "APNsTests", dependencies: ["APNs", "APNsMock", "TestSupport", "UUIDText"]),
+        .testTarget(
+            name: "HTTP2TransportTests",
+            dependencies: ["HTTP2Transport", "APNsMock", "TestSupport", .product(name: "Logging", package: "swift-log")]
+        ),
+        .testTarget(name: "APNsTests", dependencies: ["APNs", "APNsMock", "HTTP2Transport", "TestSupport", "UUIDText"]),
         .testTarget(
             name: "APNsMockTests",
             dependencies: [
@@ -294,8 +315,9 @@ let package = Package(
             ]
         ),
         .testTarget(name: "PushCoreTests", dependencies: ["PushCore"]),
+        .testTarget(name: "PushSendingTests", dependencies: ["PushSending"]),
         .testTarget(name: "HMSTests", dependencies: ["HMS", "HMSMock", "PushSending", "TestSupport"]),
-        .testTarget(name: "FCMTests", dependencies: ["FCM", "APNs", "FCMMock", "TestSupport"]),
+        .testTarget(name: "FCMTests", dependencies: ["FCM", "FCMMock", "HTTP2Transport", "PushSending", "TestSupport"]),
         .testTarget(name: "FCMMockTests", dependencies: ["FCMMock"]),
         .testTarget(
             name: "HMSMockTests",
@@ -321,6 +343,7 @@ let package = Package(
                 "APNsMock",
                 "PushSending",
                 "FCMMock",
+                "HTTP2Transport",
                 "PushService",
                 "PushStore",
                 "PushCore",

@@ -1,6 +1,7 @@
 import APNs
 import ArgumentParser
 import Foundation
+import HTTP2Transport
 
 /// Pushes N notifications as fast as the client can and prints throughput, latency and RSS.
 /// Driven by scripts/bench-apns.sh, which starts the sink and runs h2load as the ceiling.
@@ -33,7 +34,7 @@ struct APNsBench: AsyncParsableCommand {
         }
         let client = try APNsClient(
             configuration: APNsClientConfiguration(
-                endpoint: APNsEndpoint(host: host, port: port), authentication: authentication,
+                endpoint: TransportEndpoint(host: host, port: port), authentication: authentication,
                 extraCAFile: caFile, trustSystemRoots: false, connections: connections,
                 requestTimeout: .seconds(60)))
         let payload = Self.payload(size: payloadSize)

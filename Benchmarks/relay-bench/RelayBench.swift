@@ -1,6 +1,7 @@
 import APNs
 import ArgumentParser
 import Foundation
+import HTTP2Transport
 import Logging
 import PushService
 import PushStore
@@ -42,7 +43,7 @@ struct RelayBench: AsyncParsableCommand {
             keyID: "DEVKEY1234", teamID: "DEVTEAM123")
         let client = try APNsClient(
             configuration: APNsClientConfiguration(
-                endpoint: APNsEndpoint(host: "127.0.0.1", port: apnsPort), authentication: .token(cache),
+                endpoint: TransportEndpoint(host: "127.0.0.1", port: apnsPort), authentication: .token(cache),
                 extraCAFile: repo + "/certs/dev/ca.pem", trustSystemRoots: false, connections: connections))
         let targets = StaticDeliveryTargets([Self.appID: DeliveryTarget(apns: client, topic: "com.example.pushrelay")])
         let relay = try await RelayApplication.build(

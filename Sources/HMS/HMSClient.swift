@@ -89,6 +89,7 @@ public final class HMSClient: Sendable {
 
     public func shutdown() async {
         try? await http.shutdown()
+        tokens.shutdown(failing: .shutdown)
     }
 
     private func post(_ body: [UInt8], token: String, until deadline: ContinuousClock.Instant) async throws(HMSError) -> HMSResponse {

@@ -101,6 +101,15 @@ public final class AccessTokens<Failure: Error>: Sendable {
         shared.withLock { $0.state.rejected(value) }
     }
 
+    /// The client is going away: sends still waiting for a fetch get `failure` now.
+    public func shutdown(failing failure: Failure) {
+        let waiters = shared.withLock { shared in
+            defer { shared.waiters.removeAll() }
+            return shared.waiters
+        }
+        for waiter in waiters { waiter.resume(returning: .failure(failure)) }
+    }
+
     private func refresh() async {
         let result = await fetch()
         let waiters = shared.withLock { shared in

@@ -1,6 +1,7 @@
 import APNs
 import ArgumentParser
 import Foundation
+import HTTP2Transport
 import UUIDText
 
 /// `push-relay send`: one notification to APNs with the given credentials. An operator's tool
@@ -111,15 +112,15 @@ struct SendCommand: AsyncParsableCommand {
         return request
     }
 
-    private func endpoint() throws -> APNsEndpoint {
+    private func endpoint() throws -> TransportEndpoint {
         switch environment {
-        case "production": return .production
-        case "sandbox", "development": return .sandbox
+        case "production": return .apnsProduction
+        case "sandbox", "development": return .apnsSandbox
         default:
             guard let url = URL(string: environment), url.scheme == "https", let host = url.host else {
                 throw ValidationError("--environment must be production, sandbox or https://HOST:PORT")
             }
-            return APNsEndpoint(host: host, port: url.port ?? 443)
+            return TransportEndpoint(host: host, port: url.port ?? 443)
         }
     }
 

@@ -19,7 +19,7 @@ import Testing
         let client = try APNsClient(
             configuration: Fixtures.clientConfiguration(
                 port: port, authentication: .token(try Fixtures.tokenCache()), requestTimeout: .seconds(5)))
-        await #expect(throws: APNsError.alpnNotNegotiated(nil)) { try await client.send(request()) }
+        await #expect(throws: APNsError.transport(.alpnNotNegotiated(nil))) { try await client.send(request()) }
         await client.shutdown()
     }
 }

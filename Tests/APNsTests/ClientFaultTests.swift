@@ -80,13 +80,13 @@ struct ClientFaultTests {
             #expect(try await client.send(request()).status == 200)
             mock.addFault(.neverAnswer(count: 1))
             let start = ContinuousClock.now
-            await #expect(throws: APNsError.timedOut) {
+            await #expect(throws: APNsError.transport(.timedOut)) {
                 try await client.send(request(), timeout: .milliseconds(500))
             }
             let waited = ContinuousClock.now - start
             // Without the deadline it would never end; the upper bound only has to be finite and generous.
             #expect(waited >= .milliseconds(500) && waited < .seconds(120))
-            #expect(APNsError.timedOut.isRetryable)
+            #expect(APNsError.transport(.timedOut).isRetryable)
             // The connection itself is fine and keeps serving.
             #expect(try await client.send(request()).status == 200)
             #expect(mock.stats.connectionsAccepted == 1)
@@ -118,7 +118,7 @@ struct ClientFaultTests {
                 Issue.record("sent although no stream was allowed: \(outcome)")
                 return
             }
-            #expect(error as? APNsError == .timedOut, "\(error)")
+            #expect(error as? APNsError == .transport(.timedOut), "\(error)")
             await client.shutdown()
         }
     }
@@ -133,7 +133,7 @@ struct ClientFaultTests {
             let errors = await sendCollectingErrors(client, count: 200).compactMap { $0 }
             #expect(!errors.isEmpty, "requests in flight at the drop fail")
             #expect(errors.allSatisfy { $0.isRetryable })
-            #expect(errors.allSatisfy { if case .connectionLost = $0 { true } else { false } })
+            #expect(errors.allSatisfy { if case .transport(.connectionLost) = $0 { true } else { false } })
             // The pool reconnects by itself.
             #expect(try await client.send(request()).status == 200)
             #expect(mock.stats.connectionsAccepted >= 2)
@@ -194,7 +194,7 @@ struct ClientFaultTests {
             do {
                 _ = try await client.send(request())
                 Issue.record("expected a TLS failure")
-            } catch let APNsError.connectFailed(message) {
+            } catch let APNsError.transport(.connectFailed(message)) {
                 #expect(message.contains("not trusted"), "\(message)")
             }
             await client.shutdown()

@@ -42,9 +42,9 @@ struct ClientShutdownTests {
             let sends = Task { await sendCollectingErrors(client, count: 3) }
             try await waitForStreams(client, 3)
             await client.shutdown()
-            #expect(await sends.value == [.shutdown, .shutdown, .shutdown])
+            #expect(await sends.value == [.transport(.shutdown), .transport(.shutdown), .transport(.shutdown)])
             #expect(client.statistics.connections == 0)
-            await #expect(throws: APNsError.shutdown) { try await client.send(request()) }
+            await #expect(throws: APNsError.transport(.shutdown)) { try await client.send(request()) }
         }
     }
 }

@@ -4,6 +4,7 @@ import TestSupport
 import Testing
 
 @testable import APNs
+@testable import HTTP2Transport
 
 @Suite("APNs client, token auth, against APNsMock")
 struct ClientTokenAuthTests {

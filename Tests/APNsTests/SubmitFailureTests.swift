@@ -1,8 +1,10 @@
-@testable import APNs
 import APNsMock
 import Foundation
+import HTTP2Transport
 import Testing
 import UUIDText
+
+@testable import APNs
 
 /// A stream nghttp2 refuses to open (`nghttp2_submit_request` < 0) must not strand its request:
 /// it fails at once with a retryable error, and the client carries on on a fresh connection.
@@ -31,7 +33,7 @@ struct SubmitFailureTests {
                 return
             }
             #expect(apnsError.isRetryable, "\(apnsError)")
-            guard case .connectFailed(let message) = apnsError else {
+            guard case .transport(.connectFailed(let message)) = apnsError else {
                 Issue.record("expected connectFailed, got \(apnsError)")
                 return
             }

@@ -1,6 +1,7 @@
-import APNs
 import Foundation
+import HTTP2Transport
 import TestSupport
+import PushSending
 import Testing
 @testable import FCM
 
@@ -84,25 +85,8 @@ import Testing
     @Test func theTokenEndpointsAnswerBecomesAToken() {
         let token = FCMAccessTokenRequest.accessToken(
             from: Data(#"{"access_token": "ya29.secret", "expires_in": 3599, "token_type": "Bearer"}"#.utf8), receivedAt: 1_000)
-        #expect(token == FCMAccessToken(value: "ya29.secret", expiresAt: 4_599))
+        #expect(token == AccessToken(value: "ya29.secret", expiresAt: 4_599))
         #expect(token?.description.contains("secret") == false)
         #expect(FCMAccessTokenRequest.accessToken(from: Data(#"{"error": "invalid_grant"}"#.utf8), receivedAt: 0) == nil)
-    }
-
-    /// One fetch at a time; refreshed before it expires; a rejected token is not used again.
-    @Test func theStateFetchesOnceRefreshesEarlyAndDropsARejectedToken() {
-        var state = FCMAccessTokenState()
-        #expect(state.tokenForSend(now: 0) == .fetch)
-        #expect(state.tokenForSend(now: 0) == .wait)
-        state.fetchFailed()
-        #expect(state.tokenForSend(now: 1) == .fetch)
-        state.fetched(FCMAccessToken(value: "a", expiresAt: 3_600))
-        #expect(state.tokenForSend(now: 3_299) == .use("a"))
-        #expect(state.tokenForSend(now: 3_300) == .fetch, "five minutes before expiry")
-        state.fetched(FCMAccessToken(value: "b", expiresAt: 7_200))
-        state.rejected("a")
-        #expect(state.tokenForSend(now: 3_301) == .use("b"), "an older token's 401 leaves the new one")
-        state.rejected("b")
-        #expect(state.tokenForSend(now: 3_302) == .fetch)
     }
 }

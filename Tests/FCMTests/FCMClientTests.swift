@@ -1,6 +1,6 @@
-import APNs
 import FCMMock
 import Foundation
+import HTTP2Transport
 import Synchronization
 import TestSupport
 import Testing
@@ -30,7 +30,7 @@ import Testing
             client = try FCMClient(
                 configuration: FCMClientConfiguration(
                     serviceAccount: account, serviceAccountSource: serviceAccount, projectID: projectID,
-                    endpoint: APNsEndpoint(host: "127.0.0.1", port: mock.port),
+                    endpoint: TransportEndpoint(host: "127.0.0.1", port: mock.port),
                     tokenURL: URL(string: "https://127.0.0.1:\(mock.port)/token")!, extraCAFile: Repository.devCert("ca.pem"),
                     trustSystemRoots: false, connections: 1, requestTimeout: .seconds(30)),
                 clock: { Int64(Date().timeIntervalSince1970) + skew.seconds.withLock { $0 } })

@@ -1,5 +1,5 @@
-import APNs
 import Foundation
+import HTTP2Transport
 import Testing
 @testable import FCM
 

@@ -1,6 +1,7 @@
 import TestSupport
 import APNs
 import Foundation
+import HTTP2Transport
 import Logging
 import PushCore
 import Testing
@@ -69,7 +70,7 @@ import Testing
                     auth: {certificate: {p12_file: c.p12, password: pw}}
                     """))
         let apns = try #require(custom.apps[0].apns)
-        #expect(apns.environment == .custom(endpoint: APNsEndpoint(host: "127.0.0.1", port: 2197), caFile: "ca.pem"))
+        #expect(apns.environment == .custom(endpoint: TransportEndpoint(host: "127.0.0.1", port: 2197), caFile: "ca.pem"))
         #expect(apns.auth == .p12(file: "c.p12", password: Secret("pw")))
         #expect(apns.poolSize == ProviderPoolSize.defaultSize)
         #expect(apns.defaultExpiration == .seconds(86_400))

@@ -1,6 +1,7 @@
 import APNs
 import FCM
 import Foundation
+import HTTP2Transport
 import Logging
 import Testing
 @testable import PushService
@@ -34,7 +35,7 @@ import Testing
         #expect(config.apps[0].apns == nil, "an Android-only app needs no apns settings")
         #expect(fcm.serviceAccountFile == "/etc/push-relay/firebase.json")
         #expect(fcm.projectID == "my-app-1234")
-        #expect(fcm.endpoint == APNsEndpoint(host: "127.0.0.1", port: 2198))
+        #expect(fcm.endpoint == TransportEndpoint(host: "127.0.0.1", port: 2198))
         #expect(fcm.tokenURL == URL(string: "https://127.0.0.1:2198/token"))
         #expect(fcm.caFile == "certs/ca.pem")
         #expect(fcm.poolSize == 3)

@@ -1,4 +1,5 @@
 import Foundation
+import HTTP2Transport
 
 /// Sends notifications to APNs over a pool of HTTP/2 connections.
 ///
@@ -10,11 +11,15 @@ import Foundation
 /// exactly what APNs said; `APNsResponse.outcome` says what to do about it.
 public final class APNsClient: Sendable {
     public let configuration: APNsClientConfiguration
-    private let transport: HTTP2Transport
+    private let transport: HTTP2Client
 
     public init(configuration: APNsClientConfiguration) throws(APNsError) {
         self.configuration = configuration
-        transport = try HTTP2Transport(configuration: configuration.transport)
+        do {
+            transport = try HTTP2Client(configuration: configuration.transport)
+        } catch {
+            throw .transport(error)
+        }
     }
 
     /// Sends one notification and returns APNs' answer.
@@ -112,7 +117,7 @@ public final class APNsClient: Sendable {
                 }
                 completion(.success(response))
             case .failure(let error):
-                completion(.failure(error))
+                completion(.failure(APNsError.transport(error)))
             case .cancelled:
                 completion(.failure(CancellationError()))
             }
@@ -121,7 +126,7 @@ public final class APNsClient: Sendable {
     }
 
     /// The pool right now.
-    public var statistics: APNsClientStatistics { transport.statistics }
+    public var statistics: TransportStatistics { transport.statistics }
 
     /// Finishes in-flight requests (up to 5 s), fails queued ones with `.shutdown`, and closes
     /// every connection with GOAWAY.

@@ -1,9 +1,10 @@
+import HTTP2Transport
 import Logging
 
 /// Everything an `APNsClient` needs, fixed at start-up. One client = one credential on one
 /// endpoint (Apple binds a connection to one team and environment).
 public struct APNsClientConfiguration: Sendable {
-    public var endpoint: APNsEndpoint
+    public var endpoint: TransportEndpoint
     public var authentication: APNsAuthentication
     /// Extra PEM CA certificates trusted besides the system store (for apns-mock).
     public var extraCAFile: String?
@@ -28,25 +29,25 @@ public struct APNsClientConfiguration: Sendable {
     /// before it fails.
     public var maximumResends: Int
     /// Receives connection-level events (connects, GOAWAY, settings changes) for logs and metrics.
-    public var eventHandler: (@Sendable (APNsClientEvent) -> Void)?
+    public var eventHandler: (@Sendable (TransportEvent) -> Void)?
     public var logger: Logger
     /// Fault injection for tests; always nil outside them.
     var testHooks: TransportTestHooks?
 
     public init(
-        endpoint: APNsEndpoint,
+        endpoint: TransportEndpoint,
         authentication: APNsAuthentication,
         extraCAFile: String? = nil,
         trustSystemRoots: Bool = true,
-        connections: Int = 2,
-        maxConcurrentStreamsPerConnection: Int = 1000,
-        requestTimeout: Duration = .seconds(15),
-        connectTimeout: Duration = .seconds(10),
-        idlePingInterval: Duration = .seconds(60),
-        pingTimeout: Duration = .seconds(10),
-        reconnectBackoff: (minimum: Duration, maximum: Duration) = (.milliseconds(100), .seconds(30)),
-        maximumResends: Int = 8,
-        eventHandler: (@Sendable (APNsClientEvent) -> Void)? = nil,
+        connections: Int = TransportDefaults.connections,
+        maxConcurrentStreamsPerConnection: Int = TransportDefaults.maxConcurrentStreamsPerConnection,
+        requestTimeout: Duration = TransportDefaults.requestTimeout,
+        connectTimeout: Duration = TransportDefaults.connectTimeout,
+        idlePingInterval: Duration = TransportDefaults.idlePingInterval,
+        pingTimeout: Duration = TransportDefaults.pingTimeout,
+        reconnectBackoff: (minimum: Duration, maximum: Duration) = TransportDefaults.reconnectBackoff,
+        maximumResends: Int = TransportDefaults.maximumResends,
+        eventHandler: (@Sendable (TransportEvent) -> Void)? = nil,
         logger: Logger = Logger(label: "push-relay.apns")
     ) {
         self.endpoint = endpoint

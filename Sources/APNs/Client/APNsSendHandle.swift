@@ -1,3 +1,4 @@
+import HTTP2Transport
 import Synchronization
 
 /// A notification given to `APNsClient.submit`, to cancel: its completion then gets

@@ -51,7 +51,7 @@ public struct APNsSender: PushSender {
                 label: response.reason.map(label), latency: latency)
         case .failure(let error as APNsError) where error.isRetryable:
             return PushSendResult(.retry(after: .zero), error: "\(error)")
-        case .failure(APNsError.shutdown), .failure(is CancellationError):
+        case .failure(APNsError.transport(.shutdown)), .failure(is CancellationError):
             return PushSendResult(.notSent)
         case .failure(let error):
             return PushSendResult(.rejected, error: "\(error)")

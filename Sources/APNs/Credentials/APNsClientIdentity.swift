@@ -1,98 +1,92 @@
-import COpenSSL
 import Foundation
+import HTTP2Transport
 
-/// An APNs push certificate with its private key (certificate-based authentication), ready to
-/// be presented as the TLS client certificate.
+/// An APNs push certificate with its private key (certificate-based authentication), presented
+/// as the TLS client certificate.
 ///
 /// Load it with `p12(path:password:now:)` (what Keychain exports) or
 /// `pem(certificatePath:keyPath:keyPassword:now:)`. Loading checks that the key belongs to the
 /// certificate and that the certificate is valid at `now`.
-///
-/// `@unchecked Sendable` is safe: the `X509`/`EVP_PKEY` objects are never modified after init
-/// (OpenSSL 3 allows concurrent read-only use, and `install(into:)` only takes references via
-/// OpenSSL's atomic reference counts); this object owns one reference to each, released in
-/// `deinit`.
-public final class APNsClientIdentity: @unchecked Sendable, CustomStringConvertible {
-    /// The file(s) the identity came from, for messages.
-    public let source: String
-    /// End of validity of the certificate.
-    public let notAfter: Date
-    /// Start of validity of the certificate.
-    public let notBefore: Date
-    /// The certificate subject on one line, e.g. `CN=Apple Push Services: com.example.app, O=…`.
-    public let subject: String
+public final class APNsClientIdentity: Sendable, CustomStringConvertible {
+    /// What the transport presents during the handshake.
+    package let tls: TLSClientIdentity
     /// Bundle IDs the certificate is for, best effort (from the subject UID and CN).
     public let topics: [String]
 
-    /// `X509*`, the leaf certificate.
-    let certificate: OpaquePointer
-    /// `EVP_PKEY*`, its private key.
-    let privateKey: OpaquePointer
-    /// `X509*` intermediates sent after the leaf, in file order.
-    let chain: [OpaquePointer]
+    init(_ tls: TLSClientIdentity) {
+        self.tls = tls
+        topics = Self.topics(tls.subjectEntries)
+    }
 
-    /// Takes ownership of one reference to each object (freed in deinit, also when this throws),
-    /// checks the key matches and the validity period.
-    init(
-        certificate: OpaquePointer, privateKey: OpaquePointer, chain: [OpaquePointer],
-        certificatePath: String, keyPath: String, now: Date
-    ) throws(APNsCredentialError) {
-        self.certificate = certificate
-        self.privateKey = privateKey
-        self.chain = chain
-        self.source = certificatePath == keyPath ? certificatePath : "\(certificatePath) + \(keyPath)"
-        self.notAfter = X509Info.notAfter(certificate)
-        self.notBefore = X509Info.notBefore(certificate)
-        self.subject = X509Info.subject(certificate)
-        self.topics = X509Info.topics(certificate)
+    /// Loads a `.p12` (PKCS#12) file, as exported from macOS Keychain (including the legacy
+    /// RC2/3DES encryption Keychain uses).
+    ///
+    /// - Parameters:
+    ///   - password: the export password; nil or "" for a file exported without one.
+    ///   - now: the time the certificate must be valid at.
+    public static func p12(path: String, password: String?, now: Date = Date()) throws(APNsCredentialError) -> APNsClientIdentity {
+        try load { () throws(CredentialError) in try TLSClientIdentity.p12(path: path, password: password, now: now) }
+    }
 
-        OpenSSLError.clearQueue()
-        guard X509_check_private_key(certificate, privateKey) == 1 else {
-            OpenSSLError.clearQueue()
-            throw .keyDoesNotMatchCertificate(certificatePath: certificatePath, keyPath: keyPath)
+    /// Loads PKCS#12 data (e.g. from a secret store); `source` names it in error messages.
+    public static func p12(
+        bytes: [UInt8], password: String?, source: String, now: Date = Date()
+    ) throws(APNsCredentialError) -> APNsClientIdentity {
+        try load { () throws(CredentialError) in try TLSClientIdentity.p12(bytes: bytes, password: password, source: source, now: now) }
+    }
+
+    /// Loads a push certificate and its private key from PEM files (e.g. converted from a
+    /// `.p12` with `openssl pkcs12 -nodes`); see `TLSClientIdentity.pem`.
+    public static func pem(
+        certificatePath: String, keyPath: String, keyPassword: String? = nil, now: Date = Date()
+    ) throws(APNsCredentialError) -> APNsClientIdentity {
+        try load { () throws(CredentialError) in
+            try TLSClientIdentity.pem(certificatePath: certificatePath, keyPath: keyPath, keyPassword: keyPassword, now: now)
         }
-        if now > notAfter { throw .expiredCertificate(path: certificatePath, notAfter: notAfter) }
-        if now < notBefore { throw .certificateNotYetValid(path: certificatePath, notBefore: notBefore) }
     }
 
-    deinit {
-        X509_free(certificate)
-        EVP_PKEY_free(privateKey)
-        for certificate in chain { X509_free(certificate) }
+    private static func load(_ body: () throws(CredentialError) -> TLSClientIdentity) throws(APNsCredentialError) -> APNsClientIdentity {
+        do {
+            return APNsClientIdentity(try body())
+        } catch {
+            throw .credential(error)
+        }
     }
 
+    /// The file(s) the identity came from, for messages.
+    public var source: String { tls.source }
+    /// End of validity of the certificate.
+    public var notAfter: Date { tls.notAfter }
+    /// Start of validity of the certificate.
+    public var notBefore: Date { tls.notBefore }
+    /// The certificate subject on one line, e.g. `CN=Apple Push Services: com.example.app, O=…`.
+    public var subject: String { tls.subject }
     /// Number of chain certificates sent after the leaf.
-    public var chainLength: Int { chain.count }
+    public var chainLength: Int { tls.chainLength }
 
     public var description: String {
         "APNsClientIdentity(\(subject), valid until \(notAfter.formatted(.iso8601)), from \(source))"
     }
 
-    /// Makes `ctx` (an `SSL_CTX*`) present this identity as its client certificate: the leaf,
-    /// its key and the chain certificates. Call once per `SSL_CTX` (each call appends the chain
-    /// again).
-    public func install(into ctx: OpaquePointer) throws(APNsCredentialError) {
-        OpenSSLError.clearQueue()
-        guard SSL_CTX_use_certificate(ctx, certificate) == 1 else {
-            throw installFailure("SSL_CTX_use_certificate")
-        }
-        guard SSL_CTX_use_PrivateKey(ctx, privateKey) == 1 else {
-            throw installFailure("SSL_CTX_use_PrivateKey")
-        }
-        for certificate in chain {
-            // The context takes ownership of what it is given, so give it its own reference.
-            X509_up_ref(certificate)
-            guard pr_SSL_CTX_add_extra_chain_cert(ctx, certificate) == 1 else {
-                X509_free(certificate)
-                throw installFailure("SSL_CTX_add_extra_chain_cert")
+    /// The app bundle IDs a push certificate is for, best effort: Apple puts the bundle ID in
+    /// the subject's UID and in the CN after "Apple Push Services: " (older certificates:
+    /// "Apple Development/Production IOS Push Services: "). The topic list extension
+    /// (1.2.840.113635.100.6.3.6) is not read.
+    static func topics(_ subject: [(name: String, value: String)]) -> [String] {
+        var topics: [String] = []
+        for entry in subject {
+            var candidate: String?
+            if entry.name == "UID" {
+                candidate = entry.value
+            } else if entry.name == "CN", let range = entry.value.range(of: "Push Services: ") {
+                candidate = String(entry.value[range.upperBound...])
+            }
+            if let topic = candidate?.trimmingCharacters(in: .whitespaces), !topic.isEmpty,
+                !topics.contains(topic)
+            {
+                topics.append(topic)
             }
         }
-        guard SSL_CTX_check_private_key(ctx) == 1 else {
-            throw installFailure("SSL_CTX_check_private_key")
-        }
-    }
-
-    private func installFailure(_ operation: String) -> APNsCredentialError {
-        .installFailed(source: source, reason: OpenSSLError.capture(operation).description)
+        return topics
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import HTTP2Transport
 
 /// Builds APNs provider tokens: ES256 JWTs with header `{"alg":"ES256","kid":"<KeyID>"}` and
 /// claims `{"iss":"<TeamID>","iat":<seconds>}`, as Apple specifies for token-based connections.

@@ -1,5 +1,6 @@
-import LogRedaction
 import Foundation
+import HTTP2Transport
+import LogRedaction
 import UUIDText
 
 /// One notification for one device.

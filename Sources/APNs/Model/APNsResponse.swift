@@ -1,4 +1,5 @@
 import Foundation
+import HTTP2Transport
 
 /// APNs' answer to one request.
 public struct APNsResponse: Sendable, Hashable {
@@ -28,7 +29,7 @@ public struct APNsResponse: Sendable, Hashable {
     /// error body's `reason` and `timestamp`. A 200's body is not read: APNs sends none, and
     /// anything a proxy adds there says nothing about the push.
     init(_ answer: HTTP2Response) {
-        self.init(status: answer.status, apnsID: answer.apnsID.flatMap(UUID.init(uuidString:)), retryAfter: answer.retryAfter)
+        self.init(status: answer.status, apnsID: answer.requestID.flatMap(UUID.init(uuidString:)), retryAfter: answer.retryAfter)
         if answer.status != 200, !answer.body.isEmpty,
             let object = try? JSONSerialization.jsonObject(with: Data(answer.body)) as? [String: Any]
         {

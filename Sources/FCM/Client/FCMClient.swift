@@ -1,50 +1,45 @@
-import APNs
 import Foundation
-import Synchronization
+import HTTP2Transport
+import PushSending
 
-/// Sends FCM HTTP v1 messages over the relay's own HTTP/2 transport (the one `APNsClient`
-/// uses), with an OAuth 2.0 access token from a service account.
+/// Sends FCM HTTP v1 messages over the relay's own HTTP/2 transport (the one under every
+/// provider's client), with an OAuth 2.0 access token from a service account.
 ///
-/// The token is fetched once for all concurrent sends (`FCMAccessTokenState` decides), renewed
+/// The token is fetched once for all concurrent sends (`AccessTokens`, as HMS's), renewed
 /// `refreshMargin` before it expires, and replaced once when FCM answers 401 to it. Everything
 /// else FCM says comes back as an `FCMResponse`; `outcome` says what to do about it.
 public final class FCMClient: Sendable {
     public let configuration: FCMClientConfiguration
-    private let messages: HTTP2Transport
-    private let tokenEndpoint: HTTP2Transport
-    private let key: FCMSigningKey
+    private let messages: HTTP2Client
+    private let tokenEndpoint: HTTP2Client
     private let sendPath: String
-    private let clock: @Sendable () -> Int64
-
-    private struct Tokens {
-        var state = FCMAccessTokenState()
-        var waiters: [CheckedContinuation<Result<String, FCMError>, Never>] = []
-    }
-    private let tokens = Mutex(Tokens())
+    private let tokens: AccessTokens<FCMError>
 
     /// - Parameter clock: Unix seconds (tests move it to expire tokens).
     public init(
         configuration: FCMClientConfiguration, clock: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) }
     ) throws(FCMError) {
         self.configuration = configuration
-        self.clock = clock
+        let key: FCMSigningKey
         do {
             key = try FCMSigningKey(account: configuration.serviceAccount, source: configuration.serviceAccountSource)
         } catch {
             throw .credentials(error)
         }
-        guard let tokenHost = APNsEndpoint(url: configuration.tokenURL) else {
+        guard let tokenHost = TransportEndpoint(url: configuration.tokenURL) else {
             throw .credentials(
                 .invalidServiceAccount(source: configuration.serviceAccountSource, reason: "the token URL must be an https URL"))
         }
         do {
-            messages = try HTTP2Transport(
+            messages = try HTTP2Client(
                 configuration: configuration.transport(to: configuration.endpoint, connections: configuration.connections, peerName: "FCM"))
-            tokenEndpoint = try HTTP2Transport(configuration: configuration.transport(to: tokenHost, connections: 1, peerName: "OAuth"))
+            tokenEndpoint = try HTTP2Client(configuration: configuration.transport(to: tokenHost, connections: 1, peerName: "OAuth"))
         } catch {
             throw .transport(error)
         }
         sendPath = "/v1/projects/\(Self.pathSegment(configuration.projectID))/messages:send"
+        let exchange = TokenExchange(configuration: configuration, key: key, endpoint: tokenEndpoint)
+        tokens = AccessTokens(clock: clock) { await exchange.fetch(now: clock()) }
     }
 
     /// Sends one `messages:send` body (see `FCMPayload.requestBody`) and returns FCM's answer.
@@ -54,7 +49,7 @@ public final class FCMClient: Sendable {
         let deadline = ContinuousClock.now + (timeout ?? configuration.requestTimeout)
         var renewed = false
         while true {
-            let token = try await accessToken(deadline: deadline)
+            let token = try await tokens.token().get()
             let request = HTTP2Request(
                 path: sendPath,
                 headers: [
@@ -68,7 +63,7 @@ public final class FCMClient: Sendable {
                     // Expired or revoked early: forget this token (once, however many sends saw
                     // the 401) and try again with a fresh one.
                     renewed = true
-                    tokens.withLock { $0.state.rejected(token) }
+                    tokens.rejected(token)
                     continue
                 }
                 return response
@@ -81,82 +76,12 @@ public final class FCMClient: Sendable {
     }
 
     /// The pool to FCM right now.
-    public var statistics: APNsClientStatistics { messages.statistics }
+    public var statistics: TransportStatistics { messages.statistics }
 
     public func shutdown() async {
         await messages.shutdown()
         await tokenEndpoint.shutdown()
-        let waiters = tokens.withLock { t in
-            defer { t.waiters.removeAll() }
-            return t.waiters
-        }
-        for waiter in waiters { waiter.resume(returning: .failure(.transport(.shutdown))) }
-    }
-
-    // MARK: Access token
-
-    private func accessToken(deadline: ContinuousClock.Instant) async throws(FCMError) -> String {
-        let now = clock()
-        let result: Result<String, FCMError> = await withCheckedContinuation { continuation in
-            let action = tokens.withLock { t -> FCMAccessTokenState.Action in
-                let action = t.state.tokenForSend(now: now)
-                if case .use = action {} else { t.waiters.append(continuation) }
-                return action
-            }
-            switch action {
-            case .use(let value): continuation.resume(returning: .success(value))
-            case .wait: break
-            case .fetch: Task { await self.fetchToken(deadline: deadline) }
-            }
-        }
-        return try result.get()
-    }
-
-    /// One token exchange; every send waiting for it gets its result.
-    private func fetchToken(deadline: ContinuousClock.Instant) async {
-        let result = await exchange(deadline: max(deadline, ContinuousClock.now + configuration.connectTimeout))
-        let waiters = tokens.withLock { t in
-            switch result {
-            case .success(let token): t.state.fetched(token)
-            case .failure: t.state.fetchFailed()
-            }
-            defer { t.waiters.removeAll() }
-            return t.waiters
-        }
-        if case .failure(let error) = result {
-            configuration.logger.warning(
-                "cannot get an FCM access token",
-                metadata: ["account": "\(configuration.serviceAccount)", "error": "\(error)"])
-        }
-        let outcome = result.map(\.value)
-        for waiter in waiters { waiter.resume(returning: outcome) }
-    }
-
-    private func exchange(deadline: ContinuousClock.Instant) async -> Result<FCMAccessToken, FCMError> {
-        let now = clock()
-        let body: Data
-        do {
-            body = try FCMAccessTokenRequest.body(account: configuration.serviceAccount, key: key, now: now)
-        } catch {
-            return .failure(.credentials(error))
-        }
-        let path = configuration.tokenURL.path.isEmpty ? "/" : configuration.tokenURL.path
-        let request = HTTP2Request(
-            path: path, headers: [HTTP2HeaderField("content-type", "application/x-www-form-urlencoded")], body: Array(body))
-        switch await tokenEndpoint.perform(request, deadline: deadline) {
-        case .response(let answer, _, _):
-            guard answer.status == 200 else {
-                return .failure(.accessTokenRefused(status: answer.status, reason: Self.oauthError(answer.body)))
-            }
-            guard let token = FCMAccessTokenRequest.accessToken(from: Data(answer.body), receivedAt: now) else {
-                return .failure(.accessTokenRefused(status: 0, reason: "the token endpoint's answer holds no access_token"))
-            }
-            return .success(token)
-        case .failure(let error):
-            return .failure(.accessTokenRefused(status: 0, reason: "token endpoint \(tokenEndpoint.configuration.endpoint): \(error)"))
-        case .cancelled:
-            return .failure(.transport(.shutdown))
-        }
+        tokens.shutdown(failing: .transport(.shutdown))
     }
 
     // MARK: Parsing
@@ -191,6 +116,54 @@ public final class FCMClient: Sendable {
         return (try? JSONDecoder().decode(Sent.self, from: Data(body)))?.name
     }
 
+    /// A project id as one path segment (Firebase ids are `[a-z0-9-]`; anything else is escaped).
+    private static func pathSegment(_ id: String) -> String {
+        id.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: "-._~"))) ?? id
+    }
+}
+
+/// One OAuth token exchange of the service account: a signed assertion posted to the token URL.
+private struct TokenExchange: Sendable {
+    let configuration: FCMClientConfiguration
+    let key: FCMSigningKey
+    let endpoint: HTTP2Client
+
+    func fetch(now: Int64) async -> Result<AccessToken, FCMError> {
+        let result = await exchange(now: now)
+        if case .failure(let error) = result {
+            configuration.logger.warning(
+                "cannot get an FCM access token", metadata: ["account": "\(configuration.serviceAccount)", "error": "\(error)"])
+        }
+        return result
+    }
+
+    private func exchange(now: Int64) async -> Result<AccessToken, FCMError> {
+        let body: Data
+        do {
+            body = try FCMAccessTokenRequest.body(account: configuration.serviceAccount, key: key, now: now)
+        } catch {
+            return .failure(.credentials(error))
+        }
+        let path = configuration.tokenURL.path.isEmpty ? "/" : configuration.tokenURL.path
+        let request = HTTP2Request(
+            path: path, headers: [HTTP2HeaderField("content-type", "application/x-www-form-urlencoded")], body: Array(body))
+        let deadline = ContinuousClock.now + configuration.connectTimeout + configuration.requestTimeout
+        switch await endpoint.perform(request, deadline: deadline) {
+        case .response(let answer, _, _):
+            guard answer.status == 200 else {
+                return .failure(.accessTokenRefused(status: answer.status, reason: Self.oauthError(answer.body)))
+            }
+            guard let token = FCMAccessTokenRequest.accessToken(from: Data(answer.body), receivedAt: now) else {
+                return .failure(.accessTokenRefused(status: 0, reason: "the token endpoint's answer holds no access_token"))
+            }
+            return .success(token)
+        case .failure(let error):
+            return .failure(.accessTokenRefused(status: 0, reason: "token endpoint \(endpoint.configuration.endpoint): \(error)"))
+        case .cancelled:
+            return .failure(.transport(.shutdown))
+        }
+    }
+
     /// `{"error": "invalid_grant", "error_description": "…"}`, cut short: it is logged.
     private static func oauthError(_ body: [UInt8]) -> String {
         struct OAuthError: Decodable {
@@ -201,10 +174,5 @@ public final class FCMClient: Sendable {
             return String(String(decoding: body.prefix(200), as: UTF8.self))
         }
         return String([code, e.error_description].compactMap(\.self).joined(separator: ": ").prefix(200))
-    }
-
-    /// A project id as one path segment (Firebase ids are `[a-z0-9-]`; anything else is escaped).
-    private static func pathSegment(_ id: String) -> String {
-        id.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: "-._~"))) ?? id
     }
 }

@@ -1,5 +1,5 @@
-import APNs
 import Foundation
+import HTTP2Transport
 import Logging
 
 /// Everything an `FCMClient` needs, fixed at start-up: one service account sending to one
@@ -11,7 +11,7 @@ public struct FCMClientConfiguration: Sendable {
     /// The Firebase project messages go to; the service account's own by default.
     public var projectID: String
     /// Where `messages:send` goes (`fcm.googleapis.com:443`; fcm-mock in tests).
-    public var endpoint: APNsEndpoint
+    public var endpoint: TransportEndpoint
     /// Where access tokens come from; the service account's `token_uri` by default.
     public var tokenURL: URL
     /// Extra PEM CA certificates trusted besides the system store (for fcm-mock).
@@ -22,18 +22,19 @@ public struct FCMClientConfiguration: Sendable {
     /// Deadline of one `send`, from the call until the answer, the token exchange included.
     public var requestTimeout: Duration
     public var connectTimeout: Duration
-    public var eventHandler: (@Sendable (APNsClientEvent) -> Void)?
+    public var eventHandler: (@Sendable (TransportEvent) -> Void)?
     public var logger: Logger
 
     /// FCM HTTP v1's host.
-    public static let production = APNsEndpoint(host: "fcm.googleapis.com", port: 443)
+    public static let production = TransportEndpoint(host: "fcm.googleapis.com", port: 443)
 
     public init(
         serviceAccount: FCMServiceAccount, serviceAccountSource: String, projectID: String? = nil,
-        endpoint: APNsEndpoint = Self.production, tokenURL: URL? = nil, extraCAFile: String? = nil,
-        trustSystemRoots: Bool = true, connections: Int = 2, maxConcurrentStreamsPerConnection: Int = 1000,
-        requestTimeout: Duration = .seconds(15), connectTimeout: Duration = .seconds(10),
-        eventHandler: (@Sendable (APNsClientEvent) -> Void)? = nil, logger: Logger = Logger(label: "push-relay.fcm")
+        endpoint: TransportEndpoint = Self.production, tokenURL: URL? = nil, extraCAFile: String? = nil,
+        trustSystemRoots: Bool = true, connections: Int = TransportDefaults.connections,
+        maxConcurrentStreamsPerConnection: Int = TransportDefaults.maxConcurrentStreamsPerConnection,
+        requestTimeout: Duration = TransportDefaults.requestTimeout, connectTimeout: Duration = TransportDefaults.connectTimeout,
+        eventHandler: (@Sendable (TransportEvent) -> Void)? = nil, logger: Logger = Logger(label: "push-relay.fcm")
     ) {
         self.serviceAccount = serviceAccount
         self.serviceAccountSource = serviceAccountSource
@@ -51,21 +52,11 @@ public struct FCMClientConfiguration: Sendable {
     }
 
     /// The transport to `endpoint` (messages) or to the token URL's host (token exchange: one
-    /// connection, a request an hour).
-    func transport(to endpoint: APNsEndpoint, connections: Int, peerName: String) -> TransportConfiguration {
+    /// connection, a request an hour); PINGs, reconnect backoff and resends as the transport's defaults.
+    func transport(to endpoint: TransportEndpoint, connections: Int, peerName: String) -> TransportConfiguration {
         TransportConfiguration(
-            endpoint: endpoint, authorization: nil, clientIdentity: nil, extraCAFile: extraCAFile,
-            trustSystemRoots: trustSystemRoots, connections: connections,
+            endpoint: endpoint, extraCAFile: extraCAFile, trustSystemRoots: trustSystemRoots, connections: connections,
             maxConcurrentStreamsPerConnection: maxConcurrentStreamsPerConnection, connectTimeout: connectTimeout,
-            idlePingInterval: .seconds(60), pingTimeout: .seconds(10), reconnectBackoff: (.milliseconds(100), .seconds(30)),
-            maximumResends: 8, eventHandler: eventHandler, logger: logger, peerName: peerName)
-    }
-}
-
-extension APNsEndpoint {
-    /// The host and port of an https URL (443 when it names none).
-    init?(url: URL) {
-        guard url.scheme == "https", let host = url.host, !host.isEmpty else { return nil }
-        self.init(host: host, port: url.port ?? 443)
+            eventHandler: eventHandler, logger: logger, peerName: peerName)
     }
 }

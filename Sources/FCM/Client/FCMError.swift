@@ -1,4 +1,4 @@
-import APNs
+import HTTP2Transport
 
 /// Failures where FCM gave no answer to a send.
 public enum FCMError: Error, Sendable, Hashable, CustomStringConvertible {
@@ -8,7 +8,7 @@ public enum FCMError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The credentials could not be used at all (signing failed).
     case credentials(FCMCredentialError)
     /// The HTTP/2 transport's failure (timeout, lost connection, connect failure, shutdown).
-    case transport(APNsError)
+    case transport(HTTP2TransportError)
 
     /// Whether the same send may succeed later.
     public var isRetryable: Bool {

@@ -1,5 +1,6 @@
-import APNs
 import Foundation
+import HTTP2Transport
+import PushSending
 
 /// The OAuth 2.0 token exchange of a service account (RFC 7523): a JWT assertion signed with its
 /// key, posted form-encoded to its `token_uri`; the answer is a bearer access token for FCM.
@@ -24,14 +25,14 @@ public struct FCMAccessTokenRequest: Sendable {
     }
 
     /// The token endpoint's answer: `{"access_token", "expires_in", "token_type": "Bearer"}`.
-    public static func accessToken(from body: Data, receivedAt now: Int64) -> FCMAccessToken? {
+    public static func accessToken(from body: Data, receivedAt now: Int64) -> AccessToken? {
         struct Answer: Decodable {
             var access_token: String?
             var expires_in: Int64?
         }
         guard let answer = try? JSONDecoder().decode(Answer.self, from: body), let token = answer.access_token, !token.isEmpty
         else { return nil }
-        return FCMAccessToken(value: token, expiresAt: now + max(0, answer.expires_in ?? 3600))
+        return AccessToken(value: token, expiresAt: now + max(0, answer.expires_in ?? 3600))
     }
 
     private static func jsonObject(_ fields: [(String, String)]) -> String {
@@ -41,17 +42,4 @@ public struct FCMAccessTokenRequest: Sendable {
     private static func quoted(_ text: String) -> String {
         String(decoding: try! JSONEncoder().encode(text), as: UTF8.self)
     }
-}
-
-/// A bearer access token and when it stops working (Unix seconds). Never in `description` whole.
-public struct FCMAccessToken: Sendable, Hashable, CustomStringConvertible {
-    public var value: String
-    public var expiresAt: Int64
-
-    public init(value: String, expiresAt: Int64) {
-        self.value = value
-        self.expiresAt = expiresAt
-    }
-
-    public var description: String { "access token \(value.prefix(6))… (expires at \(expiresAt))" }
 }

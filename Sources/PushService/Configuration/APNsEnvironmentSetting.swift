@@ -1,16 +1,17 @@
 import APNs
+import HTTP2Transport
 
 /// Which APNs an app talks to (`apns.environment`): Apple's production or sandbox servers, or an
 /// explicit endpoint (apns-mock) with an extra CA file to trust.
 public enum APNsEnvironmentSetting: Sendable, Hashable, CustomStringConvertible {
     case production
     case sandbox
-    case custom(endpoint: APNsEndpoint, caFile: String?)
+    case custom(endpoint: TransportEndpoint, caFile: String?)
 
-    public var endpoint: APNsEndpoint {
+    public var endpoint: TransportEndpoint {
         switch self {
-        case .production: .production
-        case .sandbox: .sandbox
+        case .production: .apnsProduction
+        case .sandbox: .apnsSandbox
         case .custom(let endpoint, _): endpoint
         }
     }

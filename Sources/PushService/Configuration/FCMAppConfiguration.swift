@@ -1,6 +1,6 @@
-import APNs
 import FCM
 import Foundation
+import HTTP2Transport
 
 /// An app's FCM settings (`apps[].fcm`): the service account that sends, the Firebase project,
 /// and, for tests, where FCM and the token endpoint are.
@@ -10,7 +10,7 @@ public struct FCMAppConfiguration: Sendable, Hashable {
     /// The Firebase project; the service account's `project_id` when nil.
     public var projectID: String?
     /// `fcm.googleapis.com:443`, or fcm-mock's (`url`).
-    public var endpoint: APNsEndpoint
+    public var endpoint: TransportEndpoint
     /// The token endpoint; the service account's `token_uri` when nil.
     public var tokenURL: URL?
     /// Extra CA to trust for `url` and `token_url` (fcm-mock); then only that CA is trusted.
@@ -19,7 +19,7 @@ public struct FCMAppConfiguration: Sendable, Hashable {
     public var poolSize: Int
 
     public init(
-        serviceAccountFile: String, projectID: String? = nil, endpoint: APNsEndpoint = FCMClientConfiguration.production,
+        serviceAccountFile: String, projectID: String? = nil, endpoint: TransportEndpoint = FCMClientConfiguration.production,
         tokenURL: URL? = nil, caFile: String? = nil, poolSize: Int = ProviderPoolSize.defaultSize
     ) {
         self.serviceAccountFile = serviceAccountFile

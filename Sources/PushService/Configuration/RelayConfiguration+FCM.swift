@@ -1,6 +1,6 @@
-import APNs
 import FCM
 import Foundation
+import HTTP2Transport
 
 extension RelayConfiguration {
     /// `apps[i].fcm`: `{service_account: PATH | {credential: NAME}, project_id?, url?, token_url?,
@@ -35,8 +35,8 @@ extension RelayConfiguration {
     }
 
     /// `https://HOST[:PORT]` with no path.
-    static func httpsOrigin(_ url: URL) -> APNsEndpoint? {
+    static func httpsOrigin(_ url: URL) -> TransportEndpoint? {
         guard url.scheme == "https", let host = url.host, !host.isEmpty, url.path.isEmpty || url.path == "/" else { return nil }
-        return APNsEndpoint(host: host, port: url.port ?? 443)
+        return TransportEndpoint(host: host, port: url.port ?? 443)
     }
 }

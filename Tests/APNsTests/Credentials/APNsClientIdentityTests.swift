@@ -1,329 +1,54 @@
-import COpenSSL
 import Foundation
-import TestSupport
+import HTTP2Transport
 import Testing
+
 @testable import APNs
 
+/// The APNs side of a push certificate: the topics it names, and errors that say what Apple
+/// wants. Loading and checking the files is the transport's (`TLSClientIdentityTests`).
 @Suite struct APNsClientIdentityTests {
-    static let subject = "CN=Apple Push Services: com.example.pushrelay, O=PushRelay development"
-
-    // MARK: - Loading
-
-    @Test(arguments: [
-        ("client.p12", "secret" as String?),
-        ("client-nopass.p12", nil),
-        ("client-nopass.p12", ""),
-        ("client-legacy.p12", "secret"),  // RC2/3DES like a Keychain export: needs the legacy provider
-    ])
-    func loadsP12(name: String, password: String?) throws {
-        let path = CredentialFixtures.dev(name)
-        let identity = try APNsClientIdentity.p12(path: path, password: password)
-        #expect(identity.subject == Self.subject)
-        #expect(identity.topics == ["com.example.pushrelay"])
-        #expect(identity.source == path)
-        #expect(identity.chainLength == 0)
-        #expect(identity.notBefore < Date())
-        #expect(identity.notAfter > Date().addingTimeInterval(365 * 24 * 3600))
-    }
-
-    @Test func propertiesMatchTheCertificate() throws {
-        let identity = try APNsClientIdentity.pem(
-            certificatePath: CredentialFixtures.dev("client.pem"),
-            keyPath: CredentialFixtures.dev("client.key"))
-        #expect(identity.subject == Self.subject)
-        #expect(identity.topics == ["com.example.pushrelay"])
-        // Compare with what the openssl tool reads from the same file.
-        let expected = try Self.opensslDates(CredentialFixtures.dev("client.pem"))
-        #expect(identity.notBefore == expected.notBefore)
-        #expect(identity.notAfter == expected.notAfter)
-        let fromP12 = try APNsClientIdentity.p12(path: CredentialFixtures.dev("client.p12"), password: "secret")
-        #expect(fromP12.notAfter == identity.notAfter)
-        #expect(fromP12.notBefore == identity.notBefore)
+    @Test func p12AndPEMNameTheCertificatesTopic() throws {
+        let p12 = try APNsClientIdentity.p12(path: CredentialFixtures.dev("client.p12"), password: "secret")
+        #expect(p12.topics == ["com.example.pushrelay"])
+        #expect(p12.source == CredentialFixtures.dev("client.p12"))
+        let pem = try APNsClientIdentity.pem(
+            certificatePath: CredentialFixtures.dev("client.pem"), keyPath: CredentialFixtures.dev("client.key"))
+        #expect(pem.topics == ["com.example.pushrelay"])
+        #expect(pem.notAfter == p12.notAfter)
+        #expect(pem.description.hasPrefix("APNsClientIdentity(CN=Apple Push Services: com.example.pushrelay"))
     }
 
     @Test(arguments: [
-        ("client.key", nil as String?),
-        ("client-traditional.key", nil),  // "BEGIN RSA PRIVATE KEY"
-        ("client-encrypted.key", "secret"),  // "BEGIN ENCRYPTED PRIVATE KEY"
+        ([("UID", "com.example.a"), ("CN", "Apple Push Services: com.example.a"), ("O", "Example")], ["com.example.a"]),
+        ([("CN", "Apple Development IOS Push Services: com.example.old ")], ["com.example.old"]),
+        ([("CN", "Some other certificate"), ("O", "Push Services: no")], []),
     ])
-    func loadsPEM(keyName: String, password: String?) throws {
-        let identity = try APNsClientIdentity.pem(
-            certificatePath: CredentialFixtures.dev("client.pem"),
-            keyPath: CredentialFixtures.dev(keyName), keyPassword: password)
-        #expect(identity.subject == Self.subject)
+    func topicsComeFromTheSubjectsUIDAndCN(subject: [(String, String)], topics: [String]) {
+        #expect(APNsClientIdentity.topics(subject.map { (name: $0.0, value: $0.1) }) == topics)
     }
 
-    @Test func certificateFileMayCarryAChain() throws {
-        let identity = try APNsClientIdentity.pem(
-            certificatePath: CredentialFixtures.dev("client-chain.pem"),
-            keyPath: CredentialFixtures.dev("client.key"))
-        #expect(identity.subject == Self.subject)
-        #expect(identity.chainLength == 1)
-    }
-
-    @Test func certificateAndKeyMayShareOneFile() throws {
-        try CredentialFixtures.withTemporaryDirectory { directory in
-            let path = directory.appendingPathComponent("combined.pem").path
-            let combined =
-                try Data(contentsOf: URL(fileURLWithPath: CredentialFixtures.dev("client.key")))
-                + Data(contentsOf: URL(fileURLWithPath: CredentialFixtures.dev("client.pem")))
-            #expect(FileManager.default.createFile(atPath: path, contents: combined))
-            let identity = try APNsClientIdentity.pem(certificatePath: path, keyPath: path)
-            #expect(identity.subject == Self.subject)
-            #expect(identity.source == path)
-        }
-    }
-
-    @Test func installsIntoAnSSLContext() throws {
-        let identity = try APNsClientIdentity.pem(
-            certificatePath: CredentialFixtures.dev("client-chain.pem"),
-            keyPath: CredentialFixtures.dev("client.key"))
-        let context = try #require(SSL_CTX_new(TLS_client_method()))
-        defer { SSL_CTX_free(context) }
-        try identity.install(into: context)
-        let installed = try #require(SSL_CTX_get0_certificate(context))
-        #expect(X509_cmp(installed, identity.certificate) == 0)
-        #expect(SSL_CTX_get0_privatekey(context) != nil)
-    }
-
-    @Test func identityOutlivesTheContextAndViceVersa() throws {
-        // The context holds its own references: freeing either side first must be safe.
-        var identity: APNsClientIdentity? = try APNsClientIdentity.p12(
-            path: CredentialFixtures.dev("client.p12"), password: "secret")
-        let context = try #require(SSL_CTX_new(TLS_client_method()))
-        try identity?.install(into: context)
-        identity = nil
-        #expect(SSL_CTX_check_private_key(context) == 1)
-        SSL_CTX_free(context)
-    }
-
-    // MARK: - Bad files
-
-    @Test func missingP12() {
-        let path = CredentialFixtures.dev("nope.p12")
-        let error = CredentialFixtures.credentialError { () throws(APNsCredentialError) in
-            try APNsClientIdentity.p12(path: path, password: "secret")
-        }
-        #expect(error == .fileNotFound(path: path))
-        #expect(error?.description.contains(path) == true)
-    }
-
-    @Test func wrongP12Password() {
+    @Test func aFileErrorIsACredentialErrorNamingTheFile() {
         let path = CredentialFixtures.dev("client.p12")
         let error = CredentialFixtures.credentialError { () throws(APNsCredentialError) in
             try APNsClientIdentity.p12(path: path, password: "not-the-password")
         }
-        #expect(error == .wrongPassword(path: path))
+        #expect(error == .credential(.wrongPassword(path: path)))
         #expect(error?.description == "the password for credential file \(path) is wrong")
-        #expect(error?.description.contains("not-the-password") == false)
     }
 
-    @Test func wrongLegacyP12Password() {
-        let path = CredentialFixtures.dev("client-legacy.p12")
-        let error = CredentialFixtures.credentialError { () throws(APNsCredentialError) in
-            try APNsClientIdentity.p12(path: path, password: "wrong")
-        }
-        #expect(error == .wrongPassword(path: path))
-    }
-
-    @Test func p12WithoutTheNeededPassword() {
-        let path = CredentialFixtures.dev("client.p12")
-        let error = CredentialFixtures.credentialError { () throws(APNsCredentialError) in
-            try APNsClientIdentity.p12(path: path, password: nil)
-        }
-        #expect(error == .passwordRequired(path: path))
-        #expect(error?.description.contains(path) == true)
-    }
-
-    @Test func garbageP12() throws {
-        let path = CredentialFixtures.bad("garbage.p12")
-        let error = CredentialFixtures.credentialError { () throws(APNsCredentialError) in
-            try APNsClientIdentity.p12(path: path, password: "secret")
-        }
-        #expect(error == .wrongFormat(path: path, detail: "not a PKCS#12 (.p12) file"))
-        #expect(error?.description.contains(path) == true)
-    }
-
-    @Test func pemGivenAsP12() {
-        let path = CredentialFixtures.dev("client.pem")
-        let error = CredentialFixtures.credentialError { () throws(APNsCredentialError) in
-            try APNsClientIdentity.p12(path: path, password: nil)
-        }
-        guard case .wrongFormat(path, let detail) = error else {
-            Issue.record("expected wrongFormat, got \(String(describing: error))")
-            return
-        }
-        #expect(detail.contains("PEM"))
-    }
-
-    @Test func truncatedP12() throws {
-        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: CredentialFixtures.dev("client.p12"))))
-        let error = CredentialFixtures.credentialError { () throws(APNsCredentialError) in
-            try APNsClientIdentity.p12(
-                bytes: Array(bytes.prefix(bytes.count / 2)), password: "secret",
-                source: "half.p12")
-        }
-        guard case .wrongFormat("half.p12", _) = error else {
-            Issue.record("expected wrongFormat, got \(String(describing: error))")
-            return
-        }
-    }
-
-    @Test func p12WithoutPrivateKey() {
-        let path = CredentialFixtures.bad("cert-only.p12")
-        let error = CredentialFixtures.credentialError { () throws(APNsCredentialError) in
-            try APNsClientIdentity.p12(path: path, password: "secret")
-        }
-        #expect(error == .missingPrivateKey(path: path))
-        #expect(error?.description == "credential file \(path) contains no private key")
-    }
-
-    @Test func expiredP12() throws {
+    @Test func anExpiredCertificateSaysWhereToGetANewOne() throws {
         let path = CredentialFixtures.bad("expired.p12")
         let error = try #require(
             CredentialFixtures.credentialError { () throws(APNsCredentialError) in
                 try APNsClientIdentity.p12(path: path, password: nil)
             })
-        let expected = try Self.opensslDates(CredentialFixtures.bad("expired.pem"))
-        #expect(error == .expiredCertificate(path: path, notAfter: expected.notAfter))
-        #expect(error.description.contains(path))
-        #expect(error.description.contains("expired"))
-    }
-
-    @Test func expiredPEM() throws {
-        let path = CredentialFixtures.bad("expired.pem")
-        let error = try #require(
-            CredentialFixtures.credentialError { () throws(APNsCredentialError) in
-                try APNsClientIdentity.pem(certificatePath: path, keyPath: CredentialFixtures.bad("expired.key"))
-            })
-        let expected = try Self.opensslDates(path)
-        #expect(error == .expiredCertificate(path: path, notAfter: expected.notAfter))
-        #expect(error.description.contains(path))
-    }
-
-    @Test func validityIsJudgedAtTheInjectedTime() throws {
-        let certificate = CredentialFixtures.dev("client.pem")
-        let key = CredentialFixtures.dev("client.key")
-        let dates = try Self.opensslDates(certificate)
-        let early = CredentialFixtures.credentialError { () throws(APNsCredentialError) in
-            try APNsClientIdentity.pem(
-                certificatePath: certificate, keyPath: key,
-                now: dates.notBefore.addingTimeInterval(-1))
-        }
-        #expect(early == .certificateNotYetValid(path: certificate, notBefore: dates.notBefore))
-        #expect(early?.description.contains(certificate) == true)
-        let late = CredentialFixtures.credentialError { () throws(APNsCredentialError) in
-            try APNsClientIdentity.p12(
-                path: CredentialFixtures.dev("client.p12"), password: "secret",
-                now: dates.notAfter.addingTimeInterval(1))
-        }
-        #expect(late == .expiredCertificate(path: CredentialFixtures.dev("client.p12"), notAfter: dates.notAfter))
-        // An expired certificate loads if judged at a time it was valid.
-        let expired = CredentialFixtures.bad("expired.pem")
-        let expiredDates = try Self.opensslDates(expired)
-        _ = try APNsClientIdentity.pem(
-            certificatePath: expired, keyPath: CredentialFixtures.bad("expired.key"),
-            now: expiredDates.notAfter.addingTimeInterval(-60))
-    }
-
-    @Test func keyNotMatchingCertificate() {
-        let certificate = CredentialFixtures.dev("client.pem")
-        let key = CredentialFixtures.bad("other.key")
-        let error = CredentialFixtures.credentialError { () throws(APNsCredentialError) in
-            try APNsClientIdentity.pem(certificatePath: certificate, keyPath: key)
-        }
-        #expect(error == .keyDoesNotMatchCertificate(certificatePath: certificate, keyPath: key))
-        #expect(error?.description == "private key \(key) does not belong to certificate \(certificate)")
-    }
-
-    @Test func encryptedKeyWithoutOrWithWrongPassword() {
-        let certificate = CredentialFixtures.dev("client.pem")
-        let key = CredentialFixtures.dev("client-encrypted.key")
-        let none = CredentialFixtures.credentialError { () throws(APNsCredentialError) in
-            try APNsClientIdentity.pem(certificatePath: certificate, keyPath: key)
-        }
-        #expect(none == .passwordRequired(path: key))
-        let wrong = CredentialFixtures.credentialError { () throws(APNsCredentialError) in
-            try APNsClientIdentity.pem(certificatePath: certificate, keyPath: key, keyPassword: "wrong")
-        }
-        #expect(wrong == .wrongPassword(path: key))
-    }
-
-    @Test func keyFileGivenAsCertificate() {
-        let path = CredentialFixtures.dev("client.key")
-        let error = CredentialFixtures.credentialError { () throws(APNsCredentialError) in
-            try APNsClientIdentity.pem(certificatePath: path, keyPath: path)
-        }
-        #expect(error == .missingCertificate(path: path))
-        #expect(error?.description == "credential file \(path) contains no certificate")
-    }
-
-    @Test func certificateFileGivenAsKey() {
-        let path = CredentialFixtures.dev("client.pem")
-        let error = CredentialFixtures.credentialError { () throws(APNsCredentialError) in
-            try APNsClientIdentity.pem(certificatePath: path, keyPath: path)
-        }
-        #expect(error == .missingPrivateKey(path: path))
-    }
-
-    @Test func garbageCertificateAndKey() {
-        let garbage = CredentialFixtures.bad("garbage.p8")
-        let certificateError = CredentialFixtures.credentialError { () throws(APNsCredentialError) in
-            try APNsClientIdentity.pem(certificatePath: garbage, keyPath: CredentialFixtures.dev("client.key"))
-        }
-        #expect(
-            certificateError
-                == .wrongFormat(
-                    path: garbage, detail: "not a PEM certificate (no \"-----BEGIN CERTIFICATE-----\" line)"))
-        let keyError = CredentialFixtures.credentialError { () throws(APNsCredentialError) in
-            try APNsClientIdentity.pem(certificatePath: CredentialFixtures.dev("client.pem"), keyPath: garbage)
-        }
-        guard case .wrongFormat(garbage, _) = keyError else {
-            Issue.record("expected wrongFormat, got \(String(describing: keyError))")
+        guard case .credential(.expiredCertificate(path, let notAfter)) = error else {
+            Issue.record("expected expiredCertificate, got \(error)")
             return
         }
-    }
-
-    @Test func truncatedCertificate() throws {
-        try CredentialFixtures.withTemporaryDirectory { directory in
-            let path = directory.appendingPathComponent("truncated.pem").path
-            let pem = try Data(contentsOf: URL(fileURLWithPath: CredentialFixtures.dev("client.pem")))
-            #expect(FileManager.default.createFile(atPath: path, contents: pem.prefix(300)))
-            let error = CredentialFixtures.credentialError { () throws(APNsCredentialError) in
-                try APNsClientIdentity.pem(certificatePath: path, keyPath: CredentialFixtures.dev("client.key"))
-            }
-            guard case .wrongFormat(path, let detail) = error else {
-                Issue.record("expected wrongFormat, got \(String(describing: error))")
-                return
-            }
-            #expect(detail.contains("damaged or truncated"))
-        }
-    }
-
-    @Test func directoryAsCertificate() {
-        let path = CredentialFixtures.dev("bad")
-        let error = CredentialFixtures.credentialError { () throws(APNsCredentialError) in
-            try APNsClientIdentity.pem(certificatePath: path, keyPath: CredentialFixtures.dev("client.key"))
-        }
-        #expect(error == .unreadable(path: path, reason: "it is a directory, not a file"))
-    }
-
-    // MARK: - Helpers
-
-    /// notBefore/notAfter as the `openssl` command prints them (independent of our parsing).
-    static func opensslDates(_ path: String) throws -> (notBefore: Date, notAfter: Date) {
-        let result = try ChildProcess.runBlocking(
-            "/usr/bin/env", ["openssl", "x509", "-in", path, "-noout", "-startdate", "-enddate", "-dateopt", "iso_8601"])
-        let text = result.stdout
-        try #require(result.status == 0)
-        var dates: [String: Date] = [:]
-        for line in text.split(separator: "\n") {
-            let parts = line.split(separator: "=", maxSplits: 1).map(String.init)
-            guard parts.count == 2 else { continue }
-            // e.g. "2026-01-01 12:00:00Z"
-            let iso = parts[1].replacingOccurrences(of: " ", with: "T")
-            dates[parts[0]] = try Date(iso, strategy: .iso8601)
-        }
-        return (try #require(dates["notBefore"]), try #require(dates["notAfter"]))
+        #expect(
+            error.description
+                == "certificate in \(path) expired on \(notAfter.formatted(.iso8601)); "
+                + "create a new push certificate in the Apple Developer account")
     }
 }

@@ -34,7 +34,7 @@ import Testing
         let error = CredentialFixtures.credentialError { () throws(APNsCredentialError) in
             try APNsSigningKey(p8File: path)
         }
-        #expect(error == .fileNotFound(path: path))
+        #expect(error == .credential(.fileNotFound(path: path)))
         #expect(error?.description.contains(path) == true)
     }
 
@@ -43,7 +43,7 @@ import Testing
         let error = CredentialFixtures.credentialError { () throws(APNsCredentialError) in
             try APNsSigningKey(p8File: path)
         }
-        #expect(error == .unreadable(path: path, reason: "it is a directory, not a file"))
+        #expect(error == .credential(.unreadable(path: path, reason: "it is a directory, not a file")))
         #expect(error?.description.contains(path) == true)
     }
 
@@ -57,7 +57,7 @@ import Testing
             let error = CredentialFixtures.credentialError { () throws(APNsCredentialError) in
                 try APNsSigningKey(p8File: path)
             }
-            #expect(error == .unreadable(path: path, reason: String(cString: strerror(EACCES))))
+            #expect(error == .credential(.unreadable(path: path, reason: String(cString: strerror(EACCES)))))
         }
     }
 
@@ -68,7 +68,7 @@ import Testing
             CredentialFixtures.credentialError { () throws(APNsCredentialError) in
                 try APNsSigningKey(p8File: path)
             })
-        guard case .wrongFormat(let errorPath, let detail) = error else {
+        guard case .credential(.wrongFormat(let errorPath, let detail)) = error else {
             Issue.record("expected wrongFormat, got \(error)")
             return
         }
@@ -83,7 +83,7 @@ import Testing
             CredentialFixtures.credentialError { () throws(APNsCredentialError) in
                 try APNsSigningKey(p8File: path)
             })
-        #expect(error == .wrongFormat(path: path, detail: "not a PEM PKCS#8 private key (it holds other PEM data)"))
+        #expect(error == .credential(.wrongFormat(path: path, detail: "not a PEM PKCS#8 private key (it holds other PEM data)")))
     }
 
     @Test func emptyFileIsWrongFormat() throws {
@@ -93,7 +93,7 @@ import Testing
             let error = CredentialFixtures.credentialError { () throws(APNsCredentialError) in
                 try APNsSigningKey(p8File: path)
             }
-            #expect(error == .wrongFormat(path: path, detail: "the file is empty"))
+            #expect(error == .credential(.wrongFormat(path: path, detail: "the file is empty")))
         }
     }
 
@@ -103,7 +103,7 @@ import Testing
         let error = CredentialFixtures.credentialError { () throws(APNsCredentialError) in
             try APNsSigningKey(p8File: path)
         }
-        #expect(error == .wrongKeyType(path: path, found: found, expected: "EC P-256"))
+        #expect(error == .credential(.wrongKeyType(path: path, found: found, expected: "EC P-256")))
         #expect(error?.description == "credential file \(path) holds a key of type \(found), but type EC P-256 is required")
     }
 
@@ -111,7 +111,7 @@ import Testing
         let error = CredentialFixtures.credentialError { () throws(APNsCredentialError) in
             try APNsSigningKey(pemString: "nonsense", source: "env APNS_KEY")
         }
-        guard case .wrongFormat(let path, _) = error else {
+        guard case .credential(.wrongFormat(let path, _)) = error else {
             Issue.record("expected wrongFormat, got \(String(describing: error))")
             return
         }

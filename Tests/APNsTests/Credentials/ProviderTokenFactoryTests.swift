@@ -1,4 +1,5 @@
 import Foundation
+import HTTP2Transport
 import Testing
 @testable import APNs
 

@@ -1,7 +1,8 @@
-import TestSupport
 import APNs
 import APNsMock
 import Foundation
+import HTTP2Transport
+import TestSupport
 
 /// Paths of the development key material (certs/dev, made by scripts/gen-dev-certs.py).
 enum Fixtures {
@@ -49,10 +50,10 @@ enum Fixtures {
         requestTimeout: Duration = .seconds(60),
         events: EventLog? = nil
     ) -> APNsClientConfiguration {
-        var handler: (@Sendable (APNsClientEvent) -> Void)?
+        var handler: (@Sendable (TransportEvent) -> Void)?
         if let events { handler = { events.append($0) } }
         return APNsClientConfiguration(
-            endpoint: APNsEndpoint(host: "127.0.0.1", port: port), authentication: authentication,
+            endpoint: TransportEndpoint(host: "127.0.0.1", port: port), authentication: authentication,
             extraCAFile: cert("ca.pem"), trustSystemRoots: false, connections: connections,
             requestTimeout: requestTimeout, reconnectBackoff: (.milliseconds(20), .milliseconds(200)),
             eventHandler: handler)
@@ -78,9 +79,9 @@ func withMock<T>(
 
 /// Collects client events for assertions.
 final class EventLog: Sendable {
-    private let events = Mutex<[APNsClientEvent]>([])
-    func append(_ e: APNsClientEvent) { events.withLock { $0.append(e) } }
-    var all: [APNsClientEvent] { events.withLock { $0 } }
+    private let events = Mutex<[TransportEvent]>([])
+    func append(_ e: TransportEvent) { events.withLock { $0.append(e) } }
+    var all: [TransportEvent] { events.withLock { $0 } }
 }
 
 import Synchronization

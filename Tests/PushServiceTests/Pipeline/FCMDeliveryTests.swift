@@ -3,6 +3,7 @@ import APNsMock
 import FCM
 import FCMMock
 import Foundation
+import HTTP2Transport
 import PushCore
 import TestSupport
 import Testing
@@ -24,7 +25,7 @@ import Testing
             configuration: FCMClientConfiguration(
                 serviceAccount: try FCMServiceAccount(file: Repository.devCert("fcm-service-account.json")),
                 serviceAccountSource: "fcm-service-account.json",
-                endpoint: APNsEndpoint(host: "127.0.0.1", port: fcmMock.port),
+                endpoint: TransportEndpoint(host: "127.0.0.1", port: fcmMock.port),
                 tokenURL: URL(string: "https://127.0.0.1:\(fcmMock.port)/token")!, extraCAFile: Repository.devCert("ca.pem"),
                 trustSystemRoots: false, connections: 1))
         try await PipelineRelay.withMockAndDirectory { mock, directory in

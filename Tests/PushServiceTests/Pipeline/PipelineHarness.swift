@@ -4,6 +4,7 @@ import APNsMock
 import FCM
 import Crypto
 import Foundation
+import HTTP2Transport
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
@@ -33,7 +34,7 @@ enum PipelineFixtures {
             teamID: "DEVTEAM123")
         return try APNsClient(
             configuration: APNsClientConfiguration(
-                endpoint: APNsEndpoint(host: "127.0.0.1", port: port), authentication: .token(cache),
+                endpoint: TransportEndpoint(host: "127.0.0.1", port: port), authentication: .token(cache),
                 extraCAFile: cert("ca.pem"), trustSystemRoots: false, connections: 1,
                 requestTimeout: .seconds(5), reconnectBackoff: (.milliseconds(20), .milliseconds(200))))
     }

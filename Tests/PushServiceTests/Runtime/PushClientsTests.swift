@@ -1,6 +1,7 @@
 import TestSupport
 import APNs
 import Foundation
+import HTTP2Transport
 import Logging
 import Testing
 @testable import PushService
@@ -20,7 +21,7 @@ import Testing
         let runtime = try await PushClients.build(configuration: Self.configuration(), logger: Self.logger)
         let target = try #require(runtime.target(forApp: "app-A"))
         #expect(target.topic == "com.example.a")
-        #expect(target.apns?.configuration.endpoint == APNsEndpoint(host: "127.0.0.1", port: 2197))
+        #expect(target.apns?.configuration.endpoint == TransportEndpoint(host: "127.0.0.1", port: 2197))
         #expect(runtime.target(forApp: "other") == nil)
         await runtime.shutdown()
     }
@@ -48,7 +49,7 @@ import Testing
             _ = try await PushClients.build(configuration: config, logger: Self.logger)
         } throws: { error in
             guard case RuntimeError.credential(appID: "A", let underlying) = error else { return false }
-            return underlying == .wrongPassword(path: Repository.privateDevCert("client.p12"))
+            return underlying == .credential(.wrongPassword(path: Repository.privateDevCert("client.p12")))
         }
     }
 
