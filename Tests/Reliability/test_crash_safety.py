@@ -1,5 +1,5 @@
-"""Crash safety: the real `push-relay serve` against `apns-mock` and `fcm-mock` (validating,
-recording), users holding a mix of APNs and FCM tokens, a stream of signed webhook events with
+"""Crash safety: the real `push-relay serve` against `apns-mock`, `fcm-mock` and `hms-mock`
+(validating, recording), users holding a mix of APNs, FCM and HMS tokens, a stream of signed webhook events with
 fan-out, and SIGKILL at random moments with a restart after each.
 
 Passes when every event answered 200 (or `duplicate`, which means an earlier attempt committed)
@@ -19,7 +19,7 @@ import time
 import pytest
 import requests
 
-from cluster import FCM_MOCK_BIN, MOCK_BIN, RELAY_BIN, WINDOW, Cluster, signed
+from cluster import FCM_MOCK_BIN, HMS_MOCK_BIN, MOCK_BIN, RELAY_BIN, WINDOW, Cluster, provider_of, signed
 
 EVENTS = int(os.environ.get("CRASH_EVENTS", "3000"))
 KILLS = int(os.environ.get("CRASH_KILLS", "10"))
@@ -27,12 +27,12 @@ SENDERS = int(os.environ.get("CRASH_SENDERS", "4"))
 SEED = int(os.environ.get("CRASH_SEED", str(int(time.time()))))
 
 
-@pytest.mark.skipif(not RELAY_BIN.exists() or not MOCK_BIN.exists() or not FCM_MOCK_BIN.exists(),
+@pytest.mark.skipif(not all(b.exists() for b in (RELAY_BIN, MOCK_BIN, FCM_MOCK_BIN, HMS_MOCK_BIN)),
                     reason="build first (scripts/test does)")
 @pytest.mark.parametrize("store", ["sqlite", "postgres"])
 def test_sigkill_at_random_moments_loses_no_accepted_push(tmp_path, store):
     rng = random.Random(SEED)
-    cluster = Cluster(tmp_path, store=store, fcm=True)
+    cluster = Cluster(tmp_path, store=store, fcm=True, hms=True)
     try:
         cluster.register_users()
 
@@ -104,7 +104,7 @@ def test_sigkill_at_random_moments_loses_no_accepted_push(tmp_path, store):
         assert len(kills) >= KILLS
         assert all(result == "ok" for result in integrity), integrity
 
-        # Everything answered 200 must reach APNs or FCM, however often the relay died.
+        # Everything answered 200 must reach its provider, however often the relay died.
         want = {(m, t) for m, tokens in expected.items() for t in tokens}
         deadline = time.monotonic() + 180
         while True:
@@ -116,16 +116,21 @@ def test_sigkill_at_random_moments_loses_no_accepted_push(tmp_path, store):
             time.sleep(0.5)
         # One delivery per (message, token): a pair recorded twice is a push sent twice.
         duplicates = len(pairs) - len(got)
-        fcm_duplicates = sum(1 for _, token in pairs if not all(c in "0123456789abcdef" for c in token)) - sum(
-            1 for _, token in got if not all(c in "0123456789abcdef" for c in token))
-        fcm_pushes = sum(1 for _, token in want if not all(c in "0123456789abcdef" for c in token))
+        def by_provider(pairs):
+            counts = {"apns": 0, "fcm": 0, "hms": 0}
+            for _, token in pairs:
+                counts[provider_of(token)] += 1
+            return counts
+        wanted, recorded, distinct = by_provider(want), by_provider(pairs), by_provider(got)
+        twice = {p: recorded[p] - distinct[p] for p in recorded}
         print(f"\ncrash-safety ({store}): seed {SEED}, {len(kills)} SIGKILLs ({sum(kills)} while events streamed in), {len(expected)} events answered 200 "
               f"({answers['accepted']} accepted, {answers['duplicate']} duplicate after a lost answer, "
               f"{answers['retried']} retried sends, {answers['deferred']} deferred by 503), {len(want)} pushes expected "
-              f"({len(want) - fcm_pushes} APNs, {fcm_pushes} FCM), {len(got & want)} recorded, "
-              f"{len(missing)} missing, {duplicates} duplicates ({fcm_duplicates} FCM; bound {len(kills) * WINDOW}), "
+              f"({wanted['apns']} APNs, {wanted['fcm']} FCM, {wanted['hms']} HMS), {len(got & want)} recorded, "
+              f"{len(missing)} missing, {duplicates} duplicates ({twice['fcm']} FCM, {twice['hms']} HMS; "
+              f"bound {len(kills) * WINDOW}), "
               f"integrity_check ok after every kill")
-        assert not missing, f"{len(missing)} accepted pushes never reached APNs or FCM, e.g. {sorted(missing)[:5]}"
+        assert not missing, f"{len(missing)} accepted pushes never reached their provider, e.g. {sorted(missing)[:5]}"
         assert duplicates <= len(kills) * WINDOW
         assert cluster.integrity() == "ok"
     finally:
