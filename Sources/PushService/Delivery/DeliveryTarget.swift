@@ -1,5 +1,6 @@
 import APNs
 import FCM
+import HMS
 import PushCore
 import PushSending
 
@@ -33,12 +34,13 @@ public struct DeliveryTarget: Sendable {
 
     /// From clients (tests, benchmarks): each wrapped in its provider's sender.
     public init(
-        apns: APNsClient? = nil, fcm: FCMClient? = nil, topic: String = "", pushType: APNsPushType = .alert,
+        apns: APNsClient? = nil, fcm: FCMClient? = nil, hms: HMSClient? = nil, topic: String = "", pushType: APNsPushType = .alert,
         priority: APNsPriority = .immediate, timeToLive: Duration = .seconds(86_400), options: AppPushOptions = AppPushOptions()
     ) {
         var senders: [PushProvider: any PushSender] = [:]
         if let apns { senders[.apns] = APNsSender(client: apns, topic: topic, defaultPushType: pushType, defaultPriority: priority) }
         if let fcm { senders[.fcm] = FCMSender(client: fcm) }
+        if let hms { senders[.hms] = HMSSender(client: hms) }
         self.init(senders: senders, pushType: pushType, priority: priority, timeToLive: timeToLive, options: options)
     }
 

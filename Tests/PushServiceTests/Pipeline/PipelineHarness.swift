@@ -2,6 +2,7 @@ import TestSupport
 import APNs
 import APNsMock
 import FCM
+import HMS
 import Crypto
 import Foundation
 import HTTP2Transport
@@ -57,7 +58,7 @@ struct PipelineRelay {
         mock: APNsMockServer, directory: URL, timeToLive: Duration = .seconds(3600),
         dispatcherConfiguration: DispatcherConfiguration = PipelineFixtures.dispatcherConfiguration,
         clock: @escaping @Sendable () -> Int64 = WallClock.milliseconds,
-        apps: [AppConfiguration] = [TestApps.a, TestApps.b], fcm: FCMClient? = nil,
+        apps: [AppConfiguration] = [TestApps.a, TestApps.b], fcm: FCMClient? = nil, hms: HMSClient? = nil,
         _ test: @Sendable (PipelineRelay) async throws -> Void
     ) async throws {
         let configuration = RelayConfiguration(
@@ -68,7 +69,7 @@ struct PipelineRelay {
         logger.logLevel = .warning
         let apns = try PipelineFixtures.client(port: mock.port)
         let targets = StaticDeliveryTargets([
-            TestApps.a.appID: DeliveryTarget(apns: apns, fcm: fcm, topic: PipelineFixtures.topic, timeToLive: timeToLive)
+            TestApps.a.appID: DeliveryTarget(apns: apns, fcm: fcm, hms: hms, topic: PipelineFixtures.topic, timeToLive: timeToLive)
         ])
         let relay = try await RelayApplication.build(
             configuration: configuration, logger: logger,
