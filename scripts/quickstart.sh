@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# PushRelay quick start: builds, then runs the bundled apns-mock and fcm-mock (validating,
-# recording every push they accept) and the relay (Config/quickstart.yaml) on loopback. No Apple
-# or Google credentials: the relay signs with the development keys in certs/dev, which the mocks
-# trust.
+# PushRelay quick start: builds, then runs the bundled apns-mock, fcm-mock and hms-mock
+# (validating, recording every push they accept) and the relay (Config/quickstart.yaml) on
+# loopback. No Apple, Google or Huawei credentials: the relay signs with the development keys in
+# certs/dev and a development client secret, which the mocks trust.
 #
 #   scripts/quickstart.sh          # start them and print the commands to try (Ctrl-C stops)
-#   scripts/quickstart.sh --demo   # also register Bob's iPhone and Android tokens, post the
-#                                  # signed sample event and wait for both pushes
+#   scripts/quickstart.sh --demo   # also register Bob's iPhone, Android and Huawei tokens, post
+#                                  # the signed sample event and wait for the three pushes
 # State (database, logs, recorded pushes) is in .quickstart/, emptied at every start.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -15,17 +15,22 @@ API_TOKEN=quickstart-token-0123456789abcdef
 RELAY=http://127.0.0.1:8080
 DEVICE_TOKEN=$(printf 'ab%.0s' $(seq 1 32))   # any 64 hex digits
 FCM_TOKEN="bob-pixel:APA91b$(printf 'Qk%.0s' $(seq 1 60))"   # an FCM registration token's shape
+HMS_TOKEN="IQAAAACy0kYkAAD-bob-mate$(printf 'Qa9_%.0s' $(seq 1 28))"   # an HMS push token's shape
+HMS_APP_ID=104783201
+HMS_CLIENT_SECRET=quickstart-hms-client-secret
 STATE=.quickstart
 RECORD=$STATE/apns-mock.jsonl
 FCM_RECORD=$STATE/fcm-mock.jsonl
+HMS_RECORD=$STATE/hms-mock.jsonl
 
-echo "==> building push-relay, apns-mock and fcm-mock (the first build takes about 10-12 minutes on 2 cores; later builds seconds)"
+echo "==> building push-relay and the three mocks (the first build takes about 10-12 minutes on 2 cores; later builds seconds)"
 # Only the products this runs, no tests or benchmarks. One call each: `swift build` takes one
 # --product (given twice, it silently builds the last only), and a plain `swift build` also
 # builds the benchmarks and the test support target (measured: 12 % more CPU time).
 swift build --product push-relay
 swift build --product apns-mock
 swift build --product fcm-mock
+swift build --product hms-mock
 BIN=$(swift build --show-bin-path)
 
 # Each run starts from an empty database: the sample event has a fixed message id, and a
@@ -35,8 +40,10 @@ rm -f "$STATE"/push-relay.sqlite "$STATE"/push-relay.sqlite-wal "$STATE"/push-re
 # The relay refuses a key file every user can read; a checkout's files are 0644.
 install -d -m 0700 "$STATE/keys"
 install -m 0600 certs/dev/AuthKey_DEVKEY1234.p8 certs/dev/fcm-service-account.json "$STATE/keys/"
+(umask 077 && printf '%s' "$HMS_CLIENT_SECRET" > "$STATE/keys/hms-client-secret")
 : > "$RECORD"
 : > "$FCM_RECORD"
+: > "$HMS_RECORD"
 pids=()
 cleanup() { for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done; wait 2>/dev/null || true; }
 trap cleanup EXIT INT TERM
@@ -65,7 +72,13 @@ echo "==> starting fcm-mock on https://127.0.0.1:2198 (recording to $FCM_RECORD)
 pids+=($!)
 wait_for_line fcm-mock "$STATE/fcm-mock.log" "listening"
 
-echo "==> checking the configuration and probing the mocks (APNs, and FCM: token exchange, then a validate_only send)"
+echo "==> starting hms-mock on https://127.0.0.1:2199 (recording to $HMS_RECORD)"
+"$BIN/hms-mock" --port 2199 --app-id "$HMS_APP_ID" --client-secret "$HMS_CLIENT_SECRET" --record "$HMS_RECORD" \
+  --log-level warning > "$STATE/hms-mock.log" 2>&1 &
+pids+=($!)
+wait_for_line hms-mock "$STATE/hms-mock.log" "listening"
+
+echo "==> checking the configuration and probing the mocks (APNs; FCM and HMS: token exchange, then a validate_only send)"
 "$BIN/push-relay" check-config --config Config/quickstart.yaml --probe
 
 echo "==> starting push-relay on $RELAY (log: $STATE/push-relay.log)"
@@ -78,7 +91,7 @@ sign() { openssl dgst -sha256 -hmac "$API_TOKEN" -hex < "$1" | sed 's/^.*= //'; 
 
 cat <<EOT
 
-PushRelay is running against apns-mock and fcm-mock. Try it from another terminal:
+PushRelay is running against apns-mock, fcm-mock and hms-mock. Try it from another terminal:
 
   # 1. the app's server (which holds the API token) gets a session token for Bob ...
   SESSION=\$(curl -sS -X POST $RELAY/v3/users/bob/token -H 'Api-Token: $API_TOKEN' | sed 's/.*"token":"\\([0-9a-f]*\\)".*/\\1/')
@@ -90,6 +103,10 @@ PushRelay is running against apns-mock and fcm-mock. Try it from another termina
   curl -sS -X POST $RELAY/v3/users/bob/push/gcm \\
     -H "Session-Token: \$SESSION" -H 'Content-Type: application/json' \\
     -d '{"gcm_reg_token": "$FCM_TOKEN"}'
+  #    ... and his Huawei phone, with its HMS push token
+  curl -sS -X POST $RELAY/v3/users/bob/push/huawei \\
+    -H "Session-Token: \$SESSION" -H 'Content-Type: application/json' \\
+    -d '{"huawei_device_token": "$HMS_TOKEN"}'
 
   # 2. post the signed sample event (Alice writes to Bob, who is offline)
   curl -sS -X POST $RELAY/webhooks/sendbird \\
@@ -97,16 +114,16 @@ PushRelay is running against apns-mock and fcm-mock. Try it from another termina
     -H 'Content-Type: application/json' --data-binary @scripts/sample-event.json
 
   # 3. see the pushes arrive at the mocks (one JSON line per notification)
-  tail -f $RECORD $FCM_RECORD
+  tail -f $RECORD $FCM_RECORD $HMS_RECORD
 
   # health, readiness, metrics
   curl -sS $RELAY/health; curl -sS $RELAY/ready; curl -sS $RELAY/metrics
 
-Logs: $STATE/push-relay.log, $STATE/apns-mock.log, $STATE/fcm-mock.log. Ctrl-C stops them all.
+Logs: $STATE/push-relay.log, $STATE/apns-mock.log, $STATE/fcm-mock.log, $STATE/hms-mock.log. Ctrl-C stops them all.
 EOT
 
 if [[ "${1:-}" == "--demo" ]]; then
-  echo "==> demo: a session token for Bob, his iPhone's and his Android phone's tokens registered with it, the sample event posted"
+  echo "==> demo: a session token for Bob, his iPhone's, Android phone's and Huawei phone's tokens registered with it, the sample event posted"
   session=$(curl -sS -f -X POST "$RELAY/v3/users/bob/token" -H "Api-Token: $API_TOKEN" | sed 's/.*"token":"\([0-9a-f]*\)".*/\1/')
   curl -sS -f -X POST "$RELAY/v3/users/bob/push/apns" -H "Session-Token: $session" \
     -H 'Content-Type: application/json' -d "{\"apns_device_token\": \"$DEVICE_TOKEN\"}"
@@ -114,20 +131,25 @@ if [[ "${1:-}" == "--demo" ]]; then
   curl -sS -f -X POST "$RELAY/v3/users/bob/push/gcm" -H "Session-Token: $session" \
     -H 'Content-Type: application/json' -d "{\"gcm_reg_token\": \"$FCM_TOKEN\"}"
   echo
+  curl -sS -f -X POST "$RELAY/v3/users/bob/push/huawei" -H "Session-Token: $session" \
+    -H 'Content-Type: application/json' -d "{\"huawei_device_token\": \"$HMS_TOKEN\"}"
+  echo
   curl -sS -f -X POST "$RELAY/webhooks/sendbird" -H "x-sendbird-signature: $(sign scripts/sample-event.json)" \
     -H 'Content-Type: application/json' --data-binary @scripts/sample-event.json
   echo
   # (The check-config probe above left a line for its dummy APNs token; wait for Bob's.)
-  apns_seen=""; fcm_seen=""
+  apns_seen=""; fcm_seen=""; hms_seen=""
   for _ in $(seq 1 600); do
     [[ -z "$apns_seen" ]] && grep -q "\"deviceToken\":\"$DEVICE_TOKEN\"" "$RECORD" && apns_seen=1 &&
       echo "==> the push reached apns-mock (Bob's iPhone):" && grep "\"deviceToken\":\"$DEVICE_TOKEN\"" "$RECORD"
     [[ -z "$fcm_seen" ]] && grep -q "\"token\":\"$FCM_TOKEN\"" "$FCM_RECORD" && fcm_seen=1 &&
       echo "==> the push reached fcm-mock (Bob's Android phone):" && grep "\"token\":\"$FCM_TOKEN\"" "$FCM_RECORD"
-    [[ -n "$apns_seen" && -n "$fcm_seen" ]] && exit 0
+    [[ -z "$hms_seen" ]] && grep -q "\"token\":\"$HMS_TOKEN\"" "$HMS_RECORD" && hms_seen=1 &&
+      echo "==> the push reached hms-mock (Bob's Huawei phone):" && grep "\"token\":\"$HMS_TOKEN\"" "$HMS_RECORD"
+    [[ -n "$apns_seen" && -n "$fcm_seen" && -n "$hms_seen" ]] && exit 0
     sleep 0.1
   done
-  echo "not every push reached its mock within 60 s (APNs: ${apns_seen:-no}, FCM: ${fcm_seen:-no}); see $STATE/push-relay.log" >&2
+  echo "not every push reached its mock within 60 s (APNs: ${apns_seen:-no}, FCM: ${fcm_seen:-no}, HMS: ${hms_seen:-no}); see $STATE/push-relay.log" >&2
   exit 1
 fi
 wait

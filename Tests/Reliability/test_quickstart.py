@@ -1,7 +1,7 @@
 """The README's quick start keeps working: `scripts/quickstart.sh --demo` builds, starts
-apns-mock, fcm-mock and the relay on loopback, registers Bob's iPhone (APNs) and Android (FCM)
-tokens with curl, posts the signed sample event and sees both pushes reach their mocks within a
-minute."""
+apns-mock, fcm-mock, hms-mock and the relay on loopback, registers Bob's iPhone (APNs), Android
+(FCM) and Huawei (HMS) tokens with curl, posts the signed sample event and sees the three pushes
+reach their mocks within a minute."""
 
 import json
 import socket
@@ -22,16 +22,19 @@ def port_free(port: int) -> bool:
             return False
 
 
-@pytest.mark.skipif(not (port_free(8080) and port_free(2197) and port_free(2198)),
-                    reason="the quick start needs ports 8080, 2197 and 2198")
+@pytest.mark.skipif(not all(port_free(p) for p in (8080, 2197, 2198, 2199)),
+                    reason="the quick start needs ports 8080 and 2197 to 2199")
 def test_quickstart_demo_delivers_the_sample_push():
     result = subprocess.run([str(ROOT / "scripts/quickstart.sh"), "--demo"], cwd=ROOT, capture_output=True,
                             text=True, timeout=600)
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
     assert "the push reached apns-mock" in result.stdout
     assert "the push reached fcm-mock" in result.stdout
-    # The same text on both: aps.alert on the iPhone, data.message on Android.
+    assert "the push reached hms-mock" in result.stdout
+    # The same text on each: aps.alert on the iPhone, data.message on Android and Huawei.
     apns_line = result.stdout.split("the push reached apns-mock")[1].splitlines()[1]
     fcm_line = result.stdout.split("the push reached fcm-mock")[1].splitlines()[1]
     assert "Alice: Hello from the quick start" in apns_line
     assert json.loads(fcm_line)["data"]["message"] == "Alice: Hello from the quick start"
+    hms_line = result.stdout.split("the push reached hms-mock")[1].splitlines()[1]
+    assert json.loads(hms_line)["data"]["message"] == "Alice: Hello from the quick start"

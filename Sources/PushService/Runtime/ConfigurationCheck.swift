@@ -105,18 +105,37 @@ public struct ConfigurationCheck: Sendable {
         await built.target?.shutdown()
     }
 
-    /// HMS's token exchange: the app id and client secret are what HMS takes (its
-    /// `messages:send` with a dummy token would only say the token is invalid).
+    /// HMS's token exchange, then a dry run (`validate_only`) to a dummy token under the app id:
+    /// the secret is what the OAuth endpoint takes, and the app id one HMS sends for. HMS answers
+    /// success or, for the dummy token, 80300007; both show the settings work.
     static func probe(_ client: HMSClient, subject: String) async -> Finding {
+        let host = client.configuration.endpoint.host ?? "?"
         do {
             try await client.checkCredentials()
-            return Finding(
-                severity: .ok, subject: subject,
-                message: "hms probe: token exchange with \(client.configuration.tokenURL.host ?? "?") accepted")
+            let body = HMSMessage.body(
+                data: Array(#"{"message":"push-relay check-config probe"}"#.utf8), token: probeHMSToken, ttlSeconds: 60,
+                validateOnly: true)
+            let response = try await client.send(body: body)
+            switch response.code {
+            case .success?, .allTokensInvalid?:
+                return Finding(severity: .ok, subject: subject, message: "hms probe: token exchange and a dry-run send to \(host) accepted")
+            case .authenticationFailed?, .noPermission?:
+                return Finding(
+                    severity: .error, subject: subject,
+                    message: "hms probe: \(host) refused app \(client.configuration.appID) (\(response.code?.rawValue ?? "")): "
+                        + "check hms.app_id and the client secret belong to the same AppGallery Connect app")
+            default:
+                return Finding(
+                    severity: .error, subject: subject,
+                    message: "hms probe: \(host) refused the dry run: status \(response.status) \(response.code?.rawValue ?? "")")
+            }
         } catch {
             return Finding(severity: .error, subject: subject, message: "hms probe: \(error)")
         }
     }
+
+    /// A push token no device has (HMS's shape).
+    public static let probeHMSToken = "push-relay-probe-" + String(repeating: "A", count: 110)
 
     /// A dry run (`validate_only`) of a message to a dummy token: it proves the token exchange
     /// (the service account's key and account) and that FCM takes the project's messages from

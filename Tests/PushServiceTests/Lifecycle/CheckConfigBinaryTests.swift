@@ -1,6 +1,7 @@
 import TestSupport
 import APNsMock
 import FCMMock
+import HMSMock
 import Foundation
 import Testing
 @testable import PushService
@@ -142,6 +143,68 @@ import Testing
         #expect(result.status == 1)
         #expect(result.err.contains("fcm probe:") && result.err.contains("403"), "\(result.err)")
         #expect(result.err.contains("project_id"), "\(result.err)")
+        try await mock.shutdown()
+    }
+
+    static let hmsSecret = "check-config-hms-secret-0123456789"
+
+    static func hmsMock(appID: String = "104783201") async throws -> HMSMockServer {
+        let mock = try HMSMockServer(
+            configuration: HMSMockConfiguration(
+                tlsCertificatePath: Repository.devCert("server.pem"), tlsKeyPath: Repository.devCert("server.key"), appID: appID,
+                clientSecret: hmsSecret))
+        try await mock.start()
+        return mock
+    }
+
+    static func hmsConfig(_ directory: TemporaryDirectory, mock: HMSMockServer, appID: String = "104783201", secret: String = hmsSecret)
+        throws -> String
+    {
+        let secretFile = try directory.write("hms-secret", secret)
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: secretFile)
+        return try directory.write(
+            "relay.yaml",
+            """
+            listen: {host: 127.0.0.1, port: 0}
+            database: {path: \(directory.path("relay.sqlite"))}
+            apps:
+              - app_id: app-H
+                api_token: token-H-0123456789abcdef
+                hms:
+                  app_id: "\(appID)"
+                  client_secret: {file: \(secretFile)}
+                  url: https://127.0.0.1:\(mock.port)
+                  token_url: https://127.0.0.1:\(mock.port)/oauth2/v3/token
+                  ca_file: \(Repository.devCert("ca.pem"))
+            """)
+    }
+
+    @Test func theHMSProbeExchangesATokenAndSendsADryRun() async throws {
+        let mock = try await Self.hmsMock()
+        let directory = try TemporaryDirectory()
+        let result = try await Self.run(["check-config", "--config", try Self.hmsConfig(directory, mock: mock), "--probe"])
+        #expect(result.status == 0, "\(result.err)")
+        #expect(result.out.contains("ok: app app-H: hms: app 104783201"), "\(result.out)")
+        #expect(result.out.contains("hms probe: token exchange and a dry-run send to 127.0.0.1 accepted"), "\(result.out) \(result.err)")
+        #expect(mock.stats.tokensIssued == 1)
+        #expect(mock.stats.messagesValidated == 1)
+        #expect(mock.messages.isEmpty, "a dry run delivers nothing")
+        #expect(!result.out.contains(Self.hmsSecret) && !result.err.contains(Self.hmsSecret), "the secret is never shown")
+        try await mock.shutdown()
+    }
+
+    @Test func theHMSProbeFailsForAWrongSecretOrAnotherAppsID() async throws {
+        let mock = try await Self.hmsMock()
+        let directory = try TemporaryDirectory()
+        let wrong = try await Self.run([
+            "check-config", "--config", try Self.hmsConfig(directory, mock: mock, secret: "not-the-secret"), "--probe",
+        ])
+        #expect(wrong.status == 1)
+        #expect(wrong.err.contains("hms probe:") && wrong.err.contains("refused the app's credentials"), "\(wrong.err)")
+        #expect(!wrong.err.contains("not-the-secret"))
+        let other = try await Self.run(["check-config", "--config", try Self.hmsConfig(directory, mock: mock, appID: "999999"), "--probe"])
+        #expect(other.status == 1)
+        #expect(other.err.contains("hms probe:") && other.err.contains("client_id"), "\(other.err)")
         try await mock.shutdown()
     }
 }
