@@ -47,5 +47,5 @@ extension RelayConfiguration {
     }
 
     /// The same limit as `PUT /v3/applications/push/message_templates/{name}`.
-    static var maximumTemplateTextBytes: Int { MessageTemplateUpdate.maximumTextBytes }
+    static var maximumTemplateTextBytes: Int { TextLimits.templateBytes }
 }

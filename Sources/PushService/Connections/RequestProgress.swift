@@ -29,9 +29,7 @@ struct RequestProgress: Sendable {
         case handling
     }
 
-    enum Stage: String, Sendable, Hashable {
-        case idle, header, body
-    }
+    typealias Stage = RequestStage
 
     struct Deadline: Sendable, Hashable {
         var stage: Stage
