@@ -316,7 +316,7 @@ let package = Package(
         ),
         .testTarget(name: "PushCoreTests", dependencies: ["PushCore"]),
         .testTarget(name: "PushSendingTests", dependencies: ["PushSending"]),
-        .testTarget(name: "HMSTests", dependencies: ["HMS", "HMSMock", "PushSending", "TestSupport"]),
+        .testTarget(name: "HMSTests", dependencies: ["HMS", "HMSMock", "PushCore", "PushSending", "TestSupport"]),
         .testTarget(name: "FCMTests", dependencies: ["FCM", "FCMMock", "HTTP2Transport", "PushSending", "TestSupport"]),
         .testTarget(name: "FCMMockTests", dependencies: ["FCMMock"]),
         .testTarget(

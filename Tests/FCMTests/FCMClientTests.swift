@@ -47,9 +47,9 @@ import Testing
     }
 
     static func body(token: String = token, message: String = "hello", validateOnly: Bool = false) -> [UInt8] {
-        Array(
-            FCMPayloadBody.make(
-                data: ["message": message, "sendbird": #"{"message_id":1}"#], token: token, validateOnly: validateOnly))
+        // The data map as the planner stores it: compact JSON, sorted keys.
+        let data = #"{"message":"\#(message)","sendbird":"{\"message_id\":1}"}"#
+        return FCMMessage.body(data: Array(data.utf8), token: token, ttlSeconds: 60, validateOnly: validateOnly)
     }
 
     @Test func concurrentSendsShareOneAccessTokenAndAreDelivered() async throws {
@@ -178,17 +178,5 @@ import Testing
         }
         #expect(h.mock.messages.isEmpty)
         try await h.stop()
-    }
-}
-
-/// A `messages:send` body as the relay writes it (`FCMPayload.requestBody` lives in PushCore,
-/// which this target does not link: the same bytes, for the client's tests).
-enum FCMPayloadBody {
-    static func make(data: [String: String], token: String, validateOnly: Bool) -> Data {
-        var message: [String: Any] = ["token": token, "data": data, "android": ["priority": "high", "ttl": "60s"]]
-        message["token"] = token
-        var root: [String: Any] = ["message": message]
-        if validateOnly { root["validate_only"] = true }
-        return try! JSONSerialization.data(withJSONObject: root, options: [.sortedKeys])
     }
 }

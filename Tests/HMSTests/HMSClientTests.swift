@@ -1,6 +1,7 @@
 import Foundation
 @testable import HMS
 import HMSMock
+import PushCore
 import PushSending
 import Testing
 import TestSupport
@@ -134,5 +135,16 @@ import TestSupport
             let again = try await client.send(body: Self.body(1))
             #expect(again.code == .success)
         }
+    }
+
+    /// PushCore fits the data map to HMS's limit by counting the body `HMSMessage.body` writes:
+    /// the two must agree (exactly, with the longest TTL).
+    @Test(arguments: [#"{"message":"plain"}"#, #"{"message":"say \"hi\" \\ é👋","sendbird":"{\"a\":\"\\n\"}"}"#, "{\"m\":\"\u{01}\t\"}"])
+    func pushCoreCountsWhatTheBodyHolds(data: String) {
+        let token = Self.token(1)
+        let longest = HMSMessage.body(data: Array(data.utf8), token: token, ttlSeconds: 9_999_999_999)
+        #expect(longest.count - token.utf8.count == HMSMessageSize.bytes(dataJSON: data.utf8))
+        let day = HMSMessage.body(data: Array(data.utf8), token: token, ttlSeconds: 86_400)
+        #expect(day.count - token.utf8.count <= HMSMessageSize.bytes(dataJSON: data.utf8))
     }
 }

@@ -42,7 +42,7 @@ public final class FCMClient: Sendable {
         tokens = AccessTokens(clock: clock) { await exchange.fetch(now: clock()) }
     }
 
-    /// Sends one `messages:send` body (see `FCMPayload.requestBody`) and returns FCM's answer.
+    /// Sends one `messages:send` body (see `FCMMessage.body`) and returns FCM's answer.
     ///
     /// - Throws: `FCMError` when there is no answer, `CancellationError` when the task is cancelled.
     public func send(body: [UInt8], timeout: Duration? = nil) async throws -> FCMResponse {

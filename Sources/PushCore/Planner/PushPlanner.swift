@@ -65,9 +65,9 @@ public struct PushPlanner: Sendable {
                 // to their limit.
                 let dataPayload =
                     tokens.contains { $0.provider.takesDataMessage }
-                    ? try FCMPayload.build(
+                    ? try DataMessagePayload.build(
                         builder: builder, prepared: eventParts, member: member, alert: alert.template, recipientTemplate: choice,
-                        sound: sound)
+                        sound: sound, fitHMS: tokens.contains { $0.provider == .hms })
                     : nil
                 recipients.append(
                     RecipientPlan(

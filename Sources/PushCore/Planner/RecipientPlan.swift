@@ -9,12 +9,12 @@ public struct RecipientPlan: Sendable, Hashable {
     public var payload: PushPayload?
     /// The Android data message form of `payload`, when the member has an FCM or HMS token: the
     /// same bytes for both providers.
-    public var dataPayload: FCMPayload?
+    public var dataPayload: DataMessagePayload?
     /// The member's tokens (empty unless pushed).
     public var deviceTokens: [DeviceToken]
 
     public init(
-        userID: String, decision: PushDecision, payload: PushPayload? = nil, dataPayload: FCMPayload? = nil,
+        userID: String, decision: PushDecision, payload: PushPayload? = nil, dataPayload: DataMessagePayload? = nil,
         deviceTokens: [DeviceToken] = []
     ) {
         self.userID = userID

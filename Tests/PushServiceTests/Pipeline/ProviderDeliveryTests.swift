@@ -70,6 +70,39 @@ import Testing
         try await hmsMock.shutdown()
     }
 
+    /// A long text full of quotes, which cost most where the map is a string in a string (HMS):
+    /// each provider's form is cut to its own limit and accepted, none refused as too large.
+    @Test func aLongMessageFitsEveryProvidersLimit() async throws {
+        let (fcmMock, fcm) = try await Self.fcm()
+        let (hmsMock, hms) = try await Self.hms()
+        try await PipelineRelay.withMockAndDirectory { mock, directory in
+            try await PipelineRelay.run(mock: mock, directory: directory, fcm: fcm, hms: hms) { relay in
+                try await relay.register("bob", token: String(repeating: "ab", count: 32))
+                _ = try await relay.request(.post, "/v3/users/bob/push/gcm", body: #"{"gcm_reg_token": "\#(Self.fcmToken)"}"#)
+                _ = try await relay.request(.post, "/v3/users/bob/push/huawei", body: #"{"huawei_device_token": "\#(Self.hmsToken)"}"#)
+                let text = String(repeating: #"say \"hi\" \\ "#, count: 600)
+                let answer = try await relay.postWebhook(messageEvent(messageID: 9002, text: text, offline: ["bob"]))
+                #expect(answer.status == .ok, "\(answer.text)")
+                let toHMS = try await hmsMock.waitForMessages(count: 1, timeout: .seconds(60))[0]
+                let toFCM = try await fcmMock.waitForMessages(count: 1, timeout: .seconds(60))[0]
+                _ = try await mock.waitForNotifications(count: 1, timeout: .seconds(60))
+                guard case .object(let hmsData) = toHMS.data, case .string(let hmsText)? = hmsData["message"] else {
+                    Issue.record("no message in the HMS data")
+                    return
+                }
+                #expect(hmsText.hasSuffix("…") && toFCM.data["message"]?.hasSuffix("…") == true)
+                try await relay.eventually("three deliveries recorded as sent") {
+                    let log = try await relay.request(.get, "/v3/push/deliveries?message_id=9002&user_id=bob")
+                    return log.text.components(separatedBy: #""state":"sent""#).count == 4
+                }
+            }
+        }
+        await fcm.shutdown()
+        await hms.shutdown()
+        try await fcmMock.shutdown()
+        try await hmsMock.shutdown()
+    }
+
     static func fcm() async throws -> (FCMMockServer, FCMClient) {
         let mock = try FCMMockServer(
             configuration: FCMMockConfiguration(

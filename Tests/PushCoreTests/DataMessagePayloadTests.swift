@@ -2,15 +2,15 @@ import Foundation
 import Testing
 @testable import PushCore
 
-@Suite struct FCMPayloadTests {
+@Suite struct DataMessagePayloadTests {
     let now = instant("2022-11-22T14:26:35Z")
 
-    func build(_ event: WebhookEvent, templates: PushTemplateSet = .sendbirdDefaults) throws -> FCMPayload {
+    func build(_ event: WebhookEvent, templates: PushTemplateSet = .sendbirdDefaults, fitHMS: Bool = false) throws -> DataMessagePayload {
         let builder = PayloadBuilder()
-        return try FCMPayload.build(
+        return try DataMessagePayload.build(
             builder: builder, prepared: builder.prepare(event, now: now), member: member("bob", nickname: "Bob", unread: 5),
             alert: TemplateRenderer.alertTemplate(for: event, recipientChoice: .default, templates: templates),
-            recipientTemplate: .default, sound: "default")
+            recipientTemplate: .default, sound: "default", fitHMS: fitHMS)
     }
 
     /// Sendbird's Android shape: `message`, and `sendbird` as a JSON string holding what the APNs
@@ -35,7 +35,7 @@ import Testing
         var alert = TemplateRenderer.alertTemplate(for: event, recipientChoice: .default, templates: .sendbirdDefaults)
         alert.title = "From {sender_name}"
         let builder = PayloadBuilder()
-        let fcm = try FCMPayload.build(
+        let fcm = try DataMessagePayload.build(
             builder: builder, prepared: builder.prepare(event, now: now), member: member("bob"), alert: alert,
             recipientTemplate: .default, sound: "default")
         #expect(fcm.data["push_title"] == "From Alice")
@@ -48,8 +48,8 @@ import Testing
         let text = String(repeating: "é👋a", count: length / 3)
         let fcm = try build(makeEvent(text: text))
         #expect(fcm.isShortened)
-        #expect(fcm.dataByteCount <= FCMPayload.maximumDataBytes)
-        #expect(fcm.dataByteCount > FCMPayload.maximumDataBytes - 64, "cut no more than needed")
+        #expect(fcm.dataByteCount <= DataMessagePayload.maximumDataBytes)
+        #expect(fcm.dataByteCount > DataMessagePayload.maximumDataBytes - 64, "cut no more than needed")
         let message = try #require(fcm.data["message"])
         #expect(message.hasSuffix("…"))
         let sendbird = try JSONValue.parse(Data(try #require(fcm.data["sendbird"]).utf8))
@@ -64,6 +64,23 @@ import Testing
     /// The builder says where `sendbird` stands in its payload, so the FCM form copies those bytes
     /// instead of parsing the payload: the result is the same as from a parse, byte for byte,
     /// with and without a title, quotes and non-ASCII text.
+    /// For a member with an HMS token the map also fits HMS's count, in which the map is one JSON
+    /// string: quotes (many in `sendbird`, and in a text full of them) cost twice.
+    @Test(arguments: ["é👋a", #"say "hi" \ "#]) func aLongMessageForAnHMSTokenIsCutToHMSsLimitToo(unit: String) throws {
+        let event = makeEvent(text: String(repeating: unit, count: 6_000 / unit.count))
+        let fcmOnly = try build(event)
+        let both = try build(event, fitHMS: true)
+        #expect(fcmOnly.hmsMessageByteCount > HMSMessageSize.maximumBytes, "FCM's fit alone is too long for HMS")
+        #expect(both.hmsMessageByteCount <= HMSMessageSize.maximumBytes)
+        // Cut no more than needed: a few characters (a quote in the text costs 12 bytes here).
+        #expect(both.hmsMessageByteCount > HMSMessageSize.maximumBytes - 160)
+        #expect(both.dataByteCount <= DataMessagePayload.maximumDataBytes)
+        #expect(both.isShortened)
+        #expect(both.data["message"]?.hasSuffix("…") == true)
+        let short = try build(makeEvent(text: "short"), fitHMS: true)
+        #expect(try short == build(makeEvent(text: "short")), "short texts are not touched")
+    }
+
     @Test(arguments: ["hello", #"say "hi" \ to Zoë 👋"#, String(repeating: "long ", count: 2_000)])
     func theSendbirdBytesAreTakenAsTheBuilderWroteThem(text: String) throws {
         let event = makeEvent(text: text)
@@ -78,8 +95,8 @@ import Testing
             #expect(try JSONValue.parse(Data(bytes)) == (try JSONValue.parse(apns.data)).objectValue?["sendbird"])
             var parsedOnly = apns
             parsedOnly.sendbirdRange = nil
-            let fast = try #require(FCMPayload(apns))
-            let parsed = try #require(FCMPayload(parsedOnly))
+            let fast = try #require(DataMessagePayload(apns))
+            let parsed = try #require(DataMessagePayload(parsedOnly))
             #expect(fast.json == parsed.json)
             #expect(fast.data == parsed.data)
             #expect(JSONWriter.data(.object(fast.data.mapValues(JSONValue.string))) == fast.json)

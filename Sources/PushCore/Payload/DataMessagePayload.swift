@@ -7,10 +7,11 @@ import Foundation
 /// - `push_title`: the rendered title, only when the template has one;
 /// - `sendbird`: the same dictionary the APNs payload carries, serialised as a JSON string.
 ///
-/// FCM allows 4,096 bytes of data (every key and value counted); the message text is cut on a
-/// character boundary with "…" to fit, as for APNs (`PayloadBuilder`), in `message`, the title
-/// and `sendbird.message` alike.
-public struct FCMPayload: Sendable, Hashable {
+/// FCM and HMS devices get the same map (HMS as one JSON string). FCM allows 4,096 bytes of data
+/// (every key and value counted); HMS 4,096 bytes of message (`HMSMessageSize`). The message text
+/// is cut on a character boundary with "…" to fit, as for APNs (`PayloadBuilder`), in `message`,
+/// the title and `sendbird.message` alike.
+public struct DataMessagePayload: Sendable, Hashable {
     /// FCM's limit on a data message's keys and values.
     public static let maximumDataBytes = 4096
 
@@ -56,23 +57,32 @@ public struct FCMPayload: Sendable, Hashable {
         isShortened = payload.isShortened
     }
 
-    /// The payload for `member`, fitted to FCM's limit: `builder`'s payload for a budget that
-    /// shrinks by the overrun until the data fits (the sizes of the two forms differ by the
-    /// wrappers only, so one or two rounds do).
+    /// HMS's count for a message carrying this map.
+    public var hmsMessageByteCount: Int { HMSMessageSize.bytes(dataJSON: json) }
+
+    /// The payload for `member`, fitted to FCM's limit and, with `fitHMS` (the member has an HMS
+    /// token), to HMS's: `builder`'s payload for a budget that shrinks by the overrun until the
+    /// data fits (the sizes of the forms differ by wrappers and escapes, so a few rounds do).
     public static func build(
         builder: PayloadBuilder, prepared: PreparedEvent, member: WebhookMember, alert: AlertTemplate,
-        recipientTemplate: PushTemplateName, sound: String
-    ) throws(PayloadError) -> FCMPayload {
+        recipientTemplate: PushTemplateName, sound: String, fitHMS: Bool = false
+    ) throws(PayloadError) -> DataMessagePayload {
         var budget = maximumDataBytes
         for _ in 0..<8 {
             var options = builder.options
             options.maxPayloadBytes = budget
             let apns = try PayloadBuilder(options: options).build(
                 prepared: prepared, member: member, alert: alert, recipientTemplate: recipientTemplate, sound: sound)
-            guard let fcm = FCMPayload(apns) else { break }
-            let overrun = fcm.dataByteCount - maximumDataBytes
-            if overrun <= 0 { return fcm }
-            budget -= overrun
+            guard let fcm = DataMessagePayload(apns) else { break }
+            var (count, limit) = (fcm.dataByteCount, maximumDataBytes)
+            if fitHMS, fcm.hmsMessageByteCount - HMSMessageSize.maximumBytes > count - limit {
+                (count, limit) = (fcm.hmsMessageByteCount, HMSMessageSize.maximumBytes)
+            }
+            if count <= limit { return fcm }
+            // The overrun in APNs bytes: a quote costs up to four times more in HMS's count (escaped
+            // in `sendbird`, then in the string HMS gets) than in the APNs payload.
+            let scale = max(1, Double(count) / Double(apns.data.count))
+            budget -= Int((Double(count - limit) / scale).rounded(.up))
         }
         throw .tooLarge(minimumBytes: maximumDataBytes + 1, limit: maximumDataBytes)
     }
