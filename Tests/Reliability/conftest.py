@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 import pytest
+import requests
 
 from fuzz_support import API_TOKEN, APP_ID, RELAY_BIN, ROOT
 
@@ -54,7 +55,12 @@ def relay(request, tmp_path_factory):
     key = workdir / "AuthKey_DEVKEY1234.p8"
     shutil.copyfile(ROOT / "certs/dev/AuthKey_DEVKEY1234.p8", key)
     os.chmod(key, 0o600)
-    # An APNs endpoint nobody listens on: events are accepted and queued, nothing is sent.
+    account = workdir / "fcm-service-account.json"
+    shutil.copyfile(ROOT / "certs/dev/fcm-service-account.json", account)
+    os.chmod(account, 0o600)
+    # Provider endpoints nobody listens on: events are accepted and queued (for bob's APNs, FCM
+    # and HMS tokens, registered below), nothing is sent.
+    nowhere = f"url: \"https://127.0.0.1:9\", ca_file: {ROOT / 'certs/dev/ca.pem'}"
     config.write_text(
         "listen: {host: 127.0.0.1, port: 0}\n"
         f"database: {database_yaml}\n"
@@ -66,7 +72,10 @@ def relay(request, tmp_path_factory):
         "    apns:\n"
         "      topic: com.example.fuzz\n"
         f"      environment: {{url: \"https://127.0.0.1:9\", ca_file: {ROOT / 'certs/dev/ca.pem'}}}\n"
-        f"      auth: {{token: {{key_file: {key}, key_id: DEVKEY1234, team_id: DEVTEAM123}}}}\n")
+        f"      auth: {{token: {{key_file: {key}, key_id: DEVKEY1234, team_id: DEVTEAM123}}}}\n"
+        f"    fcm: {{service_account: {account}, {nowhere}, token_url: \"https://127.0.0.1:9/token\"}}\n"
+        f"    hms: {{app_id: \"104783201\", client_secret: fuzz-hms-secret, {nowhere}, "
+        "token_url: \"https://127.0.0.1:9/oauth2/v3/token\"}\n")
     log = open(workdir / "relay.log", "wb")
     process = subprocess.Popen([str(RELAY_BIN), "serve", "--config", str(config)], stdout=subprocess.PIPE, stderr=log)
     found = {}
@@ -82,6 +91,11 @@ def relay(request, tmp_path_factory):
     while "url" not in found:
         assert process.poll() is None and time.monotonic() < deadline, (workdir / "relay.log").read_text()
         time.sleep(0.01)
+    for kind, field, token in (("apns", "apns_device_token", "ab" * 32), ("gcm", "gcm_reg_token", "bob:APA91b" + "Xy_-" * 36),
+                               ("huawei", "huawei_device_token", "IQAAAACy0kYkAAD+bob/" + "Qa9_" * 25 + "==")):
+        r = requests.post(f"{found['url']}/v3/users/bob/push/{kind}", json={field: token}, timeout=30,
+                          headers={"Api-Token": API_TOKEN})
+        assert r.status_code == 200, r.text
     try:
         yield Relay(found["url"], process, store, database)
     finally:

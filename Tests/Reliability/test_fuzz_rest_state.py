@@ -24,7 +24,8 @@ json_values = st.recursive(
 PREFERENCE_KEYS = ["push_trigger_option", "do_not_disturb", "start_hour", "start_min", "end_hour", "end_min",
                    "timezone", "snooze_enabled", "snooze_start_ts", "snooze_end_ts", "dnd_schedules", "push_sound",
                    "block_push_from_bots", "push_blocked_bot_ids", "enable_push_for_replies"]
-bodies = (st.dictionaries(st.sampled_from(PREFERENCE_KEYS + ["name", "apns_device_token", "is_unique", "template",
+bodies = (st.dictionaries(st.sampled_from(PREFERENCE_KEYS + ["name", "apns_device_token", "gcm_reg_token",
+                                                             "huawei_device_token", "is_unique", "template",
                                                              "enable", "MESG", "FILE", "ADMM", "user_id",
                                                              "nickname", "profile_url"]), json_values, max_size=4)
           .map(lambda d: json.dumps(d).encode())
@@ -34,6 +35,7 @@ WRITES = [
     ("PUT", "/v3/users/state-user/push_preference", "/v3/users/state-user/push_preference"),
     ("PUT", "/v3/users/state-user/push_preference/channel-1", "/v3/users/state-user/push_preference/channel-1"),
     ("POST", "/v3/users/state-user/push/apns", "/v3/users/state-user/push/apns"),
+    ("POST", "/v3/users/state-user/push/huawei", "/v3/users/state-user/push/huawei"),
     ("PUT", "/v3/users/state-user/push/template", "/v3/users/state-user/push/template"),
     ("PUT", "/v3/applications/push/message_templates/default", "/v3/applications/push/message_templates/default"),
     ("POST", "/v3/applications/api_tokens", "/v3/applications/api_tokens"),
@@ -54,6 +56,8 @@ def test_a_rejected_write_changes_nothing(relay, write, body):
         # Give the user some state to damage first.
         http.post(relay.url + "/v3/users/state-user/push/apns", headers=HEADERS, timeout=10,
                   json={"apns_device_token": "ab" * 32})
+        http.post(relay.url + "/v3/users/state-user/push/huawei", headers=HEADERS, timeout=10,
+                  json={"huawei_device_token": "IQAAAACy0kYkAAD+state/" + "Qa9_" * 25 + "=="})
         http.put(relay.url + "/v3/users/state-user/push_preference", headers=HEADERS, timeout=10,
                  json={"do_not_disturb": True, "start_hour": 22, "start_min": 0, "end_hour": 7, "end_min": 0,
                        "timezone": "Asia/Seoul", "push_sound": "a.caf"})

@@ -72,6 +72,15 @@ def valid_event(message_id=1):
             "channel": {"channel_url": "c1", "name": "C"}}
 
 
+def test_a_valid_event_reaches_bobs_three_kinds_of_device(relay):
+    """The fuzzed events are planned as real ones: bob holds an APNs, an FCM and an HMS token."""
+    message_id = 7_000_000_001
+    r = post(relay, json.dumps(valid_event(message_id)).encode())
+    assert r.status_code == 200, r.text
+    kinds = relay.count(f"SELECT COUNT(DISTINCT push_type) FROM deliveries WHERE message_id = {message_id}")
+    assert kinds == 3, "alert (APNs), fcm and hms"
+
+
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=50),
     lambda children: st.lists(children, max_size=5) | st.dictionaries(st.text(max_size=10), children, max_size=5),
