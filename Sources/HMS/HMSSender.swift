@@ -18,21 +18,14 @@ public struct HMSSender: PushSender {
     public func submit(_ push: OutgoingPush, timeout: Duration, completion: @escaping @Sendable (PushSendResult) -> Void)
         -> PushSendHandle
     {
-        let task = Task {
-            let startedAtMs = clock()
-            let body = HMSMessage.body(
-                data: push.payload, token: push.deviceToken, ttlSeconds: max(1, (push.expiresAtMs - startedAtMs) / 1000))
-            let started = ContinuousClock.now
-            do {
-                let response = try await client.send(body: body, timeout: timeout)
-                completion(Self.result(response, token: push.deviceToken, startedAtMs: startedAtMs, latency: ContinuousClock.now - started))
-            } catch let error as HMSError {
-                completion(Self.result(error))
-            } catch {
-                completion(PushSendResult(.notSent))
-            }
-        }
-        return PushSendHandle { task.cancel() }
+        let client = client
+        return AsyncPushSend(
+            clock: clock,
+            send: { ttl in
+                try await client.send(body: HMSMessage.body(data: push.payload, token: push.deviceToken, ttlSeconds: ttl), timeout: timeout)
+            },
+            answered: { Self.result($0, token: push.deviceToken, startedAtMs: $1, latency: $2) }, failed: Self.result
+        ).submit(push, completion: completion)
     }
 
     public var statistics: PushSenderStatistics? {
@@ -49,8 +42,10 @@ public struct HMSSender: PushSender {
             latency: latency)
     }
 
-    static func result(_ error: HMSError) -> PushSendResult {
-        switch error {
+    /// No answer: cancelled or shut down (not sent), the moment (retried), or the credentials.
+    static func result(_ failure: any Error) -> PushSendResult {
+        guard let error = failure as? HMSError else { return PushSendResult(.notSent) }
+        return switch error {
         case .shutdown: PushSendResult(.notSent)
         case _ where error.isRetryable: PushSendResult(.retry(after: .zero), error: "\(error)")
         case .transport, .accessTokenRefused:

@@ -19,21 +19,14 @@ public struct FCMSender: PushSender {
     public func submit(_ push: OutgoingPush, timeout: Duration, completion: @escaping @Sendable (PushSendResult) -> Void)
         -> PushSendHandle
     {
-        let task = Task {
-            let startedAtMs = clock()
-            let body = FCMMessage.body(
-                data: push.payload, token: push.deviceToken, ttlSeconds: max(1, (push.expiresAtMs - startedAtMs) / 1000))
-            let started = ContinuousClock.now
-            do {
-                let response = try await client.send(body: body, timeout: timeout)
-                completion(Self.result(response, startedAtMs: startedAtMs, latency: ContinuousClock.now - started))
-            } catch let error as FCMError {
-                completion(Self.result(error))
-            } catch {
-                completion(PushSendResult(.notSent))
-            }
-        }
-        return PushSendHandle { task.cancel() }
+        let client = client
+        return AsyncPushSend(
+            clock: clock,
+            send: { ttl in
+                try await client.send(body: FCMMessage.body(data: push.payload, token: push.deviceToken, ttlSeconds: ttl), timeout: timeout)
+            },
+            answered: { Self.result($0, startedAtMs: $1, latency: $2) }, failed: Self.result
+        ).submit(push, completion: completion)
     }
 
     public var statistics: PushSenderStatistics? {
@@ -65,10 +58,14 @@ public struct FCMSender: PushSender {
         return code.rawValue
     }
 
-    static func result(_ error: FCMError) -> PushSendResult {
+    /// No answer: cancelled or shut down (not sent), the moment (retried), or the credentials.
+    static func result(_ failure: any Error) -> PushSendResult {
+        guard let error = failure as? FCMError else { return PushSendResult(.notSent) }
         if case .transport(.shutdown) = error { return PushSendResult(.notSent) }
         if error.isRetryable { return PushSendResult(.retry(after: .zero), error: "\(error)") }
-        if error.isCredentialError { return PushSendResult(.credentialsRefused, reason: "token_exchange", error: "\(error)") }
+        if error.isCredentialError {
+            return PushSendResult(.credentialsRefused, reason: "token_exchange", label: "token_exchange", error: "\(error)")
+        }
         return PushSendResult(.rejected, error: "\(error)")
     }
 }

@@ -41,8 +41,8 @@ struct DeliveryLogAPI: Sendable {
             // An iOS device posts its APNs token (any case), an Android one its FCM or HMS token (as is).
             var candidates: [(provider: PushProvider, token: String)] = []
             if case .success(let token) = APNsTokenFormat.normalise(rawToken) { candidates.append((.apns, token)) }
-            if case .success(let token) = FCMTokenFormat.normalise(rawToken) { candidates.append((.fcm, token)) }
-            if case .success(let token) = HMSTokenFormat.normalise(rawToken) { candidates.append((.hms, token)) }
+            if case .success(let token) = OpaqueTokenFormat.fcm.normalise(rawToken) { candidates.append((.fcm, token)) }
+            if case .success(let token) = OpaqueTokenFormat.hms.normalise(rawToken) { candidates.append((.hms, token)) }
             guard !candidates.isEmpty else {
                 throw APIError.invalidValue("device_token", "is not an APNs, FCM or HMS device token")
             }

@@ -103,13 +103,8 @@ extension RESTAPI {
             case .success(let token): return token
             case .failure(let failure): problem = failure.description
             }
-        case .fcm:
-            switch FCMTokenFormat.normalise(raw) {
-            case .success(let token): return token
-            case .failure(let failure): problem = failure.description
-            }
-        case .hms:
-            switch HMSTokenFormat.normalise(raw) {
+        case .fcm, .hms:
+            switch (provider == .fcm ? OpaqueTokenFormat.fcm : .hms).normalise(raw) {
             case .success(let token): return token
             case .failure(let failure): problem = failure.description
             }
