@@ -1,8 +1,11 @@
+import HTTP2Transport
+
 /// Connections in an app's pool to a push provider (`apps[].apns.pool_size`,
 /// `apps[].fcm.pool_size`, …). One default and one bound for every provider: each connection
 /// costs the same here (a TLS session, a descriptor, `DescriptorBudget`) whoever is at the other end.
 public enum ProviderPoolSize {
-    public static let defaultSize = 2
+    /// The transport's own default, whichever client the pool is for.
+    public static let defaultSize = TransportDefaults.connections
     public static let allowed = 1...64
 }
 
