@@ -15,13 +15,20 @@ public struct OutgoingPush: Sendable {
     public var priority: Int
     /// Unix ms: the provider must not deliver it after this.
     public var expiresAtMs: Int64
+    /// One per message, so a repeat replaces the first notification (APNs' `apns-collapse-id`);
+    /// nil for pushes that show nothing.
+    public var collapseID: String?
 
-    public init(pushID: UUID, deviceToken: String, payload: [UInt8], pushType: String?, priority: Int, expiresAtMs: Int64) {
+    public init(
+        pushID: UUID, deviceToken: String, payload: [UInt8], pushType: String?, priority: Int, expiresAtMs: Int64,
+        collapseID: String? = nil
+    ) {
         self.pushID = pushID
         self.deviceToken = deviceToken
         self.payload = payload
         self.pushType = pushType
         self.priority = priority
         self.expiresAtMs = expiresAtMs
+        self.collapseID = collapseID
     }
 }

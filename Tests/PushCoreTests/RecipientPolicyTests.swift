@@ -70,7 +70,7 @@ import Testing
 
     @Test func onlineMembersArePushedWithMultiDevicePush() {
         let online = WebhookMember(userID: "bob", isOnline: true)
-        #expect(decide(makeEvent(), member: online, options: AppPushOptions(pushWhenOnline: true)) == .push)
+        #expect(decide(makeEvent(), member: online, options: AppPushOptions(multiDevice: true)) == .push)
     }
 
     @Test func botBlockingRespectsTheBotList() {

@@ -19,7 +19,8 @@ import time
 import pytest
 import requests
 
-from cluster import FCM_MOCK_BIN, HMS_MOCK_BIN, MOCK_BIN, RELAY_BIN, WINDOW, Cluster, provider_of, signed
+from cluster import (FCM_MOCK_BIN, HMS_MOCK_BIN, MOCK_BIN, RELAY_BIN, WINDOW, Cluster, payload_message_id, provider_of,
+                     signed)
 
 EVENTS = int(os.environ.get("CRASH_EVENTS", "3000"))
 KILLS = int(os.environ.get("CRASH_KILLS", "10"))
@@ -114,6 +115,10 @@ def test_sigkill_at_random_moments_loses_no_accepted_push(tmp_path, store):
             if not missing or time.monotonic() > deadline:
                 break
             time.sleep(0.5)
+        # Every APNs push of a message, repeats included, carries that message's one collapse id:
+        # a repeat replaces the first notification on the device.
+        collapse = {(payload_message_id(r), r["headers"].get("apns-collapse-id")) for r in cluster.recorded()}
+        assert all(cid == f"sendbird-{m}" for m, cid in collapse), sorted(collapse)[:5]
         # One delivery per (message, token): a pair recorded twice is a push sent twice.
         duplicates = len(pairs) - len(got)
         def by_provider(pairs):

@@ -26,7 +26,8 @@ public struct APNsSender: PushSender {
             deviceToken: push.deviceToken, topic: topic, payload: push.payload,
             pushType: push.pushType.flatMap(APNsPushType.init(rawValue:)) ?? defaultPushType,
             priority: APNsPriority(rawValue: push.priority) ?? defaultPriority,
-            expiration: .at(Date(timeIntervalSince1970: Double(push.expiresAtMs) / 1000)), apnsID: push.pushID)
+            expiration: .at(Date(timeIntervalSince1970: Double(push.expiresAtMs) / 1000)), collapseID: push.collapseID,
+            apnsID: push.pushID)
         let started = ContinuousClock.now
         let handle = client.submit(request, timeout: timeout) { result in
             completion(Self.result(result, latency: ContinuousClock.now - started))

@@ -13,9 +13,11 @@ public struct AppPushOptions: Sendable, Hashable {
     public var pushAdminMessages: Bool
     /// The sound when neither the channel nor the user chose one; nil means `"default"`.
     public var defaultSound: String?
-    /// Sendbird's "multi-device" option: push members even while they are online (on another
-    /// device). Off: only members offline everywhere get pushes.
-    public var pushWhenOnline: Bool
+    /// Sendbird's "push notifications with multi-device support": every device of a member gets
+    /// the push even while the member is online on another (Sendbird's SDKs show it only on the
+    /// offline ones). Off, Sendbird's plain "push notifications": only members offline on every
+    /// device get pushes.
+    public var multiDevice: Bool
     /// `require_auth` of files and `require_auth_for_profile_image` of users in the payload, when
     /// the webhook does not say (the app uses Sendbird's file authentication).
     public var requireAuthForFiles: Bool
@@ -28,7 +30,7 @@ public struct AppPushOptions: Sendable, Hashable {
         contentAvailable: Bool = false,
         pushAdminMessages: Bool = false,
         defaultSound: String? = nil,
-        pushWhenOnline: Bool = false,
+        multiDevice: Bool = false,
         requireAuthForFiles: Bool = false,
         maxPayloadBytes: Int = 4096
     ) {
@@ -37,7 +39,7 @@ public struct AppPushOptions: Sendable, Hashable {
         self.contentAvailable = contentAvailable
         self.pushAdminMessages = pushAdminMessages
         self.defaultSound = defaultSound
-        self.pushWhenOnline = pushWhenOnline
+        self.multiDevice = multiDevice
         self.requireAuthForFiles = requireAuthForFiles
         self.maxPayloadBytes = maxPayloadBytes
     }

@@ -86,7 +86,7 @@ public struct RecipientPolicy: Sendable {
         if event.type == .admm && !options.pushAdminMessages { return .adminMessage }
         if member.state != .joined { return .notJoined }
         if !member.isActive { return .inactive }
-        if member.isOnline && !options.pushWhenOnline { return .online }
+        if member.isOnline && !options.multiDevice { return .online }
         if member.isBlockingSender { return .blockingSender }
         return nil
     }

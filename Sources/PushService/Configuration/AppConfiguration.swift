@@ -23,6 +23,10 @@ public struct AppConfiguration: Sendable, Hashable, CustomStringConvertible {
     public var limits: AppLimits
     /// Badge pushes on message reads (`badge_sync`); nil when off.
     public var badgeSync: BadgeSyncSetting?
+    /// `multi_device`: Sendbird's "push notifications with multi-device support" (every device of
+    /// a member, online elsewhere or not) rather than plain "push notifications" (only members
+    /// offline on every device). Every provider alike.
+    public var multiDevice: Bool
 
     /// Shortest accepted API token or webhook secret; Sendbird's tokens are 40 hex characters.
     public static let minimumAPITokenLength = 16
@@ -30,7 +34,8 @@ public struct AppConfiguration: Sendable, Hashable, CustomStringConvertible {
     public init(
         appID: String, apiToken: Secret, webhookSecret: Secret? = nil, apns: APNsAppConfiguration? = nil,
         fcm: FCMAppConfiguration? = nil, hms: HMSAppConfiguration? = nil,
-        templates: PushTemplateSet = .sendbirdDefaults, limits: AppLimits = AppLimits(), badgeSync: BadgeSyncSetting? = nil
+        templates: PushTemplateSet = .sendbirdDefaults, limits: AppLimits = AppLimits(), badgeSync: BadgeSyncSetting? = nil,
+        multiDevice: Bool = false
     ) {
         self.appID = appID
         self.apiToken = apiToken
@@ -41,6 +46,7 @@ public struct AppConfiguration: Sendable, Hashable, CustomStringConvertible {
         self.templates = templates
         self.limits = limits
         self.badgeSync = badgeSync
+        self.multiDevice = multiDevice
     }
 
     public var description: String { "app \(appID) (api_token \(apiToken))" }

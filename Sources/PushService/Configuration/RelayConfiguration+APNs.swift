@@ -38,7 +38,7 @@ extension RelayConfiguration {
         if let value = try map.bool("mutable_content") { config.options.mutableContent = value }
         if let value = try map.bool("content_available") { config.options.contentAvailable = value }
         if let value = try map.bool("push_admin_messages") { config.options.pushAdminMessages = value }
-        if let value = try map.bool("push_when_online") { config.options.pushWhenOnline = value }
+        if let value = try map.bool("push_when_online") { config.options.multiDevice = value }
         if let value = try map.bool("require_auth_for_files") { config.options.requireAuthForFiles = value }
         if let value = try map.string("default_sound") { config.options.defaultSound = value }
         return config

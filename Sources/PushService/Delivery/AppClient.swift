@@ -66,6 +66,7 @@ public struct AppClient: Sendable {
                 throw .hms(appID: app.appID, error)
             }
         }
+        target.options.multiDevice = app.multiDevice
         return AppClient(app: app, target: target, certificateNotAfter: notAfter)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import PushCore
 import PushSending
 import PushStore
 
@@ -231,7 +232,8 @@ struct DispatchLoop {
         machine.sendStarted(app: delivery.appID, handedOff: handedOff)
         let push = OutgoingPush(
             pushID: delivery.pushID, deviceToken: delivery.deviceToken, payload: [UInt8](delivery.payload),
-            pushType: delivery.pushType, priority: delivery.priority, expiresAtMs: delivery.expiresAtMs)
+            pushType: delivery.pushType, priority: delivery.priority, expiresAtMs: delivery.expiresAtMs,
+            collapseID: CollapseID.forMessage(delivery.messageID))
         let (mailbox, clock) = (self.mailbox, self.clock)
         submitted[delivery.id] = sender.submit(push, timeout: dispatcher.configuration.requestTimeout) { result in
             mailbox.add(.init(delivery: delivery, handedOff: handedOff, result: result, answeredAtMs: clock()))

@@ -55,7 +55,7 @@ import Testing
         #expect(apns.options.badge == false)
         #expect(apns.options.defaultSound == "ping.caf")
         #expect(apns.options.mutableContent && apns.options.contentAvailable && apns.options.pushAdminMessages)
-        #expect(apns.options.pushWhenOnline && apns.options.requireAuthForFiles)
+        #expect(apns.options.multiDevice && apns.options.requireAuthForFiles)
         #expect(config.logLevel == .warning)
         #expect(config.metrics.token?.value == "metrics-token-0123456789")
         #expect(config.delivery == DeliveryConfiguration(pruneAfter: .seconds(172_800), shutdownGrace: .milliseconds(500)))

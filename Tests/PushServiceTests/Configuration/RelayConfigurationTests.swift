@@ -55,6 +55,29 @@ import Testing
         #expect(throws: ConfigurationError.self) { try badgeSync("maybe") }
     }
 
+    /// `multi_device` is app-wide (every provider); `apns.push_when_online`, its first name, still
+    /// works, and the two may not disagree.
+    @Test func multiDeviceIsAppWideWithItsFirstNameInTheAPNsBlock() throws {
+        func multiDevice(_ keys: String) throws -> Bool {
+            let yaml = """
+                listen: {port: 1}
+                database: {path: /tmp/r.sqlite}
+                apps:
+                  - app_id: A
+                    api_token: aaaaaaaaaaaaaaaaaaaaaaaa
+                \(keys)
+                """
+            return try RelayConfiguration.parse(yaml: yaml).apps[0].multiDevice
+        }
+        let apns = "    apns: {topic: t, auth: {token: {key_file: /k.p8, key_id: ABC123DEFG, team_id: DEF123GHIJ}}"
+        #expect(try multiDevice("") == false)
+        #expect(try multiDevice("    multi_device: true") == true)
+        #expect(try multiDevice(apns + ", push_when_online: true}") == true)
+        #expect(try multiDevice(apns + ", push_when_online: true}\n    multi_device: true") == true)
+        #expect(throws: ConfigurationError.self) { try multiDevice(apns + ", push_when_online: true}\n    multi_device: false") }
+        #expect(throws: ConfigurationError.self) { try multiDevice("    multi_device: sometimes") }
+    }
+
     @Test func theExampleFileInTheRepositoryIsValid() throws {
         let path = Repository.path("Config/push-relay.yaml")
         let config = try RelayConfiguration.load(path: path)

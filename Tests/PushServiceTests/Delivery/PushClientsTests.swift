@@ -26,6 +26,20 @@ import Testing
         await runtime.shutdown()
     }
 
+    /// `multi_device` reaches the planner's options for an app with any provider, APNs or not.
+    @Test func multiDeviceIsTheAppsWhateverItsProviders() async throws {
+        var configuration = try Self.configuration()
+        configuration.apps[0].multiDevice = true
+        let hms = HMSAppConfiguration(appID: "104783201", clientSecret: Secret("s"))
+        configuration.apps.append(AppConfiguration(appID: "app-H", apiToken: Secret("hhhhhhhhhhhhhhhhhhhh"), hms: hms, multiDevice: true))
+        configuration.apps.append(AppConfiguration(appID: "app-F", apiToken: Secret("ffffffffffffffffffff"), hms: hms))
+        let runtime = try await PushClients.build(configuration: configuration, logger: Self.logger)
+        #expect(runtime.target(forApp: "app-A")?.options.multiDevice == true)
+        #expect(runtime.target(forApp: "app-H")?.options.multiDevice == true)
+        #expect(runtime.target(forApp: "app-F")?.options.multiDevice == false)
+        await runtime.shutdown()
+    }
+
     @Test func aMissingKeyFileNamesTheAppAndTheFile() async throws {
         await #expect {
             _ = try await PushClients.build(configuration: Self.configuration(keyFile: "/nonexistent/AuthKey.p8"), logger: Self.logger)

@@ -138,6 +138,8 @@ final class ScriptedSender: PushSender {
         #expect(hms.pushes.first?.pushType == PushProvider.hmsPushType)
         #expect(hms.pushes.first?.payload == Array(#"{"message":"hi"}"#.utf8))
         #expect(try await fixture.delivery(of: "u3").delivery.pushID == hms.pushes.first?.pushID)
+        // One collapse id per message, whatever the provider (APNs sends it; the others ignore it).
+        #expect(Set((apns.pushes + fcm.pushes + hms.pushes).map(\.collapseID)) == ["sendbird-7"])
         try await fixture.close()
     }
 

@@ -38,6 +38,7 @@ import Testing
                 let toHMS = try await hmsMock.waitForMessages(count: 1, timeout: .seconds(60))[0]
                 let notification = try await mock.waitForNotifications(count: 1, timeout: .seconds(60))[0]
 
+                #expect(notification.headers["apns-collapse-id"] == "sendbird-9001", "one collapse id per message")
                 let apnsPayload = try JSONValue.parse(notification.payload)
                 guard case .object(let aps)? = apnsPayload.objectValue?["aps"], case .string(let alert)? = aps["alert"] else {
                     Issue.record("no aps.alert in the APNs payload")
