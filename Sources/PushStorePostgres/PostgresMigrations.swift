@@ -47,6 +47,14 @@ enum PostgresMigrations {
                 "CREATE TABLE relay_secrets (name text PRIMARY KEY, value bytea NOT NULL)",
             ]
         ),
+        // Preferred languages and push clicks (SQLite's `v15_reader_parity`).
+        (
+            "v5_reader_parity",
+            [
+                "ALTER TABLE users ADD COLUMN preferred_languages text NOT NULL DEFAULT ''",
+                "ALTER TABLE deliveries ADD COLUMN clicked_at_ms bigint",
+            ]
+        ),
     ]
 
     /// Applies the pending migrations on `connection`, which the caller closes if this throws.

@@ -96,7 +96,7 @@ final class TestDatabase: Sendable {
     var migrations: [String] {
         switch kind {
         case .sqlite: StoreKind.sqliteMigrations
-        case .postgres: ["v1_schema", "v2_users_badges_acks", "v3_fcm_message_names", "v4_credential_issuers"]
+        case .postgres: ["v1_schema", "v2_users_badges_acks", "v3_fcm_message_names", "v4_credential_issuers", "v5_reader_parity"]
         }
     }
 

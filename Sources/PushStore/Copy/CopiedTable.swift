@@ -37,7 +37,7 @@ public struct CopiedTable: Sendable, Hashable {
             "users",
             [
                 ("app_id", .text), ("user_id", .text), ("created_at", .integer), ("push_template", .text), ("nickname", .text),
-                ("profile_url", .text), ("profile_created_at", .integer),
+                ("profile_url", .text), ("profile_created_at", .integer), ("preferred_languages", .text),
             ],
             pageKey: ["app_id", "user_id"], isRegistry: true),
         // Read in SQLite's id order, so PostgreSQL's new ids keep the registration order that

@@ -20,6 +20,7 @@ enum PushStoreMigrations {
         migrator.registerMigration("v12_no_sender_index", migrate: SenderScanSchema.migrate)
         migrator.registerMigration("v13_packed_payloads", migrate: PackedPayloadSchema.migrate)
         migrator.registerMigration("v14_credential_issuers", migrate: CredentialIssuerSchema.migrate)
+        migrator.registerMigration("v15_reader_parity", migrate: ReaderParitySchema.migrate)
         return migrator
     }
 
