@@ -59,7 +59,8 @@ extension SQLiteStore {
         entries.reserveCapacity(users.count)
         var withChannelPreferences: [String] = []
         try forEachRow(
-            db, select: "user_id, push_template, push_tokens, push_preferences, channel_preference_count FROM users", app: app,
+            db, select: "user_id, push_template, push_tokens, push_preferences, channel_preference_count, preferred_languages FROM users",
+            app: app,
             userList: userList
         ) { row in
             let user = row.string(0)
@@ -94,7 +95,7 @@ extension SQLiteStore {
             try row.optionalString(3).map { try UserPreferencesRecord(app: app, user: user, readModel: $0).preferences() } ?? .defaults
         return RecipientPushState(
             userID: user, tokens: try ReadModelTokens.decode(row.string(2)), preferences: preferences,
-            channelPreference: .defaults, templateName: templateName)
+            channelPreference: .defaults, templateName: templateName, languages: PreferredLanguages(stored: row.string(5)))
     }
 
     /// Runs `SELECT <select> WHERE app_id = app AND user_id IN userList [ORDER BY …]` (one cached

@@ -1,12 +1,16 @@
 import Foundation
 import GRDB
+import PushCore
 
 /// Sendbird's user API (`/v3/users`) and erasure.
 extension SQLiteStore {
-    static let userColumns = "user_id, nickname, profile_url, COALESCE(profile_created_at, created_at), profile_created_at IS NOT NULL"
+    static let userColumns =
+        "user_id, nickname, profile_url, COALESCE(profile_created_at, created_at), profile_created_at IS NOT NULL, preferred_languages"
 
     static func profile(_ row: Row) -> UserProfile {
-        UserProfile(userID: row[0], nickname: row[1], profileURL: row[2], createdAtMs: row[3], hasProfile: row[4])
+        UserProfile(
+            userID: row[0], nickname: row[1], profileURL: row[2], createdAtMs: row[3], hasProfile: row[4],
+            languages: PreferredLanguages(stored: row[5]))
     }
 
     public func createUser(app: String, user: String, nickname: String, profileURL: String) async throws -> UserProfile? {
@@ -32,14 +36,15 @@ extension SQLiteStore {
         }
     }
 
-    public func updateUser(app: String, user: String, nickname: String?, profileURL: String?) async throws -> UserProfile? {
+    public func updateUser(app: String, user: String, change: UserProfileChange) async throws -> UserProfile? {
         try await registryWrite(app: app) { db in
             try Row.fetchOne(
                 db,
                 sql: """
-                    UPDATE users SET nickname = COALESCE(?, nickname), profile_url = COALESCE(?, profile_url)
+                    UPDATE users SET nickname = COALESCE(?, nickname), profile_url = COALESCE(?, profile_url),
+                        preferred_languages = COALESCE(?, preferred_languages)
                     WHERE app_id = ? AND user_id = ? RETURNING \(Self.userColumns)
-                    """, arguments: [nickname, profileURL, app, user]
+                    """, arguments: [change.nickname, change.profileURL, change.languages?.stored, app, user]
             ).map(Self.profile)
         }
     }

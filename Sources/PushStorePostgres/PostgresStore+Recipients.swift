@@ -72,7 +72,7 @@ extension PostgresStore {
         let rows = try await connection.rows(
             """
             SELECT \(unescaped: prefixed("p", PreferenceColumns.user)), p.app_id IS NULL, u.user_id, u.push_template,
-                t.tokens, t.registered, c.channels, c.triggers, c.sounds, c.has_sound, t.providers
+                t.tokens, t.registered, c.channels, c.triggers, c.sounds, c.has_sound, t.providers, u.preferred_languages
             FROM users u
             LEFT JOIN user_push_preferences p ON p.app_id = u.app_id AND p.user_id = u.user_id
             LEFT JOIN LATERAL (
@@ -102,7 +102,8 @@ extension PostgresStore {
             let state = RecipientPushState(
                 userID: user, tokens: known,
                 preferences: try columns[15].decode(Bool.self) ? .defaults : try PreferenceColumns.userPreferences(row),
-                channelPreference: .defaults, templateName: templateName)
+                channelPreference: .defaults, templateName: templateName,
+                languages: PreferredLanguages(stored: try columns[25].decode(String.self)))
             var channelPreferences: [ExactID: ChannelPushPreference] = [:]
             if let channels = try columns[20].decode([String]?.self) {
                 let triggers = try columns[21].decode([String].self)

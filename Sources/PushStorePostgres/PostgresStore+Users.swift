@@ -1,14 +1,18 @@
 import PostgresNIO
+import PushCore
 import PushStore
 
 /// Sendbird's user API (`/v3/users`) and erasure, as `SQLiteStore` does them.
 extension PostgresStore {
-    static let userColumns = "user_id, nickname, profile_url, COALESCE(profile_created_at, created_at), profile_created_at IS NOT NULL"
+    static let userColumns =
+        "user_id, nickname, profile_url, COALESCE(profile_created_at, created_at), profile_created_at IS NOT NULL, preferred_languages"
 
     static func profiles(_ connection: PostgresConnection, _ query: PostgresQuery, logger: Logger) async throws -> [UserProfile] {
         try await connection.rows(query, logger: logger) { row in
-            let (id, nickname, url, created, hasProfile) = try row.decode((String, String, String, Int64, Bool).self)
-            return UserProfile(userID: id, nickname: nickname, profileURL: url, createdAtMs: created, hasProfile: hasProfile)
+            let (id, nickname, url, created, hasProfile, languages) = try row.decode((String, String, String, Int64, Bool, String).self)
+            return UserProfile(
+                userID: id, nickname: nickname, profileURL: url, createdAtMs: created, hasProfile: hasProfile,
+                languages: PreferredLanguages(stored: languages))
         }
     }
 
@@ -38,12 +42,13 @@ extension PostgresStore {
         }
     }
 
-    public func updateUser(app: String, user: String, nickname: String?, profileURL: String?) async throws -> UserProfile? {
+    public func updateUser(app: String, user: String, change: UserProfileChange) async throws -> UserProfile? {
         try await registryWrite(app: app) { connection in
             try await Self.profiles(
                 connection,
                 """
-                UPDATE users SET nickname = COALESCE(\(nickname), nickname), profile_url = COALESCE(\(profileURL), profile_url)
+                UPDATE users SET nickname = COALESCE(\(change.nickname), nickname), profile_url = COALESCE(\(change.profileURL), profile_url),
+                    preferred_languages = COALESCE(\(change.languages?.stored), preferred_languages)
                 WHERE app_id = \(app) AND user_id = \(user) RETURNING \(unescaped: Self.userColumns)
                 """, logger: logger
             ).first

@@ -300,6 +300,16 @@ def test_user_lifecycle_create_view_update_list_and_delete(api):
     assert viewed.nickname == "N0" and viewed.created_at > 1_600_000_000
     updated = api.update_a_user(users[0], api_token=API_TOKEN, update_a_user_request=UpdateAUserRequest(nickname="Renamed"))
     assert updated.nickname == "Renamed" and updated.profile_url == "https://x/0.png"
+    # Preferred languages (push translation): stored in order, shown, kept by other updates.
+    languages = api.update_a_user(users[0], api_token=API_TOKEN,
+                                  update_a_user_request=UpdateAUserRequest(preferred_languages=["ko", "zh-CN"]))
+    assert languages.preferred_languages == ["ko", "zh-CN"] and languages.nickname == "Renamed"
+    assert api.view_a_user(users[0], api_token=API_TOKEN).preferred_languages == ["ko", "zh-CN"]
+    with pytest.raises(ApiException) as too_many:
+        api.update_a_user(users[0], api_token=API_TOKEN,
+                          update_a_user_request=UpdateAUserRequest(preferred_languages=["a", "b", "c", "d", "e"]))
+    assert json.loads(too_many.value.body)["code"] == 400111
+    assert api.view_a_user(users[0], api_token=API_TOKEN).preferred_languages == ["ko", "zh-CN"], "nothing changed"
 
     # Every page in turn (other tests' users are listed too), in id order.
     seen, page_token = [], None

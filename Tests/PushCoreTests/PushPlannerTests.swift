@@ -46,6 +46,35 @@ import Testing
 
     /// The alert is made once per template in an event: members alternating between the two
     /// templates each get their own template's text, whichever was seen first.
+    /// Each reader sees the message in their first preferred language when the message carries
+    /// that translation (on every provider), the original otherwise; every translation stays in
+    /// `sendbird.translations`.
+    @Test func eachReaderSeesTheTranslationIntoTheirFirstPreferredLanguage() throws {
+        let translations = ["ko": "좋은 아침", "es": "Buenos días"]
+        let event = makeEvent(
+            text: "Good morning", members: [member("alice"), member("bora"), member("carl"), member("dan")], translations: translations)
+        let fcm = DeviceToken(token: "fcm-token-of-bora", registeredAtMs: 3, provider: .fcm)
+        var states: [ExactID: RecipientPushState] = [:]
+        func reader(_ user: String, _ languages: [String], _ tokens: [DeviceToken]) throws {
+            var state = RecipientPushState.defaults(for: user)
+            state.tokens = tokens
+            state.languages = try PreferredLanguages(languages)
+            states[ExactID(user)] = state
+        }
+        try reader("bora", ["KO", "en"], bobTokens + [fcm])
+        try reader("carl", ["fr", "es"], bobTokens)
+        try reader("dan", [], bobTokens)
+        let plan = PushPlanner(providers: [.apns, .fcm]).plan(event, lookup: RecipientLookup(states), now: now)
+        let (bora, carl, dan) = (plan.recipients[1], plan.recipients[2], plan.recipients[3])
+        #expect(bora.payload?.alert == "Alice: 좋은 아침", "a code compares without case")
+        #expect(bora.dataPayload?.data["message"] == "Alice: 좋은 아침", "the same on Android")
+        let sendbird = try JSONValue.parse(bora.payload!.data).objectValue?["sendbird"]?.objectValue
+        #expect(sendbird?["message"] == .string("좋은 아침"))
+        #expect(sendbird?["translations"] == .object(translations.mapValues(JSONValue.string)))
+        #expect(carl.payload?.alert == "Alice: Good morning", "only the first preferred language counts")
+        #expect(dan.payload?.alert == "Alice: Good morning")
+    }
+
     @Test func membersOfOneEventGetTheAlertOfTheirOwnTemplate() throws {
         let names = ["b1", "b2", "b3", "b4", "b5"]
         let event = makeEvent(members: [member("alice")] + names.map { member($0) })

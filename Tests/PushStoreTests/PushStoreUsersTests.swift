@@ -26,9 +26,9 @@ import Testing
         #expect(bob.hasProfile && bob.nickname == "Bob")
         #expect(try await store.tokens(app: "A", user: "bob")?.map(\.token) == [hexToken(1)])
 
-        #expect(try await store.updateUser(app: "A", user: "alice", nickname: "Al", profileURL: nil)?.nickname == "Al")
+        #expect(try await store.updateUser(app: "A", user: "alice", change: UserProfileChange(nickname: "Al"))?.nickname == "Al")
         #expect(try await store.user(app: "A", user: "alice")?.profileURL == "https://x/a.png")
-        #expect(try await store.updateUser(app: "A", user: "nobody", nickname: "x", profileURL: nil) == nil)
+        #expect(try await store.updateUser(app: "A", user: "nobody", change: UserProfileChange(nickname: "x")) == nil)
 
         for n in 0..<5 { _ = try await store.createUser(app: "A", user: "u\(n)", nickname: "", profileURL: "") }
         var seen: [String] = []
@@ -40,6 +40,27 @@ import Testing
         } while after != nil
         #expect(seen == ["alice", "bob", "u0", "u1", "u2", "u3", "u4"])
         #expect(try await store.users(app: "B", after: nil, limit: 10).isEmpty)
+    }
+
+    /// `preferred_languages` are stored in order, shown with the profile, kept by other changes,
+    /// cleared by an empty list, and reach the planner's read of the user (the cache follows).
+    @Test(arguments: StoreKind.allCases) func preferredLanguagesAreStoredAndReachThePlanner(kind: StoreKind) async throws {
+        let db = try await TestDatabase.make(kind)
+        let store = try await db.open(clock: ManualClock())
+        _ = try await store.registerToken(app: "A", user: "bora", token: hexToken(1), isUnique: false)
+        func planned() async throws -> PreferredLanguages? {
+            try await store.recipientStatesAndTemplates(app: "A", users: ["bora"], channel: "c").states[ExactID("bora")]?.languages
+        }
+        #expect(try await planned() == PreferredLanguages.none, "read once, now cached")
+        let languages = try PreferredLanguages(["ko", "zh-CN", "en"])
+        let updated = try await store.updateUser(app: "A", user: "bora", change: UserProfileChange(languages: languages))
+        #expect(updated?.languages == languages)
+        #expect(try await planned() == languages, "the update reaches the planner's read")
+        _ = try await store.updateUser(app: "A", user: "bora", change: UserProfileChange(nickname: "Bora"))
+        #expect(try await store.user(app: "A", user: "bora")?.languages.codes == ["ko", "zh-CN", "en"])
+        _ = try await store.updateUser(app: "A", user: "bora", change: UserProfileChange(languages: try PreferredLanguages([])))
+        #expect(try await store.user(app: "A", user: "bora")?.languages == PreferredLanguages.none)
+        #expect(try await planned() == PreferredLanguages.none)
     }
 
     /// Everything naming the user goes; what names others stays, except the payloads of pushes

@@ -65,14 +65,15 @@ public struct DataMessagePayload: Sendable, Hashable {
     /// data fits (the sizes of the forms differ by wrappers and escapes, so a few rounds do).
     public static func build(
         builder: PayloadBuilder, prepared: PreparedEvent, member: WebhookMember, alert: AlertTemplate,
-        recipientTemplate: PushTemplateName, sound: String, fitHMS: Bool = false
+        recipientTemplate: PushTemplateName, sound: String, translation: String? = nil, fitHMS: Bool = false
     ) throws(PayloadError) -> DataMessagePayload {
         var budget = maximumDataBytes
         for _ in 0..<8 {
             var options = builder.options
             options.maxPayloadBytes = budget
             let apns = try PayloadBuilder(options: options).build(
-                prepared: prepared, member: member, alert: alert, recipientTemplate: recipientTemplate, sound: sound)
+                prepared: prepared, member: member, alert: alert, recipientTemplate: recipientTemplate, sound: sound,
+                translation: translation)
             guard let fcm = DataMessagePayload(apns) else { break }
             var (count, limit) = (fcm.dataByteCount, maximumDataBytes)
             if fitHMS, fcm.hmsMessageByteCount - HMSMessageSize.maximumBytes > count - limit {

@@ -67,24 +67,30 @@ public struct PayloadBuilder: Sendable {
     }
 
     /// The payload for `member` of the event `prepared` was made from (by this builder).
+    /// `translation`: the message's text in the reader's language, shown instead of the original.
     public func build(
         prepared: PreparedEvent,
         member: WebhookMember,
         alert: AlertTemplate,
         recipientTemplate: PushTemplateName,
-        sound: String
+        sound: String,
+        translation: String? = nil
     ) throws(PayloadError) -> PushPayload {
-        try build(prepared: prepared, member: member, alert: prepare(alert), recipientTemplate: recipientTemplate, sound: sound)
+        try build(
+            prepared: prepared, member: member, alert: prepare(alert), recipientTemplate: recipientTemplate, sound: sound,
+            translation: translation)
     }
 
     /// The payload for `member` of the event `prepared` was made from, with an alert this
-    /// builder prepared.
+    /// builder prepared. A `translation` stands for the message text everywhere it goes (the
+    /// alert's `{message}` and `sendbird.message`), cut to fit as the original would be.
     public func build(
         prepared: PreparedEvent,
         member: WebhookMember,
         alert preparedAlert: PreparedAlert,
         recipientTemplate: PushTemplateName,
-        sound: String
+        sound: String,
+        translation: String? = nil
     ) throws(PayloadError) -> PushPayload {
         let alert = preparedAlert.template
         let limit = options.maxPayloadBytes
@@ -101,7 +107,7 @@ public struct PayloadBuilder: Sendable {
         let (title, body) = (preparedAlert.title, preparedAlert.body)
         let fixed = skeleton.byteCount + body.escapedByteCount + (title?.escapedByteCount ?? 0)
         let copies = 1 + body.messageCount + (title?.messageCount ?? 0)
-        let fullText = prepared.messageText
+        let fullText = translation ?? prepared.messageText
         if !body.isOverBudget, title?.isOverBudget != true,
             fixed + copies * JSONWriter.escapedByteCount(fullText) <= limit
         {

@@ -29,6 +29,8 @@ public struct PushPlanner: Sendable {
         // The alert of each template choice seen so far (nearly always one per event): rendering
         // its slots per recipient was a tenth of planning.
         var alerts: [(choice: PushTemplateName, alert: PreparedAlert)] = []
+        // Indexed once per event, and only when it has translations.
+        let translations = event.message.translations.isEmpty ? nil : MessageTranslations(event.message.translations)
         var seen = Set<ExactID>()
         var recipients: [RecipientPlan] = []
         recipients.reserveCapacity(event.members.count)
@@ -59,15 +61,17 @@ public struct PushPlanner: Sendable {
                     alerts.append((choice, alert))
                 }
                 let sound = PayloadBuilder.sound(channel: channelPreference, user: userPreferences, options: options)
+                let translation = translations.flatMap { known.languages.translation(in: $0) }
                 let payload = try builder.build(
-                    prepared: eventParts, member: member, alert: alert, recipientTemplate: choice, sound: sound)
+                    prepared: eventParts, member: member, alert: alert, recipientTemplate: choice, sound: sound,
+                    translation: translation)
                 // The Android data message only for members with an FCM or HMS token; its own fit
                 // to their limit.
                 let dataPayload =
                     tokens.contains { $0.provider.takesDataMessage }
                     ? try DataMessagePayload.build(
                         builder: builder, prepared: eventParts, member: member, alert: alert.template, recipientTemplate: choice,
-                        sound: sound, fitHMS: tokens.contains { $0.provider == .hms })
+                        sound: sound, translation: translation, fitHMS: tokens.contains { $0.provider == .hms })
                     : nil
                 recipients.append(
                     RecipientPlan(

@@ -51,13 +51,16 @@ extension RESTAPI {
             return SendbirdUser(profile)
         }
 
-        // Changes `nickname` and `profile_url`; Sendbird's other fields are accepted and ignored.
+        // Changes `nickname`, `profile_url` and `preferred_languages`; Sendbird's other fields are
+        // accepted and ignored.
         v3.put("users/:user_id") { request, context in
             let (app, user) = try context.requireUser()
             let body = try await request.jsonObject(limit: bodyLimit)
-            let nickname = try Self.profileField(body, "nickname", maximum: Self.maximumNickname)
-            let profileURL = try Self.profileField(body, "profile_url", maximum: Self.maximumProfileURL)
-            guard let profile = try await store.updateUser(app: app.appID, user: user, nickname: nickname, profileURL: profileURL)
+            let change = UserProfileChange(
+                nickname: try Self.profileField(body, "nickname", maximum: Self.maximumNickname),
+                profileURL: try Self.profileField(body, "profile_url", maximum: Self.maximumProfileURL),
+                languages: try Self.preferredLanguages(body))
+            guard let profile = try await store.updateUser(app: app.appID, user: user, change: change)
             else { throw APIError.notFound("User") }
             return SendbirdUser(profile)
         }
@@ -98,6 +101,24 @@ extension RESTAPI {
             throw APIError(code: .invalidLength, message: "Invalid value: \"\(key)\" may have at most \(maximum) characters.")
         }
         return value
+    }
+
+    /// `preferred_languages`: up to four language codes (`PreferredLanguages`); `[]` clears them.
+    static func preferredLanguages(_ body: JSONObject) throws(APIError) -> PreferredLanguages? {
+        guard let items = try body.array("preferred_languages") else { return nil }
+        guard items.count <= PreferredLanguages.maximumCount else {
+            throw .invalidValue("preferred_languages", PreferredLanguages.Problem.tooMany(items.count).description)
+        }
+        var codes: [String] = []
+        for (index, item) in items.enumerated() {
+            guard case .string(let code) = item else { throw .wrongType("preferred_languages[\(index)]", expected: .string) }
+            codes.append(code)
+        }
+        do {
+            return try PreferredLanguages(codes)
+        } catch {
+            throw .invalidValue("preferred_languages", error.description)
+        }
     }
 }
 

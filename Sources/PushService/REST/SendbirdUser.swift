@@ -14,11 +14,14 @@ struct SendbirdUser: Encodable {
     var createdAt: Int64?
     var isActive: Bool?
     var isOnline: Bool?
+    /// Only in the user API's answers.
+    var preferredLanguages: [String]?
 
     enum CodingKeys: String, CodingKey {
         case userID = "user_id", nickname, profileURL = "profile_url"
         case requireAuthForProfileImage = "require_auth_for_profile_image", metadata
         case createdAt = "created_at", isActive = "is_active", isOnline = "is_online"
+        case preferredLanguages = "preferred_languages"
     }
 
     init(_ userID: String) { self.userID = userID }
@@ -31,6 +34,7 @@ struct SendbirdUser: Encodable {
         isActive = true
         // The relay does not track presence; the webhook says who is online per event.
         isOnline = false
+        preferredLanguages = profile.languages.codes
     }
 }
 

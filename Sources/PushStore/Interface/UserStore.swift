@@ -1,3 +1,5 @@
+import PushCore
+
 /// Users as Sendbird's user API sees them: create, read, list, update, and erase.
 public protocol UserStore: Sendable {
     /// Gives `user` a profile (creating the user, or keeping what is stored for one the relay
@@ -8,7 +10,7 @@ public protocol UserStore: Sendable {
     func user(app: String, user: String) async throws -> UserProfile?
 
     /// Changes the fields given; nil (and nothing changed) when the user is unknown.
-    func updateUser(app: String, user: String, nickname: String?, profileURL: String?) async throws -> UserProfile?
+    func updateUser(app: String, user: String, change: UserProfileChange) async throws -> UserProfile?
 
     /// Up to `limit` users of `app` with ids after `after` (from the first when nil), by id.
     func users(app: String, after: String?, limit: Int) async throws -> [UserProfile]
@@ -18,4 +20,17 @@ public protocol UserStore: Sendable {
     /// the payloads of pushes they sent (unsent ones fail with `UserDeleted`). Returns whether
     /// the store held anything of theirs.
     func eraseUser(app: String, user: String) async throws -> Bool
+}
+
+/// What `PUT /v3/users/{user_id}` changes: the fields given (nil: kept).
+public struct UserProfileChange: Sendable, Hashable {
+    public var nickname: String?
+    public var profileURL: String?
+    public var languages: PreferredLanguages?
+
+    public init(nickname: String? = nil, profileURL: String? = nil, languages: PreferredLanguages? = nil) {
+        self.nickname = nickname
+        self.profileURL = profileURL
+        self.languages = languages
+    }
 }

@@ -167,7 +167,7 @@ struct PipelineTestFailure: Error, CustomStringConvertible {
 func messageEvent(
     messageID: Int64, app: String = TestApps.a.appID, sender: String = "sender", text: String = "hello",
     offline: [String], online: [String] = [], includeMembers: Bool = true,
-    category: String = "group_channel:message_send", channelCustomType: String = ""
+    category: String = "group_channel:message_send", channelCustomType: String = "", translations: String = "{}"
 ) -> String {
     let members =
         ([sender] + online).map {
@@ -181,7 +181,8 @@ func messageEvent(
         {"category": "\#(category)", "app_id": "\#(app)", "type": "MESG",
          "sender": {"user_id": "\#(sender)", "nickname": "Sender Name"},
          \#(membersField)
-         "payload": {"message_id": \#(messageID), "created_at": 1700000000000, "message": "\#(text)"},
+         "payload": {"message_id": \#(messageID), "created_at": 1700000000000, "message": "\#(text)",
+                     "translations": \#(translations)},
          "channel": {"channel_url": "c1", "name": "Channel One", "custom_type": "\#(channelCustomType)"}}
         """#
 }

@@ -104,6 +104,40 @@ import Testing
         try await hmsMock.shutdown()
     }
 
+    /// A reader whose first preferred language is Korean sees the message's Korean translation
+    /// on the iPhone, the Android and the Huawei phone alike.
+    @Test func aReaderSeesTheTranslationIntoTheirLanguageOnEveryDevice() async throws {
+        let (fcmMock, fcm) = try await Self.fcm()
+        let (hmsMock, hms) = try await Self.hms()
+        try await PipelineRelay.withMockAndDirectory { mock, directory in
+            try await PipelineRelay.run(mock: mock, directory: directory, fcm: fcm, hms: hms) { relay in
+                try await relay.register("bora", token: String(repeating: "cd", count: 32))
+                _ = try await relay.request(.post, "/v3/users/bora/push/gcm", body: #"{"gcm_reg_token": "\#(Self.fcmToken)"}"#)
+                _ = try await relay.request(.post, "/v3/users/bora/push/huawei", body: #"{"huawei_device_token": "\#(Self.hmsToken)"}"#)
+                let languages = try await relay.request(.put, "/v3/users/bora", body: #"{"preferred_languages": ["ko", "en"]}"#)
+                #expect(languages.status == .ok, "\(languages.text)")
+                let event = messageEvent(
+                    messageID: 9003, text: "Good morning", offline: ["bora"], translations: #"{"ko": "좋은 아침", "de": "Guten Morgen"}"#)
+                #expect(try await relay.postWebhook(event).status == .ok)
+                let toAPNs = try await mock.waitForNotifications(count: 1, timeout: .seconds(60))[0]
+                let toFCM = try await fcmMock.waitForMessages(count: 1, timeout: .seconds(60))[0]
+                let toHMS = try await hmsMock.waitForMessages(count: 1, timeout: .seconds(60))[0]
+                let apns = try JSONValue.parse(toAPNs.payload).objectValue
+                #expect(apns?["aps"]?.objectValue?["alert"] == .string("Sender Name: 좋은 아침"))
+                #expect(toFCM.data["message"] == "Sender Name: 좋은 아침")
+                guard case .object(let hmsData) = toHMS.data else {
+                    Issue.record("no HMS data")
+                    return
+                }
+                #expect(hmsData["message"] == .string("Sender Name: 좋은 아침"))
+            }
+        }
+        await fcm.shutdown()
+        await hms.shutdown()
+        try await fcmMock.shutdown()
+        try await hmsMock.shutdown()
+    }
+
     static func fcm() async throws -> (FCMMockServer, FCMClient) {
         let mock = try FCMMockServer(
             configuration: FCMMockConfiguration(
