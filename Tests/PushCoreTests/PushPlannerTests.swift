@@ -75,6 +75,27 @@ import Testing
         #expect(dan.payload?.alert == "Alice: Good morning")
     }
 
+    /// Sendbird's two multi-device modes, for every provider: a member online somewhere gets no
+    /// push by default, and with multi-device support every one of their devices gets it.
+    @Test func multiDeviceSupportPushesEveryDeviceOfAnOnlineMember() throws {
+        var online = member("bob")
+        online.isOnline = true
+        let event = makeEvent(members: [member("alice"), online])
+        let devices =
+            bobTokens + [
+                DeviceToken(token: "fcm-token-of-bob", registeredAtMs: 3, provider: .fcm),
+                DeviceToken(token: "hms-token-of-bob", registeredAtMs: 4, provider: .hms),
+            ]
+        let lookup = RecipientLookup(deviceTokens: ["bob": devices])
+        let all: Set<PushProvider> = [.apns, .fcm, .hms]
+        let plain = PushPlanner(providers: all).plan(event, lookup: lookup, now: now)
+        #expect(plain.recipients[1].decision == .skip(.online))
+        let multi = PushPlanner(options: AppPushOptions(multiDevice: true), providers: all).plan(event, lookup: lookup, now: now)
+        #expect(multi.recipients[1].decision == .push)
+        #expect(Set(multi.deliveries.map(\.deviceToken.provider)) == all)
+        #expect(multi.deliveries.count == 4)
+    }
+
     @Test func membersOfOneEventGetTheAlertOfTheirOwnTemplate() throws {
         let names = ["b1", "b2", "b3", "b4", "b5"]
         let event = makeEvent(members: [member("alice")] + names.map { member($0) })
