@@ -20,20 +20,10 @@ final class FCMMockCore: Sendable {
         var unregistered: Set<String> = []
         /// Access token → expiry (Unix seconds).
         var accessTokens: [String: Int64] = [:]
-        var messages: [RecordedMessage] = []
+        var messages = Recordings<RecordedMessage>()
         var connections: [Int: any Channel] = [:]
         var nextConnectionID = 0
         var nextMessageSerial: UInt64 = 0
-        var waiters: [UInt64: Waiter] = [:]
-        /// Waits whose deadline passed before they registered.
-        var abandoned: Set<UInt64> = []
-        var nextWaiterID: UInt64 = 0
-        var isShutDown = false
-    }
-
-    struct Waiter {
-        var count: Int
-        var continuation: CheckedContinuation<[RecordedMessage], any Error>
     }
 
     /// What a `messages:send` gets.
@@ -188,10 +178,7 @@ final class FCMMockCore: Sendable {
                 token: message.token, data: message.data, android: message.android,
                 name: "projects/\(project)/messages/0:\(now * 1000)%\(String(state.nextMessageSerial, radix: 16))",
                 receivedAtMs: Int64(configuration.now().timeIntervalSince1970 * 1000), connectionID: connectionID)
-            if configuration.recordInMemory {
-                state.messages.append(record)
-                resumeSatisfiedWaiters(&state)
-            }
+            if configuration.recordInMemory { state.messages.append(record) }
             return .recorded(record)
         }
         switch verdict {
@@ -216,7 +203,7 @@ final class FCMMockCore: Sendable {
     // MARK: Control
 
     var stats: FCMMockStats { state.withLock { $0.stats } }
-    var messages: [RecordedMessage] { state.withLock { $0.messages } }
+    var messages: [RecordedMessage] { state.withLock { $0.messages.all } }
     var armedFaults: FCMMockFaults { state.withLock { $0.faults.armed } }
 
     func arm(_ faults: FCMMockFaults) {
@@ -253,60 +240,18 @@ final class FCMMockCore: Sendable {
         }
     }
 
+    /// Fails pending and later waits; returns the open connections.
     func shutDown() -> [any Channel] {
-        let (channels, waiters) = state.withLock { state in
-            state.isShutDown = true
-            defer { state.waiters.removeAll() }
-            return (Array(state.connections.values), Array(state.waiters.values))
-        }
-        for waiter in waiters { waiter.continuation.resume(throwing: FCMMockError.shutDown) }
-        return channels
-    }
-
-    // MARK: Waiting
-
-    private func resumeSatisfiedWaiters(_ state: inout State) {
-        guard !state.waiters.isEmpty else { return }
-        for (id, waiter) in state.waiters where state.messages.count >= waiter.count {
-            state.waiters.removeValue(forKey: id)
-            waiter.continuation.resume(returning: state.messages)
+        state.withLock { state in
+            state.messages.fail(with: FCMMockError.shutDown)
+            return Array(state.connections.values)
         }
     }
 
+    /// Waits until at least `count` messages are recorded and returns them all.
     func waitForMessages(count: Int, timeout: Duration) async throws -> [RecordedMessage] {
-        let id = state.withLock { state in
-            state.nextWaiterID += 1
-            return state.nextWaiterID
-        }
-        return try await withThrowingTaskGroup(of: [RecordedMessage].self) { group in
-            group.addTask {
-                try await withCheckedThrowingContinuation { continuation in
-                    let immediate: Result<[RecordedMessage], any Error>? = self.state.withLock { state in
-                        if state.abandoned.remove(id) != nil { return .failure(CancellationError()) }
-                        if state.isShutDown { return .failure(FCMMockError.shutDown) }
-                        if state.messages.count >= count { return .success(state.messages) }
-                        state.waiters[id] = Waiter(count: count, continuation: continuation)
-                        return nil
-                    }
-                    if let immediate { continuation.resume(with: immediate) }
-                }
-            }
-            group.addTask {
-                try await Task.sleep(for: timeout)
-                throw FCMMockError.timedOut(waitingFor: "\(count) recorded messages", after: timeout)
-            }
-            defer {
-                group.cancelAll()
-                // A waiter the deadline beat is still registered: answer it so its task ends.
-                let waiter = self.state.withLock { state in
-                    let waiter = state.waiters.removeValue(forKey: id)
-                    if waiter == nil { state.abandoned.insert(id) }
-                    return waiter
-                }
-                waiter?.continuation.resume(throwing: CancellationError())
-            }
-            guard let first = try await group.next() else { throw CancellationError() }
-            return first
+        try await Recordings.wait(count: count, of: "messages", timeout: timeout, timedOut: FCMMockError.timedOut) { body in
+            self.state.withLock { body(&$0.messages) }
         }
     }
 }

@@ -12,27 +12,17 @@ final class HMSMockCore: Sendable {
     let configuration: HMSMockConfiguration
     let logger: Logger
     let recordFile: JSONLinesFile?
-    let state = Mutex(State())
+    private let state = Mutex(State())
 
     struct State {
         var stats = HMSMockStats()
         var faults = FaultBook()
         var invalidTokens: Set<String> = []
         var accessTokens = AccessTokenLedger()
-        var messages: [RecordedMessage] = []
+        var messages = Recordings<RecordedMessage>()
         var connections: [Int: any Channel] = [:]
         var nextConnectionID = 0
         var nextRequestSerial: UInt64 = 0
-        var waiters: [UInt64: Waiter] = [:]
-        /// Waits whose deadline passed before they registered.
-        var abandoned: Set<UInt64> = []
-        var nextWaiterID: UInt64 = 0
-        var isShutDown = false
-    }
-
-    struct Waiter {
-        var count: Int
-        var continuation: CheckedContinuation<[RecordedMessage], any Error>
     }
 
     init(configuration: HMSMockConfiguration, logger: Logger) throws(HMSMockError) {
@@ -213,10 +203,7 @@ final class HMSMockCore: Sendable {
                     connectionID: context.connectionID)
             }
             state.stats.messagesAccepted += records.count
-            if configuration.recordInMemory, !records.isEmpty {
-                state.messages += records
-                resumeSatisfiedWaiters(&state)
-            }
+            if configuration.recordInMemory { state.messages.append(contentsOf: records) }
             return (delivery, records)
         }
         // Written outside the lock: the file is shared by every connection and has its own.
@@ -240,7 +227,7 @@ final class HMSMockCore: Sendable {
     // MARK: Control
 
     var stats: HMSMockStats { state.withLock { $0.stats } }
-    var messages: [RecordedMessage] { state.withLock { $0.messages } }
+    var messages: [RecordedMessage] { state.withLock { $0.messages.all } }
 
     var armedFaults: HMSMockFaults {
         state.withLock { state in
@@ -291,13 +278,18 @@ final class HMSMockCore: Sendable {
         }
     }
 
+    /// Fails pending and later waits; returns the open connections.
     func shutDown() -> [any Channel] {
-        let (channels, waiters) = state.withLock { state in
-            state.isShutDown = true
-            defer { state.waiters.removeAll() }
-            return (Array(state.connections.values), Array(state.waiters.values))
+        state.withLock { state in
+            state.messages.fail(with: HMSMockError.shutDown)
+            return Array(state.connections.values)
         }
-        for waiter in waiters { waiter.continuation.resume(throwing: HMSMockError.shutDown) }
-        return channels
+    }
+
+    /// Waits until at least `count` messages are recorded and returns them all.
+    func waitForMessages(count: Int, timeout: Duration) async throws -> [RecordedMessage] {
+        try await Recordings.wait(count: count, of: "messages", timeout: timeout, timedOut: HMSMockError.timedOut) { body in
+            self.state.withLock { body(&$0.messages) }
+        }
     }
 }
