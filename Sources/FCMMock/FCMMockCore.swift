@@ -78,7 +78,7 @@ final class FCMMockCore: Sendable {
         if state.withLock({ $0.faults.takeTokenEndpointFault() }) {
             return refused(.oauthError(status: 503, "temporarily_unavailable", "The token endpoint is unavailable (fault)."))
         }
-        let form = Self.formFields(body)
+        let form = FormFields.parse(body)
         guard form["grant_type"] == "urn:ietf:params:oauth:grant-type:jwt-bearer" else {
             return refused(.oauthError("unsupported_grant_type", "Invalid grant_type: \(form["grant_type"]?.prefix(80) ?? "")"))
         }
@@ -107,18 +107,6 @@ final class FCMMockCore: Sendable {
         return answer
     }
 
-    static func formFields(_ body: Data) -> [String: String] {
-        var fields: [String: String] = [:]
-        for pair in String(decoding: body, as: UTF8.self).split(separator: "&") {
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            func decoded(_ text: Substring) -> String {
-                String(text).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String(text)
-            }
-            fields[decoded(parts[0])] = parts.count > 1 ? decoded(parts[1]) : ""
-        }
-        return fields
-    }
-
     // MARK: messages:send
 
     /// One `POST /v1/projects/{project}/messages:send`.
@@ -136,7 +124,7 @@ final class FCMMockCore: Sendable {
                 state.stats.connectionsDropped += 1
                 return .drop
             }
-            guard let bearer = Self.bearer(authorization), let expiry = state.accessTokens[bearer], expiry > now else {
+            guard let bearer = BearerToken.from(authorization: authorization), let expiry = state.accessTokens[bearer], expiry > now else {
                 state.stats.sendsUnauthenticated += 1
                 return .unauthenticated
             }
@@ -193,11 +181,6 @@ final class FCMMockCore: Sendable {
             }
             return .answer(.sent(name: record.name))
         }
-    }
-
-    private static func bearer(_ authorization: String?) -> String? {
-        guard let authorization, authorization.count > 7, authorization.prefix(7).lowercased() == "bearer " else { return nil }
-        return String(authorization.dropFirst(7))
     }
 
     // MARK: Control

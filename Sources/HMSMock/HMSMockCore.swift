@@ -91,7 +91,7 @@ final class HMSMockCore: Sendable {
         case nil: break
         }
         if let refusal = Self.credentialRefusal(
-            Self.formFields(body), appID: configuration.appID, clientSecret: configuration.clientSecret)
+            FormFields.parse(body), appID: configuration.appID, clientSecret: configuration.clientSecret)
         {
             logger.debug("token request refused", metadata: ["why": "\(refusal)"])
             return refused(.tokenRefused(refusal))
@@ -123,19 +123,6 @@ final class HMSMockCore: Sendable {
         return secret == clientSecret ? nil : .wrongClientSecret
     }
 
-    /// An `application/x-www-form-urlencoded` body's fields.
-    static func formFields(_ body: Data) -> [String: String] {
-        var fields: [String: String] = [:]
-        for pair in String(decoding: body, as: UTF8.self).split(separator: "&") {
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            func decoded(_ text: Substring) -> String {
-                String(text).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String(text)
-            }
-            fields[decoded(parts[0])] = parts.count > 1 ? decoded(parts[1]) : ""
-        }
-        return fields
-    }
-
     // MARK: messages:send
 
     /// What a send meets before its body is read.
@@ -148,7 +135,7 @@ final class HMSMockCore: Sendable {
     /// One `POST /v1/{appId}/messages:send`.
     func send(appID: String, authorization: String?, body: Data, context: RequestContext) -> HMSMockAnswer {
         let requestID = makeRequestID()
-        switch gate(appID: appID, bearer: Self.bearer(authorization)) {
+        switch gate(appID: appID, bearer: BearerToken.from(authorization: authorization)) {
         case .flowControl(let retryAfter): return .flowControl(retryAfterSeconds: retryAfter, requestID: requestID)
         case .refused(let code): return .result(code, requestID: requestID)
         case .open: break
@@ -217,11 +204,6 @@ final class HMSMockCore: Sendable {
         }
         guard delivery.code == .partialSuccess else { return .result(delivery.code, requestID: requestID) }
         return .partialSuccess(delivered: delivery.delivered.count, illegalTokens: delivery.illegal, requestID: requestID)
-    }
-
-    private static func bearer(_ authorization: String?) -> String? {
-        guard let authorization, authorization.count > 7, authorization.prefix(7).lowercased() == "bearer " else { return nil }
-        return String(authorization.dropFirst(7))
     }
 
     // MARK: Control
