@@ -332,7 +332,14 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]
         ),
-        .testTarget(name: "MockSupportTests", dependencies: ["MockSupport"]),
+        .testTarget(
+            name: "MockSupportTests",
+            dependencies: [
+                "MockSupport",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
+        ),
         .testTarget(name: "LogRedactionTests", dependencies: ["LogRedaction"]),
         .testTarget(name: "UUIDTextTests", dependencies: ["UUIDText"]),
         .testTarget(name: "PushStoreTests", dependencies: ["PushStore", "PushStorePostgres", "PushCore", "TestSupport"]),
