@@ -85,10 +85,8 @@ public final class APNsMockServer: Sendable {
                 .bind(host: self.configuration.host, port: self.configuration.port)
                 .get()
             let adminChannel = try await AdminHTTPHandler.bind(
-                group: group, port: configuration.adminPort, closingOnFailure: serverChannel
-            ) { method, uri, body in
-                APNsMockAdminAPI.respond(method: method, uri: uri, body: body, core: core)
-            }
+                group: group, port: configuration.adminPort, closingOnFailure: serverChannel,
+                respond: APNsMockAdminAPI.routes(core: core).respond)
             return Running(
                 group: group,
                 serverChannel: serverChannel,

@@ -89,10 +89,8 @@ public final class HMSMockServer: Sendable {
                 .bind(host: configuration.host, port: configuration.port)
                 .get()
             let adminChannel = try await AdminHTTPHandler.bind(
-                group: group, port: configuration.adminPort, closingOnFailure: serverChannel
-            ) { method, uri, body in
-                HMSMockAdminAPI.respond(method: method, uri: uri, body: body, core: core)
-            }
+                group: group, port: configuration.adminPort, closingOnFailure: serverChannel,
+                respond: HMSMockAdminAPI.routes(core: core).respond)
             return Running(
                 group: group, serverChannel: serverChannel, adminChannel: adminChannel,
                 port: serverChannel.localAddress?.port ?? 0, adminPort: adminChannel?.localAddress?.port)
