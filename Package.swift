@@ -161,8 +161,8 @@ let package = Package(
             // The one OpenAPI document, compiled in: served at /openapi.yaml.
             resources: [.embedInCode("OpenAPI/push-relay.yaml")]
         ),
-        // What apns-mock and fcm-mock share: the admin listener's plumbing, the record file, signals, base64url,
-        // the server's start-once lifecycle and the executables' run loop.
+        // What the mocks share: the listeners, TLS and HTTP/2 set-up, the admin API's plumbing and routing, waits
+        // with deadlines, the record file, signals, base64url, the server's start-once lifecycle and the run loop.
         .target(
             name: "MockSupport",
             dependencies: [
@@ -170,7 +170,9 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOHTTP2", package: "swift-nio-http2"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]
         ),
         .target(
@@ -332,7 +334,16 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]
         ),
-        .testTarget(name: "MockSupportTests", dependencies: ["MockSupport"]),
+        .testTarget(
+            name: "MockSupportTests",
+            dependencies: [
+                "MockSupport",
+                "TestSupport",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ]
+        ),
         .testTarget(name: "LogRedactionTests", dependencies: ["LogRedaction"]),
         .testTarget(name: "UUIDTextTests", dependencies: ["UUIDText"]),
         .testTarget(name: "PushStoreTests", dependencies: ["PushStore", "PushStorePostgres", "PushCore", "TestSupport"]),

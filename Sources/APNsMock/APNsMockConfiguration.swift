@@ -1,9 +1,10 @@
 import Foundation
+import MockSupport
 
 /// Everything an ``APNsMockServer`` needs, fixed before ``APNsMockServer/start()``.
 ///
 /// Built once and handed to the server; the server never mutates it.
-public struct APNsMockConfiguration: Sendable {
+public struct APNsMockConfiguration: MockListenerConfiguration {
     /// How much of Apple's behaviour the mock reproduces.
     public enum Mode: String, Sendable, Codable, CaseIterable {
         /// Checks requests the way APNs does (path, headers, payload, provider tokens) and answers

@@ -2,8 +2,6 @@ import Foundation
 import Logging
 import MockSupport
 import NIOCore
-import NIOHTTP1
-import NIOPosix
 import NIOSSL
 
 /// A stand-in for Apple's APNs provider API: HTTP/2 over TLS (swift-nio-http2 + NIOSSL), with
@@ -27,12 +25,8 @@ public final class APNsMockServer: Sendable {
     private let lifecycle = ServerLifecycle<Running>()
 
     private struct Running {
-        let group: MultiThreadedEventLoopGroup
-        let serverChannel: any Channel
-        let adminChannel: (any Channel)?
+        let listeners: MockListeners
         let resources: ServingResources
-        let port: Int
-        let adminPort: Int?
     }
 
     public init(configuration: APNsMockConfiguration, logger: Logger = Logger(label: "APNsMock")) {
@@ -42,12 +36,12 @@ public final class APNsMockServer: Sendable {
 
     /// The bound TLS port once started (0 before).
     public var port: Int {
-        lifecycle.running?.port ?? 0
+        lifecycle.running?.listeners.port ?? 0
     }
 
     /// The bound admin port once started, if an admin listener was configured.
     public var adminPort: Int? {
-        lifecycle.running?.adminPort
+        lifecycle.running?.listeners.adminPort
     }
 
     /// Loads TLS material and keys, binds the listeners and starts serving.
@@ -60,47 +54,24 @@ public final class APNsMockServer: Sendable {
         self.core.logger.info(
             "APNs mock listening",
             metadata: [
-                "host": "\(self.configuration.host)", "port": "\(running.port)",
+                "host": "\(self.configuration.host)", "port": "\(running.listeners.port)",
                 "mode": "\(self.configuration.mode.rawValue)",
-                "adminPort": "\(running.adminPort.map(String.init) ?? "none")",
+                "adminPort": "\(running.listeners.adminPort.map(String.init) ?? "none")",
             ]
         )
     }
 
     private func bind() async throws -> Running {
         let resources = try ServingResources(configuration: self.configuration)
-        let group = MultiThreadedEventLoopGroup(numberOfThreads: max(1, self.configuration.eventLoopThreads))
-        do {
-            let core = self.core
-            let serverChannel = try await ServerBootstrap(group: group)
-                .serverChannelOption(.backlog, value: 1024)
-                .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-                .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
-                .childChannelOption(.maxMessagesPerRead, value: 16)
-                .childChannelInitializer { channel in
-                    channel.eventLoop.makeCompletedFuture {
-                        try Self.initializeConnection(channel, core: core, resources: resources)
-                    }
-                }
-                .bind(host: self.configuration.host, port: self.configuration.port)
-                .get()
-            let adminChannel = try await AdminHTTPHandler.bind(
-                group: group, port: configuration.adminPort, closingOnFailure: serverChannel
-            ) { method, uri, body in
-                APNsMockAdminAPI.respond(method: method, uri: uri, body: body, core: core)
+        let core = self.core
+        let listeners = try await MockListeners.bind(
+            self.configuration, maxMessagesPerRead: 16, admin: APNsMockAdminAPI.routes(core: core)
+        ) { channel in
+            channel.eventLoop.makeCompletedFuture {
+                try Self.initializeConnection(channel, core: core, resources: resources)
             }
-            return Running(
-                group: group,
-                serverChannel: serverChannel,
-                adminChannel: adminChannel,
-                resources: resources,
-                port: serverChannel.localAddress?.port ?? 0,
-                adminPort: adminChannel?.localAddress?.port
-            )
-        } catch {
-            try? await group.shutdownGracefully()
-            throw error
         }
+        return Running(listeners: listeners, resources: resources)
     }
 
     private static func initializeConnection(
@@ -131,11 +102,7 @@ public final class APNsMockServer: Sendable {
     /// Closes the listeners, then `connections`, then the threads: at shutdown, or when
     /// `shutdown()` came while a start was binding (no connections then).
     private static func release(_ running: Running, connections: [any Channel]) async throws {
-        try? await running.serverChannel.close()
-        try? await running.adminChannel?.close()
-        for connection in connections { try? await connection.close() }
-        running.resources.recordFile?.close()
-        try await running.group.shutdownGracefully()
+        try await running.listeners.close(connections: connections, recordFile: running.resources.recordFile)
     }
 
     // MARK: Recording

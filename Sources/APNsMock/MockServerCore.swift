@@ -13,23 +13,20 @@ final class MockServerCore: Sendable {
     let configuration: APNsMockConfiguration
     let logger: Logger
     private let state = Mutex(MockServerState())
-    /// Cancelled waits whose registration may still be on its way.
-    private let cancelledWaiters = Mutex(Set<UInt64>())
 
     init(configuration: APNsMockConfiguration, logger: Logger) {
         self.configuration = configuration
         self.logger = logger
     }
 
-    /// Runs `body` under the lock, then resumes (outside it) any waiter whose condition now holds.
+    /// Runs `body` under the lock, then resumes any waiter whose condition now holds.
     @discardableResult
     func withState<Result: Sendable>(_ body: (inout MockServerState) -> Result) -> Result {
-        let (result, resumptions) = self.state.withLock { state in
+        self.state.withLock { state in
             let result = body(&state)
-            return (result, state.takeSatisfiedWaiters())
+            state.resumeSatisfiedWaiters()
+            return result
         }
-        for resume in resumptions { resume() }
-        return result
     }
 
     // MARK: Connections
@@ -198,7 +195,7 @@ final class MockServerCore: Sendable {
     // MARK: Control (public API)
 
     var stats: APNsMockStats { self.state.withLock { $0.stats } }
-    var notifications: [RecordedNotification] { self.state.withLock { $0.notifications } }
+    var notifications: [RecordedNotification] { self.state.withLock { $0.notifications.all } }
     var activeFaults: [APNsMockFault] { self.state.withLock { $0.faults.active } }
 
     func addFault(_ fault: APNsMockFault) {
@@ -260,52 +257,20 @@ final class MockServerCore: Sendable {
 
     /// Marks the server shut down, fails every waiter, and hands back the open connections.
     func shutDown() -> [any Channel] {
-        let (channels, waiters) = self.state.withLock { state in
-            state.isShutDown = true
-            let waiters: [@Sendable () -> Void] =
-                state.notificationWaiters.values.map { waiter in
-                    { @Sendable in waiter.continuation.resume(throwing: APNsMockError.shutDown) }
-                }
-                + state.statsWaiters.values.map { waiter in
-                    { @Sendable in waiter.continuation.resume(throwing: APNsMockError.shutDown) }
-                }
-            state.notificationWaiters.removeAll()
-            state.statsWaiters.removeAll()
-            return (Array(state.connections.values), waiters)
+        self.state.withLock { state in
+            state.notifications.fail(with: APNsMockError.shutDown)
+            state.statsWaiters.fail(with: APNsMockError.shutDown)
+            return Array(state.connections.values)
         }
-        for fail in waiters { fail() }
-        return channels
     }
 
     // MARK: Waiting
 
     func waitForNotifications(count: Int, timeout: Duration) async throws -> [RecordedNotification] {
-        let id = self.state.withLock { state in
-            state.nextWaiterID += 1
-            return state.nextWaiterID
-        }
-        return try await Self.withDeadline(timeout, waitingFor: "\(count) recorded notifications") {
-            try await withTaskCancellationHandler {
-                try await withCheckedThrowingContinuation { continuation in
-                    let immediate: Result<[RecordedNotification], any Error>? = self.state.withLock { state in
-                        if self.cancelledWaiters.withLock({ $0.remove(id) != nil }) {
-                            return .failure(CancellationError())
-                        }
-                        if state.isShutDown { return .failure(APNsMockError.shutDown) }
-                        if state.notifications.count >= count { return .success(state.notifications) }
-                        state.notificationWaiters[id] = .init(count: count, continuation: continuation)
-                        return nil
-                    }
-                    if let immediate { continuation.resume(with: immediate) }
-                }
-            } onCancel: {
-                let waiter = self.state.withLock { state in
-                    let waiter = state.notificationWaiters.removeValue(forKey: id)
-                    if waiter == nil { self.cancelledWaiters.withLock { _ = $0.insert(id) } }
-                    return waiter
-                }
-                waiter?.continuation.resume(throwing: CancellationError())
-            }
+        try await Recordings.wait(
+            count: count, of: "notifications", timeout: timeout, timedOut: APNsMockError.timedOut
+        ) { body in
+            self.state.withLock { body(&$0.notifications) }
         }
     }
 
@@ -313,50 +278,10 @@ final class MockServerCore: Sendable {
         timeout: Duration,
         where predicate: @escaping @Sendable (APNsMockStats) -> Bool
     ) async throws -> APNsMockStats {
-        let id = self.state.withLock { state in
-            state.nextWaiterID += 1
-            return state.nextWaiterID
-        }
-        return try await Self.withDeadline(timeout, waitingFor: "a stats condition") {
-            try await withTaskCancellationHandler {
-                try await withCheckedThrowingContinuation { continuation in
-                    let immediate: Result<APNsMockStats, any Error>? = self.state.withLock { state in
-                        if self.cancelledWaiters.withLock({ $0.remove(id) != nil }) {
-                            return .failure(CancellationError())
-                        }
-                        if state.isShutDown { return .failure(APNsMockError.shutDown) }
-                        if predicate(state.stats) { return .success(state.stats) }
-                        state.statsWaiters[id] = .init(predicate: predicate, continuation: continuation)
-                        return nil
-                    }
-                    if let immediate { continuation.resume(with: immediate) }
-                }
-            } onCancel: {
-                let waiter = self.state.withLock { state in
-                    let waiter = state.statsWaiters.removeValue(forKey: id)
-                    if waiter == nil { self.cancelledWaiters.withLock { _ = $0.insert(id) } }
-                    return waiter
-                }
-                waiter?.continuation.resume(throwing: CancellationError())
-            }
-        }
-    }
-
-    /// Runs `operation`, failing with ``APNsMockError/timedOut(waitingFor:after:)`` at the deadline.
-    private static func withDeadline<Value: Sendable>(
-        _ timeout: Duration,
-        waitingFor what: String,
-        _ operation: @escaping @Sendable () async throws -> Value
-    ) async throws -> Value {
-        try await withThrowingTaskGroup(of: Value.self) { group in
-            group.addTask { try await operation() }
-            group.addTask {
-                try await Task.sleep(for: timeout)
-                throw APNsMockError.timedOut(waitingFor: what, after: timeout)
-            }
-            defer { group.cancelAll() }
-            guard let first = try await group.next() else { throw CancellationError() }
-            return first
+        try await ConditionWaiters.wait(until: predicate, timeout: timeout) {
+            APNsMockError.timedOut(waitingFor: "a stats condition", after: timeout)
+        } locked: { body in
+            self.state.withLock { body(&$0.statsWaiters, $0.stats) }
         }
     }
 }

@@ -9,41 +9,23 @@ struct ServingResources: Sendable {
     let recordFile: JSONLinesFile?
 
     init(configuration: APNsMockConfiguration) throws {
-        let certificates: [NIOSSLCertificate]
         do {
-            certificates = try NIOSSLCertificate.fromPEMFile(configuration.tlsCertificatePath)
-        } catch {
-            throw APNsMockError.invalidTLSMaterial(path: configuration.tlsCertificatePath, detail: "\(error)")
-        }
-        let key: NIOSSLPrivateKey
-        do {
-            key = try NIOSSLPrivateKey(file: configuration.tlsKeyPath, format: .pem)
-        } catch {
-            throw APNsMockError.invalidTLSMaterial(path: configuration.tlsKeyPath, detail: "\(error)")
-        }
-        var tls = TLSConfiguration.makeServerConfiguration(
-            certificateChain: certificates.map { .certificate($0) },
-            privateKey: .privateKey(key)
-        )
-        tls.minimumTLSVersion = .tlsv12
-        // Closing waits this long for the peer's close_notify; a client under test that never
-        // sends one must not stall GOAWAY closes or shutdown.
-        tls.shutdownTimeout = .seconds(1)
-        tls.applicationProtocols = ["h2"]
-        if let caPath = configuration.clientCAPath {
-            do {
-                tls.trustRoots = .certificates(try NIOSSLCertificate.fromPEMFile(caPath))
-            } catch {
-                throw APNsMockError.invalidTLSMaterial(path: caPath, detail: "\(error)")
+            self.sslContext = try MockTLS.serverContext(
+                certificatePath: configuration.tlsCertificatePath, keyPath: configuration.tlsKeyPath,
+                applicationProtocols: ["h2"]
+            ) { (tls: inout TLSConfiguration) throws(MockTLS.MaterialError) in
+                guard let caPath = configuration.clientCAPath else { return }
+                do {
+                    tls.trustRoots = .certificates(try NIOSSLCertificate.fromPEMFile(caPath))
+                } catch {
+                    throw MockTLS.MaterialError(path: caPath, detail: "\(error)")
+                }
+                tls.certificateVerification =
+                    configuration.requireClientCertificate ? .noHostnameVerification : .optionalVerification
+                tls.sendCANameList = true
             }
-            tls.certificateVerification =
-                configuration.requireClientCertificate ? .noHostnameVerification : .optionalVerification
-            tls.sendCANameList = true
-        }
-        do {
-            self.sslContext = try NIOSSLContext(configuration: tls)
         } catch {
-            throw APNsMockError.invalidTLSMaterial(path: configuration.tlsCertificatePath, detail: "\(error)")
+            throw APNsMockError.invalidTLSMaterial(path: error.path, detail: error.detail)
         }
         self.verifier = try ProviderTokenVerifier(
             keyFiles: configuration.jwtKeys,

@@ -1,3 +1,4 @@
+import MockSupport
 import NIOCore
 import NIOHTTP2
 import NIOSSL
@@ -64,31 +65,22 @@ final class TLSHandshakeGate: ChannelInboundHandler, RemovableChannelHandler {
         let warmingUp = configuration.tokenAuthWarmup && !certificateAuthenticated
         let maxStreams = self.core.maxConcurrentStreams(warmingUp: warmingUp)
 
-        var connection = NIOHTTP2Handler.ConnectionConfiguration()
-        connection.initialSettings = [
+        var connection = MockHTTP2Limits.connectionConfiguration(initialSettings: [
             HTTP2Setting(parameter: .maxConcurrentStreams, value: maxStreams),
             HTTP2Setting(parameter: .initialWindowSize, value: APNsMockConnectionHandler.streamWindow),
             HTTP2Setting(parameter: .maxFrameSize, value: 1 << 14),
             HTTP2Setting(parameter: .maxHeaderListSize, value: 8000),
-        ]
+        ])
         // Sink mode checks framing only; header-block validation costs throughput.
         let validation: NIOHTTP2Handler.ValidationState = configuration.mode == .sink ? .disabled : .enabled
         connection.headerBlockValidation = validation
         connection.contentLengthValidation = validation
-        // A mock serves test clients that reset, retry and ping a lot on purpose: NIO's DoS
-        // limits (tuned for public servers) must not be the thing a test trips over.
-        connection.maximumConnectionGlitches = 1_000_000
-        connection.maximumRecentlyResetStreams = 10_000
-        connection.controlFrameRateLimit.maximumCount = 1_000_000
-        var stream = NIOHTTP2Handler.StreamConfiguration()
-        stream.streamResetFrameRateLimit.maximumCount = 1_000_000
-        stream.streamErrorRateLimit.maximumCount = 1_000_000
 
         let http2 = NIOHTTP2Handler(
             mode: .server,
             frameDelegate: nil,
             connectionConfiguration: connection,
-            streamConfiguration: stream
+            streamConfiguration: MockHTTP2Limits.streamConfiguration
         )
         let handler = APNsMockConnectionHandler(
             core: self.core,

@@ -1,6 +1,5 @@
 import Foundation
 import MockSupport
-import NIOHTTP1
 
 /// The admin control surface: plaintext HTTP/1.1 on 127.0.0.1 (`FCMMockConfiguration.adminPort`),
 /// JSON in and out, for the `fcm-mock` executable and out-of-process test harnesses.
@@ -22,48 +21,18 @@ enum FCMMockAdminAPI {
         var tokens: [String]
     }
 
-    static func respond(method: HTTPMethod, uri: String, body: Data, core: FCMMockCore) -> AdminResponse {
-        let components = URLComponents(string: uri)
-        let path = components?.path ?? uri
-        switch (method, path) {
-        case (.GET, "/stats"):
-            return .json(core.stats)
-        case (.GET, "/messages"):
-            let sinceText = components?.queryItems?.first(where: { $0.name == "since" })?.value ?? "0"
-            guard let since = Int(sinceText), since >= 0 else {
-                return .error(.badRequest, "since must be a non-negative integer, got \"\(sinceText)\"")
-            }
-            let all = core.messages
-            return .json(since < all.count ? Array(all[since...]) : [])
-        case (.GET, "/faults"):
-            return .json(core.armedFaults)
-        case (.POST, "/faults"):
-            do {
-                core.arm(try JSONDecoder().decode(FCMMockFaults.self, from: body))
-                return .noContent
-            } catch {
-                return .error(.badRequest, "body is not a set of faults: \(error)")
-            }
-        case (.DELETE, "/faults"):
-            core.clearFaults()
-            return .noContent
-        case (.POST, "/unregister"):
-            do {
-                core.markUnregistered(try JSONDecoder().decode(TokensRequest.self, from: body).tokens)
-                return .noContent
-            } catch {
-                return .error(.badRequest, "body must be {\"tokens\":[…]}: \(error)")
-            }
-        case (.POST, "/expire-tokens"):
-            core.expireAccessTokens()
-            return .noContent
-        case (.POST, "/reset"):
-            core.reset()
-            return .noContent
-        case (_, "/stats"), (_, "/messages"), (_, "/faults"), (_, "/unregister"), (_, "/expire-tokens"), (_, "/reset"):
-            return .error(.methodNotAllowed, "\(method) is not allowed on \(path)")
-        default:
-            return .error(.notFound, "no admin endpoint \(path)")
-        }
+    static func routes(core: FCMMockCore) -> AdminRoutes {
+        AdminRoutes([
+            .init(.GET, "/stats") { _ in .json(core.stats) },
+            .init(.GET, "/messages") { $0.page(of: core.messages) },
+            .init(.GET, "/faults") { _ in .json(core.armedFaults) },
+            .init(.POST, "/faults") { $0.applying(FCMMockFaults.self, refusal: "body is not a set of faults") { core.arm($0) } },
+            .command(.DELETE, "/faults") { core.clearFaults() },
+            .init(.POST, "/unregister") {
+                $0.applying(TokensRequest.self, refusal: "body must be {\"tokens\":[…]}") { core.markUnregistered($0.tokens) }
+            },
+            .command(.POST, "/expire-tokens") { core.expireAccessTokens() },
+            .command(.POST, "/reset") { core.reset() },
+        ])
     }
 }

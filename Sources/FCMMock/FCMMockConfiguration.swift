@@ -1,7 +1,8 @@
 import Foundation
+import MockSupport
 
 /// Everything an `FCMMockServer` needs, fixed before `start()`.
-public struct FCMMockConfiguration: Sendable {
+public struct FCMMockConfiguration: MockListenerConfiguration {
     public var host: String
     /// TLS port for `messages:send` and the token endpoint (0 = ephemeral).
     public var port: Int

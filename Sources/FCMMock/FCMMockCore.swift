@@ -20,20 +20,10 @@ final class FCMMockCore: Sendable {
         var unregistered: Set<String> = []
         /// Access token → expiry (Unix seconds).
         var accessTokens: [String: Int64] = [:]
-        var messages: [RecordedMessage] = []
+        var messages = Recordings<RecordedMessage>()
         var connections: [Int: any Channel] = [:]
         var nextConnectionID = 0
         var nextMessageSerial: UInt64 = 0
-        var waiters: [UInt64: Waiter] = [:]
-        /// Waits whose deadline passed before they registered.
-        var abandoned: Set<UInt64> = []
-        var nextWaiterID: UInt64 = 0
-        var isShutDown = false
-    }
-
-    struct Waiter {
-        var count: Int
-        var continuation: CheckedContinuation<[RecordedMessage], any Error>
     }
 
     /// What a `messages:send` gets.
@@ -88,7 +78,7 @@ final class FCMMockCore: Sendable {
         if state.withLock({ $0.faults.takeTokenEndpointFault() }) {
             return refused(.oauthError(status: 503, "temporarily_unavailable", "The token endpoint is unavailable (fault)."))
         }
-        let form = Self.formFields(body)
+        let form = FormFields.parse(body)
         guard form["grant_type"] == "urn:ietf:params:oauth:grant-type:jwt-bearer" else {
             return refused(.oauthError("unsupported_grant_type", "Invalid grant_type: \(form["grant_type"]?.prefix(80) ?? "")"))
         }
@@ -117,18 +107,6 @@ final class FCMMockCore: Sendable {
         return answer
     }
 
-    static func formFields(_ body: Data) -> [String: String] {
-        var fields: [String: String] = [:]
-        for pair in String(decoding: body, as: UTF8.self).split(separator: "&") {
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            func decoded(_ text: Substring) -> String {
-                String(text).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String(text)
-            }
-            fields[decoded(parts[0])] = parts.count > 1 ? decoded(parts[1]) : ""
-        }
-        return fields
-    }
-
     // MARK: messages:send
 
     /// One `POST /v1/projects/{project}/messages:send`.
@@ -146,7 +124,7 @@ final class FCMMockCore: Sendable {
                 state.stats.connectionsDropped += 1
                 return .drop
             }
-            guard let bearer = Self.bearer(authorization), let expiry = state.accessTokens[bearer], expiry > now else {
+            guard let bearer = BearerToken.from(authorization: authorization), let expiry = state.accessTokens[bearer], expiry > now else {
                 state.stats.sendsUnauthenticated += 1
                 return .unauthenticated
             }
@@ -188,10 +166,7 @@ final class FCMMockCore: Sendable {
                 token: message.token, data: message.data, android: message.android,
                 name: "projects/\(project)/messages/0:\(now * 1000)%\(String(state.nextMessageSerial, radix: 16))",
                 receivedAtMs: Int64(configuration.now().timeIntervalSince1970 * 1000), connectionID: connectionID)
-            if configuration.recordInMemory {
-                state.messages.append(record)
-                resumeSatisfiedWaiters(&state)
-            }
+            if configuration.recordInMemory { state.messages.append(record) }
             return .recorded(record)
         }
         switch verdict {
@@ -208,15 +183,10 @@ final class FCMMockCore: Sendable {
         }
     }
 
-    private static func bearer(_ authorization: String?) -> String? {
-        guard let authorization, authorization.count > 7, authorization.prefix(7).lowercased() == "bearer " else { return nil }
-        return String(authorization.dropFirst(7))
-    }
-
     // MARK: Control
 
     var stats: FCMMockStats { state.withLock { $0.stats } }
-    var messages: [RecordedMessage] { state.withLock { $0.messages } }
+    var messages: [RecordedMessage] { state.withLock { $0.messages.all } }
     var armedFaults: FCMMockFaults { state.withLock { $0.faults.armed } }
 
     func arm(_ faults: FCMMockFaults) {
@@ -253,60 +223,18 @@ final class FCMMockCore: Sendable {
         }
     }
 
+    /// Fails pending and later waits; returns the open connections.
     func shutDown() -> [any Channel] {
-        let (channels, waiters) = state.withLock { state in
-            state.isShutDown = true
-            defer { state.waiters.removeAll() }
-            return (Array(state.connections.values), Array(state.waiters.values))
-        }
-        for waiter in waiters { waiter.continuation.resume(throwing: FCMMockError.shutDown) }
-        return channels
-    }
-
-    // MARK: Waiting
-
-    private func resumeSatisfiedWaiters(_ state: inout State) {
-        guard !state.waiters.isEmpty else { return }
-        for (id, waiter) in state.waiters where state.messages.count >= waiter.count {
-            state.waiters.removeValue(forKey: id)
-            waiter.continuation.resume(returning: state.messages)
+        state.withLock { state in
+            state.messages.fail(with: FCMMockError.shutDown)
+            return Array(state.connections.values)
         }
     }
 
+    /// Waits until at least `count` messages are recorded and returns them all.
     func waitForMessages(count: Int, timeout: Duration) async throws -> [RecordedMessage] {
-        let id = state.withLock { state in
-            state.nextWaiterID += 1
-            return state.nextWaiterID
-        }
-        return try await withThrowingTaskGroup(of: [RecordedMessage].self) { group in
-            group.addTask {
-                try await withCheckedThrowingContinuation { continuation in
-                    let immediate: Result<[RecordedMessage], any Error>? = self.state.withLock { state in
-                        if state.abandoned.remove(id) != nil { return .failure(CancellationError()) }
-                        if state.isShutDown { return .failure(FCMMockError.shutDown) }
-                        if state.messages.count >= count { return .success(state.messages) }
-                        state.waiters[id] = Waiter(count: count, continuation: continuation)
-                        return nil
-                    }
-                    if let immediate { continuation.resume(with: immediate) }
-                }
-            }
-            group.addTask {
-                try await Task.sleep(for: timeout)
-                throw FCMMockError.timedOut(waitingFor: "\(count) recorded messages", after: timeout)
-            }
-            defer {
-                group.cancelAll()
-                // A waiter the deadline beat is still registered: answer it so its task ends.
-                let waiter = self.state.withLock { state in
-                    let waiter = state.waiters.removeValue(forKey: id)
-                    if waiter == nil { state.abandoned.insert(id) }
-                    return waiter
-                }
-                waiter?.continuation.resume(throwing: CancellationError())
-            }
-            guard let first = try await group.next() else { throw CancellationError() }
-            return first
+        try await Recordings.wait(count: count, of: "messages", timeout: timeout, timedOut: FCMMockError.timedOut) { body in
+            self.state.withLock { body(&$0.messages) }
         }
     }
 }

@@ -1,3 +1,5 @@
+import MockSupport
+
 /// Faults armed through `POST /faults` (or `FCMMockServer.arm`), each for the next N requests.
 ///
 /// ```json
@@ -21,21 +23,9 @@ public struct FCMMockFaults: Sendable, Codable, Hashable {
     /// Answer token requests 503.
     public var tokenEndpointUnavailable: Int?
 
-    public struct QuotaExceeded: Sendable, Codable, Hashable {
-        public var count: Int
-        /// `Retry-After` in seconds; none when nil (the client then waits Google's 60 s).
-        public var retryAfter: Int?
-
-        public init(count: Int, retryAfter: Int? = nil) {
-            self.count = count
-            self.retryAfter = retryAfter
-        }
-
-        enum CodingKeys: String, CodingKey {
-            case count
-            case retryAfter = "retry_after"
-        }
-    }
+    /// That many `messages:send` answered 429, with `Retry-After` when `retryAfter` is set (none:
+    /// the client then waits Google's 60 s).
+    public typealias QuotaExceeded = RetryAfterFault
 
     public init(
         unregistered: [String]? = nil, quotaExceeded: QuotaExceeded? = nil, unavailable: Int? = nil, internal: Int? = nil,

@@ -1,4 +1,5 @@
 import Foundation
+import MockSupport
 import NIOCore
 import NIOHTTP1
 
@@ -13,9 +14,7 @@ final class FCMStreamHandler: ChannelInboundHandler {
 
     private let core: FCMMockCore
     private let connectionID: Int
-    private var head: HTTPRequestHead?
-    private var body = Data()
-    private var tooLarge = false
+    private var gatherer = RequestGatherer(maximumBody: FCMStreamHandler.maximumBody)
 
     init(core: FCMMockCore, connectionID: Int) {
         self.core = core
@@ -23,26 +22,15 @@ final class FCMStreamHandler: ChannelInboundHandler {
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        switch unwrapInboundIn(data) {
-        case .head(let head):
-            self.head = head
-        case .body(let chunk):
-            if body.count + chunk.readableBytes <= Self.maximumBody {
-                body.append(contentsOf: chunk.readableBytesView)
-            } else {
-                tooLarge = true
-            }
-        case .end:
-            guard let head else { return }
-            self.head = nil
-            respond(to: head, context: context)
-        }
+        guard let request = gatherer.take(unwrapInboundIn(data)) else { return }
+        respond(to: request, context: context)
     }
 
-    private func respond(to head: HTTPRequestHead, context: ChannelHandlerContext) {
+    private func respond(to request: RequestGatherer.Request, context: ChannelHandlerContext) {
+        let (head, body) = (request.head, request.body)
         let path = String(head.uri.split(separator: "?", maxSplits: 1).first ?? "")
         let answer: FCMMockAnswer
-        if tooLarge {
+        if request.bodyTooLarge {
             answer = .fcmError(status: 413, apiStatus: "INVALID_ARGUMENT", message: "Request payload size exceeds the limit.")
         } else if path == "/token" {
             answer =

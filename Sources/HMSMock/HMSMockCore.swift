@@ -12,27 +12,17 @@ final class HMSMockCore: Sendable {
     let configuration: HMSMockConfiguration
     let logger: Logger
     let recordFile: JSONLinesFile?
-    let state = Mutex(State())
+    private let state = Mutex(State())
 
     struct State {
         var stats = HMSMockStats()
         var faults = FaultBook()
         var invalidTokens: Set<String> = []
         var accessTokens = AccessTokenLedger()
-        var messages: [RecordedMessage] = []
+        var messages = Recordings<RecordedMessage>()
         var connections: [Int: any Channel] = [:]
         var nextConnectionID = 0
         var nextRequestSerial: UInt64 = 0
-        var waiters: [UInt64: Waiter] = [:]
-        /// Waits whose deadline passed before they registered.
-        var abandoned: Set<UInt64> = []
-        var nextWaiterID: UInt64 = 0
-        var isShutDown = false
-    }
-
-    struct Waiter {
-        var count: Int
-        var continuation: CheckedContinuation<[RecordedMessage], any Error>
     }
 
     init(configuration: HMSMockConfiguration, logger: Logger) throws(HMSMockError) {
@@ -101,7 +91,7 @@ final class HMSMockCore: Sendable {
         case nil: break
         }
         if let refusal = Self.credentialRefusal(
-            Self.formFields(body), appID: configuration.appID, clientSecret: configuration.clientSecret)
+            FormFields.parse(body), appID: configuration.appID, clientSecret: configuration.clientSecret)
         {
             logger.debug("token request refused", metadata: ["why": "\(refusal)"])
             return refused(.tokenRefused(refusal))
@@ -133,19 +123,6 @@ final class HMSMockCore: Sendable {
         return secret == clientSecret ? nil : .wrongClientSecret
     }
 
-    /// An `application/x-www-form-urlencoded` body's fields.
-    static func formFields(_ body: Data) -> [String: String] {
-        var fields: [String: String] = [:]
-        for pair in String(decoding: body, as: UTF8.self).split(separator: "&") {
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            func decoded(_ text: Substring) -> String {
-                String(text).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String(text)
-            }
-            fields[decoded(parts[0])] = parts.count > 1 ? decoded(parts[1]) : ""
-        }
-        return fields
-    }
-
     // MARK: messages:send
 
     /// What a send meets before its body is read.
@@ -158,7 +135,7 @@ final class HMSMockCore: Sendable {
     /// One `POST /v1/{appId}/messages:send`.
     func send(appID: String, authorization: String?, body: Data, context: RequestContext) -> HMSMockAnswer {
         let requestID = makeRequestID()
-        switch gate(appID: appID, bearer: Self.bearer(authorization)) {
+        switch gate(appID: appID, bearer: BearerToken.from(authorization: authorization)) {
         case .flowControl(let retryAfter): return .flowControl(retryAfterSeconds: retryAfter, requestID: requestID)
         case .refused(let code): return .result(code, requestID: requestID)
         case .open: break
@@ -213,10 +190,7 @@ final class HMSMockCore: Sendable {
                     connectionID: context.connectionID)
             }
             state.stats.messagesAccepted += records.count
-            if configuration.recordInMemory, !records.isEmpty {
-                state.messages += records
-                resumeSatisfiedWaiters(&state)
-            }
+            if configuration.recordInMemory { state.messages.append(contentsOf: records) }
             return (delivery, records)
         }
         // Written outside the lock: the file is shared by every connection and has its own.
@@ -232,15 +206,10 @@ final class HMSMockCore: Sendable {
         return .partialSuccess(delivered: delivery.delivered.count, illegalTokens: delivery.illegal, requestID: requestID)
     }
 
-    private static func bearer(_ authorization: String?) -> String? {
-        guard let authorization, authorization.count > 7, authorization.prefix(7).lowercased() == "bearer " else { return nil }
-        return String(authorization.dropFirst(7))
-    }
-
     // MARK: Control
 
     var stats: HMSMockStats { state.withLock { $0.stats } }
-    var messages: [RecordedMessage] { state.withLock { $0.messages } }
+    var messages: [RecordedMessage] { state.withLock { $0.messages.all } }
 
     var armedFaults: HMSMockFaults {
         state.withLock { state in
@@ -291,13 +260,18 @@ final class HMSMockCore: Sendable {
         }
     }
 
+    /// Fails pending and later waits; returns the open connections.
     func shutDown() -> [any Channel] {
-        let (channels, waiters) = state.withLock { state in
-            state.isShutDown = true
-            defer { state.waiters.removeAll() }
-            return (Array(state.connections.values), Array(state.waiters.values))
+        state.withLock { state in
+            state.messages.fail(with: HMSMockError.shutDown)
+            return Array(state.connections.values)
         }
-        for waiter in waiters { waiter.continuation.resume(throwing: HMSMockError.shutDown) }
-        return channels
+    }
+
+    /// Waits until at least `count` messages are recorded and returns them all.
+    func waitForMessages(count: Int, timeout: Duration) async throws -> [RecordedMessage] {
+        try await Recordings.wait(count: count, of: "messages", timeout: timeout, timedOut: HMSMockError.timedOut) { body in
+            self.state.withLock { body(&$0.messages) }
+        }
     }
 }

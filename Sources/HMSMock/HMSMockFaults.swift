@@ -1,3 +1,5 @@
+import MockSupport
+
 /// Faults armed through `POST /faults` (or `HMSMockServer.arm`).
 ///
 /// ```json
@@ -19,21 +21,8 @@ public struct HMSMockFaults: Sendable, Codable, Hashable {
     public var refuseCredentials: Int?
     public var tokenEndpointUnavailable: Int?
 
-    public struct FlowControl: Sendable, Codable, Hashable {
-        public var count: Int
-        /// `Retry-After` in seconds; none when nil.
-        public var retryAfter: Int?
-
-        public init(count: Int, retryAfter: Int? = nil) {
-            self.count = count
-            self.retryAfter = retryAfter
-        }
-
-        enum CodingKeys: String, CodingKey {
-            case count
-            case retryAfter = "retry_after"
-        }
-    }
+    /// That many `messages:send` answered 503, with `Retry-After` when `retryAfter` is set.
+    public typealias FlowControl = RetryAfterFault
 
     public init(
         invalidTokens: [String]? = nil, flowControl: FlowControl? = nil, internalError: Int? = nil, delayMilliseconds: Int? = nil,

@@ -2,9 +2,6 @@ import Foundation
 import Logging
 import MockSupport
 import NIOCore
-import NIOHTTP1
-import NIOHTTP2
-import NIOPosix
 import NIOSSL
 
 /// A stand-in for HMS Push Kit's servers on one TLS port (swift-nio + NIOSSL, not the relay's client
@@ -29,15 +26,7 @@ import NIOSSL
 public final class HMSMockServer: Sendable {
     public let configuration: HMSMockConfiguration
     private let core: HMSMockCore
-    private let lifecycle = ServerLifecycle<Running>()
-
-    private struct Running {
-        let group: MultiThreadedEventLoopGroup
-        let serverChannel: any Channel
-        let adminChannel: (any Channel)?
-        let port: Int
-        let adminPort: Int?
-    }
+    private let lifecycle = ServerLifecycle<MockListeners>()
 
     /// Opens the record file.
     public init(configuration: HMSMockConfiguration, logger: Logger = Logger(label: "HMSMock")) throws(HMSMockError) {
@@ -63,7 +52,7 @@ public final class HMSMockServer: Sendable {
         let running = try await lifecycle.start(alreadyStarted: HMSMockError.alreadyStarted, stopped: HMSMockError.shutDown) {
             try await bind()
         } release: { running in
-            try? await Self.release(running, connections: [])
+            try? await running.close(connections: [])
         }
         core.logger.info(
             "HMS mock listening",
@@ -73,120 +62,31 @@ public final class HMSMockServer: Sendable {
             ])
     }
 
-    private func bind() async throws -> Running {
-        let sslContext = try Self.sslContext(configuration, protocols: applicationProtocols)
-        let group = MultiThreadedEventLoopGroup(numberOfThreads: max(1, configuration.eventLoopThreads))
+    private func bind() async throws -> MockListeners {
+        let tls: NIOSSLContext
         do {
-            let core = core
-            let maxStreams = configuration.maxConcurrentStreams
-            let serverChannel = try await ServerBootstrap(group: group)
-                .serverChannelOption(.backlog, value: 1024)
-                .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-                .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
-                .childChannelInitializer { channel in
-                    Self.initializeConnection(channel, core: core, sslContext: sslContext, maxStreams: maxStreams)
-                }
-                .bind(host: configuration.host, port: configuration.port)
-                .get()
-            let adminChannel = try await AdminHTTPHandler.bind(
-                group: group, port: configuration.adminPort, closingOnFailure: serverChannel
-            ) { method, uri, body in
-                HMSMockAdminAPI.respond(method: method, uri: uri, body: body, core: core)
-            }
-            return Running(
-                group: group, serverChannel: serverChannel, adminChannel: adminChannel,
-                port: serverChannel.localAddress?.port ?? 0, adminPort: adminChannel?.localAddress?.port)
+            tls = try MockTLS.serverContext(
+                certificatePath: configuration.tlsCertificatePath, keyPath: configuration.tlsKeyPath,
+                applicationProtocols: applicationProtocols)
         } catch {
-            try? await group.shutdownGracefully()
-            throw error
+            throw HMSMockError.invalidTLSMaterial(path: configuration.tlsCertificatePath, detail: error.detail)
         }
-    }
-
-    /// TLS, then HTTP/2 or HTTP/1.1 as ALPN chose (`ApplicationProtocolNegotiationHandler` holds
-    /// the first bytes until the pipeline is in place).
-    private static func initializeConnection(
-        _ channel: any Channel, core: HMSMockCore, sslContext: NIOSSLContext, maxStreams: Int
-    ) -> EventLoopFuture<Void> {
-        let id = core.connectionAccepted(channel)
-        channel.closeFuture.whenComplete { _ in core.connectionClosed(id: id) }
-        do {
-            try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: sslContext))
-        } catch {
-            return channel.eventLoop.makeFailedFuture(error)
-        }
-        return channel.configureHTTP2SecureUpgrade { channel in
-            channel.eventLoop.makeCompletedFuture {
-                _ = try channel.pipeline.syncOperations.configureHTTP2Pipeline(
-                    mode: .server, connectionConfiguration: connectionConfiguration(maxStreams: maxStreams),
-                    streamConfiguration: streamConfiguration
-                ) { stream in
-                    stream.eventLoop.makeCompletedFuture {
-                        try stream.pipeline.syncOperations.addHandlers([
-                            HTTP2FramePayloadToHTTP1ServerCodec(), HMSRequestHandler(core: core, connectionID: id, httpVersion: .h2),
-                        ])
-                    }
-                }
-            }
-        } http1ChannelConfigurator: { channel in
-            channel.eventLoop.makeCompletedFuture {
-                try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
-                try channel.pipeline.syncOperations.addHandler(HMSRequestHandler(core: core, connectionID: id, httpVersion: .http1))
+        let core = core
+        let maxStreams = configuration.maxConcurrentStreams
+        return try await MockListeners.bind(configuration, admin: HMSMockAdminAPI.routes(core: core)) { channel in
+            let id = core.connectionAccepted(channel)
+            channel.closeFuture.whenComplete { _ in core.connectionClosed(id: id) }
+            return MockHTTPPipeline.configure(channel, tls: tls, maxConcurrentStreams: maxStreams, http1: true) { version in
+                HMSRequestHandler(core: core, connectionID: id, httpVersion: version)
             }
         }
-    }
-
-    private static func sslContext(_ configuration: HMSMockConfiguration, protocols: [String]) throws -> NIOSSLContext {
-        do {
-            let certificates = try NIOSSLCertificate.fromPEMFile(configuration.tlsCertificatePath)
-            let key = try NIOSSLPrivateKey(file: configuration.tlsKeyPath, format: .pem)
-            var tls = TLSConfiguration.makeServerConfiguration(
-                certificateChain: certificates.map { .certificate($0) }, privateKey: .privateKey(key))
-            tls.minimumTLSVersion = .tlsv12
-            tls.shutdownTimeout = .seconds(1)
-            tls.applicationProtocols = protocols
-            return try NIOSSLContext(configuration: tls)
-        } catch {
-            throw HMSMockError.invalidTLSMaterial(path: configuration.tlsCertificatePath, detail: "\(error)")
-        }
-    }
-
-    private static func connectionConfiguration(maxStreams: Int) -> NIOHTTP2Handler.ConnectionConfiguration {
-        var connection = NIOHTTP2Handler.ConnectionConfiguration()
-        connection.initialSettings = [
-            HTTP2Setting(parameter: .maxConcurrentStreams, value: maxStreams),
-            HTTP2Setting(parameter: .maxHeaderListSize, value: 16_384),
-        ]
-        // A mock serves clients that reset and retry on purpose: NIO's limits for public servers
-        // must not be what a test trips over.
-        connection.maximumConnectionGlitches = 1_000_000
-        connection.maximumRecentlyResetStreams = 10_000
-        connection.controlFrameRateLimit.maximumCount = 1_000_000
-        return connection
-    }
-
-    private static var streamConfiguration: NIOHTTP2Handler.StreamConfiguration {
-        var stream = NIOHTTP2Handler.StreamConfiguration()
-        stream.streamResetFrameRateLimit.maximumCount = 1_000_000
-        stream.streamErrorRateLimit.maximumCount = 1_000_000
-        return stream
     }
 
     /// Stops listening, closes every connection, fails pending waits and stops the threads.
     public func shutdown() async throws {
         let running = lifecycle.stop()
         let connections = core.shutDown()
-        guard let running else { return }
-        core.recordFile?.close()
-        try await Self.release(running, connections: connections)
-    }
-
-    /// Closes the listeners, then `connections`, then the threads: at shutdown, or when
-    /// `shutdown()` came while a start was binding (no connections then).
-    private static func release(_ running: Running, connections: [any Channel]) async throws {
-        try? await running.serverChannel.close()
-        try? await running.adminChannel?.close()
-        for connection in connections { try? await connection.close() }
-        try await running.group.shutdownGracefully()
+        try await running?.close(connections: connections, recordFile: core.recordFile)
     }
 
     // MARK: Recording, faults, stats

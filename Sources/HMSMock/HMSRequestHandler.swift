@@ -1,4 +1,5 @@
 import Foundation
+import MockSupport
 import NIOCore
 import NIOHTTP1
 
@@ -16,9 +17,7 @@ final class HMSRequestHandler: ChannelInboundHandler {
     private let core: HMSMockCore
     private let connectionID: Int
     private let httpVersion: RequestContext.HTTPVersion
-    private var head: HTTPRequestHead?
-    private var body = Data()
-    private var tooLarge = false
+    private var gatherer = RequestGatherer(maximumBody: HMSRequestHandler.maximumBody)
     private var scheduledAnswer: Scheduled<Void>?
 
     init(core: HMSMockCore, connectionID: Int, httpVersion: RequestContext.HTTPVersion) {
@@ -28,52 +27,35 @@ final class HMSRequestHandler: ChannelInboundHandler {
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        switch unwrapInboundIn(data) {
-        case .head(let head):
-            self.head = head
-            body = Data()
-            tooLarge = false
-        case .body(let chunk):
-            if body.count + chunk.readableBytes <= Self.maximumBody {
-                body.append(contentsOf: chunk.readableBytesView)
-            } else {
-                tooLarge = true
-            }
-        case .end:
-            guard let head else { return }
-            self.head = nil
-            respond(to: head, context: context)
-        }
-    }
-
-    private func respond(to head: HTTPRequestHead, context: ChannelHandlerContext) {
+        guard let request = gatherer.take(unwrapInboundIn(data)) else { return }
         let delay = core.requestReceived(on: httpVersion)
-        let answer = route(head)
+        let answer = route(request)
         guard let delay else {
-            write(answer, for: head, context: context)
+            write(answer, for: request.head, context: context)
             return
         }
         scheduledAnswer = context.eventLoop.assumeIsolated().scheduleTask(in: .milliseconds(Int64(delay))) {
             self.scheduledAnswer = nil
-            self.write(answer, for: head, context: context)
+            self.write(answer, for: request.head, context: context)
         }
     }
 
-    private func route(_ head: HTTPRequestHead) -> HMSMockAnswer {
+    private func route(_ request: RequestGatherer.Request) -> HMSMockAnswer {
+        let head = request.head
         let path = String(head.uri.split(separator: "?", maxSplits: 1).first ?? "")
         if path == Self.tokenPath {
             guard head.method == .POST else { return .methodNotAllowed(path) }
-            return core.issueToken(body: body)
+            return core.issueToken(body: request.body)
         }
         guard let appID = Self.sendAppID(path) else { return .notFound(path) }
         guard head.method == .POST else { return .methodNotAllowed(path) }
-        if tooLarge { return .result(.messageTooLarge, requestID: core.makeRequestID()) }
+        if request.bodyTooLarge { return .result(.messageTooLarge, requestID: core.makeRequestID()) }
         var headers: [String: String] = [:]
         for name in ["content-type", "user-agent"] {
             if let value = head.headers.first(name: name) { headers[name] = value }
         }
-        let request = RequestContext(connectionID: connectionID, httpVersion: httpVersion, headers: headers)
-        return core.send(appID: appID, authorization: head.headers.first(name: "authorization"), body: body, context: request)
+        let context = RequestContext(connectionID: connectionID, httpVersion: httpVersion, headers: headers)
+        return core.send(appID: appID, authorization: head.headers.first(name: "authorization"), body: request.body, context: context)
     }
 
     /// `/v1/{appId}/messages:send` → the app id.

@@ -1,10 +1,9 @@
+import MockSupport
+
 /// What a request came on, for the record and the stats.
 struct RequestContext: Sendable {
     /// The protocol ALPN chose for the connection.
-    enum HTTPVersion: String, Sendable {
-        case h2
-        case http1 = "http/1.1"
-    }
+    typealias HTTPVersion = MockHTTPPipeline.Version
 
     var connectionID: Int
     var httpVersion: HTTPVersion

@@ -4,7 +4,7 @@ import NIOHTTP1
 import NIOPosix
 
 /// Serves a mock's admin API over HTTP/1.1: gathers a request, hands it to `respond`, writes the
-/// answer. Shared by apns-mock and fcm-mock, whose admin routes differ but whose plumbing does not.
+/// answer. Shared by the mocks, whose admin routes differ but whose plumbing does not.
 package final class AdminHTTPHandler: ChannelInboundHandler {
     package typealias InboundIn = HTTPServerRequestPart
     package typealias OutboundOut = HTTPServerResponsePart
@@ -14,8 +14,7 @@ package final class AdminHTTPHandler: ChannelInboundHandler {
     private static let maximumBody = 1 << 20
 
     private let respond: Responder
-    private var head: HTTPRequestHead?
-    private var body = Data()
+    private var gatherer = RequestGatherer(maximumBody: AdminHTTPHandler.maximumBody)
 
     package init(respond: @escaping Responder) {
         self.respond = respond
@@ -52,19 +51,9 @@ package final class AdminHTTPHandler: ChannelInboundHandler {
     }
 
     package func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        switch self.unwrapInboundIn(data) {
-        case .head(let head):
-            self.head = head
-            self.body = Data()
-        case .body(let chunk):
-            if self.body.count + chunk.readableBytes <= Self.maximumBody {
-                self.body.append(contentsOf: chunk.readableBytesView)
-            }
-        case .end:
-            guard let head = self.head else { return }
-            self.head = nil
-            self.write(self.respond(head.method, head.uri, self.body), for: head, context: context)
-        }
+        guard let request = self.gatherer.take(self.unwrapInboundIn(data)) else { return }
+        let head = request.head
+        self.write(self.respond(head.method, head.uri, request.body), for: head, context: context)
     }
 
     private func write(_ response: AdminResponse, for request: HTTPRequestHead, context: ChannelHandlerContext) {
