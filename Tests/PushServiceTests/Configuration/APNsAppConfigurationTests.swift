@@ -191,8 +191,18 @@ import Testing
         #expect(ConfigDuration.parse(text) == expected)
     }
 
+    /// The quick start's keys live in `.quickstart/keys`, which scripts/quickstart.sh writes (a clean
+    /// clone has none): the test writes them the same way into a directory of its own.
     @Test func theQuickstartConfigurationIsValid() throws {
-        let config = try RelayConfiguration.load(path: Repository.path("Config/quickstart.yaml"))
+        let keys = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("quickstart-keys-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: keys, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        defer { try? FileManager.default.removeItem(at: keys) }
+        let secret = keys.appendingPathComponent("hms-client-secret").path
+        #expect(FileManager.default.createFile(atPath: secret, contents: Data("quickstart-hms-client-secret".utf8), attributes: [.posixPermissions: 0o600]))
+        let text = try String(contentsOfFile: Repository.path("Config/quickstart.yaml"), encoding: .utf8)
+            .replacingOccurrences(of: ".quickstart/keys/", with: keys.path + "/")
+        let config = try RelayConfiguration.parse(yaml: text)
         #expect(config.apps.first?.apns?.environment.caFile == "certs/dev/ca.pem")
+        #expect(config.apps.first?.hms?.appID == "104783201")
     }
 }
