@@ -61,7 +61,7 @@ enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
         "v1_users_tokens_preferences_templates", "v2_events_deliveries", "v3_delivery_payloads", "v4_credentials", "v5_due_by_app",
         "v6_users_badges_acks",
         "v7_fcm_message_names", "v8_recipient_read_model", "v9_one_due_index", "v10_shared_payloads",
-        "v11_prune_by_id", "v12_no_sender_index", "v13_packed_payloads", "v14_credential_issuers",
+        "v11_prune_by_id", "v12_no_sender_index", "v13_packed_payloads", "v14_credential_issuers", "v15_reader_parity",
     ]
 }
 
