@@ -32,7 +32,7 @@ struct DeliveryLogAPI: Sendable {
 
         // A device reports a push: it got it (its notification service extension, FirebaseMessagingService or
         // HmsMessageService, Sendbird's `markPushNotificationAsDelivered`) or the user opened it (the app's tap
-        // handler, `markPushNotificationAsClicked`, which Sendbird's SDKs post here with `event_type: CLICKED`).
+        // handler, `markPushNotificationAsClicked`, which Sendbird's JavaScript SDK posts here with `event_type: CLICKED`).
         v3.post("sdk/push_delivery") { request, context in
             try await record(request, context: context, pathEvent: nil)
         }

@@ -1,9 +1,9 @@
 import PushCore
 
 /// What a device reports about one push, read from Sendbird's body: `{"device_token",
-/// "push_tracking_id", "event_type", …}` (`POST /v3/sdk/push_delivery`, as Sendbird's SDKs send
-/// it from `markPushNotificationAsDelivered` and `markPushNotificationAsClicked`; and
-/// `POST /v3/sdk/push_click`, whose path names the event). Fields the SDKs add (`message_id`,
+/// "push_tracking_id", "event_type", …}` (`POST /v3/sdk/push_delivery`, as Sendbird's JavaScript
+/// SDK sends it from `markPushNotificationAsDelivered` and `markPushNotificationAsClicked`; and
+/// `POST /v3/sdk/push_click`, whose path names the event). Fields the SDK adds (`message_id`,
 /// `channel_key`, `template_key`, …) are not needed: the tracking id names the message.
 struct PushEventReport: Sendable, Hashable {
     /// Sendbird's `event_type` values.
