@@ -31,13 +31,20 @@ public struct LoggedDelivery: Sendable, Hashable {
     public var attempts: [DeliveryAttempt]
     /// When the device said it got the push (`POST /v3/sdk/push_delivery`), Unix ms.
     public var acknowledgedAtMs: Int64?
+    /// When the user opened the push (`POST /v3/sdk/push_click`, or `push_delivery` with
+    /// `event_type: CLICKED`), Unix ms.
+    public var clickedAtMs: Int64?
     /// FCM's name for the sent message (`projects/{project}/messages/{id}`); nil for APNs.
     public var providerMessageID: String?
 
-    public init(delivery: DeliveryRecord, attempts: [DeliveryAttempt], acknowledgedAtMs: Int64? = nil, providerMessageID: String? = nil) {
+    public init(
+        delivery: DeliveryRecord, attempts: [DeliveryAttempt], acknowledgedAtMs: Int64? = nil, clickedAtMs: Int64? = nil,
+        providerMessageID: String? = nil
+    ) {
         self.delivery = delivery
         self.attempts = attempts
         self.acknowledgedAtMs = acknowledgedAtMs
+        self.clickedAtMs = clickedAtMs
         self.providerMessageID = providerMessageID
     }
 }

@@ -60,12 +60,26 @@ extension SQLiteStore {
         }
     }
 
-    /// A delivery with its attempts, acknowledgement and FCM message name (read apart: the hot
-    /// claim path never reads them).
+    public func recordClicks(ids: [Int64], atMs: Int64) async throws -> [Int64] {
+        guard !ids.isEmpty else { return [] }
+        return try await pool.write { db in
+            try Int64.fetchAll(
+                db,
+                sql: """
+                    UPDATE deliveries SET clicked_at_ms = ?, acknowledged_at_ms = coalesce(acknowledged_at_ms, ?)
+                    WHERE id IN (\(ids.map(String.init).joined(separator: ","))) AND clicked_at_ms IS NULL RETURNING id
+                    """, arguments: [atMs, atMs])
+        }
+    }
+
+    /// A delivery with its attempts, acknowledgement, click and FCM message name (read apart: the
+    /// hot claim path never reads them).
     private static func logged(_ db: Database, _ record: DeliveryRecord) throws -> LoggedDelivery {
-        let row = try Row.fetchOne(db, sql: "SELECT acknowledged_at_ms, message_name FROM deliveries WHERE id = ?", arguments: [record.id])
+        let row = try Row.fetchOne(
+            db, sql: "SELECT acknowledged_at_ms, clicked_at_ms, message_name FROM deliveries WHERE id = ?", arguments: [record.id])
         return LoggedDelivery(
-            delivery: record, attempts: try attempts(db, delivery: record), acknowledgedAtMs: row?[0], providerMessageID: row?[1])
+            delivery: record, attempts: try attempts(db, delivery: record), acknowledgedAtMs: row?[0], clickedAtMs: row?[1],
+            providerMessageID: row?[2])
     }
 
     /// Deliveries (without their payloads) matching a condition on `deliveries d`.

@@ -66,20 +66,21 @@ extension PostgresStore {
             let (deliveryID, attempt) = try DeliveryColumns.attempt(row)
             attempts[deliveryID, default: []].append(attempt)
         }
-        var extras: [Int64: (acknowledgedAtMs: Int64?, providerMessageID: String?)] = [:]
+        var extras: [Int64: (acknowledgedAtMs: Int64?, clickedAtMs: Int64?, providerMessageID: String?)] = [:]
         for row in try await connection.rows(
             """
-            SELECT id, acknowledged_at_ms, message_name FROM deliveries
-            WHERE id = ANY(\(PostgresArray.int8(records.map(\.id)))) AND (acknowledged_at_ms IS NOT NULL OR message_name IS NOT NULL)
+            SELECT id, acknowledged_at_ms, clicked_at_ms, message_name FROM deliveries
+            WHERE id = ANY(\(PostgresArray.int8(records.map(\.id))))
+                AND (acknowledged_at_ms IS NOT NULL OR clicked_at_ms IS NOT NULL OR message_name IS NOT NULL)
             """, logger: logger)
         {
-            let (id, at, name) = try row.decode((Int64, Int64?, String?).self)
-            extras[id] = (at, name)
+            let (id, acknowledged, clicked, name) = try row.decode((Int64, Int64?, Int64?, String?).self)
+            extras[id] = (acknowledged, clicked, name)
         }
         return records.map {
             LoggedDelivery(
                 delivery: $0, attempts: withAcceptedAttempt(attempts[$0.id] ?? [], of: $0),
-                acknowledgedAtMs: extras[$0.id]?.acknowledgedAtMs,
+                acknowledgedAtMs: extras[$0.id]?.acknowledgedAtMs, clickedAtMs: extras[$0.id]?.clickedAtMs,
                 providerMessageID: extras[$0.id]?.providerMessageID)
         }
     }
@@ -91,6 +92,18 @@ extension PostgresStore {
                 """
                 UPDATE deliveries SET acknowledged_at_ms = \(atMs)
                 WHERE id = ANY(\(PostgresArray.int8(ids))) AND acknowledged_at_ms IS NULL RETURNING id
+                """, logger: logger
+            ) { try $0.decode(Int64.self) }
+        }
+    }
+
+    public func recordClicks(ids: [Int64], atMs: Int64) async throws -> [Int64] {
+        guard !ids.isEmpty else { return [] }
+        return try await withConnection { connection in
+            try await connection.rows(
+                """
+                UPDATE deliveries SET clicked_at_ms = \(atMs), acknowledged_at_ms = coalesce(acknowledged_at_ms, \(atMs))
+                WHERE id = ANY(\(PostgresArray.int8(ids))) AND clicked_at_ms IS NULL RETURNING id
                 """, logger: logger
             ) { try $0.decode(Int64.self) }
         }

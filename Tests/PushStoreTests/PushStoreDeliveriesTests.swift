@@ -197,6 +197,38 @@ import Testing
         #expect(try await store.deliveryLog(app: "app", messageID: 4, user: "carol").deliveries.first?.acknowledgedAtMs == nil)
     }
 
+    /// The first click is kept, a later one moves nothing, and every reading of the log shows it;
+    /// a click on a push not acknowledged yet acknowledges it then, an earlier acknowledgement stays.
+    @Test(arguments: StoreKind.allCases) func aClickIsRecordedOnceAcknowledgesAndIsLogged(kind: StoreKind) async throws {
+        let db = try await TestDatabase.make(kind)
+        let store = try await db.open()
+        #expect(try await store.acceptEvent(Self.event(6, users: ["bob", "carol", "dave"])))
+        func log(_ user: String) async throws -> LoggedDelivery {
+            try #require(try await store.deliveryLog(app: "app", messageID: 6, user: user).deliveries.first)
+        }
+        let (bob, carol, dave) = (try await log("bob"), try await log("carol"), try await log("dave"))
+        #expect(bob.clickedAtMs == nil)
+        #expect(try await store.acknowledge(ids: [carol.delivery.id], atMs: 4_000) == [carol.delivery.id])
+
+        let both = [bob.delivery.id, carol.delivery.id]
+        #expect(Set(try await store.recordClicks(ids: both, atMs: 5_000)) == Set(both))
+        #expect(try await store.recordClicks(ids: both, atMs: 6_000) == [])
+        #expect(try await store.recordClicks(ids: [], atMs: 6_000) == [])
+        #expect(try await store.acknowledge(ids: [bob.delivery.id], atMs: 7_000) == [], "the click acknowledged it")
+
+        for reading in [try await log("bob"), try #require(try await store.delivery(id: bob.delivery.id))] {
+            #expect(reading.clickedAtMs == 5_000)
+            #expect(reading.acknowledgedAtMs == 5_000)
+        }
+        #expect(try await store.recentDeliveries(app: "app", user: "bob", limit: 5).first?.clickedAtMs == 5_000)
+        let carolNow = try await log("carol")
+        #expect(carolNow.clickedAtMs == 5_000)
+        #expect(carolNow.acknowledgedAtMs == 4_000, "acknowledged before the click: its time stays")
+        let daveNow = try await log("dave")
+        #expect(daveNow.clickedAtMs == nil && daveNow.acknowledgedAtMs == nil)
+        #expect(daveNow == dave)
+    }
+
     /// An FCM delivery is stored with push type `fcm`, comes back as one, and keeps FCM's message
     /// name once sent; an FCM UNREGISTERED removes the token only if registered before the send.
     @Test(arguments: StoreKind.allCases) func anFCMDeliveryKeepsItsProviderAndMessageName(kind: StoreKind) async throws {

@@ -78,6 +78,10 @@ import Testing
                 deliveryID: byAPNsID[ids[2]]!, state: .sent, atMs: clock.milliseconds,
                 attempt: DeliveryAttempt(atMs: clock.milliseconds, status: 200, reason: nil, error: nil, pushID: ids[2]))
         ])
+        // The sent one was acknowledged, then opened; the one waiting for its retry only opened
+        // (a click acknowledges too): both times travel with them.
+        #expect(try await store.acknowledge(ids: [byAPNsID[ids[2]]!], atMs: clock.milliseconds + 1) == [byAPNsID[ids[2]]!])
+        #expect(try await store.recordClicks(ids: [byAPNsID[ids[2]]!, byAPNsID[ids[1]]!], atMs: clock.milliseconds + 2).count == 2)
         return (ids[0], ids[1], ids[2])
     }
 
@@ -135,6 +139,10 @@ import Testing
                 #expect(copied == expected, "message \(message), \(user)")
             }
         }
+        let opened = try await postgres.deliveryLog(app: "A", messageID: 3, user: "bob").deliveries.first
+        #expect(opened?.acknowledgedAtMs == clock.milliseconds + 1 && opened?.clickedAtMs == clock.milliseconds + 2)
+        let openedOnly = try await postgres.deliveryLog(app: "A", messageID: 2, user: "bob").deliveries.first
+        #expect(openedOnly?.acknowledgedAtMs == clock.milliseconds + 2 && openedOnly?.clickedAtMs == clock.milliseconds + 2)
 
         // The queue: the one in flight and the one waiting for its retry are sent, with their
         // apns-ids and payloads; the sent one is not.

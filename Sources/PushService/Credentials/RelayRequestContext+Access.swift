@@ -9,7 +9,7 @@ import PushCore
 ///   session token (their device tokens, push preferences and template choice).
 /// - `requireMasterToken()`: managing API tokens.
 /// - `requireDevice()`: calls a device makes about itself without naming its user in the path
-///   (delivery acknowledgement); a server credential, or a session token, whose user it names.
+///   (delivery and click reports); a server credential, or a session token, whose user it names.
 extension RelayRequestContext {
     /// The app, and for a session token its user (nil for a server credential).
     func requireDevice() throws(APIError) -> (app: AppConfiguration, user: String?) {

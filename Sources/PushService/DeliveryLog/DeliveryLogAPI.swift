@@ -6,7 +6,7 @@ import PushStore
 /// user's recent deliveries.
 struct DeliveryLogAPI: Sendable {
     let store: any RelayStore
-    /// Unix ms: acknowledgement times.
+    /// Unix ms: acknowledgement and click times.
     let clock: @Sendable () -> Int64
     let bodyLimit: Int
     private let metrics = DeliveryMetrics.Handles()
@@ -30,44 +30,15 @@ struct DeliveryLogAPI: Sendable {
             return DeliveryLogBody(log)
         }
 
-        // A device says it got a push (its notification service extension, FirebaseMessagingService or HmsMessageService,
-        // Sendbird's `markPushNotificationAsDelivered`): `{"device_token", "push_tracking_id"}` from the
-        // payload. With a session token the push must be its user's; with a server credential,
-        // the device token's current owner's.
+        // A device reports a push: it got it (its notification service extension, FirebaseMessagingService or
+        // HmsMessageService, Sendbird's `markPushNotificationAsDelivered`) or the user opened it (the app's tap
+        // handler, `markPushNotificationAsClicked`, which Sendbird's JavaScript SDK posts here with `event_type: CLICKED`).
         v3.post("sdk/push_delivery") { request, context in
-            let (app, sessionUser) = try context.requireDevice()
-            let body = try await request.jsonObject(limit: bodyLimit)
-            guard let rawToken = try body.string("device_token") else { throw APIError.missing("device_token") }
-            // An iOS device posts its APNs token (any case), an Android one its FCM or HMS token (as is).
-            var candidates: [(provider: PushProvider, token: String)] = []
-            if case .success(let token) = APNsTokenFormat.normalise(rawToken) { candidates.append((.apns, token)) }
-            if case .success(let token) = OpaqueTokenFormat.fcm.normalise(rawToken) { candidates.append((.fcm, token)) }
-            if case .success(let token) = OpaqueTokenFormat.hms.normalise(rawToken) { candidates.append((.hms, token)) }
-            guard !candidates.isEmpty else {
-                throw APIError.invalidValue("device_token", "is not an APNs, FCM or HMS device token")
-            }
-            guard let rawID = try body.string("push_tracking_id") else { throw APIError.missing("push_tracking_id") }
-            guard let tracking = PushTrackingID(rawID) else {
-                throw APIError.invalidValue("push_tracking_id", "is not one this relay wrote")
-            }
-            var owner = sessionUser
-            if owner == nil {
-                for candidate in candidates where owner == nil {
-                    owner = try await store.owner(app: app.appID, token: candidate.token, provider: candidate.provider)
-                }
-            }
-            guard let user = owner, tracking.names(user) else { throw APIError.notFound("Push") }
-            let log = try await store.deliveryLog(app: app.appID, messageID: tracking.messageID, user: user)
-            let deliveries = log.deliveries.filter { d in
-                candidates.contains { $0.token.sameBytes(as: d.delivery.deviceToken) && $0.provider == d.delivery.provider }
-            }
-            guard !deliveries.isEmpty else { throw APIError.notFound("Push") }
-            let now = clock()
-            let acknowledged = Set(try await store.acknowledge(ids: deliveries.map(\.delivery.id), atMs: now))
-            for logged in deliveries where acknowledged.contains(logged.delivery.id) {
-                metrics.acknowledged(app: app.appID, delayMilliseconds: logged.delivery.sentAtMs.map { now - $0 })
-            }
-            return EmptyAnswer()
+            try await record(request, context: context, pathEvent: nil)
+        }
+        // The same report of a click under a path of its own, for apps that post it themselves.
+        v3.post("sdk/push_click") { request, context in
+            try await record(request, context: context, pathEvent: .clicked)
         }
 
         v3.get("users/:user_id/push/deliveries") { request, context in
@@ -77,5 +48,44 @@ struct DeliveryLogAPI: Sendable {
             let deliveries = try await store.recentDeliveries(app: app.appID, user: user, limit: limit)
             return DeliveryListBody(deliveries: deliveries.map(DeliveryBody.init))
         }
+    }
+
+    /// Records a device's report on the deliveries it names. With a session token the push must be
+    /// its user's; with a server credential, the device token's current owner's. The caller is
+    /// checked before the body is read.
+    private func record(_ request: Request, context: RelayRequestContext, pathEvent: PushEventReport.Event?) async throws
+        -> EmptyAnswer
+    {
+        let (app, sessionUser) = try context.requireDevice()
+        let report = try PushEventReport(try await request.jsonObject(limit: bodyLimit), pathEvent: pathEvent)
+        let deliveries = try await reportedDeliveries(report, app: app.appID, sessionUser: sessionUser)
+        let ids = deliveries.map(\.delivery.id)
+        let now = clock()
+        // A clicked push was delivered: a click on one not acknowledged yet counts as its
+        // acknowledgement too (`recordClicks` keeps that so in the store as well).
+        let acknowledged = Set(try await store.acknowledge(ids: ids, atMs: now))
+        for logged in deliveries where acknowledged.contains(logged.delivery.id) {
+            metrics.acknowledged(app: app.appID, delayMilliseconds: logged.delivery.sentAtMs.map { now - $0 })
+        }
+        if report.event == .clicked {
+            metrics.clicked(app: app.appID, count: try await store.recordClicks(ids: ids, atMs: now).count)
+        }
+        return EmptyAnswer()
+    }
+
+    /// The deliveries of the report's push to the reporting device; `400201` when there are none
+    /// (unknown, or another user's).
+    private func reportedDeliveries(_ report: PushEventReport, app: String, sessionUser: String?) async throws -> [LoggedDelivery] {
+        var owner = sessionUser
+        for candidate in report.candidates where owner == nil {
+            owner = try await store.owner(app: app, token: candidate.token, provider: candidate.provider)
+        }
+        guard let user = owner, report.tracking.names(user) else { throw APIError.notFound("Push") }
+        let log = try await store.deliveryLog(app: app, messageID: report.tracking.messageID, user: user)
+        let deliveries = log.deliveries.filter { d in
+            report.candidates.contains { $0.token.sameBytes(as: d.delivery.deviceToken) && $0.provider == d.delivery.provider }
+        }
+        guard !deliveries.isEmpty else { throw APIError.notFound("Push") }
+        return deliveries
     }
 }

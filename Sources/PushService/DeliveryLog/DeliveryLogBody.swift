@@ -46,6 +46,9 @@ struct DeliveryBody: Encodable {
     var created_at: Int64
     /// When the device said it got it (`POST /v3/sdk/push_delivery`); nil until then.
     var acknowledged_at: Int64?
+    /// When the user opened it (`POST /v3/sdk/push_click`, or `push_delivery` with
+    /// `event_type: CLICKED`); nil until then.
+    var clicked_at: Int64?
     /// `apns`, `fcm` or `hms`.
     var provider: String
     /// The provider's id for the sent message, once sent: FCM's message name
@@ -73,6 +76,7 @@ struct DeliveryBody: Encodable {
         next_attempt_at = d.state.isFinal ? nil : d.nextAttemptAtMs
         created_at = d.createdAtMs
         acknowledged_at = logged.acknowledgedAtMs
+        clicked_at = logged.clickedAtMs
         provider = d.provider.rawValue
         provider_message_id = logged.providerMessageID
         fcm_message_name = d.provider == .fcm ? logged.providerMessageID : nil

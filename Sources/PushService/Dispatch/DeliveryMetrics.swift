@@ -167,6 +167,13 @@ public enum DeliveryMetrics {
             if let delayMilliseconds { ackDelay.recordNanoseconds(max(0, delayMilliseconds) * 1_000_000) }
         }
 
+        /// Pushes the user opened (first clicks only): over `pushrelay_pushes_total{status="sent"}`,
+        /// the app's open rate.
+        func clicked(app: String, count: Int) {
+            guard count > 0 else { return }
+            counter("pushrelay_push_clicks_total", ["app"], [app]).increment(by: count)
+        }
+
         /// A read event's badge updates, by what became of them.
         func badgeSync(app: String, _ result: BadgeSyncResult) {
             for (outcome, count) in [

@@ -23,6 +23,7 @@ public struct DeliveryPage: Sendable {
         public var createdAtMs: Int64
         public var updatedAtMs: Int64
         public var acknowledgedAtMs: Int64?
+        public var clickedAtMs: Int64?
         /// FCM's name for a sent FCM push.
         public var providerMessageID: String?
         /// nil only for a row whose payload was lost (none is, today).

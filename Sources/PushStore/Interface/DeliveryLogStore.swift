@@ -14,4 +14,10 @@ public protocol DeliveryLogStore: Sendable {
     /// Records that the devices got these deliveries, at `atMs`, for those not acknowledged yet;
     /// returns the ones acknowledged now (a device that says it twice counts once).
     func acknowledge(ids: [Int64], atMs: Int64) async throws -> [Int64]
+
+    /// Records that the user opened these pushes (tapped the notification), at `atMs`, for those
+    /// not clicked yet; a clicked push was delivered, so one not acknowledged yet is acknowledged
+    /// at the same time. Returns the ones clicked now (a second click counts once, as with
+    /// acknowledgements).
+    func recordClicks(ids: [Int64], atMs: Int64) async throws -> [Int64]
 }

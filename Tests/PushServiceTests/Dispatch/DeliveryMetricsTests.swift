@@ -43,6 +43,17 @@ import Testing
         }
     }
 
+    /// First clicks, counted per app (the numerator of the open rate); no clicks, no series.
+    @Test func clicksAreCountedPerApp() {
+        let text = Self.render { handles in
+            handles.clicked(app: "a", count: 2)
+            handles.clicked(app: "a", count: 1)
+            handles.clicked(app: "b", count: 0)
+        }
+        #expect(text.contains(#"pushrelay_push_clicks_total{app="a"} 3"#), "\(text)")
+        #expect(!text.contains(#"app="b""#), "\(text)")
+    }
+
     @Test func aPushWaitReachesFiveMinutes() {
         let text = Self.render { handles in
             handles.pushWait(milliseconds: 2)
