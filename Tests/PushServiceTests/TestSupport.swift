@@ -59,7 +59,7 @@ struct LiveRelay {
     ///   in a temporary directory removed afterwards.
     static func run(
         maxBodyBytes: Int = HTTPConfiguration.defaultMaxBodyBytes, apps: [AppConfiguration] = [TestApps.a, TestApps.b],
-        databasePath: String? = nil,
+        databasePath: String? = nil, console: ConsoleConfiguration = ConsoleConfiguration(),
         _ test: @Sendable (LiveRelay) async throws -> Void
     ) async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("PushServiceTests-\(UUID().uuidString)")
@@ -70,7 +70,7 @@ struct LiveRelay {
             listen: ListenConfiguration(host: "127.0.0.1", port: 0),
             database: DatabaseConfiguration(path: path),
             http: HTTPConfiguration(maxBodyBytes: maxBodyBytes),
-            apps: apps
+            apps: apps, console: console
         )
         var logger = Logger(label: "PushServiceTests")
         logger.logLevel = .warning

@@ -27,6 +27,7 @@ extension RelayConfiguration {
             if let fcm = app.fcm { key(fcm.serviceAccountFile, "\(name).fcm.service_account") }
             secret(app.hms?.clientSecret, "\(name).hms.client_secret")
         }
+        for (index, user) in console.users.enumerated() { secret(user.secret, "console.users[\(index)].secret") }
         let credentials = environment.variables["CREDENTIALS_DIRECTORY"].flatMap { $0.isEmpty ? nil : $0 }
         var seen: Set<String> = []
         return files.filter { file in

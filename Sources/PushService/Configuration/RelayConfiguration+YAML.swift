@@ -33,7 +33,7 @@ extension RelayConfiguration {
             throw .syntax(ConfigurationError.yamlProblem(error))
         }
         let top = try ConfigMapping(root, path: "")
-        try top.allowOnly(["listen", "database", "http", "apps", "log_level", "metrics", "delivery"])
+        try top.allowOnly(["listen", "database", "http", "apps", "log_level", "metrics", "delivery", "console"])
 
         var logLevel = Logger.Level.info
         if let text = try top.string("log_level") {
@@ -81,6 +81,10 @@ extension RelayConfiguration {
             apps.append(try Self.parseApp(try ConfigMapping(node, path: "apps[\(index)]"), after: apps, environment: environment))
         }
 
+        let console = try top.mapping("console").map { section throws(ConfigurationError) in
+            try Self.parseConsole(section, apps: apps, environment: environment)
+        }
+
         var configuration = RelayConfiguration(
             listen: ListenConfiguration(host: host, port: port),
             database: database,
@@ -88,7 +92,8 @@ extension RelayConfiguration {
             apps: apps,
             logLevel: logLevel,
             metrics: metrics,
-            delivery: delivery
+            delivery: delivery,
+            console: console ?? ConsoleConfiguration()
         )
         let audit = CredentialFileAudit(files: configuration.credentialFiles(environment: environment))
         if let error = audit.error { throw error }

@@ -19,6 +19,8 @@ public struct RelayConfiguration: Sendable, Hashable {
     public var logLevel: Logger.Level
     public var metrics: MetricsConfiguration
     public var delivery: DeliveryConfiguration
+    /// The operator console at `/console` (off unless `console.enabled`).
+    public var console: ConsoleConfiguration
     /// What the operator should fix but that does not stop the relay (a key file its group can
     /// read): logged at start and on reload, reported by `check-config`.
     public var warnings: [String] = []
@@ -26,7 +28,7 @@ public struct RelayConfiguration: Sendable, Hashable {
     public init(
         listen: ListenConfiguration, database: DatabaseConfiguration, http: HTTPConfiguration = HTTPConfiguration(),
         apps: [AppConfiguration], logLevel: Logger.Level = .info, metrics: MetricsConfiguration = MetricsConfiguration(),
-        delivery: DeliveryConfiguration = DeliveryConfiguration()
+        delivery: DeliveryConfiguration = DeliveryConfiguration(), console: ConsoleConfiguration = ConsoleConfiguration()
     ) {
         self.listen = listen
         self.database = database
@@ -35,5 +37,6 @@ public struct RelayConfiguration: Sendable, Hashable {
         self.logLevel = logLevel
         self.metrics = metrics
         self.delivery = delivery
+        self.console = console
     }
 }
