@@ -83,14 +83,20 @@ public struct ObservabilityRoutes: Sendable {
                     status: .unauthorized, headers: [.wwwAuthenticate: "Bearer", .contentType: "text/plain; charset=utf-8"],
                     body: ResponseBody(byteBuffer: ByteBuffer(string: "metrics need Authorization: Bearer <metrics.token>\n")))
             }
-            if let clients { RelayGauges.update(registry, from: clients) }
-            if let recipientCache { recipientCacheMetrics.update(registry, from: recipientCache()) }
-            var bytes: [UInt8] = []
-            registry.emit(into: &bytes)
             return Response(
                 status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
-                body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
+                body: ResponseBody(byteBuffer: ByteBuffer(bytes: await exposition())))
         }
+    }
+
+    /// What `/metrics` answers: the gauges read at scrape time set, then every metric in
+    /// Prometheus' text format. The console's overview reads its numbers from here too.
+    func exposition() async -> [UInt8] {
+        if let clients { RelayGauges.update(registry, from: clients) }
+        if let recipientCache { recipientCacheMetrics.update(registry, from: recipientCache()) }
+        var bytes: [UInt8] = []
+        registry.emit(into: &bytes)
+        return bytes
     }
 
     /// The database must take a write lock (checked at most once a second); APNs and FCM pools are
