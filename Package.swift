@@ -42,6 +42,8 @@ let package = Package(
         // HMS Push Kit's client: HTTP/2 when Huawei's server offers it over ALPN, else a pool of
         // HTTP/1.1 connections (Huawei documents HTTPS only).
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        // The operator console's pages (`Sources/PushService/Console`): logic-less templates that escape every value.
+        .package(url: "https://github.com/hummingbird-project/swift-mustache.git", from: "2.1.1"),
     ],
     targets: [
         .systemLibrary(
@@ -157,9 +159,16 @@ let package = Package(
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Mustache", package: "swift-mustache"),
             ],
-            // The one OpenAPI document, compiled in: served at /openapi.yaml.
-            resources: [.embedInCode("OpenAPI/push-relay.yaml")]
+            // The one OpenAPI document, compiled in: served at /openapi.yaml. The console's templates and style sheet, compiled in too.
+            resources: [
+                .embedInCode("OpenAPI/push-relay.yaml"), .embedInCode("Console/Templates/head.mustache"),
+                .embedInCode("Console/Templates/foot.mustache"), .embedInCode("Console/Templates/sign_in.mustache"),
+                .embedInCode("Console/Templates/error.mustache"), .embedInCode("Console/Templates/overview.mustache"),
+                .embedInCode("Console/Templates/why.mustache"), .embedInCode("Console/Templates/user.mustache"),
+                .embedInCode("Console/Templates/console.css"),
+            ]
         ),
         // What the mocks share: the listeners, TLS and HTTP/2 set-up, the admin API's plumbing and routing, waits
         // with deadlines, the record file, signals, base64url, the server's start-once lifecycle and the run loop.

@@ -66,6 +66,11 @@ public final class RelayApplication: Sendable {
     public let logger: Logger
     /// The store's writability, shared by `/ready` and (on a shared store) the webhook.
     private let databaseReadiness: DatabaseReadiness
+    /// `/health`, `/ready` and `/metrics`; the console's overview reads the same metrics.
+    private let observability: ObservabilityRoutes
+    /// The operator console (`console.enabled`) and the readings of counters its overview
+    /// subtracts; nil when it is off.
+    private let console: (routes: ConsoleRoutes, history: CounterHistory)?
     private let environment: ConfigurationEnvironment
 
     public var store: any RelayStore { api.store }
@@ -103,6 +108,15 @@ public final class RelayApplication: Sendable {
             sessionLifetime: configuration.apps.map(\.limits.maxSessionLifetime).max() ?? AppLimits.defaultMaxSessionLifetime,
             clock: seams.clock)
         self.registry = registry
+        let observability = ObservabilityRoutes(
+            database: readiness, clients: clients, registry: registry, metricsToken: configuration.metrics.token,
+            recipientCache: { [store] in store.recipientCacheStatistics })
+        self.observability = observability
+        let exposition: @Sendable () async -> String = { String(decoding: await observability.exposition(), as: UTF8.self) }
+        let history = CounterHistory(exposition: exposition, wallMs: seams.clock)
+        console = api.makeConsole(overview: ConsoleOverviewSource(exposition: exposition, history: history)).map {
+            (routes: $0, history: history)
+        }
         self.notifier = seams.notifier
         self.logger = logger
         self.environment = seams.environment
@@ -142,13 +156,9 @@ public final class RelayApplication: Sendable {
             registry: registry, logger: logger)
     }
 
-    /// Every route: REST, webhook, OpenAPI, health, readiness and metrics.
+    /// Every route: REST, webhook, OpenAPI, health, readiness, metrics and (when on) the console.
     public func makeRouter() -> Router<RelayRequestContext> {
-        api.makeRouter(
-            observability: ObservabilityRoutes(
-                database: databaseReadiness, clients: clients, registry: registry,
-                metricsToken: configuration.metrics.token, recipientCache: { [store] in store.recipientCacheStatistics }),
-            webhook: webhook)
+        api.makeRouter(observability: observability, webhook: webhook, console: console?.routes)
     }
 
     /// The HTTP server on `listen`, running the dispatcher, the pruner and `extraServices` beside
@@ -174,7 +184,7 @@ public final class RelayApplication: Sendable {
                 serverName: "push-relay",
                 availableConnectionsDelegate: connections.acceptLimit
             ),
-            services: [dispatcher, pruner, api.credentials] + extraServices,
+            services: [dispatcher, pruner, api.credentials] + (console.map { [$0.history as any Service] } ?? []) + extraServices,
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? 0
                 logger.info(

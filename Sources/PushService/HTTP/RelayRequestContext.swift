@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import NIOCore
 
 /// The request context of every route: Hummingbird's core storage plus who the request comes
 /// from (set by `AuthenticationMiddleware`; `nil` on unauthenticated routes).
@@ -7,10 +8,13 @@ public struct RelayRequestContext: RequestContext {
     public var coreContext: CoreRequestContextStorage
     /// The authenticated caller: an app's server or one of its users.
     public var caller: Caller?
+    /// The peer's IP address (the console's sign-in limit and its trust of a proxy's headers).
+    public let remoteIP: String?
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = CoreRequestContextStorage(source: source)
         caller = nil
+        remoteIP = source.channel.remoteAddress?.ipAddress
     }
 
     /// The authenticated app, whoever the caller is.

@@ -31,8 +31,19 @@ final class CredentialRateLimiter: Sendable {
         let limits = caller.app.limits
         let perSecond =
             if case .sessionToken = caller.credential { limits.sessionTokenRequestsPerSecond } else { limits.apiTokenRequestsPerSecond }
+        try admit(app: caller.app, digest: caller.digest, perSecond: perSecond)
+    }
+
+    /// Throws 429 when the credential with this digest is over an API token's rate: the
+    /// console's requests count against the API token it was opened with, or against a console
+    /// user's own budget of the same size.
+    func admitServerCredential(app: AppConfiguration, digest: [UInt8]) throws(APIError) {
+        try admit(app: app, digest: digest, perSecond: app.limits.apiTokenRequestsPerSecond)
+    }
+
+    private func admit(app: AppConfiguration, digest: [UInt8], perSecond: Int) throws(APIError) {
         guard perSecond > 0 else { return }
-        let key = Key(app: ExactID(caller.app.appID), digest: caller.digest)
+        let key = Key(app: ExactID(app.appID), digest: digest)
         let nowMicros = now()
         let decision = table.withLock { $0.admit(key, nowMicros: nowMicros, perSecond: perSecond, burst: perSecond * 2) }
         guard case .refuse(let retryAfter) = decision else { return }

@@ -48,8 +48,11 @@ public struct RelayAPI: Sendable {
     /// A router with Sendbird-style error bodies for everything routed through it, the REST API
     /// under `/v3` (authenticated by `Api-Token` or `Session-Token`), `GET /openapi.yaml`, the
     /// operator's `GET /health`, `/ready`, `/metrics` (public; `/metrics` optionally behind a
-    /// token) and, when given, `POST /webhooks/sendbird` (authenticated by its signature).
-    func makeRouter(observability: ObservabilityRoutes, webhook: WebhookIntake?) -> Router<RelayRequestContext> {
+    /// token), when given, `POST /webhooks/sendbird` (authenticated by its signature) and, when
+    /// given, the operator console under `/console`.
+    func makeRouter(observability: ObservabilityRoutes, webhook: WebhookIntake?, console: ConsoleRoutes? = nil) -> Router<
+        RelayRequestContext
+    > {
         let router = Router(context: RelayRequestContext.self)
         router.add(middleware: SendbirdErrorMiddleware(bodyLimit: configuration.http.maxBodyBytes))
         router.get("openapi.yaml") { _, _ in
@@ -70,9 +73,19 @@ public struct RelayAPI: Sendable {
         ).register(on: v3)
         DeliveryLogAPI(store: store, clock: clock, bodyLimit: configuration.http.maxBodyBytes).register(on: v3)
         webhook?.register(on: router)
+        console?.register(on: router)
         // Last, once every route is in: the 405 table is read from them.
         MethodNotAllowedMiddleware.add(to: router)
         return router
+    }
+
+    /// The operator console's routes, when `console.enabled`; its overview reads `overview`.
+    func makeConsole(overview: ConsoleOverviewSource) -> ConsoleRoutes? {
+        guard configuration.console.enabled else { return nil }
+        return ConsoleRoutes(
+            access: ConsoleAccess(apps: apps, credentials: credentials, users: configuration.console.users),
+            configuration: configuration.console, rateLimits: rateLimits, store: store, overview: overview, clock: clock,
+            logger: logger)
     }
 
     /// The webhook intake for this service's apps, waking `dispatcher` after each commit.

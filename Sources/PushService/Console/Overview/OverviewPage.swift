@@ -1,0 +1,81 @@
+/// The overview as the template shows it: every figure formatted, each with the id the browser
+/// suite reads it by.
+struct OverviewPage: Sendable {
+    struct Figure: Sendable {
+        var id: String
+        var value: String
+        var label: String
+    }
+
+    struct Credential: Sendable {
+        var provider: String
+        var kind: String
+        var daysLeft: String
+        var tone: String
+    }
+
+    var chrome: ConsoleChrome
+    var app: String
+    var window: String
+    var figures: [Figure]
+    var credentials: [Credential]
+    var showsRelay: Bool
+    var relayFigures: [Figure]
+
+    init(chrome: ConsoleChrome, app: AppConfiguration, figures f: OverviewFigures, sinceMs: Int64?, nowMs: Int64, showsRelay: Bool) {
+        self.chrome = chrome
+        self.app = app.appID
+        window = sinceMs.map { "counts since \(ConsoleFormat.time($0))" } ?? "counts since the relay started"
+        let share = f.acknowledgedShare.map { ConsoleFormat.percent($0) } ?? "—"
+        figures = [
+            Figure(id: "queue-depth", value: ConsoleFormat.number(f.queueDepth), label: "Unsent pushes (queue depth)"),
+            Figure(id: "sent", value: ConsoleFormat.number(f.sent), label: "Sent, last hour"),
+            Figure(id: "failed", value: ConsoleFormat.number(f.failed), label: "Failed or expired, last hour"),
+            Figure(id: "dead-tokens", value: ConsoleFormat.number(f.deadTokens), label: "Dead device tokens, last hour"),
+            Figure(id: "acknowledged", value: ConsoleFormat.number(f.acknowledged), label: "Acknowledged by devices, last hour"),
+            Figure(id: "acknowledged-share", value: share, label: "Acknowledged share of sent"),
+            Figure(id: "clicked", value: ConsoleFormat.number(f.clicked), label: "Opened, last hour"),
+        ]
+        credentials = Self.credentials(app, certificateNotAfter: f.certificateNotAfter, nowMs: nowMs)
+        self.showsRelay = showsRelay
+        let relay = f.relay
+        relayFigures =
+            showsRelay
+            ? [
+                Figure(id: "relay-queue-depth", value: ConsoleFormat.number(relay.queueDepth), label: "Unsent pushes, all apps"),
+                Figure(
+                    id: "oldest-unsent", value: relay.oldestUnsentSeconds.map(ConsoleFormat.seconds) ?? "—",
+                    label: "Oldest unsent push waiting"),
+                Figure(id: "webhooks-refused", value: ConsoleFormat.number(relay.webhooksRefused), label: "Webhooks refused, last hour"),
+                Figure(id: "fleet-nodes", value: ConsoleFormat.number(relay.fleetNodes), label: "Relays in the fleet (PostgreSQL)"),
+                Figure(id: "claims-held", value: ConsoleFormat.number(relay.claimsHeld), label: "Pushes this relay holds leased"),
+            ] : []
+    }
+
+    /// Each configured provider's credential and how long it lasts. Only an APNs certificate has
+    /// an end the relay can read; the others have none (an FCM service account key is valid
+    /// until revoked in Google Cloud, an HMS client secret until reset).
+    static func credentials(_ app: AppConfiguration, certificateNotAfter: Double?, nowMs: Int64) -> [Credential] {
+        var rows: [Credential] = []
+        if let apns = app.apns {
+            switch apns.auth {
+            case .token(_, let keyID, _):
+                rows.append(Credential(provider: "APNs", kind: "Token signing key \(keyID)", daysLeft: "does not expire", tone: "good"))
+            case .p12, .pem:
+                let days = certificateNotAfter.map { ($0 - Double(nowMs) / 1000) / 86_400 }
+                let tone = days.map { $0 < 3 ? "bad" : ($0 < 14 ? "warn" : "good") } ?? "muted"
+                rows.append(
+                    Credential(
+                        provider: "APNs", kind: "Client certificate",
+                        daysLeft: days.map { String(Int($0.rounded(.down))) } ?? "—", tone: tone))
+            }
+        }
+        if app.fcm != nil {
+            rows.append(Credential(provider: "FCM", kind: "Service account key", daysLeft: "until revoked", tone: "good"))
+        }
+        if app.hms != nil {
+            rows.append(Credential(provider: "HMS", kind: "OAuth client secret", daysLeft: "until reset", tone: "good"))
+        }
+        return rows
+    }
+}

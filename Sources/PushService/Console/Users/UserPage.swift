@@ -1,0 +1,38 @@
+import LogRedaction
+import PushCore
+import PushStore
+
+/// A user's devices and preferences as the template shows them. Tokens are redacted
+/// (`Redaction`); each device's last result is its newest push in the delivery log.
+struct UserPage: Sendable {
+    struct Device: Sendable {
+        var provider: String
+        var token: String
+        var registeredAt: String
+        var lastResult: String
+        var tone: String
+    }
+
+    var chrome: ConsoleChrome
+    var userID: String
+    var unknown: Bool
+    var found: Bool
+    var nickname: String?
+    var verdict: String = ""
+    var verdictTone: String = ""
+    var devices: [Device] = []
+    var preferences: [PreferenceReading.Row] = []
+    var whyHref: String = ""
+    var testPushHref: String?
+
+    static func devices(_ tokens: [DeviceToken], recent: [LoggedDelivery]) -> [Device] {
+        tokens.map { token in
+            let last = recent.first { $0.delivery.deviceToken.sameBytes(as: token.token) && $0.delivery.provider == token.provider }
+            let text = last.map { "\(DeliveryView.stateText($0)), \(ConsoleFormat.time($0.delivery.updatedAtMs))" } ?? "no push yet"
+            let tone = last.map { $0.delivery.state == .sent ? "good" : ($0.delivery.state.isFinal ? "bad" : "warn") } ?? "muted"
+            return Device(
+                provider: token.provider.displayName, token: Redaction.redact(token.token),
+                registeredAt: ConsoleFormat.time(token.registeredAtMs), lastResult: text, tone: tone)
+        }
+    }
+}

@@ -1,0 +1,62 @@
+import LogRedaction
+import PushCore
+import PushStore
+import UUIDText
+
+/// "Why no push?" as the template shows it: the form, then the user's recent pushes or one
+/// message's timeline. Device tokens are redacted (`Redaction`); every text is escaped by the
+/// template.
+struct WhyPage: Sendable {
+    struct Recent: Sendable {
+        struct Row: Sendable {
+            var href: String
+            var messageID: String
+            var queuedAt: String
+            var provider: String
+            var token: String
+            var state: String
+        }
+
+        var userID: String
+        var rows: [Row]
+        var userHref: String
+    }
+
+    struct Timeline: Sendable {
+        var messageID: String
+        var userID: String
+        var decision: String
+        var reason: String
+        var tone: String
+        var acceptedAt: String?
+        var deliveries: [DeliveryView]
+        var userHref: String
+    }
+
+    var chrome: ConsoleChrome
+    var userID: String
+    var messageID: String
+    var recent: Recent?
+    var timeline: Timeline?
+
+    static func recent(user: String, deliveries: [LoggedDelivery]) -> Recent {
+        Recent(
+            userID: user,
+            rows: deliveries.map { logged in
+                let d = logged.delivery
+                return Recent.Row(
+                    href: ConsoleLink.why(user: user, message: d.messageID), messageID: String(d.messageID),
+                    queuedAt: ConsoleFormat.time(d.createdAtMs), provider: d.provider.displayName, token: Redaction.redact(d.deviceToken),
+                    state: DeliveryView.stateText(logged))
+            }, userHref: ConsoleLink.user(user))
+    }
+
+    static func timeline(_ log: MessageDeliveryLog) -> Timeline {
+        let pushed = log.decision == .push
+        return Timeline(
+            messageID: String(log.messageID), userID: log.userID, decision: log.decision?.code ?? "no record",
+            reason: DecisionText.explain(log.decision), tone: pushed ? "good" : "bad",
+            acceptedAt: log.acceptedAtMs.map { ConsoleFormat.time($0) }, deliveries: log.deliveries.map(DeliveryView.init),
+            userHref: ConsoleLink.user(log.userID))
+    }
+}

@@ -1,0 +1,198 @@
+import Foundation
+import HTTPTypes
+import PushCore
+import PushStore
+import Testing
+@testable import PushService
+
+/// The console on the relay's real HTTP server (loopback) and a real SQLite file: sign-in,
+/// sessions, CSRF, scoping to one app, escaping and the security headers.
+@Suite struct ConsoleRoutesTests {
+    static let on = ConsoleConfiguration(
+        enabled: true,
+        users: [
+            .init(name: "ops", secret: Secret("ops-secret-0123456789")),
+            .init(name: "support-b", secret: Secret("support-secret-0123456789"), apps: [TestApps.b.appID]),
+        ])
+
+    @Test func theConsoleIsOffUnlessConfigured() async throws {
+        try await LiveRelay.run { relay async throws in
+            #expect(try await relay.request(.get, "/console/sign-in", app: nil).status == .notFound)
+        }
+    }
+
+    @Test func signingInWithTheMasterTokenOpensASessionCookieOfItsApp() async throws {
+        try await LiveRelay.run(console: Self.on) { relay async throws in
+            let browser = ConsoleBrowser(relay)
+            #expect(try await browser.get("/console/overview").location == "/console/sign-in")
+            let form = try await browser.get("/console/sign-in")
+            #expect(form.status == .ok)
+            #expect(form.headers[.contentSecurityPolicy] == ConsoleMiddleware.contentSecurityPolicy)
+            #expect(form.headers[.xContentTypeOptions] == "nosniff")
+            #expect(form.headers[.referrerPolicy] == "no-referrer")
+            let signedIn = try await browser.post("/console/sign-in", [("secret", TestApps.a.apiToken.value), ("name", "")])
+            #expect(signedIn.status == .seeOther)
+            #expect(signedIn.location == "/console/overview")
+            let cookie = try #require(signedIn.setCookies.first { $0.hasPrefix(ConsoleSessions.cookieName + "=") })
+            #expect(cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict") && cookie.contains("Path=/console"))
+            #expect(!cookie.contains("Secure"), "plain HTTP, no proxy: the browser would drop a Secure cookie")
+            let overview = try await browser.get("/console/overview")
+            #expect(overview.status == .ok)
+            #expect(overview.text.contains(#"<code id="current-app">app-A</code>"#))
+            #expect(overview.headers[.cacheControl] == "no-store")
+        }
+    }
+
+    @Test func aBadCredentialOrAMissingCSRFTokenOpensNothing() async throws {
+        try await LiveRelay.run(console: Self.on) { relay async throws in
+            let browser = ConsoleBrowser(relay)
+            #expect(try await browser.signIn("not-a-token-0123456789").status == .unauthorized)
+            #expect(try await browser.signIn("ops-secret-0123456789", name: "nobody").status == .unauthorized)
+            #expect(try await browser.signIn("ops-secret-0123456789x", name: "ops").status == .unauthorized)
+            try await browser.get("/console/sign-in")
+            let forged = try await browser.post(
+                "/console/sign-in", [("secret", TestApps.a.apiToken.value)], csrf: "0" + String(repeating: "a", count: 63))
+            #expect(forged.status == .forbidden)
+            #expect(browser.cookies[ConsoleSessions.cookieName] == nil)
+        }
+    }
+
+    @Test func signInAttemptsAreLimitedPerClient() async throws {
+        try await LiveRelay.run(console: Self.on) { relay async throws in
+            let browser = ConsoleBrowser(relay)
+            var statuses: [HTTPResponse.Status] = []
+            for _ in 0..<(ConsoleSignInLimiter.burst + 2) { statuses.append(try await browser.signIn("wrong-wrong-wrong-wrong").status) }
+            #expect(statuses.prefix(ConsoleSignInLimiter.burst).allSatisfy { $0 == .unauthorized })
+            #expect(statuses.last == .tooManyRequests)
+            // Even the right credential waits: the limit comes before any credential is looked at.
+            let refused = try await browser.signIn(TestApps.a.apiToken.value)
+            #expect(refused.status == .tooManyRequests)
+            #expect(refused.headers[.retryAfter] != nil)
+        }
+    }
+
+    @Test func anAppsTokenSeesNothingOfAnotherApp() async throws {
+        try await LiveRelay.run(console: Self.on) { relay async throws in
+            let now = WallClock.milliseconds()
+            _ = try await relay.store.registerToken(app: TestApps.a.appID, user: "alice", token: apnsToken(1), isUnique: false)
+            #expect(
+                try await relay.store.acceptEvent(
+                    AcceptedEvent(
+                        appID: TestApps.a.appID, messageID: 5, channelURL: "c1", acceptedAtMs: now,
+                        decisions: [RecipientDecisionRecord(userID: "alice", decision: .skip(.doNotDisturb))], deliveries: [])))
+            let a = ConsoleBrowser(relay)
+            try await a.signIn(TestApps.a.apiToken.value)
+            #expect(try await a.get("/console/why?user_id=alice&message_id=5").text.contains("do_not_disturb"))
+            #expect(try await a.get("/console/user?user_id=alice").text.contains(String(apnsToken(1).prefix(4)) + "…"))
+
+            let b = ConsoleBrowser(relay)
+            try await b.signIn(TestApps.b.apiToken.value)
+            let why = try await b.get("/console/why?user_id=alice&message_id=5")
+            #expect(why.status == .ok)
+            #expect(!why.text.contains("do_not_disturb"))
+            #expect(why.text.contains("no record"))
+            let user = try await b.get("/console/user?user_id=alice")
+            #expect(user.text.contains(#"id="unknown-user""#))
+            #expect(!user.text.contains(String(apnsToken(1).prefix(4)) + "…"))
+            // A switch to app A is refused: an API token opens its own app only.
+            #expect(try await b.post("/console/app", [("app_id", TestApps.a.appID)]).status == .forbidden)
+            #expect(try await b.get("/console/overview").text.contains(#"<code id="current-app">app-B</code>"#))
+        }
+    }
+
+    @Test func aConsoleUserSwitchesOnlyBetweenTheirApps() async throws {
+        try await LiveRelay.run(console: Self.on) { relay async throws in
+            let support = ConsoleBrowser(relay)
+            #expect(try await support.signIn("support-secret-0123456789", name: "support-b").location == "/console/overview")
+            #expect(try await support.get("/console/overview").text.contains("app-B"))
+            #expect(try await support.post("/console/app", [("app_id", TestApps.a.appID)]).status == .forbidden)
+
+            let ops = ConsoleBrowser(relay)
+            try await ops.signIn("ops-secret-0123456789", name: "ops")
+            let first = try await ops.get("/console/overview")
+            #expect(first.text.contains(#"<option value="app-A" selected>"#))
+            #expect(first.text.contains(#"id="relay-figures""#), "an operator of every app sees the relay's figures")
+            #expect(try await ops.post("/console/app", [("app_id", TestApps.b.appID)]).location == "/console/overview")
+            #expect(try await ops.get("/console/overview").text.contains(#"<option value="app-B" selected>"#))
+            let supportPage = try await support.get("/console/overview")
+            #expect(!supportPage.text.contains(#"id="relay-figures""#))
+        }
+    }
+
+    @Test func aRevokedSecondaryTokenEndsItsSessions() async throws {
+        try await LiveRelay.run(console: Self.on) { relay async throws in
+            let created = try await relay.request(.post, "/v3/applications/api_tokens", body: "{}")
+            guard case .string(let token)? = created.body["token"] else { throw TestFailure("no token: \(created.text)") }
+            let browser = ConsoleBrowser(relay)
+            #expect(try await browser.signIn(token).location == "/console/overview")
+            #expect(try await browser.get("/console/overview").status == .ok)
+            #expect(try await relay.request(.delete, "/v3/applications/api_tokens/\(token)").status == .ok)
+            let after = try await browser.get("/console/overview")
+            #expect(after.status == .seeOther)
+            #expect(after.location == "/console/sign-in")
+            #expect(browser.cookies[ConsoleSessions.cookieName] == nil, "the cookie is cleared too")
+        }
+    }
+
+    @Test func signingOutNeedsTheSessionsCSRFTokenAndEndsTheSession() async throws {
+        try await LiveRelay.run(console: Self.on) { relay async throws in
+            let browser = ConsoleBrowser(relay)
+            try await browser.signIn(TestApps.a.apiToken.value)
+            try await browser.get("/console/overview")
+            let cookie = try #require(browser.cookies[ConsoleSessions.cookieName])
+            #expect(try await browser.post("/console/sign-out", [], csrf: String(repeating: "0", count: 64)).status == .forbidden)
+            #expect(try await browser.get("/console/overview").status == .ok)
+            #expect(try await browser.post("/console/sign-out", []).location == "/console/sign-in")
+            browser.cookies[ConsoleSessions.cookieName] = cookie
+            #expect(try await browser.get("/console/overview").location == "/console/sign-in", "the old cookie opens nothing")
+        }
+    }
+
+    @Test func behindATrustedProxyServingHTTPSTheCookieIsSecure() async throws {
+        try await LiveRelay.run(console: Self.on) { relay async throws in
+            let browser = ConsoleBrowser(relay)
+            browser.extraHeaders[.forwardedProto] = "https"
+            let signedIn = try await browser.signIn(TestApps.a.apiToken.value)
+            let cookie = try #require(signedIn.setCookies.first { $0.hasPrefix(ConsoleSessions.cookieName + "=") })
+            #expect(cookie.contains("; Secure"))
+        }
+        var untrusted = Self.on
+        untrusted.trustedProxies = ["192.0.2.1"]
+        try await LiveRelay.run(console: untrusted) { relay async throws in
+            let browser = ConsoleBrowser(relay)
+            browser.extraHeaders[.forwardedProto] = "https"
+            let signedIn = try await browser.signIn(TestApps.a.apiToken.value)
+            #expect(signedIn.setCookies.allSatisfy { !$0.contains("Secure") }, "a peer that is not a trusted proxy is not believed")
+        }
+    }
+
+    @Test func whatUsersTypedIsShownAsText() async throws {
+        try await LiveRelay.run(console: Self.on) { relay async throws in
+            let hostile = #"<script>alert(1)</script>"><img src=x onerror=alert(2)>"#
+            _ = try await relay.store.registerToken(app: TestApps.a.appID, user: hostile, token: apnsToken(2), isUnique: false)
+            _ = try await relay.store.createUser(app: TestApps.a.appID, user: hostile, nickname: hostile, profileURL: "")
+            let browser = ConsoleBrowser(relay)
+            try await browser.signIn(TestApps.a.apiToken.value)
+            let page = try await browser.get("/console/user?user_id=\(ConsoleLink.encoded(hostile))")
+            #expect(page.status == .ok)
+            #expect(!page.text.contains("<script>alert"))
+            #expect(!page.text.contains("<img src=x"))
+            #expect(page.text.contains("&lt;script&gt;alert(1)&lt;/script&gt;&quot;&gt;&lt;img src=x onerror=alert(2)&gt;"))
+            let sign = try await browser.signIn("x", name: hostile)
+            #expect(!sign.text.contains("<script>alert"))
+        }
+    }
+
+    @Test func formBodiesAreBoundedAndIdsCheckedLikeTheAPIs() async throws {
+        try await LiveRelay.run(console: Self.on) { relay async throws in
+            let browser = ConsoleBrowser(relay)
+            try await browser.signIn(TestApps.a.apiToken.value)
+            try await browser.get("/console/overview")
+            let large = try await browser.post("/console/app", [("app_id", String(repeating: "x", count: ConsoleForm.limit))])
+            #expect(large.status == .contentTooLarge)
+            #expect(large.headers[.contentType]?.hasPrefix("text/html") == true)
+            #expect(try await browser.get("/console/why?user_id=a%00b").status == .badRequest)
+            #expect(try await browser.get("/console/why?user_id=bob&message_id=x").status == .badRequest)
+        }
+    }
+}

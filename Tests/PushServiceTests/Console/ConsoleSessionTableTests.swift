@@ -1,0 +1,75 @@
+import HTTPTypes
+import Testing
+@testable import PushService
+
+@Suite struct ConsoleSessionTableTests {
+    private func session(at micros: Int64, app: String = "a") -> ConsoleSession {
+        ConsoleSession(identity: .user(name: "ops"), app: app, csrfToken: "t", lastSeenMicros: micros, createdMicros: micros)
+    }
+
+    @Test func aRequestRestartsTheIdleClockAndSilenceEndsTheSession() {
+        var table = ConsoleSessionTable(idleTimeout: .seconds(60))
+        table.insert(session(at: 0), key: [1])
+        #expect(table.touch([1], nowMicros: 59_000_000) != nil)
+        #expect(table.touch([1], nowMicros: 118_000_000) != nil, "the last request restarted the clock")
+        #expect(table.touch([1], nowMicros: 178_000_000) == nil, "60 s of silence ends it")
+        #expect(table.count == 0, "an ended session is forgotten")
+        #expect(table.touch([1], nowMicros: 178_000_001) == nil)
+    }
+
+    @Test func aSessionEndsAtItsMaximumLifetimeHoweverBusy() {
+        var table = ConsoleSessionTable(idleTimeout: .seconds(60), maximumLifetime: .seconds(120))
+        table.insert(session(at: 0), key: [1])
+        #expect(table.touch([1], nowMicros: 50_000_000) != nil)
+        #expect(table.touch([1], nowMicros: 100_000_000) != nil)
+        #expect(table.touch([1], nowMicros: 120_000_000) == nil)
+    }
+
+    @Test func aFullTableDropsTheSessionIdleLongest() {
+        var table = ConsoleSessionTable(idleTimeout: .seconds(3600), maximumSessions: 2)
+        table.insert(session(at: 0), key: [1])
+        table.insert(session(at: 10), key: [2])
+        _ = table.touch([1], nowMicros: 20)
+        table.insert(session(at: 30), key: [3])
+        #expect(table.count == 2)
+        #expect(table.touch([2], nowMicros: 40) == nil, "the idlest went")
+        #expect(table.touch([1], nowMicros: 40) != nil)
+        #expect(table.touch([3], nowMicros: 40) != nil)
+    }
+
+    @Test func signingOutAndSwitchingAppsChangeOnlyThatSession() {
+        var table = ConsoleSessionTable(idleTimeout: .seconds(60))
+        table.insert(session(at: 0), key: [1])
+        table.insert(session(at: 0), key: [2])
+        table.switchApp([1], to: "b")
+        #expect(table.touch([1], nowMicros: 1)?.app == "b")
+        #expect(table.touch([2], nowMicros: 1)?.app == "a")
+        table.remove([1])
+        #expect(table.touch([1], nowMicros: 2) == nil)
+        #expect(table.touch([2], nowMicros: 2) != nil)
+    }
+}
+
+@Suite struct ConsoleCSRFTests {
+    @Test func onlyTheSameTokenPasses() {
+        let token = String(repeating: "ab", count: 32)
+        #expect(ConsoleCSRF.matches(presented: token, expected: token))
+        #expect(!ConsoleCSRF.matches(presented: String(repeating: "ab", count: 31) + "ac", expected: token))
+        #expect(!ConsoleCSRF.matches(presented: nil, expected: token))
+        #expect(!ConsoleCSRF.matches(presented: token, expected: nil))
+        #expect(!ConsoleCSRF.matches(presented: "", expected: ""), "no token on either side is no match")
+        #expect(!ConsoleCSRF.matches(presented: String(token.prefix(10)), expected: token))
+    }
+}
+
+@Suite struct ConsoleClientTests {
+    @Test func onlyATrustedProxyIsBelievedAboutHTTPSAndTheClientsAddress() {
+        let headers: HTTPFields = [.forwardedProto: "https", .forwardedFor: "203.0.113.9, 198.51.100.7"]
+        let viaProxy = ConsoleClient(peer: "127.0.0.1", headers: headers, trustedProxies: ["127.0.0.1"])
+        #expect(viaProxy == ConsoleClient(address: "198.51.100.7", isHTTPS: true))
+        let direct = ConsoleClient(peer: "192.0.2.4", headers: headers, trustedProxies: ["127.0.0.1"])
+        #expect(direct == ConsoleClient(address: "192.0.2.4", isHTTPS: false), "anyone can send the headers")
+        let plain = ConsoleClient(peer: "127.0.0.1", headers: [:], trustedProxies: ["127.0.0.1"])
+        #expect(plain == ConsoleClient(address: "127.0.0.1", isHTTPS: false))
+    }
+}

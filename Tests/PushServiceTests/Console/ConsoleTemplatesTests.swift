@@ -1,0 +1,45 @@
+import Foundation
+import PushCore
+import Testing
+@testable import PushService
+
+@Suite struct ConsoleTemplatesTests {
+    static let templates = ["head", "foot", "sign_in", "error", "overview", "why", "user"]
+
+    @Test func noTemplateWritesAValueUnescaped() throws {
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Sources/PushService/Console/Templates")
+        for name in Self.templates {
+            let text = try String(contentsOf: folder.appendingPathComponent("\(name).mustache"), encoding: .utf8)
+            #expect(!text.contains("{{{"), "\(name) uses {{{ }}}")
+            #expect(!text.contains("{{&"), "\(name) uses {{& }}")
+            #expect(!text.contains("<script"), "\(name) has a script")
+            #expect(!text.contains("style=\""), "\(name) has an inline style, which the CSP refuses")
+            #expect(ConsoleTemplates.library.getTemplate(named: name) != nil)
+        }
+    }
+
+    @Test func theTimelineEscapesIdsAndShowsEachAttempt() {
+        let hostile = #"<script>x</script>"><img onerror=y>"#
+        var page = WhyPage(chrome: .signedOut("t"), userID: hostile, messageID: "7", recent: nil, timeline: nil)
+        page.recent = WhyPage.recent(user: hostile, deliveries: [])
+        let html = ConsoleTemplates.library.render(page, withTemplate: "why") ?? ""
+        #expect(!html.contains("<script>x"))
+        #expect(!html.contains("<img onerror"))
+        #expect(html.contains("&lt;script&gt;x&lt;/script&gt;&quot;&gt;&lt;img onerror=y&gt;"))
+        #expect(html.contains(#"href="/console/user?user_id=%3Cscript%3Ex%3C%2Fscript%3E%22%3E%3Cimg%20onerror%3Dy%3E""#))
+    }
+
+    @Test func thePolicyVerdictFollowsThePolicysOrder() {
+        var preferences = UserPushPreferences()
+        #expect(PreferenceReading(preferences, hasDevices: true, nowMs: 0).verdictTone == "good")
+        #expect(PreferenceReading(preferences, hasDevices: false, nowMs: 0).verdict.contains("no_token"))
+        preferences.snoozeEnabled = true
+        preferences.snoozeStartMs = 0
+        preferences.snoozeEndMs = 10_000
+        #expect(PreferenceReading(preferences, hasDevices: true, nowMs: 5_000).verdict.contains("snoozed"))
+        #expect(PreferenceReading(preferences, hasDevices: true, nowMs: 10_000).verdictTone == "good", "the end instant is not snoozed")
+        preferences.pushTriggerOption = .off
+        #expect(PreferenceReading(preferences, hasDevices: true, nowMs: 5_000).verdict.contains("trigger_off"))
+    }
+}
