@@ -41,7 +41,7 @@ enum RequestParameter {
 
     /// `IdentifierRules`, as the API reports them: no store is asked about an id no store could
     /// hold (PostgreSQL refuses a NUL in text outright).
-    private static func checked(_ name: String, _ value: String) throws(APIError) -> String {
+    static func checked(_ name: String, _ value: String) throws(APIError) -> String {
         guard !value.isEmpty, value.utf8.count <= maximumBytes else {
             throw .tooLong(name, maximumBytes: maximumBytes)
         }

@@ -178,6 +178,10 @@ import Testing
             #expect(!page.text.contains("<script>alert"))
             #expect(!page.text.contains("<img src=x"))
             #expect(page.text.contains("&lt;script&gt;alert(1)&lt;/script&gt;&quot;&gt;&lt;img src=x onerror=alert(2)&gt;"))
+            // As a browser's form writes the query: spaces as "+".
+            let formQuery = ConsoleLink.encoded(hostile).replacingOccurrences(of: "%20", with: "+")
+            let viaForm = try await browser.get("/console/user?user_id=\(formQuery)")
+            #expect(viaForm.text == page.text, "the same user, the same page")
             let sign = try await browser.signIn("x", name: hostile)
             #expect(!sign.text.contains("<script>alert"))
         }
