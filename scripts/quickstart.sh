@@ -119,6 +119,9 @@ PushRelay is running against apns-mock, fcm-mock and hms-mock. Try it from anoth
   # health, readiness, metrics
   curl -sS $RELAY/health; curl -sS $RELAY/ready; curl -sS $RELAY/metrics
 
+The operator console: open $RELAY/console in a browser and sign in with the API token
+$API_TOKEN (overview, "why no push?", devices and preferences).
+
 Logs: $STATE/push-relay.log, $STATE/apns-mock.log, $STATE/fcm-mock.log, $STATE/hms-mock.log. Ctrl-C stops them all.
 EOT
 
