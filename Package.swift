@@ -167,7 +167,7 @@ let package = Package(
                 .embedInCode("Console/Templates/foot.mustache"), .embedInCode("Console/Templates/sign_in.mustache"),
                 .embedInCode("Console/Templates/error.mustache"), .embedInCode("Console/Templates/overview.mustache"),
                 .embedInCode("Console/Templates/why.mustache"), .embedInCode("Console/Templates/user.mustache"),
-                .embedInCode("Console/Templates/console.css"),
+                .embedInCode("Console/Templates/test_push.mustache"), .embedInCode("Console/Templates/console.css"),
             ]
         ),
         // What the mocks share: the listeners, TLS and HTTP/2 set-up, the admin API's plumbing and routing, waits

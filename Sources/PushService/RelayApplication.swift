@@ -119,7 +119,9 @@ public final class RelayApplication: Sendable {
         self.observability = observability
         let exposition: @Sendable () async -> String = { String(decoding: await observability.exposition(), as: UTF8.self) }
         let history = CounterHistory(exposition: exposition, wallMs: seams.clock)
-        console = api.makeConsole(overview: ConsoleOverviewSource(exposition: exposition, history: history)).map {
+        console = api.makeConsole(
+            overview: ConsoleOverviewSource(exposition: exposition, history: history), testPush: testPush
+        ).map {
             (routes: $0, history: history)
         }
         self.notifier = seams.notifier

@@ -1,8 +1,9 @@
 """The operator console in a real browser: headless Chromium from Debian (`chromium`,
 `chromium-driver`) driven by Selenium against the real `push-relay serve` and apns-mock
 (`cluster.py`). It signs in with the app's API token, reads the overview and checks its numbers
-against `/metrics`, traces a delivered and a skipped push, and shows that a user id and a nickname
-holding `<script>` and `"><img onerror>` appear as text while no script runs.
+against `/metrics`, traces a delivered and a skipped push, sends a test push that reaches the mock,
+and shows that a user id, a nickname and a message text holding `<script>` and `"><img onerror>`
+appear as text while no script runs.
 
 Screenshots of each page go to $CONSOLE_SCREENSHOTS when set (`CONSOLE_SCREENSHOTS=docs/console`
 refreshes the docs' pictures), else to the test's temporary directory."""
@@ -223,6 +224,33 @@ def test_what_users_typed_appears_as_text(relay, browser, screenshots):
     assert text_of(browser, "decision-code") == "push"
     assert browser.find_element(By.CSS_SELECTOR, "h2 code.user-id").text == HOSTILE
     assert browser.execute_script("return window.__xss === undefined")
+
+
+def test_a_test_push_reaches_the_mock(relay, browser, screenshots):
+    text = "Test from the console " + HOSTILE
+    open_page(browser, relay, "/console/user?user_id=bob")
+    click_and_wait(browser, browser.find_element(By.LINK_TEXT, "Send a test push"))
+    radios = browser.find_elements(By.CSS_SELECTOR, "input[type=radio][name=device]")
+    assert len(radios) == 1 and radios[0].is_selected()
+    message = browser.find_element(By.ID, "message")
+    message.clear()
+    message.send_keys(text)
+    browser.find_element(By.ID, "title").send_keys("Console")
+    click_and_wait(browser, browser.find_element(By.ID, "send"))
+    rows = browser.find_elements(By.CSS_SELECTOR, "#results tbody tr")
+    assert len(rows) == 1
+    cells = [c.text for c in rows[0].find_elements(By.TAG_NAME, "td")]
+    assert cells[0] == "APNs" and cells[2] == "sent" and cells[3] == "200", cells
+    assert text_of(browser, "sent-message") == text
+    assert browser.execute_script("return window.__xss === undefined")
+    shot(browser, screenshots, "test-push")
+    deadline = time.monotonic() + 60
+    while True:
+        alerts = [payload(r)["aps"]["alert"] for r in relay.recorded() if r["deviceToken"] == USERS["bob"]]
+        if any(isinstance(a, dict) and a.get("body") == text and a.get("title") == "Console" for a in alerts):
+            break
+        assert time.monotonic() < deadline, f"apns-mock never got the test push: {alerts}"
+        time.sleep(0.1)
 
 
 def test_a_phone_sized_window_reads_without_sideways_scrolling(relay, browser, screenshots):

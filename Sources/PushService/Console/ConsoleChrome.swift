@@ -42,8 +42,9 @@ struct ConsoleChrome: Sendable {
         ConsoleChrome(title: title, signedIn: false)
     }
 
-    /// The console's pages, in the navigation's order.
-    static let pages: [(path: String, label: String)] = [
-        ("/console/overview", "Overview"), ("/console/why", "Why no push?"), ("/console/user", "Devices"),
-    ]
+    /// The console's pages, in the navigation's order (the test push when the relay has one).
+    static func pages(testPush: Bool) -> [(path: String, label: String)] {
+        [("/console/overview", "Overview"), ("/console/why", "Why no push?"), ("/console/user", "Devices")]
+            + (testPush ? [("/console/test-push", "Test push")] : [])
+    }
 }

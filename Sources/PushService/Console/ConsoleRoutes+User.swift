@@ -34,5 +34,6 @@ extension ConsoleRoutes {
         page.verdict = reading.verdict
         page.verdictTone = reading.verdictTone
         page.whyHref = ConsoleLink.why(user: user)
+        if testPush != nil, !(tokens ?? []).isEmpty { page.testPushHref = ConsoleLink.testPush(user: user) }
     }
 }

@@ -16,6 +16,9 @@ struct ConsoleRoutes: Sendable {
     let rateLimits: CredentialRateLimiter
     let store: any RelayStore
     let overview: ConsoleOverviewSource
+    /// The test push behind `POST /v3/push/test`, and the app's share of them; nil: no test-push page.
+    let testPush: TestPush?
+    let testPushLimits: TestPushRateLimiter
     /// Unix milliseconds: "now" for the pages' times, snooze and do-not-disturb.
     let clock: @Sendable () -> Int64
     let logger: Logger
@@ -23,7 +26,8 @@ struct ConsoleRoutes: Sendable {
 
     init(
         access: ConsoleAccess, configuration: ConsoleConfiguration, rateLimits: CredentialRateLimiter, store: any RelayStore,
-        overview: ConsoleOverviewSource, clock: @escaping @Sendable () -> Int64, logger: Logger
+        overview: ConsoleOverviewSource, testPush: TestPush?, testPushLimits: TestPushRateLimiter,
+        clock: @escaping @Sendable () -> Int64, logger: Logger
     ) {
         self.access = access
         self.sessions = ConsoleSessions(idleTimeout: configuration.sessionIdleTimeout)
@@ -31,6 +35,8 @@ struct ConsoleRoutes: Sendable {
         self.rateLimits = rateLimits
         self.store = store
         self.overview = overview
+        self.testPush = testPush
+        self.testPushLimits = testPushLimits
         self.clock = clock
         self.logger = logger
         trustedProxies = Set(configuration.trustedProxies)
@@ -52,6 +58,7 @@ struct ConsoleRoutes: Sendable {
         registerOverview(on: console)
         registerWhy(on: console)
         registerUser(on: console)
+        if let testPush { registerTestPush(on: console, testPush: testPush) }
     }
 
     func client(_ request: Request, _ context: RelayRequestContext) -> ConsoleClient {
@@ -80,6 +87,6 @@ struct ConsoleRoutes: Sendable {
         try rateLimits.admitServerCredential(app: app, digest: ConsoleAccess.rateKey(session.identity))
         return ConsoleVisit(
             cookie: cookie, session: session, app: app, apps: access.apps(for: session.identity), client: client,
-            seesRelay: access.seesRelay(session.identity))
+            seesRelay: access.seesRelay(session.identity), pages: ConsoleChrome.pages(testPush: testPush != nil))
     }
 }

@@ -13,7 +13,7 @@ enum ConsoleTemplates {
             ("head", PackageResources.head_mustache), ("foot", PackageResources.foot_mustache),
             ("sign_in", PackageResources.sign_in_mustache), ("error", PackageResources.error_mustache),
             ("overview", PackageResources.overview_mustache), ("why", PackageResources.why_mustache),
-            ("user", PackageResources.user_mustache),
+            ("user", PackageResources.user_mustache), ("test_push", PackageResources.test_push_mustache),
         ]
         for (name, bytes) in sources {
             do {

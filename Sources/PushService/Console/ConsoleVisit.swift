@@ -10,13 +10,15 @@ struct ConsoleVisit: Sendable {
     let client: ConsoleClient
     /// Whether the page may show figures of the whole relay (`ConsoleAccess.seesRelay`).
     let seesRelay: Bool
+    /// The navigation's pages.
+    let pages: [(path: String, label: String)]
 
     /// The frame of a page titled `title`, with `current` (a path of `ConsoleChrome.pages`) marked.
     func chrome(_ title: String, current: String) -> ConsoleChrome {
         ConsoleChrome(
             title: title, signedIn: true, app: app.appID, who: "Signed in with \(session.identity.label)",
             csrf: session.csrfToken,
-            nav: ConsoleChrome.pages.map { ConsoleChrome.Link(href: $0.path, label: $0.label, current: $0.path == current) },
+            nav: pages.map { ConsoleChrome.Link(href: $0.path, label: $0.label, current: $0.path == current) },
             apps: apps.map { ConsoleChrome.AppChoice(id: $0.appID, selected: $0.appID == app.appID) })
     }
 

@@ -84,13 +84,14 @@ public struct RelayAPI: Sendable {
         return router
     }
 
-    /// The operator console's routes, when `console.enabled`; its overview reads `overview`.
-    func makeConsole(overview: ConsoleOverviewSource) -> ConsoleRoutes? {
+    /// The operator console's routes, when `console.enabled`; its overview reads `overview`, its
+    /// test-push page sends through `testPush`.
+    func makeConsole(overview: ConsoleOverviewSource, testPush: TestPush?) -> ConsoleRoutes? {
         guard configuration.console.enabled else { return nil }
         return ConsoleRoutes(
             access: ConsoleAccess(apps: apps, credentials: credentials, users: configuration.console.users),
-            configuration: configuration.console, rateLimits: rateLimits, store: store, overview: overview, clock: clock,
-            logger: logger)
+            configuration: configuration.console, rateLimits: rateLimits, store: store, overview: overview, testPush: testPush,
+            testPushLimits: testPushLimits, clock: clock, logger: logger)
     }
 
     /// The webhook intake for this service's apps, waking `dispatcher` after each commit.

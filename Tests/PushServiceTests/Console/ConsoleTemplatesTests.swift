@@ -4,7 +4,7 @@ import Testing
 @testable import PushService
 
 @Suite struct ConsoleTemplatesTests {
-    static let templates = ["head", "foot", "sign_in", "error", "overview", "why", "user"]
+    static let templates = ["head", "foot", "sign_in", "error", "overview", "why", "user", "test_push"]
 
     @Test func noTemplateWritesAValueUnescaped() throws {
         let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
