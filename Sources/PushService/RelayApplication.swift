@@ -89,6 +89,8 @@ public final class RelayApplication: Sendable {
                     maxBacklog: configuration.delivery.maxBacklog),
             clock: seams.clock, erasedUsers: api.erasedUsers,
             logger: Logger(label: "push-relay.dispatcher", factory: { _ in logger.handler }))
+        // Every configured app in the backlog from the start, so `/metrics` shows each one's depth (at 0).
+        dispatcher.backlog.seed(Dictionary(configuration.apps.map { ($0.appID, 0) }, uniquingKeysWith: { first, _ in first }))
         let store = api.store
         let readiness = DatabaseReadiness(check: seams.databaseCheck ?? { await store.checkWritable() })
         databaseReadiness = readiness
@@ -103,6 +105,8 @@ public final class RelayApplication: Sendable {
             sessionLifetime: configuration.apps.map(\.limits.maxSessionLifetime).max() ?? AppLimits.defaultMaxSessionLifetime,
             clock: seams.clock)
         self.registry = registry
+        // Every operation's series from 0, so that an alert on their increase sees the first error.
+        DatabaseErrors.startAtZero()
         self.notifier = seams.notifier
         self.logger = logger
         self.environment = seams.environment
@@ -147,7 +151,8 @@ public final class RelayApplication: Sendable {
         api.makeRouter(
             observability: ObservabilityRoutes(
                 database: databaseReadiness, clients: clients, registry: registry,
-                metricsToken: configuration.metrics.token, recipientCache: { [store] in store.recipientCacheStatistics }),
+                metricsToken: configuration.metrics.token, recipientCache: { [store] in store.recipientCacheStatistics },
+                dispatcher: dispatcher),
             webhook: webhook)
     }
 
