@@ -61,7 +61,8 @@ public final class RelayApplication: Sendable {
     public let dispatcher: Dispatcher
     public let webhook: WebhookIntake
     public let pruner: DeliveryLogPruner
-    /// `POST /v3/push/test`: through `targets`, with the dispatcher's request deadline.
+    /// `POST /v3/push/test`: through `targets`, waiting at most `TestPush.defaultTimeout` (or the
+    /// dispatcher's deadline, when shorter).
     public let testPush: TestPush
     public let registry: PrometheusCollectorRegistry
     public let notifier: SystemdNotifier
@@ -105,7 +106,8 @@ public final class RelayApplication: Sendable {
             sessionLifetime: configuration.apps.map(\.limits.maxSessionLifetime).max() ?? AppLimits.defaultMaxSessionLifetime,
             clock: seams.clock)
         testPush = TestPush(
-            store: api.store, targets: targets, timeout: dispatcher.configuration.requestTimeout, clock: seams.clock,
+            store: api.store, targets: targets, timeout: min(TestPush.defaultTimeout, dispatcher.configuration.requestTimeout),
+            clock: seams.clock,
             logger: Logger(label: "push-relay.test-push", factory: { _ in logger.handler }))
         self.registry = registry
         self.notifier = seams.notifier

@@ -56,7 +56,7 @@ struct TestPushCommand: AsyncParsableCommand {
     var title: String?
 
     @Option(name: .long, help: "Seconds to wait for each provider's answer (1...120).")
-    var timeout = 15
+    var timeout = Int(TestPush.defaultTimeout.components.seconds)
 
     func validate() throws {
         guard (1...120).contains(timeout) else { throw ValidationError("--timeout must be 1...120") }
