@@ -6,7 +6,9 @@
 #
 #   scripts/quickstart.sh          # start them and print the commands to try (Ctrl-C stops)
 #   scripts/quickstart.sh --demo   # also register Bob's iPhone, Android and Huawei tokens, post
-#                                  # the signed sample event and wait for the three pushes
+#                                  # the signed sample event, wait for the three pushes, then
+#                                  # send Bob a test push (push-relay test-push) and show a dead
+#                                  # token's answer
 # State (database, logs, recorded pushes) is in .quickstart/, emptied at every start.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -60,8 +62,8 @@ wait_for_line() {
   exit 1
 }
 
-echo "==> starting apns-mock on https://127.0.0.1:2197 (recording to $RECORD)"
-"$BIN/apns-mock" --port 2197 --team-id DEVTEAM123 --record "$RECORD" --log-level warning \
+echo "==> starting apns-mock on https://127.0.0.1:2197 (recording to $RECORD; admin API on http://127.0.0.1:2196)"
+"$BIN/apns-mock" --port 2197 --admin-port 2196 --team-id DEVTEAM123 --record "$RECORD" --log-level warning \
   > "$STATE/apns-mock.log" 2>&1 &
 pids+=($!)
 wait_for_line apns-mock "$STATE/apns-mock.log" "listening"
@@ -116,6 +118,9 @@ PushRelay is running against apns-mock, fcm-mock and hms-mock. Try it from anoth
   # 3. see the pushes arrive at the mocks (one JSON line per notification)
   tail -f $RECORD $FCM_RECORD $HMS_RECORD
 
+  # 4. a test push to Bob's devices, with each mock's answer (POST /v3/push/test does the same)
+  $BIN/push-relay test-push --config Config/quickstart.yaml --app quickstart-app --user bob
+
   # health, readiness, metrics
   curl -sS $RELAY/health; curl -sS $RELAY/ready; curl -sS $RELAY/metrics
 
@@ -146,10 +151,22 @@ if [[ "${1:-}" == "--demo" ]]; then
       echo "==> the push reached fcm-mock (Bob's Android phone):" && grep "\"token\":\"$FCM_TOKEN\"" "$FCM_RECORD"
     [[ -z "$hms_seen" ]] && grep -q "\"token\":\"$HMS_TOKEN\"" "$HMS_RECORD" && hms_seen=1 &&
       echo "==> the push reached hms-mock (Bob's Huawei phone):" && grep "\"token\":\"$HMS_TOKEN\"" "$HMS_RECORD"
-    [[ -n "$apns_seen" && -n "$fcm_seen" && -n "$hms_seen" ]] && exit 0
+    [[ -n "$apns_seen" && -n "$fcm_seen" && -n "$hms_seen" ]] && break
     sleep 0.1
   done
-  echo "not every push reached its mock within 60 s (APNs: ${apns_seen:-no}, FCM: ${fcm_seen:-no}, HMS: ${hms_seen:-no}); see $STATE/push-relay.log" >&2
-  exit 1
+  if [[ -z "$apns_seen" || -z "$fcm_seen" || -z "$hms_seen" ]]; then
+    echo "not every push reached its mock within 60 s (APNs: ${apns_seen:-no}, FCM: ${fcm_seen:-no}, HMS: ${hms_seen:-no}); see $STATE/push-relay.log" >&2
+    exit 1
+  fi
+  echo "==> a test push to Bob's three devices: push-relay test-push --config Config/quickstart.yaml --app quickstart-app --user bob"
+  "$BIN/push-relay" test-push --config Config/quickstart.yaml --app quickstart-app --user bob
+  echo "==> Bob's iPhone is unregistered at apns-mock (its admin API); a test push to it shows the token dead and removes it:"
+  curl -sS -f -X POST http://127.0.0.1:2196/unregister -H 'Content-Type: application/json' -d "{\"token\": \"$DEVICE_TOKEN\"}"
+  status=0
+  "$BIN/push-relay" test-push --config Config/quickstart.yaml --app quickstart-app --token-type apns \
+    --device-token "$DEVICE_TOKEN" || status=$?
+  # Exit status 1: not every device got it.
+  [[ $status == 1 ]] || { echo "push-relay test-push exited $status, not 1, for a dead token" >&2; exit 1; }
+  exit 0
 fi
 wait

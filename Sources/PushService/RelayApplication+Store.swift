@@ -6,7 +6,7 @@ extension RelayApplication {
     /// Opens the configured store and brings its schema up to date.
     /// The store stamps registrations with the wall clock, not `Seams.clock`: APNs' 410 timestamps,
     /// which they are compared with, are wall-clock times.
-    static func openStore(_ database: DatabaseConfiguration, logger: Logger) async throws -> any RelayStore {
+    public static func openStore(_ database: DatabaseConfiguration, logger: Logger) async throws -> any RelayStore {
         switch database.backend {
         case .sqlite(let path):
             return try SQLiteStore(path: path, configuration: database.storeConfiguration)

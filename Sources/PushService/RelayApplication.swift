@@ -9,7 +9,7 @@ import ServiceLifecycle
 
 /// The whole relay, assembled in this one place: the database, each app's APNs clients, the
 /// webhook intake, the dispatcher, the delivery-log pruner, and the HTTP server with the REST
-/// API, the webhook and the health and metrics routes. `push-relay serve`, `relay-bench` and the
+/// API (test pushes included), the webhook and the health and metrics routes. `push-relay serve`, `relay-bench` and the
 /// tests all build it here, so the tests run the production wiring; what they replace is in
 /// `Seams`.
 ///
@@ -61,6 +61,9 @@ public final class RelayApplication: Sendable {
     public let dispatcher: Dispatcher
     public let webhook: WebhookIntake
     public let pruner: DeliveryLogPruner
+    /// `POST /v3/push/test`: through `targets`, waiting at most `TestPush.defaultTimeout` (or the
+    /// dispatcher's deadline, when shorter).
+    public let testPush: TestPush
     public let registry: PrometheusCollectorRegistry
     public let notifier: SystemdNotifier
     public let logger: Logger
@@ -104,6 +107,10 @@ public final class RelayApplication: Sendable {
             interval: max(.seconds(1), min(.seconds(3600), pruneAfter / 4)),
             sessionLifetime: configuration.apps.map(\.limits.maxSessionLifetime).max() ?? AppLimits.defaultMaxSessionLifetime,
             clock: seams.clock)
+        testPush = TestPush(
+            store: api.store, targets: targets, timeout: min(TestPush.defaultTimeout, dispatcher.configuration.requestTimeout),
+            clock: seams.clock,
+            logger: Logger(label: "push-relay.test-push", factory: { _ in logger.handler }))
         self.registry = registry
         // Every operation's series from 0, so that an alert on their increase sees the first error.
         DatabaseErrors.startAtZero()
@@ -153,7 +160,7 @@ public final class RelayApplication: Sendable {
                 database: databaseReadiness, clients: clients, registry: registry,
                 metricsToken: configuration.metrics.token, recipientCache: { [store] in store.recipientCacheStatistics },
                 dispatcher: dispatcher),
-            webhook: webhook)
+            webhook: webhook, testPush: testPush)
     }
 
     /// The HTTP server on `listen`, running the dispatcher, the pruner and `extraServices` beside

@@ -36,15 +36,18 @@ public struct LoggedDelivery: Sendable, Hashable {
     public var clickedAtMs: Int64?
     /// FCM's name for the sent message (`projects/{project}/messages/{id}`); nil for APNs.
     public var providerMessageID: String?
+    /// A test push (`TestDelivery`), not a message's.
+    public var isTest: Bool
 
     public init(
         delivery: DeliveryRecord, attempts: [DeliveryAttempt], acknowledgedAtMs: Int64? = nil, clickedAtMs: Int64? = nil,
-        providerMessageID: String? = nil
+        providerMessageID: String? = nil, isTest: Bool = false
     ) {
         self.delivery = delivery
         self.attempts = attempts
         self.acknowledgedAtMs = acknowledgedAtMs
         self.clickedAtMs = clickedAtMs
         self.providerMessageID = providerMessageID
+        self.isTest = isTest
     }
 }

@@ -72,14 +72,15 @@ extension SQLiteStore {
         }
     }
 
-    /// A delivery with its attempts, acknowledgement, click and FCM message name (read apart: the
-    /// hot claim path never reads them).
+    /// A delivery with its attempts, acknowledgement, click, FCM message name and test mark (read
+    /// apart: the hot claim path never reads them).
     private static func logged(_ db: Database, _ record: DeliveryRecord) throws -> LoggedDelivery {
         let row = try Row.fetchOne(
-            db, sql: "SELECT acknowledged_at_ms, clicked_at_ms, message_name FROM deliveries WHERE id = ?", arguments: [record.id])
+            db, sql: "SELECT acknowledged_at_ms, clicked_at_ms, message_name, is_test FROM deliveries WHERE id = ?",
+            arguments: [record.id])
         return LoggedDelivery(
             delivery: record, attempts: try attempts(db, delivery: record), acknowledgedAtMs: row?[0], clickedAtMs: row?[1],
-            providerMessageID: row?[2])
+            providerMessageID: row?[2], isTest: (row?[3] as Int64? ?? 0) != 0)
     }
 
     /// Deliveries (without their payloads) matching a condition on `deliveries d`.

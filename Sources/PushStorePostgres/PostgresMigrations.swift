@@ -55,6 +55,8 @@ enum PostgresMigrations {
                 "ALTER TABLE deliveries ADD COLUMN clicked_at_ms bigint",
             ]
         ),
+        // Test pushes in the delivery log (SQLite's `v16_test_pushes`).
+        ("v6_test_pushes", ["ALTER TABLE deliveries ADD COLUMN is_test boolean NOT NULL DEFAULT false"]),
     ]
 
     /// Applies the pending migrations on `connection`, which the caller closes if this throws.

@@ -66,22 +66,22 @@ extension PostgresStore {
             let (deliveryID, attempt) = try DeliveryColumns.attempt(row)
             attempts[deliveryID, default: []].append(attempt)
         }
-        var extras: [Int64: (acknowledgedAtMs: Int64?, clickedAtMs: Int64?, providerMessageID: String?)] = [:]
+        var extras: [Int64: (acknowledgedAtMs: Int64?, clickedAtMs: Int64?, providerMessageID: String?, isTest: Bool)] = [:]
         for row in try await connection.rows(
             """
-            SELECT id, acknowledged_at_ms, clicked_at_ms, message_name FROM deliveries
+            SELECT id, acknowledged_at_ms, clicked_at_ms, message_name, is_test FROM deliveries
             WHERE id = ANY(\(PostgresArray.int8(records.map(\.id))))
-                AND (acknowledged_at_ms IS NOT NULL OR clicked_at_ms IS NOT NULL OR message_name IS NOT NULL)
+                AND (acknowledged_at_ms IS NOT NULL OR clicked_at_ms IS NOT NULL OR message_name IS NOT NULL OR is_test)
             """, logger: logger)
         {
-            let (id, acknowledged, clicked, name) = try row.decode((Int64, Int64?, Int64?, String?).self)
-            extras[id] = (acknowledged, clicked, name)
+            let (id, acknowledged, clicked, name, isTest) = try row.decode((Int64, Int64?, Int64?, String?, Bool).self)
+            extras[id] = (acknowledged, clicked, name, isTest)
         }
         return records.map {
             LoggedDelivery(
                 delivery: $0, attempts: withAcceptedAttempt(attempts[$0.id] ?? [], of: $0),
                 acknowledgedAtMs: extras[$0.id]?.acknowledgedAtMs, clickedAtMs: extras[$0.id]?.clickedAtMs,
-                providerMessageID: extras[$0.id]?.providerMessageID)
+                providerMessageID: extras[$0.id]?.providerMessageID, isTest: extras[$0.id]?.isTest ?? false)
         }
     }
 

@@ -87,10 +87,10 @@ extension PostgresStore {
                             \(PostgresArray.int8(d.map(\.createdAtMs))), \(PostgresArray.int8(d.map(\.updatedAtMs))),
                             \(PostgresArray.bool(d.map { $0.payload != nil })), \(PostgresArray.bytea(d.map { $0.payload ?? Data() })),
                             \(PostgresArray.int8(d.map(\.acknowledgedAtMs))), \(PostgresArray.text(d.map(\.providerMessageID))),
-                            \(PostgresArray.int8(d.map(\.clickedAtMs)))
+                            \(PostgresArray.int8(d.map(\.clickedAtMs))), \(PostgresArray.bool(d.map(\.isTest)))
                         ) WITH ORDINALITY AS s(app_id, message_id, user_id, device_token, apns_id, push_type, priority, expires_at_ms,
                             state, attempts, next_attempt_at_ms, last_status, last_reason, sent_at_ms, created_at_ms, updated_at_ms,
-                            has_payload, payload, acknowledged_at_ms, message_name, clicked_at_ms, k)
+                            has_payload, payload, acknowledged_at_ms, message_name, clicked_at_ms, is_test, k)
                     ), fresh AS (
                         SELECT nextval(pg_get_serial_sequence('deliveries', 'id')) AS id, s.* FROM (
                             SELECT * FROM src s WHERE NOT EXISTS (
@@ -101,10 +101,10 @@ extension PostgresStore {
                     ), queued AS (
                         INSERT INTO deliveries (id, app_id, message_id, user_id, device_token, apns_id, push_type, priority,
                             expires_at_ms, state, attempts, next_attempt_at_ms, last_status, last_reason, sent_at_ms, created_at_ms,
-                            updated_at_ms, acknowledged_at_ms, message_name, clicked_at_ms)
+                            updated_at_ms, acknowledged_at_ms, message_name, clicked_at_ms, is_test)
                         SELECT id, app_id, message_id, user_id, device_token, apns_id, push_type, priority, expires_at_ms,
                             CASE WHEN state = 'in_flight' THEN 'pending' ELSE state END, attempts, next_attempt_at_ms, last_status,
-                            last_reason, sent_at_ms, created_at_ms, updated_at_ms, acknowledged_at_ms, message_name, clicked_at_ms
+                            last_reason, sent_at_ms, created_at_ms, updated_at_ms, acknowledged_at_ms, message_name, clicked_at_ms, is_test
                         FROM fresh
                     ), stored AS (
                         INSERT INTO delivery_payloads (delivery_id, payload) SELECT id, payload FROM fresh WHERE has_payload

@@ -7,7 +7,7 @@ struct PushRelayCommand: AsyncParsableCommand {
         commandName: "push-relay",
         abstract: "Self-hosted push-notification relay: Sendbird-compatible webhook and REST API, delivery to APNs.",
         version: version,
-        subcommands: [ServeCommand.self, CheckConfigCommand.self, SendCommand.self, MigrateStoreCommand.self]
+        subcommands: [ServeCommand.self, CheckConfigCommand.self, SendCommand.self, TestPushCommand.self, MigrateStoreCommand.self]
     )
 }
 

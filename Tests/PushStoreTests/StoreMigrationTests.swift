@@ -182,6 +182,35 @@ import Testing
         try await postgres.close()
     }
 
+    /// Test pushes arrive as what they are: logged, final, marked as tests.
+    @Test func testPushesArriveMarkedAsTests() async throws {
+        let clock = ManualClock(PushStoreTestDeliveriesTests.now)
+        let file = try TemporaryDatabase()
+        let sqlite = try file.open(clock: clock)
+        _ = try await sqlite.registerToken(app: "app", user: "bob", token: hexToken(1), isUnique: false)
+        #expect(try await sqlite.acceptEvent(PushStoreDeliveriesTests.event(7)))
+        _ = try await sqlite.recordTestDelivery(
+            PushStoreTestDeliveriesTests.test(provider: .fcm, providerMessageID: "projects/p/messages/1"))
+        _ = try await sqlite.recordTestDelivery(
+            PushStoreTestDeliveriesTests.test(state: .failed, status: 500, reason: "InternalServerError"))
+        let database = try await TestDatabase.make(.postgres)
+        let postgres = try await database.openPostgres(clock: clock)
+
+        let report = try await StoreMigration(source: try SQLiteSnapshot(sqlite), target: postgres).run()
+        #expect(report.isComplete)
+        var expected = try await sqlite.recentDeliveries(app: "app", user: "bob", limit: 10)
+        let copied = try await postgres.recentDeliveries(app: "app", user: "bob", limit: 10)
+        #expect(expected.map(\.isTest) == [true, true, false])
+        expected = zip(expected, copied).map { source, target in
+            var source = source
+            source.delivery.id = target.delivery.id
+            return source
+        }
+        #expect(copied == expected)
+        #expect(try await postgres.pendingCount() == 1, "only the message's push is queued")
+        try await postgres.close()
+    }
+
     /// The snapshot is one moment: what the source gains while the copy runs stays behind.
     @Test func theSourceIsReadAsOneSnapshot() async throws {
         let clock = ManualClock()

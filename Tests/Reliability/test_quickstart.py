@@ -1,7 +1,8 @@
 """The README's quick start keeps working: `scripts/quickstart.sh --demo` builds, starts
 apns-mock, fcm-mock, hms-mock and the relay on loopback, registers Bob's iPhone (APNs), Android
 (FCM) and Huawei (HMS) tokens with curl, posts the signed sample event and sees the three pushes
-reach their mocks within a minute."""
+reach their mocks within a minute; then `push-relay test-push` prints each mock's answer for Bob's
+three devices, and a dead token's answer once apns-mock has unregistered the iPhone."""
 
 import json
 import socket
@@ -22,8 +23,8 @@ def port_free(port: int) -> bool:
             return False
 
 
-@pytest.mark.skipif(not all(port_free(p) for p in (8080, 2197, 2198, 2199)),
-                    reason="the quick start needs ports 8080 and 2197 to 2199")
+@pytest.mark.skipif(not all(port_free(p) for p in (8080, 2196, 2197, 2198, 2199)),
+                    reason="the quick start needs ports 8080 and 2196 to 2199")
 def test_quickstart_demo_delivers_the_sample_push():
     result = subprocess.run([str(ROOT / "scripts/quickstart.sh"), "--demo"], cwd=ROOT, capture_output=True,
                             text=True, timeout=600)
@@ -38,3 +39,10 @@ def test_quickstart_demo_delivers_the_sample_push():
     assert json.loads(fcm_line)["data"]["message"] == "Alice: Hello from the quick start"
     hms_line = result.stdout.split("the push reached hms-mock")[1].splitlines()[1]
     assert json.loads(hms_line)["data"]["message"] == "Alice: Hello from the quick start"
+    # The test push: each mock's answer for Bob's three devices, then the iPhone's dead token.
+    tested = result.stdout.split("test push to user bob of app quickstart-app: 3 device(s)")[1]
+    rows = {line.split()[0]: line for line in tested.splitlines()[2:5]}
+    assert set(rows) == {"apns", "fcm", "hms"}, tested[:2000]
+    assert all(" sent " in row for row in rows.values()), tested[:2000]
+    dead = result.stdout.split("test push to user bob of app quickstart-app: 1 device(s)")[1].splitlines()[2]
+    assert dead.startswith("apns") and "token_dead (token removed)" in dead and "Unregistered" in dead, dead

@@ -16,6 +16,11 @@ public struct AppLimits: Sendable, Hashable {
     /// The longest a session token lives: an `expires_at` beyond it is capped, and sessions
     /// issued before the bound existed die this long after their creation.
     public var maxSessionLifetime: Duration
+    /// Test pushes (`POST /v3/push/test`) the app may send a minute, whatever the credential:
+    /// as many at once, then one every `60 / n` seconds. Beyond: 429 with Retry-After. Each is a
+    /// real push with the app's credentials, so the bound keeps a leaked API token from turning
+    /// the endpoint into a spam cannon. 0 turns the limit off.
+    public var testPushesPerMinute: Int
 
     public static let defaultMaxMembersPerEvent = 2_000
     public static let defaultMaxChannelPreferencesPerUser = 10_000
@@ -27,18 +32,23 @@ public struct AppLimits: Sendable, Hashable {
     /// Sendbird's session tokens default to a week, too.
     public static let defaultMaxSessionLifetime: Duration = .seconds(7 * 86_400)
     public static let allowedSessionLifetime: ClosedRange<Duration> = .seconds(60) ... .seconds(365 * 86_400)
+    /// Enough for an operator chasing one user's missing pushes.
+    public static let defaultTestPushesPerMinute = 10
+    public static let allowedTestPushesPerMinute = 0...10_000
 
     public init(
         maxMembersPerEvent: Int = AppLimits.defaultMaxMembersPerEvent,
         maxChannelPreferencesPerUser: Int = AppLimits.defaultMaxChannelPreferencesPerUser,
         apiTokenRequestsPerSecond: Int = AppLimits.defaultAPITokenRequestsPerSecond,
         sessionTokenRequestsPerSecond: Int = AppLimits.defaultSessionTokenRequestsPerSecond,
-        maxSessionLifetime: Duration = AppLimits.defaultMaxSessionLifetime
+        maxSessionLifetime: Duration = AppLimits.defaultMaxSessionLifetime,
+        testPushesPerMinute: Int = AppLimits.defaultTestPushesPerMinute
     ) {
         self.maxMembersPerEvent = maxMembersPerEvent
         self.maxChannelPreferencesPerUser = maxChannelPreferencesPerUser
         self.apiTokenRequestsPerSecond = apiTokenRequestsPerSecond
         self.sessionTokenRequestsPerSecond = sessionTokenRequestsPerSecond
         self.maxSessionLifetime = maxSessionLifetime
+        self.testPushesPerMinute = testPushesPerMinute
     }
 }

@@ -56,6 +56,8 @@ struct DeliveryBody: Encodable {
     var provider_message_id: String?
     /// FCM's message name under its first name (FCM pushes only).
     var fcm_message_name: String?
+    /// `true` for a test push (`POST /v3/push/test`, `push-relay test-push`); absent otherwise.
+    var test: Bool?
     var attempt_log: [AttemptBody]
 
     init(_ logged: LoggedDelivery) {
@@ -80,6 +82,7 @@ struct DeliveryBody: Encodable {
         provider = d.provider.rawValue
         provider_message_id = logged.providerMessageID
         fcm_message_name = d.provider == .fcm ? logged.providerMessageID : nil
+        test = logged.isTest ? true : nil
         attempt_log = logged.attempts.map(AttemptBody.init)
     }
 }

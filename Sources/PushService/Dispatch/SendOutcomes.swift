@@ -24,13 +24,8 @@ struct SendOutcomes: Sendable {
         case .delivered(let providerID):
             return sent(delivery, attempt: attempt, providerID: providerID)
         case .tokenDead(let death):
-            let rule: TokenRemovalRule =
-                switch death {
-                case .always: .always
-                case .registeredBefore(let ms): .ifRegisteredBefore(ms)
-                case .registeredBeforeAnswer: .ifRegisteredBefore(nowMs)
-                }
-            return tokenInvalid(delivery, attempt: attempt, reason: result.label ?? "other", rule: rule)
+            return tokenInvalid(
+                delivery, attempt: attempt, reason: result.label ?? "other", rule: TokenRemovalRule(death, answeredAtMs: nowMs))
         case .rejected:
             return result.answered
                 ? rejected(delivery, attempt: attempt, reason: result.label ?? result.status.map(String.init) ?? "other")

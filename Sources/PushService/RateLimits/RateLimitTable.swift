@@ -27,7 +27,13 @@ struct RateLimitTable<Key: Hashable> {
     /// `perSecond` 0 means no limit.
     mutating func admit(_ key: Key, nowMicros: Int64, perSecond: Int, burst: Int) -> Decision {
         guard perSecond > 0 else { return .allow }
-        let interval = 1_000_000 / Int64(perSecond)
+        return admit(key, nowMicros: nowMicros, intervalMicros: 1_000_000 / Int64(perSecond), burst: burst)
+    }
+
+    /// A request of `key` at `nowMicros`, allowed one per `intervalMicros` sustained and `burst`
+    /// at once (rates slower than one a second: test pushes per minute).
+    mutating func admit(_ key: Key, nowMicros: Int64, intervalMicros interval: Int64, burst: Int) -> Decision {
+        guard interval > 0 else { return .allow }
         let tolerance = interval * Int64(max(1, burst) - 1)
         let previous = arrival[key] ?? nowMicros
         let start = max(previous, nowMicros)

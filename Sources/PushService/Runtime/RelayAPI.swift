@@ -22,6 +22,8 @@ public struct RelayAPI: Sendable {
     public let credentials: CredentialDirectory
     /// Each credential's request rate (`apps[].limits`).
     let rateLimits = CredentialRateLimiter()
+    /// Each app's test pushes (`apps[].limits.test_pushes_per_minute`).
+    let testPushLimits = TestPushRateLimiter()
     /// Users erased lately: the REST API adds them, the dispatcher drops what it holds for them.
     public let erasedUsers = ErasedUsers()
     public let logger: Logger
@@ -48,8 +50,9 @@ public struct RelayAPI: Sendable {
     /// A router with Sendbird-style error bodies for everything routed through it, the REST API
     /// under `/v3` (authenticated by `Api-Token` or `Session-Token`), `GET /openapi.yaml`, the
     /// operator's `GET /health`, `/ready`, `/metrics` (public; `/metrics` optionally behind a
-    /// token) and, when given, `POST /webhooks/sendbird` (authenticated by its signature).
-    func makeRouter(observability: ObservabilityRoutes, webhook: WebhookIntake?) -> Router<RelayRequestContext> {
+    /// token), when given, `POST /webhooks/sendbird` (authenticated by its signature) and, when
+    /// given, `POST /v3/push/test`.
+    func makeRouter(observability: ObservabilityRoutes, webhook: WebhookIntake?, testPush: TestPush? = nil) -> Router<RelayRequestContext> {
         let router = Router(context: RelayRequestContext.self)
         router.add(middleware: SendbirdErrorMiddleware(bodyLimit: configuration.http.maxBodyBytes))
         router.get("openapi.yaml") { _, _ in
@@ -69,6 +72,9 @@ public struct RelayAPI: Sendable {
             clock: clock
         ).register(on: v3)
         DeliveryLogAPI(store: store, clock: clock, bodyLimit: configuration.http.maxBodyBytes).register(on: v3)
+        if let testPush {
+            TestPushAPI(testPush: testPush, rateLimits: testPushLimits, bodyLimit: configuration.http.maxBodyBytes).register(on: v3)
+        }
         webhook?.register(on: router)
         // Last, once every route is in: the 405 table is read from them.
         MethodNotAllowedMiddleware.add(to: router)

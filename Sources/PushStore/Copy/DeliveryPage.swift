@@ -26,6 +26,8 @@ public struct DeliveryPage: Sendable {
         public var clickedAtMs: Int64?
         /// FCM's name for a sent FCM push.
         public var providerMessageID: String?
+        /// A test push's (`TestDelivery`).
+        public var isTest: Bool
         /// nil only for a row whose payload was lost (none is, today).
         public var payload: Data?
         /// Oldest first.

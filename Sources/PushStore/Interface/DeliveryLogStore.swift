@@ -20,4 +20,10 @@ public protocol DeliveryLogStore: Sendable {
     /// at the same time. Returns the ones clicked now (a second click counts once, as with
     /// acknowledgements).
     func recordClicks(ids: [Int64], atMs: Int64) async throws -> [Int64]
+
+    /// Logs a test push that was sent (`TestDelivery`): one delivery in its final state, marked as
+    /// a test, with its attempt and payload; never in the queue. A dead token is removed by its
+    /// `tokenRemoval` rule in the same transaction, as `recordOutcomes` removes one (a registry
+    /// write of the app: caches forget it, a fleet hears of it).
+    func recordTestDelivery(_ test: TestDelivery) async throws -> TestDeliveryRecorded
 }

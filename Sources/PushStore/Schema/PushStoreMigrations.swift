@@ -21,6 +21,7 @@ enum PushStoreMigrations {
         migrator.registerMigration("v13_packed_payloads", migrate: PackedPayloadSchema.migrate)
         migrator.registerMigration("v14_credential_issuers", migrate: CredentialIssuerSchema.migrate)
         migrator.registerMigration("v15_reader_parity", migrate: ReaderParitySchema.migrate)
+        migrator.registerMigration("v16_test_pushes", migrate: TestPushSchema.migrate)
         return migrator
     }
 

@@ -87,6 +87,24 @@ import Testing
         #expect(config.http.maxConnections == HTTPConfiguration.defaultMaxConnections)
     }
 
+    @Test func testPushesPerMinuteIsReadAndBounded() throws {
+        func limit(_ value: String) throws -> Int {
+            try RelayConfiguration.parse(
+                yaml: """
+                    listen: {}
+                    database: {path: x.sqlite}
+                    apps: [{app_id: A, api_token: aaaaaaaaaaaaaaaaaaaa\(value)}]
+                    """
+            ).apps[0].limits.testPushesPerMinute
+        }
+        #expect(try limit("") == AppLimits.defaultTestPushesPerMinute)
+        #expect(try limit(", limits: {test_pushes_per_minute: 2}") == 2)
+        #expect(try limit(", limits: {test_pushes_per_minute: 0}") == 0)
+        #expect(throws: ConfigurationError.self) { try limit(", limits: {test_pushes_per_minute: -1}") }
+        #expect(throws: ConfigurationError.self) { try limit(", limits: {test_pushes_per_minute: 10001}") }
+        #expect(try RelayConfiguration.load(path: Repository.path("Config/push-relay.yaml")).apps[0].limits.testPushesPerMinute == 10)
+    }
+
     @Test func optionalKeysHaveDefaults() throws {
         let config = try RelayConfiguration.parse(
             yaml: """

@@ -102,6 +102,7 @@ import PushCore
         (.delete, "/v3/push/device_tokens/apns/\(apnsToken(1))", nil),
         (.get, "/v3/push/deliveries?message_id=1&user_id=alice", nil),
         (.get, "/v3/users/alice/push/deliveries", nil),
+        (.post, "/v3/push/test", #"{"user_id": "alice"}"#),
         (.get, "/v3/applications/push/message_templates", nil),
         (.put, "/v3/applications/push/message_templates/default", #"{"template": {"MESG": "pwned"}}"#),
         (.post, "/v3/users/alice/token", nil),

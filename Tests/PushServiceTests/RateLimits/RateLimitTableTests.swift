@@ -25,6 +25,16 @@ import Testing
         #expect(table.admit("k", nowMicros: 0, perSecond: 0, burst: 0) == .allow, "0: no limit")
     }
 
+    /// Rates below one a second (test pushes per minute): one per interval, a burst at once.
+    @Test func aSlowerRateByItsInterval() {
+        var table = RateLimitTable<String>(maximumKeys: 10)
+        for _ in 0..<10 { #expect(table.admit("k", nowMicros: 0, intervalMicros: 6_000_000, burst: 10) == .allow) }
+        #expect(table.admit("k", nowMicros: 0, intervalMicros: 6_000_000, burst: 10) == .refuse(retryAfterSeconds: 6))
+        #expect(table.admit("k", nowMicros: 5_000_000, intervalMicros: 6_000_000, burst: 10) == .refuse(retryAfterSeconds: 1))
+        #expect(table.admit("k", nowMicros: 6_000_000, intervalMicros: 6_000_000, burst: 10) == .allow)
+        #expect(table.admit("k", nowMicros: 6_000_000, intervalMicros: 6_000_000, burst: 10) == .refuse(retryAfterSeconds: 6))
+    }
+
     /// Bounded: keys whose bucket is full again are dropped to make room; a table full of keys
     /// all being limited lets a new key through untracked rather than grow.
     @Test func theTableStaysWithinItsBound() {

@@ -1,0 +1,14 @@
+import PushSending
+import PushStore
+
+extension TokenRemovalRule {
+    /// How a token the provider called dead leaves the registry, its answer having come at
+    /// `answeredAtMs`: the one rule for queued pushes (`SendOutcomes`) and test pushes.
+    init(_ death: TokenDeath, answeredAtMs: Int64) {
+        switch death {
+        case .always: self = .always
+        case .registeredBefore(let ms): self = .ifRegisteredBefore(ms)
+        case .registeredBeforeAnswer: self = .ifRegisteredBefore(answeredAtMs)
+        }
+    }
+}
