@@ -61,7 +61,8 @@ public final class RelayApplication: Sendable {
     public let dispatcher: Dispatcher
     public let webhook: WebhookIntake
     public let pruner: DeliveryLogPruner
-    /// `POST /v3/push/test`: through `targets`, with the dispatcher's request deadline.
+    /// `POST /v3/push/test`: through `targets`, waiting at most `TestPush.defaultTimeout` (or the
+    /// dispatcher's deadline, when shorter).
     public let testPush: TestPush
     public let registry: PrometheusCollectorRegistry
     public let notifier: SystemdNotifier
@@ -96,6 +97,8 @@ public final class RelayApplication: Sendable {
                     maxBacklog: configuration.delivery.maxBacklog),
             clock: seams.clock, erasedUsers: api.erasedUsers,
             logger: Logger(label: "push-relay.dispatcher", factory: { _ in logger.handler }))
+        // Every configured app in the backlog from the start, so `/metrics` shows each one's depth (at 0).
+        dispatcher.backlog.seed(Dictionary(configuration.apps.map { ($0.appID, 0) }, uniquingKeysWith: { first, _ in first }))
         let store = api.store
         let readiness = DatabaseReadiness(check: seams.databaseCheck ?? { await store.checkWritable() })
         databaseReadiness = readiness
@@ -110,12 +113,15 @@ public final class RelayApplication: Sendable {
             sessionLifetime: configuration.apps.map(\.limits.maxSessionLifetime).max() ?? AppLimits.defaultMaxSessionLifetime,
             clock: seams.clock)
         testPush = TestPush(
-            store: api.store, targets: targets, timeout: dispatcher.configuration.requestTimeout, clock: seams.clock,
+            store: api.store, targets: targets, timeout: min(TestPush.defaultTimeout, dispatcher.configuration.requestTimeout),
+            clock: seams.clock,
             logger: Logger(label: "push-relay.test-push", factory: { _ in logger.handler }))
         self.registry = registry
+        // Every operation's series from 0, so that an alert on their increase sees the first error.
+        DatabaseErrors.startAtZero()
         let observability = ObservabilityRoutes(
             database: readiness, clients: clients, registry: registry, metricsToken: configuration.metrics.token,
-            recipientCache: { [store] in store.recipientCacheStatistics })
+            recipientCache: { [store] in store.recipientCacheStatistics }, dispatcher: dispatcher)
         self.observability = observability
         let exposition: @Sendable () async -> String = { String(decoding: await observability.exposition(), as: UTF8.self) }
         let history = CounterHistory(exposition: exposition, wallMs: seams.clock)

@@ -23,7 +23,8 @@ extension PostgresStore {
         let leaseNow = clock()
         let leaseUntil = WallClock.adding(configuration.leaseMilliseconds, to: leaseNow)
         return try await transaction { connection in
-            let apps = try await connection.rows(
+            // Each app with deliveries to claim, and how many the sweep took over (on every row).
+            let rows = try await connection.rows(
                 """
                 WITH RECURSIVE swept AS (
                     \(unescaped: Self.sweepExpiredLeases) \(leaseNow) RETURNING app_id
@@ -33,13 +34,17 @@ extension PostgresStore {
                     SELECT (SELECT app_id FROM deliveries WHERE state = 'pending' AND app_id > pending_apps.app ORDER BY app_id LIMIT 1)
                     FROM pending_apps WHERE pending_apps.app IS NOT NULL
                 )
-                SELECT app FROM pending_apps WHERE app IS NOT NULL
-                UNION
-                SELECT app_id FROM swept
+                SELECT app, (SELECT COUNT(*) FROM swept) FROM (
+                    SELECT app FROM pending_apps WHERE app IS NOT NULL
+                    UNION
+                    SELECT app_id FROM swept
+                ) apps
                 """, logger: logger
-            ) { try $0.decode(String.self) }
+            ) { try $0.decode((String, Int).self) }
             // SQLite's order (bytes, whatever this database's collation), so `rotation` means the same app.
-            .sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+            let apps = rows.map(\.0).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+            // Whatever the sweep put back has an app, so it is on every row, or there are none.
+            let takenOver = rows.first?.1 ?? 0
             guard !apps.isEmpty else { return DueClaim(records: [], exhausted: true) }
             var claimed: [DeliveryRecord] = []
             // Whether some app may have more due than it got (its room, or the limit, cut it short).
@@ -72,7 +77,7 @@ extension PostgresStore {
                 claimed += taken
                 if taken.count == room { cut = true }
             }
-            return DueClaim(records: claimed, exhausted: !cut)
+            return DueClaim(records: claimed, exhausted: !cut, takenOver: takenOver)
         }
     }
 
@@ -226,6 +231,20 @@ extension PostgresStore {
     public var claimRenewalInterval: Duration? { configuration.leaseDuration / 3 }
 
     public var isShared: Bool { true }
+
+    /// How many relays are connected to this database now: the node ids in the `application_name` of
+    /// its connections (`push-relay NODE`, and `push-relay NODE listen` for the LISTEN connection
+    /// every live relay keeps open). `pg_stat_activity` shows every session's application name to
+    /// any user, so relays connecting as other database users are counted too.
+    public func connectedNodes() async throws -> Int? {
+        try await withConnection { connection in
+            try await connection.value(
+                """
+                SELECT COUNT(DISTINCT regexp_replace(application_name, ' listen$', '')) FROM pg_stat_activity
+                WHERE datname = current_database() AND application_name LIKE 'push-relay %'
+                """, as: Int.self, logger: logger)
+        }
+    }
 
     /// Extends this relay's leases on those of `ids` it still holds to `leaseDuration` from now
     /// (the dispatcher calls it every `claimRenewalInterval` with what it holds). Returns how many.

@@ -18,8 +18,9 @@ struct TestPushCommand: AsyncParsableCommand {
             (sent, token_dead, failed, retryable), HTTP status, the provider's reason, its id for \
             the push (apns-id, FCM message name, HMS request id) and the latency. A dead token is \
             removed, as a queued push's would be. Each push is logged in the delivery log as a \
-            test (GET /v3/users/{user_id}/push/deliveries). The relay may be running: the \
-            database is only read and appended to.
+            test (GET /v3/users/{user_id}/push/deliveries). It may run while the relay serves \
+            the same database (SQLite too): it reads tokens, logs its pushes and removes dead \
+            tokens, and makes no SQLite file where there is none.
 
             --token-type: apns, gcm (or fcm) or huawei (or hms).
 
@@ -56,7 +57,7 @@ struct TestPushCommand: AsyncParsableCommand {
     var title: String?
 
     @Option(name: .long, help: "Seconds to wait for each provider's answer (1...120).")
-    var timeout = 15
+    var timeout = Int(TestPush.defaultTimeout.components.seconds)
 
     func validate() throws {
         guard (1...120).contains(timeout) else { throw ValidationError("--timeout must be 1...120") }

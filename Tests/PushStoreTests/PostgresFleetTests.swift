@@ -44,6 +44,22 @@ import Testing
         return try await condition()
     }
 
+    /// Each relay of the fleet sees how many are connected (its pool's and its LISTEN
+    /// connection's application names), and a relay that closes is no longer counted.
+    @Test func eachRelaySeesTheRelaysConnected() async throws {
+        let fleet = try await fleet()
+        #expect(try await fleet.a.connectedNodes() == 2)
+        #expect(try await fleet.b.connectedNodes() == 2)
+        let c = try await fleet.db.openPostgres(clock: fleet.clock, nodeID: "relay c")
+        #expect(try await fleet.a.connectedNodes() == 3, "a node id with a space is one node")
+        try await c.close()
+        // The server ends a closed connection's session a moment after the client has gone.
+        #expect(try await waitUntil { try await fleet.a.connectedNodes() == 2 })
+        let file = try await TestDatabase.make(.sqlite)
+        let sqlite = try await file.open()
+        #expect(try await sqlite.connectedNodes() == nil, "no fleet on SQLite")
+    }
+
     @Test func relaysStartingAtOnceApplyTheMigrationsOnce() async throws {
         let db = try await TestDatabase.make(.postgres)
         async let a = db.openPostgres(nodeID: "a")
@@ -120,7 +136,9 @@ import Testing
         #expect(try await fleet.b.claimDue(nowMs: .max, limit: 10).isEmpty, "renewed at +50 s: held until +110 s")
 
         fleet.clock.advance(by: 41_000)
-        let takenOver = try await fleet.b.claimDue(nowMs: .max, limit: 10)
+        let claim = try await fleet.b.claimDue(nowMs: .max, limit: 10, roomByApp: [:], defaultRoom: 10, rotation: 0)
+        #expect(claim.takenOver == 2, "b says it took two over (pushrelay_claims_taken_over_total)")
+        let takenOver = claim.records
         #expect(Set(takenOver.map(\.id)) == Set(claimed.map(\.id)))
         #expect(Set(takenOver.map(\.pushID)) == Set(event.deliveries.map(\.pushID)))
         #expect(takenOver.allSatisfy { $0.state == .inFlight && $0.attempts == 0 })

@@ -26,6 +26,10 @@ def post(cluster, body):
 METRICS_TOKEN = "disk-full-metrics-token-0123"
 
 
+def metrics(cluster) -> str:
+    return requests.get(f"{cluster.url}/metrics", timeout=10, headers={"Authorization": f"Bearer {METRICS_TOKEN}"}).text
+
+
 def wait_ready(cluster, want: int, deadline_s: float):
     """Waits until `GET /ready` answers `want` (its check is at most a second old); the last body."""
     deadline = time.monotonic() + deadline_s
@@ -65,10 +69,12 @@ def test_a_full_disk_is_answered_503_and_not_ready_and_nothing_accepted_is_lost(
             assert cluster.relay.poll() is None, "the relay exited"
             not_ready = wait_ready(cluster, 503, deadline_s=30)
             assert not_ready.status_code == 503 and "file system is full" in not_ready.json()["database"], not_ready.text
+            assert "\npushrelay_ready 0.0\n" in metrics(cluster), "the metrics say not ready too"
 
             # Room again: ready by itself, and events are accepted.
             subprocess.run(["mount", "-o", "remount,size=64m", str(small)], check=True)
             assert wait_ready(cluster, 200, deadline_s=30).status_code == 200
+            assert "\npushrelay_ready 1.0\n" in metrics(cluster)
             for _ in range(20):
                 message_id += 1
                 body, tokens = event_body(message_id, rng)

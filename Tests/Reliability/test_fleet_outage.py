@@ -13,6 +13,7 @@ import os
 import time
 
 import pytest
+import requests
 
 from cluster import MOCK_BIN, RELAY_BIN, Fleet, FleetLoad
 import pgcluster  # noqa: E402  (cluster put Tests/PythonSupport on the path)
@@ -56,5 +57,15 @@ def test_a_database_outage_is_answered_503_and_loses_nothing(tmp_path):
         assert during.get(503, 0) > 0, f"no 503 while the database was down: {during}"
         assert during.get(200, 0) <= 3 * 2, f"200s while the database was down (only events committed just before it stopped may be): {during}"
         assert not missing, f"{len(missing)} accepted pushes never reached APNs, e.g. {sorted(missing)[:5]}"
+        # The outage is in the metrics: store errors counted where they surfaced (the dispatchers'
+        # claims and upkeep, webhooks caught mid-commit), by operation.
+        errors = {}
+        for url in fleet.urls():
+            for line in requests.get(f"{url}/metrics", timeout=10).text.splitlines():
+                if line.startswith("pushrelay_database_errors_total{"):
+                    operation = line.split('operation="', 1)[1].split('"', 1)[0]
+                    errors[operation] = errors.get(operation, 0) + float(line.rsplit(" ", 1)[1])
+        print(f"database errors counted during the outage: {errors}")
+        assert sum(errors.values()) > 0, errors
     finally:
         fleet.stop()

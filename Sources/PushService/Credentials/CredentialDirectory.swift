@@ -171,6 +171,7 @@ public final class CredentialDirectory: Sendable {
                     for app in next.apps { try await reload(app: app) }
                 }
             } catch {
+                DatabaseErrors.count(.credentials)
                 logger.warning(
                     "could not reload API tokens and session revocations; retrying", metadata: ["error": "\(store.describe(error))"])
             }

@@ -49,6 +49,7 @@ public struct DeliveryLogPruner: Service {
                 let deleted = try await pruneOnce()
                 if deleted > 0 { logger.info("pruned delivery log", metadata: ["deliveries": .stringConvertible(deleted)]) }
             } catch {
+                DatabaseErrors.count(.prune)
                 logger.error("pruning the delivery log failed", metadata: ["error": "\(store.describe(error))"])
             }
             // Ends early (throws) on graceful shutdown or cancellation.

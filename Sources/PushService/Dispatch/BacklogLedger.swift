@@ -152,6 +152,9 @@ public final class BacklogLedger: Sendable {
 
     public var totalUnsent: Int { state.withLock { $0.totalUnsent } }
     public func unsent(app: String) -> Int { state.withLock { $0.unsent(app: app) } }
+    /// Every app's unsent pushes (an app seen once stays, at 0), for `/metrics`: one copy of a
+    /// dictionary as long as the apps, taken at scrape time, never on a push's path.
+    public var unsentByApp: [String: Int] { state.withLock { $0.apps.mapValues(\.unsent) } }
 
     /// The unsent pushes found in the store at start: per app, and by the second they were accepted.
     public func seed(_ counts: [String: Int], bySecond: [Int64: Int] = [:]) {

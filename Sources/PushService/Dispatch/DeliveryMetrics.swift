@@ -184,6 +184,11 @@ public enum DeliveryMetrics {
             }
         }
 
+        /// Pushes whose claim's lease had run out, put back to be sent (`DueClaim.takenOver`).
+        func claimsTakenOver(_ count: Int) {
+            counter("pushrelay_claims_taken_over_total", [], []).increment(by: count)
+        }
+
         func tokenRemoved(app: String, provider: PushProvider, reason: String) {
             counter("pushrelay_token_removals_total", ["app", "reason", "provider"], [app, reason, provider.rawValue]).increment()
         }

@@ -71,6 +71,7 @@ struct DispatchLoop {
             case .claimed(.success(let due), let nowMs):
                 claimed(due, nowMs: nowMs, &group)
             case .claimed(.failure(let error), _):
+                DatabaseErrors.count(.claim)
                 dispatcher.logger.error("claiming deliveries failed", metadata: ["error": "\(dispatcher.store.describe(error))"])
                 machine.claimFailed()
             case .timedOut(let fired):
@@ -207,6 +208,7 @@ struct DispatchLoop {
 
     /// A claim came back: start its sends (or, when stopping, put them back unsent).
     private mutating func claimed(_ due: DueClaim, nowMs: Int64, _ group: inout DiscardingTaskGroup) {
+        if due.takenOver > 0 { dispatcher.tookOver(due.takenOver) }
         dispatcher.held?.hold(due.records.lazy.map(\.id))
         machine.claimed(count: due.records.count, exhausted: due.exhausted)
         for delivery in due.records {

@@ -40,6 +40,9 @@ public final class Dispatcher: Service, Sendable {
     public let backlog: BacklogLedger
     /// Users erased lately: what is held for them is dropped, not sent.
     public let erasedUsers: ErasedUsers
+    /// How many relays the shared store last said were connected (`connectedNodes`, read by the
+    /// fleet upkeep); -1 until read, and on a store of one relay.
+    private let fleetNodes = Atomic<Int>(-1)
 
     /// - Parameters:
     ///   - clock: Unix milliseconds (the same clock the webhook stamps expirations with).
@@ -64,6 +67,8 @@ public final class Dispatcher: Service, Sendable {
         self.backlog = BacklogLedger(maxBacklog: configuration.maxBacklog)
         self.inbox = DispatchInbox(window: configuration.window)
         self.held = store.claimRenewalInterval == nil ? nil : HeldClaims()
+        // From 0, so that an alert on its increase sees the first takeover.
+        if store.isShared { metrics.claimsTakenOver(0) }
     }
 
     /// New pending deliveries were committed: claim from the queue now.
@@ -159,6 +164,14 @@ public final class Dispatcher: Service, Sendable {
         let clock = ContinuousClock()
         var lastReconcile = clock.now
         var lastRenewal = clock.now
+        if store.isShared {
+            do {
+                try await readFleetNodes()
+            } catch {
+                if Task.isCancelled { return }
+                DatabaseErrors.count(.upkeep)
+            }
+        }
         while !Task.isCancelled {
             try? await Task.sleep(for: tick)
             if Task.isCancelled { return }
@@ -171,13 +184,39 @@ public final class Dispatcher: Service, Sendable {
                     lastReconcile = clock.now
                     backlog.reconcile(try await store.unsentCountsByApp())
                     reportBacklog()
+                    if store.isShared { try await readFleetNodes() }
                 }
             } catch {
                 // A query the stop cut short is not the store's failure.
                 if Task.isCancelled { return }
+                DatabaseErrors.count(.upkeep)
                 logger.warning("could not renew claims or read the backlog from the store", metadata: ["error": "\(store.describe(error))"])
             }
         }
+    }
+
+    private func readFleetNodes() async throws {
+        if let nodes = try await store.connectedNodes() { fleetNodes.store(nodes, ordering: .relaxed) }
+    }
+
+    /// How many relays are connected to the shared store (as last read, every 5 s); nil on a
+    /// store of one relay, or before the first reading.
+    public var connectedNodes: Int? {
+        let nodes = fleetNodes.load(ordering: .relaxed)
+        return nodes < 0 ? nil : nodes
+    }
+
+    /// How many pushes this relay holds claimed on a shared store (and renews the lease of);
+    /// nil on a store whose claims never expire.
+    public var claimsHeld: Int? { held?.count }
+
+    /// A claim put back to pending `count` pushes whose lease had run out: the relay that held
+    /// them died or hung past its lease (this one, even, after a long pause).
+    func tookOver(_ count: Int) {
+        metrics.claimsTakenOver(count)
+        logger.warning(
+            "took over pushes whose claim's lease had run out (a relay of the fleet stopped renewing its claims)",
+            metadata: ["count": .stringConvertible(count)])
     }
 
     /// Stops claiming (as on graceful shutdown); `run()` returns once in-flight sends finish or
@@ -250,6 +289,7 @@ public final class Dispatcher: Service, Sendable {
                 timeout = min(timeout, .milliseconds(max(0, due - clock())))
             }
         } catch {
+            DatabaseErrors.count(.claim)
             logger.error("reading the queue failed", metadata: ["error": "\(store.describe(error))"])
         }
         return timeout
@@ -265,6 +305,7 @@ public final class Dispatcher: Service, Sendable {
         // taken over (on a shared store) or resumed at the next start.
         held?.release(batch.lazy.map(\.deliveryID))
         if case .failure(let error) = result {
+            DatabaseErrors.count(.record)
             logger.error(
                 "recording delivery outcomes failed",
                 metadata: ["error": "\(store.describe(error))", "count": .stringConvertible(batch.count)])

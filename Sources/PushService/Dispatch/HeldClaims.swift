@@ -26,4 +26,6 @@ final class HeldClaims: Sendable {
     }
 
     var ids: [Int64] { holds.withLock { Array($0.keys) } }
+
+    var count: Int { holds.withLock { $0.count } }
 }

@@ -30,7 +30,9 @@ struct SendbirdErrorMiddleware: RouterMiddleware {
                 abortedRequests.record(aborted, path: LoggablePath.of(request.uri.path), logger: context.logger)
                 return aborted.apiError.response()
             }
-            // Our own failure (database, bug): log the detail, answer generically.
+            // Our own failure (database, bug): log the detail, answer generically. Handlers turn
+            // every other failure into an `APIError`, so what gets here is the store's.
+            DatabaseErrors.count(.rest)
             context.logger.error(
                 "request failed",
                 metadata: ["path": .string(LoggablePath.of(request.uri.path)), "error": .string(String(describing: error))])

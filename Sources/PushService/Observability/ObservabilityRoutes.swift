@@ -21,17 +21,21 @@ public struct ObservabilityRoutes: Sendable {
     public let metricsToken: Secret?
     /// The webhook's recipient cache, read at scrape time.
     public let recipientCache: (@Sendable () -> RecipientCacheStatistics)?
+    /// Its backlog per app and the fleet's state, read at scrape time (`DispatcherGauges`).
+    public let dispatcher: Dispatcher?
     private let recipientCacheMetrics = RecipientCacheMetrics()
+    private let processMetrics = ProcessMetrics()
 
     public init(
         database: DatabaseReadiness, clients: PushClients?, registry: PrometheusCollectorRegistry, metricsToken: Secret?,
-        recipientCache: (@Sendable () -> RecipientCacheStatistics)? = nil
+        recipientCache: (@Sendable () -> RecipientCacheStatistics)? = nil, dispatcher: Dispatcher? = nil
     ) {
         self.database = database
         self.clients = clients
         self.registry = registry
         self.metricsToken = metricsToken
         self.recipientCache = recipientCache
+        self.dispatcher = dispatcher
     }
 
     struct AppState: Codable, Equatable {
@@ -92,12 +96,27 @@ public struct ObservabilityRoutes: Sendable {
     /// What `/metrics` answers: the gauges read at scrape time set, then every metric in
     /// Prometheus' text format. The console's overview reads its numbers from here too.
     func exposition() async -> [UInt8] {
-        if let clients { RelayGauges.update(registry, from: clients) }
-        if let recipientCache { recipientCacheMetrics.update(registry, from: recipientCache()) }
+        await updateScrapeTimeMetrics()
         var bytes: [UInt8] = []
         registry.emit(into: &bytes)
         return bytes
     }
+
+    /// The gauges read when scraped: readiness as `/ready` decides it, the clients' pools and
+    /// certificates, the recipient cache, the dispatcher's backlog and fleet, the process.
+    private func updateScrapeTimeMetrics() async {
+        let ready = await database.current() == nil
+        registry.makeGauge(
+            descriptor: MetricNameDescriptor(
+                metricName: Self.readyMetric, unitName: "", helpText: "1 when GET /ready answers 200 (the database takes writes), else 0")
+        ).set(ready ? 1.0 : 0.0)
+        if let clients { RelayGauges.update(registry, from: clients) }
+        if let recipientCache { recipientCacheMetrics.update(registry, from: recipientCache()) }
+        if let dispatcher { DispatcherGauges.update(registry, from: dispatcher) }
+        processMetrics.update(registry, from: ProcessStatistics.current())
+    }
+
+    static let readyMetric = "pushrelay_ready"
 
     /// The database must take a write lock (checked at most once a second); APNs and FCM pools are
     /// reported but do not gate readiness, since connections open lazily on the first push.

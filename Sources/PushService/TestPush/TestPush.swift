@@ -4,7 +4,6 @@ import Logging
 import PushCore
 import PushSending
 import PushStore
-import Synchronization
 import UUIDText
 
 /// Sends one test push to a user's devices, or to one device token, through the app's senders
@@ -18,7 +17,7 @@ import UUIDText
 public struct TestPush: Sendable {
     let store: any RelayStore
     let targets: any DeliveryTargetProvider
-    /// Each provider's deadline (the dispatcher's, 15 s by default).
+    /// Each provider's deadline.
     let timeout: Duration
     /// Unix ms: the push's expiry and the log's times.
     let clock: @Sendable () -> Int64
@@ -27,9 +26,12 @@ public struct TestPush: Sendable {
 
     /// How long a provider may hold a test push for a device that is offline: the push means "now".
     public static let timeToLive: Duration = .seconds(600)
+    /// Each provider's deadline unless given: someone is waiting for the answer, and a provider
+    /// silent for 5 s is itself the finding.
+    public static let defaultTimeout: Duration = .seconds(5)
 
     public init(
-        store: any RelayStore, targets: any DeliveryTargetProvider, timeout: Duration = .seconds(15),
+        store: any RelayStore, targets: any DeliveryTargetProvider, timeout: Duration = TestPush.defaultTimeout,
         clock: @escaping @Sendable () -> Int64 = WallClock.milliseconds, logger: Logger
     ) {
         self.store = store
@@ -86,7 +88,7 @@ public struct TestPush: Sendable {
         var latency: Duration?
         if let sender {
             let started = ContinuousClock.now
-            result = await Self.submit(push, to: sender, timeout: timeout)
+            result = await TestPushWait.send(push, through: sender, deadline: timeout)
             latency = ContinuousClock.now - started
         } else {
             let settings = device.provider.rawValue
@@ -145,39 +147,5 @@ public struct TestPush: Sendable {
         if let reason = result.reason { metadata["reason"] = .string(reason) }
         if result.tokenRemoved { metadata["token_removed"] = "true" }
         return metadata
-    }
-
-    /// `push` through `sender`, waited for; a cancelled wait cancels the send (which then answers
-    /// "not sent" unless the provider answered first).
-    static func submit(_ push: OutgoingPush, to sender: any PushSender, timeout: Duration) async -> PushSendResult {
-        let handle = HandleBox()
-        return await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
-                // `completion` runs exactly once (`PushSender`), so the continuation resumes once.
-                handle.set(sender.submit(push, timeout: timeout) { continuation.resume(returning: $0) })
-            }
-        } onCancel: {
-            handle.cancel()
-        }
-    }
-
-    /// The handle of a send under way, for a cancellation that may come from another thread.
-    private final class HandleBox: Sendable {
-        private let state = Mutex<(handle: PushSendHandle?, cancelled: Bool)>((nil, false))
-
-        func set(_ handle: PushSendHandle) {
-            let cancelled = state.withLock { state in
-                state.handle = handle
-                return state.cancelled
-            }
-            if cancelled { handle.cancel() }
-        }
-
-        func cancel() {
-            state.withLock { state in
-                state.cancelled = true
-                return state.handle
-            }?.cancel()
-        }
     }
 }

@@ -303,6 +303,7 @@ public struct WebhookIntake: Sendable {
         } catch let error as APIError {
             throw error
         } catch {
+            DatabaseErrors.count(.webhook)
             refused(result: "store_unavailable", appID: app, category: category)
             throw Self.storeUnavailable
         }
@@ -353,6 +354,7 @@ public struct WebhookIntake: Sendable {
         do {
             try await store.requeue(ids: ids)
         } catch {
+            DatabaseErrors.count(.record)
             logger.error(
                 "could not put handed-off deliveries back to pending; the next start will",
                 metadata: ["count": .stringConvertible(ids.count), "error": "\(store.describe(error))"])

@@ -61,6 +61,10 @@ public protocol DeliveryQueue: Sendable {
     /// other relays finish, and a relay's running count of them must be corrected from the store
     /// now and then.
     var isShared: Bool { get }
+
+    /// How many relays (node ids) are connected to a shared queue now, or nil on a queue of one
+    /// relay.
+    func connectedNodes() async throws -> Int?
 }
 
 extension DeliveryQueue {
@@ -70,6 +74,8 @@ extension DeliveryQueue {
     public func renewClaims(ids: [Int64]) async throws -> Int { 0 }
 
     public var isShared: Bool { false }
+
+    public func connectedNodes() async throws -> Int? { nil }
 
     /// Up to `limit` due deliveries, oldest due first within each app.
     public func claimDue(nowMs: Int64, limit: Int) async throws -> [DeliveryRecord] {

@@ -198,7 +198,9 @@ import Testing
         try FileManager.default.createDirectory(at: keys, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         defer { try? FileManager.default.removeItem(at: keys) }
         let secret = keys.appendingPathComponent("hms-client-secret").path
-        #expect(FileManager.default.createFile(atPath: secret, contents: Data("quickstart-hms-client-secret".utf8), attributes: [.posixPermissions: 0o600]))
+        #expect(
+            FileManager.default.createFile(
+                atPath: secret, contents: Data("quickstart-hms-client-secret".utf8), attributes: [.posixPermissions: 0o600]))
         let text = try String(contentsOfFile: Repository.path("Config/quickstart.yaml"), encoding: .utf8)
             .replacingOccurrences(of: ".quickstart/keys/", with: keys.path + "/")
         let config = try RelayConfiguration.parse(yaml: text)

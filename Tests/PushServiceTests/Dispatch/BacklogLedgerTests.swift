@@ -43,6 +43,17 @@ import Testing
         #expect(state.totalUnsent == 7)
     }
 
+    /// `/metrics`' per-app depth: every app the ledger has seen, gone to 0 when its pushes left.
+    @Test func eachAppsUnsentPushesAreReadTogether() {
+        let ledger = BacklogLedger(maxBacklog: .seconds(2))
+        #expect(ledger.unsentByApp.isEmpty)
+        ledger.seed(["quiet": 0])
+        ledger.accepted(app: "a", count: 3, atMs: 1_000)
+        ledger.accepted(app: "b", count: 1, atMs: 1_000)
+        ledger.finished(app: "b", nowMs: 1_500, acceptedAtMs: 1_000)
+        #expect(ledger.unsentByApp == ["quiet": 0, "a": 3, "b": 0])
+    }
+
     @Test func capacityIsTheBestSecondOfTheLastTen() {
         var state = State(floorPerSecond: 10, maxBacklogMs: 1_000)
         state.accepted(app: "a", count: 1_000, atMs: 0)

@@ -54,6 +54,19 @@ import Testing
         #expect(!text.contains(#"app="b""#), "\(text)")
     }
 
+    /// Pushes taken over from a relay whose lease ran out: one series, from 0 (the dispatcher
+    /// starts it on a shared store), so an alert on its increase sees the first takeover.
+    @Test func takeoversAreCountedFromZero() {
+        let zero = Self.render { handles in handles.claimsTakenOver(0) }
+        #expect(zero.contains("pushrelay_claims_taken_over_total 0\n"), "\(zero)")
+        let five = Self.render { handles in
+            handles.claimsTakenOver(0)
+            handles.claimsTakenOver(2)
+            handles.claimsTakenOver(3)
+        }
+        #expect(five.contains("pushrelay_claims_taken_over_total 5\n"), "\(five)")
+    }
+
     @Test func aPushWaitReachesFiveMinutes() {
         let text = Self.render { handles in
             handles.pushWait(milliseconds: 2)

@@ -119,6 +119,79 @@ import Testing
         }
     }
 
+    /// What `/metrics` reads when scraped: readiness as `/ready` decides it, the process's own
+    /// figures, and each configured app's backlog (0 before its first push). On SQLite there is
+    /// no fleet, so no fleet gauges.
+    @Test func metricsShowReadinessTheProcessAndEachAppsBacklog() async throws {
+        try await Self.withRelay { client, _ in
+            let (status, body, _) = try await Self.get(client, "/metrics")
+            #expect(status == .ok)
+            #expect(body.contains("\n# TYPE pushrelay_ready gauge\npushrelay_ready 1.0\n"), "\(body)")
+            #expect(body.contains(#"pushrelay_app_queue_depth{app="app-A"} 0"#), "\(body)")
+            for name in [
+                "process_cpu_seconds_total", "process_resident_memory_bytes", "process_virtual_memory_bytes", "process_open_fds",
+                "process_max_fds", "process_start_time_seconds",
+            ] {
+                let value = Self.value(of: name, in: body)
+                #expect(value.map { $0 > 0 } == true, "\(name): \(String(describing: value))")
+            }
+            #expect(!body.contains("pushrelay_fleet_nodes"))
+            #expect(!body.contains("pushrelay_claims_held"))
+        }
+    }
+
+    @Test func readyIsZeroInMetricsWhileTheDatabaseIsNotWritable() async throws {
+        let check: @Sendable () async -> String? = { await DatabaseProbe(path: "/nonexistent-dir/relay.sqlite").check() }
+        try await Self.withRelay(databaseCheck: check) { client, _ in
+            let (status, body, _) = try await Self.get(client, "/metrics")
+            #expect(status == .ok)
+            #expect(body.contains("\npushrelay_ready 0.0\n"), "\(body)")
+        }
+    }
+
+    /// The value of an unlabelled metric's line.
+    static func value(of name: String, in text: String) -> Double? {
+        text.split(separator: "\n").first { $0.hasPrefix(name + " ") }.flatMap { Double($0.split(separator: " ")[1]) }
+    }
+
+    /// Two relays on one PostgreSQL database: each one's `/metrics` counts both as the fleet's
+    /// nodes (read by the dispatcher's upkeep from the database's sessions), and the claims it holds.
+    @Test func onPostgreSQLMetricsShowTheFleetsNodesAndTheClaimsHeld() async throws {
+        let cluster = try await PostgresCluster.shared()
+        let url = cluster.url(database: try await cluster.createDatabase())
+        func configuration(node: String) throws -> RelayConfiguration {
+            try RelayConfiguration.parse(
+                yaml: tokenAppYAML(database: "unused").replacingOccurrences(
+                    of: "database: {path: unused}", with: "database: {postgres: {url: '\(url)', node_id: \(node), pool_size: 2}}"),
+                environment: ConfigurationEnvironment(variables: [:]))
+        }
+        var logger = Logger(label: "ObservabilityRoutesTests")
+        logger.logLevel = .warning
+        let other = try await RelayApplication.build(configuration: try configuration(node: "relay-b"), logger: logger)
+        let registry = PrometheusCollectorRegistry()
+        let relay = try await RelayApplication.build(
+            configuration: try configuration(node: "relay-a"), logger: logger, registry: registry,
+            seams: .init(notifier: SystemdNotifier(environment: [:])))
+        let outcome = await Result {
+            try await relay.makeApplication().test(.live) { client in
+                // The upkeep reads the fleet as the dispatcher starts, then every 5 s.
+                let deadline = ContinuousClock.now + .seconds(30)
+                var body = ""
+                while ContinuousClock.now < deadline {
+                    body = try await Self.get(client, "/metrics").1
+                    if Self.value(of: "pushrelay_fleet_nodes", in: body) == 2 { break }
+                    try await Task.sleep(for: .milliseconds(50))
+                }
+                #expect(Self.value(of: "pushrelay_fleet_nodes", in: body) == 2, "\(body)")
+                #expect(Self.value(of: "pushrelay_claims_held", in: body) == 0, "\(body)")
+                #expect(body.contains("\npushrelay_ready 1.0\n"), "\(body)")
+            }
+        }
+        await relay.close()
+        await other.close()
+        try outcome.get()
+    }
+
     @Test func metricsCanNeedABearerToken() async throws {
         try await Self.withRelay(metricsToken: "metrics-token-0123456789") { client, _ in
             let missing = try await Self.get(client, "/metrics").0
