@@ -273,3 +273,23 @@ def test_sign_out_ends_the_session(relay, browser):
     # The old cookie opens nothing on the server either.
     r = requests.get(f"{relay.url}/console/overview", cookies={"pushrelay_console": cookie}, allow_redirects=False, timeout=10)
     assert r.status_code == 303 and r.headers["Location"] == "/console/sign-in"
+
+
+def test_on_postgresql_the_overview_shows_the_fleet(tmp_path_factory, browser, screenshots):
+    """A relay on PostgreSQL counts the fleet's relays (`pushrelay_fleet_nodes`); the overview
+    shows the same number. Last: it signs the browser in on another port of 127.0.0.1, and a
+    browser keeps one cookie per host, whatever the port."""
+    fleet = Cluster(tmp_path_factory.mktemp("console-pg"), extra_config="console: {enabled: true}\n", store="postgres")
+    try:
+        deadline = time.monotonic() + 60
+        while metric_sum(requests.get(f"{fleet.url}/metrics", timeout=10).text, "pushrelay_fleet_nodes") is None:
+            assert time.monotonic() < deadline, "the relay never counted the fleet"
+            time.sleep(0.2)
+        open_page(browser, fleet, "/console/sign-in")
+        browser.find_element(By.ID, "secret").send_keys(API_TOKEN)
+        click_and_wait(browser, browser.find_element(By.ID, "sign-in"))
+        metrics = requests.get(f"{fleet.url}/metrics", timeout=10).text
+        assert figure(browser, "fleet-nodes") == str(int(metric_sum(metrics, "pushrelay_fleet_nodes"))) == "1"
+        assert figure(browser, "claims-held") == str(int(metric_sum(metrics, "pushrelay_claims_held")))
+    finally:
+        fleet.stop()
