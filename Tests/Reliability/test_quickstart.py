@@ -30,6 +30,8 @@ def test_quickstart_demo_delivers_the_sample_push():
                             text=True, timeout=600)
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
     assert "the push reached apns-mock" in result.stdout
+    # The console is on, and the script says where.
+    assert "open http://127.0.0.1:8080/console in a browser" in result.stdout
     assert "the push reached fcm-mock" in result.stdout
     assert "the push reached hms-mock" in result.stdout
     # The same text on each: aps.alert on the iPhone, data.message on Android and Huawei.
