@@ -1,5 +1,4 @@
 import Foundation
-import PushCore
 import Testing
 @testable import PushService
 
@@ -28,18 +27,5 @@ import Testing
         #expect(!html.contains("<img onerror"))
         #expect(html.contains("&lt;script&gt;x&lt;/script&gt;&quot;&gt;&lt;img onerror=y&gt;"))
         #expect(html.contains(#"href="/console/user?user_id=%3Cscript%3Ex%3C%2Fscript%3E%22%3E%3Cimg%20onerror%3Dy%3E""#))
-    }
-
-    @Test func thePolicyVerdictFollowsThePolicysOrder() {
-        var preferences = UserPushPreferences()
-        #expect(PreferenceReading(preferences, hasDevices: true, nowMs: 0).verdictTone == "good")
-        #expect(PreferenceReading(preferences, hasDevices: false, nowMs: 0).verdict.contains("no_token"))
-        preferences.snoozeEnabled = true
-        preferences.snoozeStartMs = 0
-        preferences.snoozeEndMs = 10_000
-        #expect(PreferenceReading(preferences, hasDevices: true, nowMs: 5_000).verdict.contains("snoozed"))
-        #expect(PreferenceReading(preferences, hasDevices: true, nowMs: 10_000).verdictTone == "good", "the end instant is not snoozed")
-        preferences.pushTriggerOption = .off
-        #expect(PreferenceReading(preferences, hasDevices: true, nowMs: 5_000).verdict.contains("trigger_off"))
     }
 }
