@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 @testable import PushService
 
@@ -36,6 +37,25 @@ import Testing
         #expect(console.users[0].apps == nil)
         #expect(console.users[1].apps == ["12345"])
         #expect(!"\(console.users[0].secret)".contains("environment"), "a secret prints redacted")
+    }
+
+    /// The example configuration's commented `console:` block, uncommented, is a valid one.
+    @Test func theExamplesConsoleBlockParses() throws {
+        let text = try String(contentsOfFile: Repository.path("Config/push-relay.yaml"), encoding: .utf8)
+        var lines = text.components(separatedBy: "\n")
+        let start = try #require(lines.firstIndex { $0.hasPrefix("# console:") })
+        var index = start
+        while index < lines.count, lines[index].hasPrefix("#") {
+            lines[index] = String(lines[index].dropFirst(2))
+            index += 1
+        }
+        let yaml = lines.joined(separator: "\n").replacingOccurrences(
+            of: "{file: /etc/push-relay/console-support}", with: "{env: CONSOLE_SECRET}")
+        let console = try RelayConfiguration.parse(
+            yaml: yaml, environment: ConfigurationEnvironment(variables: ["CONSOLE_SECRET": "a-long-enough-secret"])
+        ).console
+        #expect(console.enabled)
+        #expect(console.users.map(\.name) == ["support"])
     }
 
     @Test func mistakesAreRefusedNamingTheKey() {
