@@ -1,0 +1,23 @@
+import Synchronization
+import Testing
+@testable import PushService
+
+@Suite struct ConsoleSignInLimiterTests {
+    @Test func tenAtOnceThenOneEveryTwoSecondsPerClientAndPerName() throws {
+        let now = Mutex<Int64>(0)
+        let limiter = ConsoleSignInLimiter(nowMicros: { now.withLock { $0 } })
+        for _ in 0..<ConsoleSignInLimiter.burst { try limiter.admit(client: "198.51.100.7", user: "") }
+        let refusal = #expect(throws: APIError.self) { try limiter.admit(client: "198.51.100.7", user: "") }
+        #expect(refusal?.status == .tooManyRequests)
+        #expect(refusal?.retryAfterSeconds == 2)
+        try limiter.admit(client: "198.51.100.8", user: "")
+        now.withLock { $0 = 2_000_000 }
+        try limiter.admit(client: "198.51.100.7", user: "")
+        #expect(throws: APIError.self) { try limiter.admit(client: "198.51.100.7", user: "") }
+
+        // Many clients guessing one user's password share that name's budget.
+        for client in 0..<ConsoleSignInLimiter.burst { try limiter.admit(client: "203.0.113.\(client)", user: "ops") }
+        #expect(throws: APIError.self) { try limiter.admit(client: "203.0.113.99", user: "ops") }
+        try limiter.admit(client: "203.0.113.99", user: "")
+    }
+}
