@@ -28,8 +28,10 @@ struct ConsoleMiddleware: RouterMiddleware {
             if let aborted = AbortedRequest(error) {
                 response = Self.errorPage(status: aborted.apiError.status, message: aborted.apiError.message)
             } else {
-                context.logger.error("console request failed", metadata: ["path": .string(LoggablePath.of(request.uri.path))])
-                context.logger.debug("console failure", metadata: ["error": .string(String(describing: error))])
+                // Our own failure (database, bug): the detail in the log, a generic page for the browser.
+                context.logger.error(
+                    "console request failed",
+                    metadata: ["path": .string(LoggablePath.of(request.uri.path)), "error": .string(String(describing: error))])
                 response = Self.errorPage(status: .internalServerError, message: APIError.unexpected.message)
             }
         }
