@@ -27,7 +27,7 @@ extension RelayConfiguration {
             if let fcm = app.fcm { key(fcm.serviceAccountFile, "\(name).fcm.service_account") }
             secret(app.hms?.clientSecret, "\(name).hms.client_secret")
         }
-        let credentials = environment.variables["CREDENTIALS_DIRECTORY"].flatMap { $0.isEmpty ? nil : $0 }
+        let credentials = environment.credentialsDirectory
         var seen: Set<String> = []
         return files.filter { file in
             if let credentials, file.path.hasPrefix(credentials.hasSuffix("/") ? credentials : credentials + "/") { return false }
