@@ -16,8 +16,8 @@ DIR/push-relay_VERSION_ARCH.deb:
   /lib/systemd/system/push-relay.service   systemd/push-relay.service, as the user push-relay
   /etc/push-relay/push-relay.yaml          example configuration (a conffile): one app, no APNs;
                                            its API token is the credential api-token
-  /usr/share/doc/push-relay/               README.md, operations.md, rest-api.md, benchmarks.md and the fully
-                                           commented examples/push-relay.yaml
+  /usr/share/doc/push-relay/               README.md, operations.md, rest-api.md, delivery.md, tools.md,
+                                           benchmarks.md and the fully commented examples/push-relay.yaml
 
 Installing it makes the system user push-relay, its state directory /var/lib/push-relay, a
 random API token in /etc/push-relay/credentials/api-token (kept if present; the unit loads it
@@ -169,7 +169,8 @@ EOT
 chmod 0644 "$root/lib/systemd/system/push-relay.service"
 
 install -m 0644 packaging/deb/push-relay.yaml "$root/etc/push-relay/push-relay.yaml"
-install -m 0644 README.md docs/operations.md docs/rest-api.md docs/benchmarks.md "$root/usr/share/doc/push-relay/"
+install -m 0644 README.md docs/operations.md docs/rest-api.md docs/delivery.md docs/tools.md docs/benchmarks.md \
+  "$root/usr/share/doc/push-relay/"
 install -m 0644 Config/push-relay.yaml "$root/usr/share/doc/push-relay/examples/push-relay.yaml"
 install -m 0755 packaging/deb/postinst packaging/deb/prerm packaging/deb/postrm "$root/DEBIAN/"
 echo /etc/push-relay/push-relay.yaml > "$root/DEBIAN/conffiles"
