@@ -14,13 +14,15 @@ DIR/push-relay_VERSION_ARCH.deb:
 
   /usr/bin/push-relay                      the relay
   /lib/systemd/system/push-relay.service   systemd/push-relay.service, as the user push-relay
-  /etc/push-relay/push-relay.yaml          example configuration (a conffile): one app, no APNs
-  /usr/share/doc/push-relay/               README.md, operations.md, rest-api.md, benchmarks.md, console.md and the fully
+  /etc/push-relay/push-relay.yaml          example configuration (a conffile): one app, no APNs;
+                                           its API token is the credential api-token
+  /usr/share/doc/push-relay/               README.md, operations.md, rest-api.md, delivery.md, tools.md,
+                                           benchmarks.md, console.md (with its pictures) and the fully
                                            commented examples/push-relay.yaml
 
 Installing it makes the system user push-relay, its state directory /var/lib/push-relay, a
-random API token in /etc/push-relay/credentials/api-token (kept if present), enables the
-service and starts it when systemd runs. Removing it stops the service; purging it also deletes
+random API token in /etc/push-relay/credentials/api-token (kept if present; the unit loads it
+with LoadCredential=), enables the service and starts it when systemd runs. Removing it stops the service; purging it also deletes
 the database, the token and the user.
 
 Options:
@@ -146,7 +148,8 @@ if command -v strip >/dev/null; then strip --strip-debug "$installed_binary"; fi
 # is checked first, so a change to the unit cannot slip past the package unnoticed.
 unit=systemd/push-relay.service
 for pattern in '^ExecStart=/usr/local/bin/push-relay ' '^Documentation=file:///usr/local/share/doc/push-relay/operations.md$' \
-  '^DynamicUser=yes$' '^# A throw-away user' '^# Keys and tokens' '^LoadCredential=api-token:'; do
+  '^DynamicUser=yes$' '^# A throw-away user' '^LoadCredential=api-token:/etc/push-relay/credentials/api-token$' \
+  '^LoadCredential=apns-key.p8:/etc/push-relay/credentials/apns-key.p8$'; do
   grep -q "$pattern" "$unit" || die "$unit no longer has a line matching $pattern: update package-deb.sh"
 done
 {
@@ -159,17 +162,16 @@ EOT
     -e 's#file:///usr/local/share/doc/push-relay/#file:///usr/share/doc/push-relay/#' \
     -e 's#^DynamicUser=yes$#User=push-relay\nGroup=push-relay#' \
     -e 's#^\# A throw-away user;.*#\# The system user push-relay (made at installation) owns the database in /var/lib/push-relay.#' \
-    -e '/^# Keys and tokens/,/^LoadCredential=api-token:/c\
-# Keys and tokens can be systemd credentials: root-only files copied for this service into\
-# $CREDENTIALS_DIRECTORY, named {credential: NAME} in the configuration. Add one line per file with\
-# systemctl edit push-relay, e.g. LoadCredential=apns-key.p8:/etc/push-relay/credentials/apns-key.p8\
-# (a missing file stops the start). The example configuration reads its API token from\
-# /etc/push-relay/credentials/api-token (root:push-relay 0640) instead.'
+    -e '/^LoadCredential=apns-key.p8:/c\
+# The installed configuration has no APNs settings yet, so no key: with them, add this line in a\
+# drop-in (systemctl edit push-relay; docs/operations.md, "Configure an app"):\
+#   LoadCredential=apns-key.p8:/etc/push-relay/credentials/apns-key.p8'
 } > "$root/lib/systemd/system/push-relay.service"
 chmod 0644 "$root/lib/systemd/system/push-relay.service"
 
 install -m 0644 packaging/deb/push-relay.yaml "$root/etc/push-relay/push-relay.yaml"
-install -m 0644 README.md docs/operations.md docs/rest-api.md docs/benchmarks.md docs/console.md "$root/usr/share/doc/push-relay/"
+install -m 0644 README.md docs/operations.md docs/rest-api.md docs/delivery.md docs/tools.md docs/benchmarks.md \
+  docs/console.md "$root/usr/share/doc/push-relay/"
 install -d "$root/usr/share/doc/push-relay/console"
 install -m 0644 docs/console/*.png "$root/usr/share/doc/push-relay/console/"
 install -m 0644 Config/push-relay.yaml "$root/usr/share/doc/push-relay/examples/push-relay.yaml"

@@ -49,8 +49,10 @@ check_version() {
 }
 
 # Port 8080 (the example's) may be taken on a shared machine: then the copy uses a free one.
+# The relay reads {credential: NAME} from $CREDENTIALS_DIRECTORY, which systemd sets; started by
+# hand, it is the directory the unit loads them from.
 serve_and_ask_health() {
-  local config=$1 user=$2 log=$work/serve.log
+  local config=$1 user=$2 credentials=$3 log=$work/serve.log
   if (exec 3<>/dev/tcp/127.0.0.1/8080) 2>/dev/null; then
     sed 's/^  port: 8080/  port: 0/' "$config" > "$work/serve.yaml"
     chmod 0644 "$work/serve.yaml"
@@ -59,9 +61,9 @@ serve_and_ask_health() {
   fi
   if [ -n "$user" ]; then
     # setpriv execs the relay itself (runuser would stay its parent and report SIGTERM as 143).
-    (cd / && exec setpriv --reuid="$user" --regid="$user" --init-groups -- push-relay serve --config "$config") > "$log" 2>&1 &
+    (cd / && CREDENTIALS_DIRECTORY=$credentials exec setpriv --reuid="$user" --regid="$user" --init-groups -- push-relay serve --config "$config") > "$log" 2>&1 &
   else
-    "$root/usr/bin/push-relay" serve --config "$config" > "$log" 2>&1 &
+    CREDENTIALS_DIRECTORY=$credentials "$root/usr/bin/push-relay" serve --config "$config" > "$log" 2>&1 &
   fi
   serve_pid=$!
   local url=""
@@ -101,8 +103,8 @@ if [ "$(id -u)" != 0 ] || ! command -v dpkg >/dev/null || dpkg -s push-relay >/d
   (umask 077; od -An -tx1 -N32 /dev/urandom | tr -d ' \n' > "$root/etc/push-relay/credentials/api-token")
   sed -e "s#/etc/push-relay/#$root/etc/push-relay/#g" -e "s#/var/lib/push-relay/#$root/var/lib/push-relay/#g" \
     "$root/etc/push-relay/push-relay.yaml" > "$work/extracted.yaml"
-  check_config "$root/usr/bin/push-relay" check-config --config "$work/extracted.yaml"
-  serve_and_ask_health "$work/extracted.yaml" ""
+  check_config "$root/usr/bin/push-relay" check-config --config "$work/extracted.yaml" --credentials-dir "$root/etc/push-relay/credentials"
+  serve_and_ask_health "$work/extracted.yaml" "" "$root/etc/push-relay/credentials"
   exit 0
 fi
 
@@ -115,7 +117,10 @@ fi
 [ "$(dpkg-query -W -f='${Status}' push-relay)" = "install ok installed" ] || fail "push-relay is not installed"
 [ "$(command -v push-relay)" = /usr/bin/push-relay ] || fail "push-relay is not /usr/bin/push-relay on PATH"
 check_version push-relay
+# As the docs say: as root, outside systemd, the credentials come from the unit's directory.
 check_config push-relay check-config --config /etc/push-relay/push-relay.yaml
+grep -qx 'LoadCredential=api-token:/etc/push-relay/credentials/api-token' /lib/systemd/system/push-relay.service \
+  || fail "the unit does not load the credential api-token"
 
 # Files, user, state directory, token.
 for f in /usr/bin/push-relay /lib/systemd/system/push-relay.service /etc/push-relay/push-relay.yaml \
@@ -152,7 +157,7 @@ if [ -d /run/systemd/system ]; then
   systemctl stop push-relay
 fi
 
-serve_and_ask_health /etc/push-relay/push-relay.yaml push-relay
+serve_and_ask_health /etc/push-relay/push-relay.yaml push-relay /etc/push-relay/credentials
 
 dpkg -i "$deb" >/dev/null
 [ "$(cat "$token")" = "$token_before" ] || fail "a reinstall replaced the API token"

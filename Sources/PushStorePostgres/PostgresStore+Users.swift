@@ -69,7 +69,7 @@ extension PostgresStore {
 
     /// One transaction: PostgreSQL has no single writer to hold up, and `deliveries_on_user`
     /// finds the user's deliveries. The rows are gone at commit; their bytes stay in the table
-    /// files until VACUUM reuses the space (docs/operations.md, "Erasing a user"). An erasure that
+    /// files until VACUUM reuses the space (docs/rest-api.md, "Erasure"). An erasure that
     /// found nothing notifies no relay and leaves every cache as it was.
     public func eraseUser(app: String, user: String) async throws -> Bool {
         let erased = try await transaction { connection in

@@ -1,7 +1,71 @@
 """Schemathesis hooks for test_fuzz_rest.py: every 4xx the relay answers must carry a Sendbird
-error body, `{"message": str, "code": int, "error": true}`."""
+error body, `{"message": str, "code": int, "error": true}`; and a valid request finds the data it
+names.
 
+The relay answers a valid request about a user or a push it does not know 400201 (Sendbird's
+"not found", an HTTP 400), which no schema can tell from a valid request, and the fuzzing itself
+erases users and removes tokens. So before each valid (positive) request the hook arranges what
+it needs, through the API, as a client would: its `{user_id}` is made known (a template choice
+written for it), and a device's report of a push (`/v3/sdk/push_delivery`, `push_click`) names a
+push just made for it: bob's APNs token registered, a signed event pushed to him, its tracking
+id in the body. Negative requests are sent as generated."""
+
+import hashlib
+import hmac
+import itertools
+import json
+import os
+from pathlib import Path
+
+import requests
 import schemathesis
+
+RELAY = os.environ.get("FUZZ_RELAY_URL", "")
+APP_ID = os.environ.get("FUZZ_APP_ID", "")
+API_TOKEN = os.environ.get("FUZZ_API_TOKEN", "")
+SAMPLE_EVENT = Path(__file__).resolve().parents[2] / "scripts" / "sample-event.json"
+BOB_APNS_TOKEN = "ab" * 32
+REPORT_PATHS = ("/v3/sdk/push_delivery", "/v3/sdk/push_click")
+_message_ids = itertools.count(900_000_000)
+
+
+def _fnv1a(text: str) -> int:
+    value = 0xCBF29CE484222325
+    for byte in text.encode():
+        value = ((value ^ byte) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
+    return value
+
+
+def _api(method: str, path: str, **kwargs):
+    return requests.request(method, RELAY + path, headers={"Api-Token": API_TOKEN}, timeout=30, **kwargs)
+
+
+def push_to_bob() -> str:
+    """A new message pushed to bob's APNs token; its tracking id."""
+    _api("POST", "/v3/users/bob/push/apns", json={"apns_device_token": BOB_APNS_TOKEN})
+    message_id = next(_message_ids)
+    event = json.loads(SAMPLE_EVENT.read_text())
+    event["app_id"] = APP_ID
+    event["payload"]["message_id"] = message_id
+    body = json.dumps(event).encode()
+    signature = hmac.new(API_TOKEN.encode(), body, hashlib.sha256).hexdigest()
+    answer = requests.post(RELAY + "/webhooks/sendbird", data=body, timeout=30,
+                           headers={"x-sendbird-signature": signature, "Content-Type": "application/json"})
+    assert answer.status_code == 200, answer.text
+    return f"{message_id}-{_fnv1a('bob'):016x}"
+
+
+@schemathesis.hook
+def before_call(ctx, case, kwargs):
+    meta = case.meta
+    if not RELAY or meta is None or meta.generation.mode.is_negative:
+        return
+    # Path parameters are held as they go on the wire, percent-encoded already.
+    user = (case.path_parameters or {}).get("user_id")
+    if isinstance(user, str) and user:
+        _api("PUT", f"/v3/users/{user}/push/template", json={"name": "default"})
+    if case.operation.path in REPORT_PATHS and isinstance(case.body, dict):
+        case.body = {**case.body, "device_token": BOB_APNS_TOKEN, "push_tracking_id": push_to_bob()}
 
 
 @schemathesis.check
@@ -13,3 +77,4 @@ def sendbird_error_body(ctx, response, case):
             and isinstance(body.get("code"), int) and body.get("error") is True):
         raise AssertionError(f"{response.status_code} without a Sendbird error body: {response.text[:200]}")
     return None
+

@@ -14,8 +14,8 @@ sender's own tenant.
 
 The flood's rate is 2,000 requests/s, or a quarter of what this build serves on this machine if
 that is less (a debug build on a loaded 2-core machine serves about 1,000 requests/s in all: a
-flood at that rate would measure the machine, not the relay). The README gives the release
-build's figure at the full rate.
+flood at that rate would measure the machine, not the relay). docs/testing.md ("Hostile clients")
+gives the release build's figure at the full rate.
 
 Knobs: HOSTILE_FLOOD_RPS (2000), HOSTILE_FLOOD_SHARE (0.25), HOSTILE_SECONDS (3, per window of the
 flood test), HOSTILE_WINDOWS (4 quiet and 4 flooded windows, alternating).

@@ -28,7 +28,7 @@ extension RelayConfiguration {
             secret(app.hms?.clientSecret, "\(name).hms.client_secret")
         }
         for (index, user) in console.users.enumerated() { secret(user.secret, "console.users[\(index)].secret") }
-        let credentials = environment.variables["CREDENTIALS_DIRECTORY"].flatMap { $0.isEmpty ? nil : $0 }
+        let credentials = environment.credentialsDirectory
         var seen: Set<String> = []
         return files.filter { file in
             if let credentials, file.path.hasPrefix(credentials.hasSuffix("/") ? credentials : credentials + "/") { return false }

@@ -37,18 +37,47 @@ public struct ConfigurationEnvironment: Sendable {
         ConfigurationEnvironment(variables: ProcessInfo.processInfo.environment)
     }
 
-    /// Path of a systemd credential, or an error naming `key` when the service has none.
+    /// Where the unit (`systemd/push-relay.service`, and the package's) loads credentials from:
+    /// `LoadCredential=NAME:/etc/push-relay/credentials/NAME` for each `{credential: NAME}`.
+    public static let unitCredentialsDirectory = "/etc/push-relay/credentials"
+
+    /// The directory `{credential: NAME}` is read from, if any.
+    public var credentialsDirectory: String? {
+        variables["CREDENTIALS_DIRECTORY"].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// The environment `check-config` resolves against: a directory given on the command line
+    /// wins; without one, systemd's `$CREDENTIALS_DIRECTORY` when set, else the unit's own source
+    /// directory, so root can check a `{credential: …}` configuration outside the service.
+    public func checking(credentialsDirectory given: String?) -> ConfigurationEnvironment {
+        var copy = self
+        if let given {
+            copy.variables["CREDENTIALS_DIRECTORY"] = given
+        } else if credentialsDirectory == nil {
+            copy.variables["CREDENTIALS_DIRECTORY"] = Self.unitCredentialsDirectory
+        }
+        return copy
+    }
+
+    /// Path of a systemd credential, or an error naming `key` when the service has none or the
+    /// directory lacks it (the unit has no `LoadCredential=` line for it).
     func credentialPath(_ name: String, key: String) throws(ConfigurationError) -> String {
-        guard let directory = variables["CREDENTIALS_DIRECTORY"], !directory.isEmpty else {
+        let line = "LoadCredential=\(name):\(Self.unitCredentialsDirectory)/\(name)"
+        guard let directory = credentialsDirectory else {
             throw .invalidValue(
-                key: key,
-                reason:
-                    "names systemd credential \"\(name)\" but CREDENTIALS_DIRECTORY is not set (add LoadCredential=\(name):… to the unit)")
+                key: key, reason: "names systemd credential \"\(name)\" but CREDENTIALS_DIRECTORY is not set (add \(line) to the unit)")
         }
         guard !name.isEmpty, !name.contains("/") else {
             throw .invalidValue(key: key, reason: "credential name \"\(name)\" must be a plain file name")
         }
-        return (directory as NSString).appendingPathComponent(name)
+        let path = (directory as NSString).appendingPathComponent(name)
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw .invalidValue(
+                key: key,
+                reason: "systemd credential \"\(name)\" is not in \(directory) (put the file in \(Self.unitCredentialsDirectory) "
+                    + "and add \(line) to the unit)")
+        }
+        return path
     }
 }
 

@@ -141,6 +141,7 @@ import Testing
         try FileManager.default.createDirectory(atPath: directory.path("creds"), withIntermediateDirectories: true)
         try "credential-token-0123456789".write(toFile: directory.path("creds/api-token"), atomically: true, encoding: .utf8)
         try "p12-password".write(toFile: directory.path("creds/p12-password"), atomically: true, encoding: .utf8)
+        try Data().write(to: URL(fileURLWithPath: directory.path("creds/push.p12")))
         let environment = ConfigurationEnvironment(variables: [
             "APP_TOKEN": "env-token-0123456789", "CREDENTIALS_DIRECTORY": directory.path("creds"),
         ])
@@ -174,7 +175,9 @@ import Testing
         #expect(
             throws: ConfigurationError.invalidValue(
                 key: "apps[0].api_token.credential",
-                reason: "names systemd credential \"tok\" but CREDENTIALS_DIRECTORY is not set (add LoadCredential=tok:… to the unit)")
+                reason:
+                    "names systemd credential \"tok\" but CREDENTIALS_DIRECTORY is not set (add LoadCredential=tok:/etc/push-relay/credentials/tok to the unit)"
+            )
         ) {
             try RelayConfiguration.parse(yaml: base + "{credential: tok}", environment: ConfigurationEnvironment(variables: [:]))
         }

@@ -50,7 +50,7 @@ import Testing
             index += 1
         }
         let yaml = lines.joined(separator: "\n").replacingOccurrences(
-            of: "{file: /etc/push-relay/console-support}", with: "{env: CONSOLE_SECRET}")
+            of: "{credential: console-support}", with: "{env: CONSOLE_SECRET}")
         let console = try RelayConfiguration.parse(
             yaml: yaml, environment: ConfigurationEnvironment(variables: ["CONSOLE_SECRET": "a-long-enough-secret"])
         ).console

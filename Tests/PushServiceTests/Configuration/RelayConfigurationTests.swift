@@ -78,9 +78,18 @@ import Testing
         #expect(throws: ConfigurationError.self) { try multiDevice("    multi_device: sometimes") }
     }
 
+    /// The example names its secrets as systemd credentials: read here from a directory holding
+    /// them, as the unit's `LoadCredential=` lines would provide.
     @Test func theExampleFileInTheRepositoryIsValid() throws {
+        let credentials = try TemporaryDirectory()
+        try credentials.write("api-token", "example-token-0123456789abcdef")
+        try credentials.write("apns-key.p8", "parsed, not loaded, here")
         let path = Repository.path("Config/push-relay.yaml")
-        let config = try RelayConfiguration.load(path: path)
+        let config = try RelayConfiguration.load(
+            path: path, environment: ConfigurationEnvironment(variables: ["CREDENTIALS_DIRECTORY": credentials.url.path]))
+        #expect(config.apps.first?.apiToken.value == "example-token-0123456789abcdef")
+        #expect(
+            config.apps.first?.apns?.auth == .token(keyFile: credentials.path("apns-key.p8"), keyID: "ABC123DEFG", teamID: "DEF123GHIJ"))
         #expect(config.listen.port == 8080)
         #expect(config.apps.count == 1)
         #expect(config.http.maxBodyBytes == HTTPConfiguration.defaultMaxBodyBytes)

@@ -1,0 +1,94 @@
+import TestSupport
+import Foundation
+import Testing
+@testable import PushService
+
+/// The documented check step, `push-relay check-config` as root outside systemd, on the files an
+/// operator starts from: `Config/push-relay.yaml` (from source) and the package's
+/// `packaging/deb/push-relay.yaml`, with the secrets in a credentials directory laid out as the
+/// unit loads them (`/etc/push-relay/credentials/NAME`), here holding the development keys.
+@Suite struct ExampleConfigurationCheckTests {
+    /// A credentials directory as docs/operations.md makes it: 0700, each file 0600.
+    static func credentials(apnsKey: Bool) throws -> TemporaryDirectory {
+        let directory = try TemporaryDirectory()
+        try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: directory.url.path)
+        try directory.write("api-token", "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef\n")
+        if apnsKey {
+            try directory.write("apns-key.p8", try String(contentsOfFile: Repository.devCert("AuthKey_DEVKEY1234.p8"), encoding: .utf8))
+        }
+        return directory
+    }
+
+    static func checkConfig(_ arguments: [String], environment: [String: String] = ["CREDENTIALS_DIRECTORY": ""]) async throws -> (
+        status: Int32?, out: String, err: String
+    ) {
+        let process = try RelayProcess(["check-config"] + arguments, environment: environment)
+        defer { process.stop() }
+        let status = await process.exitStatus()
+        return (status, process.stdout, process.stderr)
+    }
+
+    @Test func theSourceExamplePassesWithTheKeysInTheCredentialsDirectory() async throws {
+        let credentials = try Self.credentials(apnsKey: true)
+        let result = try await Self.checkConfig([
+            "--config", Repository.path("Config/push-relay.yaml"), "--credentials-dir", credentials.url.path,
+        ])
+        #expect(result.status == 0, "stderr: \(result.err)")
+        #expect(result.out.contains("token (key \(credentials.path("apns-key.p8")), key id ABC123DEFG"), "\(result.out)")
+        #expect(result.out.contains("configuration OK"))
+        #expect(!result.out.contains("0123456789abcdef0123") && !result.err.contains("0123456789abcdef0123"), "the token is never shown")
+    }
+
+    @Test func systemdsDirectoryIsReadWhenSetAndNoneIsGiven() async throws {
+        let credentials = try Self.credentials(apnsKey: true)
+        let result = try await Self.checkConfig(
+            ["--config", Repository.path("Config/push-relay.yaml")], environment: ["CREDENTIALS_DIRECTORY": credentials.url.path])
+        #expect(result.status == 0, "stderr: \(result.err)")
+    }
+
+    @Test func withoutOneTheUnitsDirectoryIsRead() async throws {
+        try #require(
+            !FileManager.default.fileExists(atPath: "/etc/push-relay/credentials/api-token"),
+            "this machine has a relay's credentials installed")
+        let result = try await Self.checkConfig(["--config", Repository.path("Config/push-relay.yaml")])
+        #expect(result.status == 78)
+        #expect(result.err.contains("systemd credential \"api-token\" is not in /etc/push-relay/credentials"), "\(result.err)")
+    }
+
+    @Test func aMissingKeyNamesTheUnitLineToAdd() async throws {
+        let credentials = try Self.credentials(apnsKey: false)
+        let result = try await Self.checkConfig([
+            "--config", Repository.path("Config/push-relay.yaml"), "--credentials-dir", credentials.url.path,
+        ])
+        #expect(result.status == 78)
+        #expect(result.err.contains("apps[0].apns.auth.token.key_file.credential"), "\(result.err)")
+        #expect(result.err.contains("LoadCredential=apns-key.p8:/etc/push-relay/credentials/apns-key.p8"), "\(result.err)")
+    }
+
+    @Test func thePackagesConfigurationPassesWithItsGeneratedToken() async throws {
+        let credentials = try Self.credentials(apnsKey: false)
+        let result = try await Self.checkConfig([
+            "--config", Repository.path("packaging/deb/push-relay.yaml"), "--credentials-dir", credentials.url.path,
+        ])
+        #expect(result.status == 0, "stderr: \(result.err)")
+        #expect(result.err.contains("no apns, fcm or hms settings"))
+    }
+
+    /// The package's "configure an app" step: its commented `apns` block switched on, the key
+    /// installed as `apns-key.p8` beside the token.
+    @Test func thePackagesConfigurationWithItsAPNsBlockSwitchedOnPasses() async throws {
+        let credentials = try Self.credentials(apnsKey: true)
+        let text = try String(contentsOfFile: Repository.path("packaging/deb/push-relay.yaml"), encoding: .utf8)
+        var inAPNs = false
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { line -> String in
+            if line == "    # apns:" { inAPNs = true }
+            guard inAPNs, line.hasPrefix("    # ") else { return String(line) }
+            return "    " + line.dropFirst(6)
+        }
+        #expect(inAPNs, "the package's configuration has a commented apns block")
+        let config = try credentials.write("push-relay.yaml", lines.joined(separator: "\n"))
+        let result = try await Self.checkConfig(["--config", config, "--credentials-dir", credentials.url.path])
+        #expect(result.status == 0, "stderr: \(result.err)")
+        #expect(result.out.contains("topic com.example.chat"), "\(result.out)")
+    }
+}
