@@ -51,8 +51,9 @@ import Testing
         }
         let yaml = lines.joined(separator: "\n").replacingOccurrences(
             of: "{credential: console-support}", with: "{env: CONSOLE_SECRET}")
+        let credentials = try ExampleCredentials()
         let console = try RelayConfiguration.parse(
-            yaml: yaml, environment: ConfigurationEnvironment(variables: ["CONSOLE_SECRET": "a-long-enough-secret"])
+            yaml: yaml, environment: credentials.environment(["CONSOLE_SECRET": "a-long-enough-secret"])
         ).console
         #expect(console.enabled)
         #expect(console.users.map(\.name) == ["support"])

@@ -81,12 +81,10 @@ import Testing
     /// The example names its secrets as systemd credentials: read here from a directory holding
     /// them, as the unit's `LoadCredential=` lines would provide.
     @Test func theExampleFileInTheRepositoryIsValid() throws {
-        let credentials = try TemporaryDirectory()
-        try credentials.write("api-token", "example-token-0123456789abcdef")
-        try credentials.write("apns-key.p8", "parsed, not loaded, here")
+        let example = try ExampleCredentials()
+        let credentials = example.directory
         let path = Repository.path("Config/push-relay.yaml")
-        let config = try RelayConfiguration.load(
-            path: path, environment: ConfigurationEnvironment(variables: ["CREDENTIALS_DIRECTORY": credentials.url.path]))
+        let config = try RelayConfiguration.load(path: path, environment: example.environment())
         #expect(config.apps.first?.apiToken.value == "example-token-0123456789abcdef")
         #expect(
             config.apps.first?.apns?.auth == .token(keyFile: credentials.path("apns-key.p8"), keyID: "ABC123DEFG", teamID: "DEF123GHIJ"))
@@ -111,7 +109,9 @@ import Testing
         #expect(try limit(", limits: {test_pushes_per_minute: 0}") == 0)
         #expect(throws: ConfigurationError.self) { try limit(", limits: {test_pushes_per_minute: -1}") }
         #expect(throws: ConfigurationError.self) { try limit(", limits: {test_pushes_per_minute: 10001}") }
-        #expect(try RelayConfiguration.load(path: Repository.path("Config/push-relay.yaml")).apps[0].limits.testPushesPerMinute == 10)
+        let credentials = try ExampleCredentials()
+        let example = try RelayConfiguration.load(path: Repository.path("Config/push-relay.yaml"), environment: credentials.environment())
+        #expect(example.apps[0].limits.testPushesPerMinute == 10)
     }
 
     @Test func optionalKeysHaveDefaults() throws {
