@@ -52,6 +52,10 @@ public final class HMSClient: Sendable {
         http.httpVersion = .automatic
         http.connectionPool = .init(
             idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: max(1, configuration.connections))
+        // A refused connection fails the request at once, as the APNs and FCM clients do: the
+        // dispatcher retries with its backoff, and a test push reports "cannot connect" instead
+        // of waiting out its deadline behind AsyncHTTPClient's own reconnect loop.
+        http.connectionPool.retryConnectionEstablishment = false
         let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: http, backgroundActivityLogger: configuration.logger)
         self.http = client
         let (tokenURL, body) = (

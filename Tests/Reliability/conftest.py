@@ -69,6 +69,8 @@ def relay(request, tmp_path_factory):
         f"  - app_id: {APP_ID}\n"
         f"    api_token: {API_TOKEN}\n"
         "    badge_sync: true\n"
+        # Test pushes as fast as the fuzzer sends them (its rate limit has tests of its own).
+        "    limits: {test_pushes_per_minute: 10000}\n"
         "    apns:\n"
         "      topic: com.example.fuzz\n"
         f"      environment: {{url: \"https://127.0.0.1:9\", ca_file: {ROOT / 'certs/dev/ca.pem'}}}\n"
