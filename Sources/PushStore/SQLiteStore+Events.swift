@@ -58,9 +58,15 @@ extension SQLiteStore {
         }
         let state = event.handedOff ? DeliveryState.inFlight.rawValue : DeliveryState.pending.rawValue
         let ids = try Self.insertDeliveries(of: event, state: state, db)
-        // With shared bytes, the payloads go in one row for the event (`PackedPayloads`), named by
-        // the event's ids, which are consecutive (`insertDeliveries` gives them); without shared
-        // bytes, or for more deliveries than a row holds, each payload gets a row of its own.
+        try Self.insertPayloads(of: event, ids: ids, shared: shared, db)
+        if let badges = event.badges { try Self.recordBadges(badges, app: event.appID, nowMs: now, db) }
+        return ids
+    }
+
+    /// The event's payloads: with shared bytes, in one row for the event (`PackedPayloads`), named
+    /// by the event's ids, which are consecutive (`insertDeliveries` gives them); without shared
+    /// bytes, or for more deliveries than a row holds, a row for each payload.
+    private static func insertPayloads(of event: AcceptedEvent, ids: [Int64], shared: [UInt8]?, _ db: Database) throws {
         if let shared, let first = ids.first, let last = ids.last, ids.count <= PackedPayloads.maximumCount {
             let parts = event.packedPayloads ?? PackedPayloads.encode(event.deliveries, shared: shared)
             // Ids are reused once the highest deliveries are deleted: a row left from those (all
@@ -89,8 +95,6 @@ extension SQLiteStore {
                 try insertPayload.run()
             }
         }
-        if let badges = event.badges { try Self.recordBadges(badges, app: event.appID, nowMs: now, db) }
-        return ids
     }
 
     /// Inserts the event's deliveries, up to `deliveriesPerInsert` in one statement (the event's
