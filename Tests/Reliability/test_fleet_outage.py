@@ -58,7 +58,7 @@ def test_a_database_outage_is_answered_503_and_loses_nothing(tmp_path):
         assert during.get(200, 0) <= 3 * 2, f"200s while the database was down (only events committed just before it stopped may be): {during}"
         assert not missing, f"{len(missing)} accepted pushes never reached APNs, e.g. {sorted(missing)[:5]}"
         # The outage is in the metrics: store errors counted where they surfaced (the dispatchers'
-        # claims and upkeep, webhooks caught mid-commit), by operation.
+        # claims and upkeep, webhooks caught mid-commit, the readiness check), by operation.
         errors = {}
         for url in fleet.urls():
             for line in requests.get(f"{url}/metrics", timeout=10).text.splitlines():

@@ -2,7 +2,7 @@ import Metrics
 
 /// `pushrelay_database_errors_total{operation}`: the store's errors, counted where they surface —
 /// a webhook answered 503, a REST request answered 500, a claim or an outcome the dispatcher
-/// could not write, the fleet upkeep, the pruner, the credential reload. The label takes only the
+/// could not write, the fleet upkeep, the pruner, the credential reload, the readiness check. The label takes only the
 /// values of `Operation`, so the series are few and known in advance, and each starts at 0
 /// (`startAtZero`): an alert on `increase()` sees the first error.
 public enum DatabaseErrors {
@@ -24,6 +24,10 @@ public enum DatabaseErrors {
         case prune
         /// Reloading API tokens and session revocations.
         case credentials
+        /// The writability check behind `GET /ready` and a fleet's webhook refusals (at most one a
+        /// second): counts an outage even while no other query fails fast (a pool waiting to
+        /// reconnect holds its queries rather than failing them).
+        case readiness
     }
 
     /// Counts one error of `operation`.

@@ -1,3 +1,4 @@
+import Metrics
 import PushStore
 import Synchronization
 
@@ -17,12 +18,19 @@ public final class DatabaseReadiness: Sendable {
 
     private let check: @Sendable () async -> String?
     private let maximumAge: Duration
+    private let metrics: any MetricsFactory
     private let state = Mutex(State())
 
-    /// - Parameter check: nil when writable, else what went wrong.
-    public init(maximumAge: Duration = DatabaseReadiness.defaultMaximumAge, check: @escaping @Sendable () async -> String?) {
+    /// - Parameters:
+    ///   - check: nil when writable, else what went wrong.
+    ///   - metrics: where a failed check counts as a `readiness` database error.
+    public init(
+        maximumAge: Duration = DatabaseReadiness.defaultMaximumAge, metrics: any MetricsFactory = MetricsSystem.factory,
+        check: @escaping @Sendable () async -> String?
+    ) {
         self.check = check
         self.maximumAge = maximumAge
+        self.metrics = metrics
     }
 
     /// nil when writable, else what went wrong (as `RelayStore.checkWritable`).
@@ -46,6 +54,7 @@ public final class DatabaseReadiness: Sendable {
     }
 
     private func finish(_ result: String?) {
+        if result != nil { DatabaseErrors.count(.readiness, factory: metrics) }
         state.withLock { state in
             state.result = .some(result)
             state.checkedAt = .now

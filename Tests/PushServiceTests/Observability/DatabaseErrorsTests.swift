@@ -8,7 +8,7 @@ import Testing
         let registry = PrometheusTestRegistry()
         DatabaseErrors.startAtZero(factory: registry.factory)
         var text = registry.text
-        for operation in ["webhook", "rest", "claim", "record", "upkeep", "prune", "credentials"] {
+        for operation in ["webhook", "rest", "claim", "record", "upkeep", "prune", "credentials", "readiness"] {
             #expect(text.contains(#"pushrelay_database_errors_total{operation="\#(operation)"} 0"#), "\(operation):\n\(text)")
         }
         DatabaseErrors.count(.webhook, factory: registry.factory)

@@ -37,4 +37,16 @@ import Testing
         }
         #expect(seen == "disk full")
     }
+
+    @Test func eachFailedCheckCountsAsAReadinessError() async {
+        let registry = PrometheusTestRegistry()
+        let counting = CountingCheck()
+        let readiness = DatabaseReadiness(maximumAge: .seconds(3600), metrics: registry.factory, check: { await counting.run() })
+        #expect(await readiness.current() == nil)
+        #expect(!registry.text.contains(#"operation="readiness"} 1"#), "\(registry.text)")
+        counting.answer.withLock { $0 = "connection refused" }
+        let failing = DatabaseReadiness(maximumAge: .seconds(3600), metrics: registry.factory, check: { await counting.run() })
+        #expect(await failing.current() == "connection refused")
+        #expect(registry.text.contains(#"pushrelay_database_errors_total{operation="readiness"} 1"#), "\(registry.text)")
+    }
 }
