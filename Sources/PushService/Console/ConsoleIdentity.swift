@@ -8,6 +8,15 @@ enum ConsoleIdentity: Sendable, Hashable {
     /// A `console.users` entry, by name.
     case user(name: String)
 
+    /// Whose share of the session table a session counts in: an API token's app, or a console
+    /// user (by the bytes of the id, as every identity).
+    var tenant: [UInt8] {
+        switch self {
+        case .apiToken(let app, _): [0] + Array(app.utf8)
+        case .user(let name): [1] + Array(name.utf8)
+        }
+    }
+
     /// What the pages say about who is signed in.
     var label: String {
         switch self {

@@ -1,6 +1,8 @@
 /// The console's sessions, decided without I/O: keyed by the SHA-256 of the cookie's value (a
 /// copy of the table names no usable cookie), ended after `idleTimeout` without a request or
-/// `maximumLifetime` in all, and bounded: at `maximumSessions` the one idle longest goes first.
+/// `maximumLifetime` in all, and bounded: at `maximumSessions` the session idle longest of the
+/// tenant holding the most goes first, so an app signing in again and again evicts its own
+/// sessions, not another app's.
 ///
 /// In memory, per relay: a relay restart signs everyone out, and behind a load balancer a fleet
 /// needs sticky sessions for `/console` (docs/console.md). What a session grants is checked
@@ -24,9 +26,7 @@ struct ConsoleSessionTable {
     mutating func insert(_ session: ConsoleSession, key: [UInt8]) {
         if sessions[key] == nil, sessions.count >= maximumSessions {
             removeExpired(nowMicros: session.lastSeenMicros)
-            if sessions.count >= maximumSessions, let idlest = sessions.min(by: { $0.value.lastSeenMicros < $1.value.lastSeenMicros }) {
-                sessions[idlest.key] = nil
-            }
+            if sessions.count >= maximumSessions { evictFromTheLargestTenant() }
         }
         sessions[key] = session
     }
@@ -47,6 +47,18 @@ struct ConsoleSessionTable {
     /// Changes the app a live session shows.
     mutating func switchApp(_ key: [UInt8], to app: String) {
         sessions[key]?.app = app
+    }
+
+    /// Drops the idlest session of the tenant (`ConsoleIdentity.tenant`) holding the most; O(n),
+    /// only when the table is full (sign-ins are rate-limited).
+    private mutating func evictFromTheLargestTenant() {
+        var held: [[UInt8]: Int] = [:]
+        for session in sessions.values { held[session.identity.tenant, default: 0] += 1 }
+        guard let largest = held.max(by: { $0.value < $1.value })?.key,
+            let idlest = sessions.filter({ $0.value.identity.tenant == largest })
+                .min(by: { $0.value.lastSeenMicros < $1.value.lastSeenMicros })
+        else { return }
+        sessions[idlest.key] = nil
     }
 
     mutating func remove(_ key: [UInt8]) {

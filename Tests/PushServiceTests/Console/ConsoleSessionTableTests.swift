@@ -47,4 +47,25 @@ import Testing
         #expect(table.touch([1], nowMicros: 2) == nil)
         #expect(table.touch([2], nowMicros: 2) != nil)
     }
+
+    /// One app signing in again and again fills the table with its own sessions, then evicts only
+    /// those: another app's quiet session survives, however idle.
+    @Test func aFullTableEvictsFromTheTenantHoldingTheMost() {
+        func token(_ app: String, at micros: Int64) -> ConsoleSession {
+            ConsoleSession(
+                identity: .apiToken(app: app, digest: [1]), app: app, csrfToken: "t", lastSeenMicros: micros, createdMicros: micros)
+        }
+        var table = ConsoleSessionTable(idleTimeout: .seconds(3600), maximumSessions: 4)
+        table.insert(token("b", at: 0), key: [0])
+        for n in 1...10 { table.insert(token("a", at: Int64(n)), key: [UInt8(n)]) }
+        #expect(table.count == 4)
+        #expect(table.touch([0], nowMicros: 20) != nil, "app b's session, the idlest of all, stayed")
+        #expect((1...7).allSatisfy { table.touch([UInt8($0)], nowMicros: 20) == nil }, "app a's oldest went")
+        #expect((8...10).allSatisfy { table.touch([UInt8($0)], nowMicros: 20) != nil })
+        // A console user is a tenant of its own, and so is every app: the largest share pays.
+        table.insert(session(at: 30), key: [11])
+        #expect(table.touch([0], nowMicros: 40) != nil)
+        #expect(table.touch([11], nowMicros: 40) != nil)
+        #expect((8...10).filter { table.touch([UInt8($0)], nowMicros: 40) != nil }.count == 2, "app a held three of four")
+    }
 }
