@@ -40,6 +40,23 @@ extension SQLiteStore {
         }
     }
 
+    /// A user's most recent skipped messages, newest first, among the newest
+    /// `SkippedMessage.scanWindow` decisions (read through `decisions_on_created`).
+    public func recentSkips(app: String, user: String, limit: Int) async throws -> [SkippedMessage] {
+        try await pool.read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT message_id, decision, created_at_ms FROM
+                        (SELECT app_id, message_id, user_id, decision, created_at_ms FROM decisions
+                         ORDER BY created_at_ms DESC LIMIT ?)
+                    WHERE app_id = ? AND user_id = ? AND decision <> 'push'
+                    ORDER BY created_at_ms DESC, message_id DESC LIMIT ?
+                    """, arguments: [SkippedMessage.scanWindow, app, user, max(0, limit)]
+            ).map { SkippedMessage(messageID: $0[0], decision: PushDecision(code: $0[1]), atMs: $0[2]) }
+        }
+    }
+
     /// The delivery with this id, with its attempts.
     public func delivery(id: Int64) async throws -> LoggedDelivery? {
         try await pool.read { db in

@@ -40,6 +40,25 @@ extension PostgresStore {
         }
     }
 
+    /// A user's most recent skipped messages, newest first, among the newest
+    /// `SkippedMessage.scanWindow` decisions (read through `decisions_on_created`).
+    public func recentSkips(app: String, user: String, limit: Int) async throws -> [SkippedMessage] {
+        try await transaction(.snapshot) { connection in
+            try await connection.rows(
+                """
+                SELECT message_id, decision, created_at_ms FROM
+                    (SELECT app_id, message_id, user_id, decision, created_at_ms FROM decisions
+                     ORDER BY created_at_ms DESC LIMIT \(SkippedMessage.scanWindow)) AS newest
+                WHERE app_id = \(app) AND user_id = \(user) AND decision <> 'push'
+                ORDER BY created_at_ms DESC, message_id DESC LIMIT \(Int64(max(0, limit)))
+                """, logger: logger
+            ) { row in
+                let (message, code, at) = try row.decode((Int64, String, Int64).self)
+                return SkippedMessage(messageID: message, decision: PushDecision(code: code), atMs: at)
+            }
+        }
+    }
+
     /// The delivery with this id, with its attempts.
     public func delivery(id: Int64) async throws -> LoggedDelivery? {
         try await transaction(.snapshot) { connection in

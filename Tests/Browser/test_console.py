@@ -196,7 +196,13 @@ def test_trace_a_delivered_push(relay, browser, screenshots):
 
 
 def test_trace_a_skipped_push(relay, browser, screenshots):
-    trace(browser, relay, "carol", MESSAGE_ID)
+    # Without a message id: the user's skipped messages, each with its reason and a link to its timeline.
+    trace(browser, relay, "carol")
+    assert not browser.find_elements(By.CSS_SELECTOR, "#recent tbody tr a")
+    skipped = browser.find_elements(By.CSS_SELECTOR, "#skipped tbody tr")
+    assert len(skipped) == 1 and str(MESSAGE_ID) in skipped[0].text and "trigger_off" in skipped[0].text, skipped[0].text
+    shot(browser, screenshots, "why-recent")
+    click_and_wait(browser, skipped[0].find_element(By.TAG_NAME, "a"))
     assert text_of(browser, "decision-code") == "trigger_off"
     assert "turned push notifications off" in text_of(browser, "decision-reason")
     assert not browser.find_elements(By.CSS_SELECTOR, "section.delivery")

@@ -70,6 +70,36 @@ import Testing
         #expect(nobody.acceptedAtMs == nil)
     }
 
+    /// "Why no push?" for a user without a message id: their skipped messages, newest first, only
+    /// theirs (by the id's bytes) and only their app's.
+    @Test(arguments: StoreKind.allCases) func aUsersRecentSkipsAreListedNewestFirst(kind: StoreKind) async throws {
+        let db = try await TestDatabase.make(kind)
+        let store = try await db.open()
+        func skips(_ id: Int64, app: String = "app", at: Int64, _ decisions: [(String, PushDecision)]) -> AcceptedEvent {
+            AcceptedEvent(
+                appID: app, messageID: id, channelURL: "c1", acceptedAtMs: at,
+                decisions: decisions.map { RecipientDecisionRecord(userID: $0.0, decision: $0.1) }, deliveries: [])
+        }
+        let nfc = "caf\u{E9}"
+        let nfd = "cafe\u{301}"
+        let accepted = try await store.acceptEvents([
+            skips(1, at: 1_000, [("bob", .skip(.doNotDisturb)), ("carol", .skip(.online)), (nfc, .skip(.snoozed))]),
+            skips(2, at: 2_000, [("bob", .skip(.snoozed)), (nfd, .skip(.channelOff))]),
+            skips(3, app: "other", at: 3_000, [("bob", .skip(.channelOff))]),
+        ])
+        #expect(accepted == [true, true, true])
+        #expect(
+            try await store.recentSkips(app: "app", user: "bob", limit: 10) == [
+                SkippedMessage(messageID: 2, decision: .skip(.snoozed), atMs: 2_000),
+                SkippedMessage(messageID: 1, decision: .skip(.doNotDisturb), atMs: 1_000),
+            ])
+        #expect(try await store.recentSkips(app: "app", user: "bob", limit: 1).map(\.messageID) == [2])
+        #expect(try await store.recentSkips(app: "other", user: "bob", limit: 10).map(\.messageID) == [3])
+        #expect(try await store.recentSkips(app: "app", user: nfc, limit: 10).map(\.decision) == [.skip(.snoozed)])
+        #expect(try await store.recentSkips(app: "app", user: nfd, limit: 10).map(\.decision) == [.skip(.channelOff)])
+        #expect(try await store.recentSkips(app: "app", user: "nobody", limit: 10).isEmpty)
+    }
+
     /// APNs' plain 200 is the sent delivery's row; only other attempts are logged as rows. The log
     /// reads the accepted attempt back, after a retried one.
     @Test(arguments: StoreKind.allCases) func anAcceptedSendIsReadFromTheDeliveryRowAlone(kind: StoreKind) async throws {

@@ -1,9 +1,10 @@
 import Hummingbird
 
-/// `GET /console/why`: a user's recent pushes, or one message's decision and pushes for them,
+/// `GET /console/why`: a user's recent pushes and skipped messages, or one message's decision and
+/// pushes for them,
 /// from the delivery log's store API (the REST API's `GET /v3/push/deliveries` reads the same).
 extension ConsoleRoutes {
-    /// Pushes listed for a user without a message id.
+    /// Pushes, and skipped messages, listed for a user without a message id.
     static let recentLimit = 20
 
     func registerWhy(on console: RouterGroup<RelayRequestContext>) {
@@ -18,7 +19,8 @@ extension ConsoleRoutes {
                     page.timeline = WhyPage.timeline(try await store.deliveryLog(app: visit.app.appID, messageID: message, user: user))
                 } else {
                     let recent = try await store.recentDeliveries(app: visit.app.appID, user: user, limit: Self.recentLimit)
-                    page.recent = WhyPage.recent(user: user, deliveries: recent)
+                    let skips = try await store.recentSkips(app: visit.app.appID, user: user, limit: Self.recentLimit)
+                    page.recent = WhyPage.recent(user: user, deliveries: recent, skips: skips)
                 }
             }
             return ConsoleTemplates.response("why", page)

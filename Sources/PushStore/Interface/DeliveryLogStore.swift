@@ -8,6 +8,11 @@ public protocol DeliveryLogStore: Sendable {
     /// bound how far back they look (`SQLiteStore.recentDeliveriesScanWindow`).
     func recentDeliveries(app: String, user: String, limit: Int) async throws -> [LoggedDelivery]
 
+    /// A user's most recent skipped messages, newest first: those among the newest
+    /// `SkippedMessage.scanWindow` decisions of all users (decisions have no per-user
+    /// index, which every skipped member of every event would pay for).
+    func recentSkips(app: String, user: String, limit: Int) async throws -> [SkippedMessage]
+
     /// The delivery with this id, with its attempts.
     func delivery(id: Int64) async throws -> LoggedDelivery?
 

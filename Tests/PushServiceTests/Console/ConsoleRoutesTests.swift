@@ -93,6 +93,10 @@ import Testing
             let a = ConsoleBrowser(relay)
             try await a.signIn(TestApps.a.apiToken.value)
             #expect(try await a.get("/console/why?user_id=alice&message_id=5").text.contains("do_not_disturb"))
+            // Without a message id: the user's skipped messages, each linked to its timeline.
+            let recent = try await a.get("/console/why?user_id=alice").text
+            #expect(recent.contains(#"<a href="/console/why?user_id=alice&amp;message_id=5">5</a>"#), "\(recent)")
+            #expect(recent.contains("do_not_disturb"))
             #expect(try await a.get("/console/user?user_id=alice").text.contains(String(apnsToken(1).prefix(4)) + "…"))
 
             let b = ConsoleBrowser(relay)
@@ -101,6 +105,7 @@ import Testing
             #expect(why.status == .ok)
             #expect(!why.text.contains("do_not_disturb"))
             #expect(why.text.contains("no record"))
+            #expect(!(try await b.get("/console/why?user_id=alice").text.contains("do_not_disturb")))
             let user = try await b.get("/console/user?user_id=alice")
             #expect(user.text.contains(#"id="unknown-user""#))
             #expect(!user.text.contains(String(apnsToken(1).prefix(4)) + "…"))

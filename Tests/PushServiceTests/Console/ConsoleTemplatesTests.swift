@@ -1,4 +1,5 @@
 import Foundation
+import PushStore
 import Testing
 @testable import PushService
 
@@ -21,8 +22,13 @@ import Testing
     @Test func theTimelineEscapesIdsAndShowsEachAttempt() {
         let hostile = #"<script>x</script>"><img onerror=y>"#
         var page = WhyPage(chrome: .signedOut("t"), userID: hostile, messageID: "7", recent: nil, timeline: nil)
-        page.recent = WhyPage.recent(user: hostile, deliveries: [])
+        page.recent = WhyPage.recent(
+            user: hostile, deliveries: [], skips: [SkippedMessage(messageID: 9, decision: .skip(.snoozed), atMs: 1_700_000_000_000)])
         let html = ConsoleTemplates.library.render(page, withTemplate: "why") ?? ""
+        #expect(html.contains(#"<td class="bad">snoozed</td>"#) && html.contains("snooze was on"), "\(html)")
+        #expect(
+            html.contains(#"href="/console/why?user_id=%3Cscript%3Ex%3C%2Fscript%3E%22%3E%3Cimg%20onerror%3Dy%3E&amp;message_id=9""#),
+            "\(html)")
         #expect(!html.contains("<script>x"))
         #expect(!html.contains("<img onerror"))
         #expect(html.contains("&lt;script&gt;x&lt;/script&gt;&quot;&gt;&lt;img onerror=y&gt;"))

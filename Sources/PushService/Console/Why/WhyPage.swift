@@ -3,8 +3,8 @@ import PushCore
 import PushStore
 import UUIDText
 
-/// "Why no push?" as the template shows it: the form, then the user's recent pushes or one
-/// message's timeline. Device tokens are redacted (`Redaction`); every text is escaped by the
+/// "Why no push?" as the template shows it: the form, then the user's recent pushes and skipped
+/// messages, or one message's timeline. Device tokens are redacted (`Redaction`); every text is escaped by the
 /// template.
 struct WhyPage: Sendable {
     struct Recent: Sendable {
@@ -17,8 +17,18 @@ struct WhyPage: Sendable {
             var state: String
         }
 
+        /// A message the policy did not push to the user.
+        struct Skip: Sendable {
+            var href: String
+            var messageID: String
+            var acceptedAt: String
+            var decision: String
+            var reason: String
+        }
+
         var userID: String
         var rows: [Row]
+        var skips: [Skip]
         var userHref: String
     }
 
@@ -39,7 +49,7 @@ struct WhyPage: Sendable {
     var recent: Recent?
     var timeline: Timeline?
 
-    static func recent(user: String, deliveries: [LoggedDelivery]) -> Recent {
+    static func recent(user: String, deliveries: [LoggedDelivery], skips: [SkippedMessage]) -> Recent {
         Recent(
             userID: user,
             rows: deliveries.map { logged in
@@ -48,6 +58,11 @@ struct WhyPage: Sendable {
                     href: ConsoleLink.why(user: user, message: d.messageID), messageID: String(d.messageID),
                     queuedAt: ConsoleFormat.time(d.createdAtMs), provider: d.provider.displayName, token: Redaction.redact(d.deviceToken),
                     state: DeliveryView.stateText(logged))
+            },
+            skips: skips.map { skip in
+                Recent.Skip(
+                    href: ConsoleLink.why(user: user, message: skip.messageID), messageID: String(skip.messageID),
+                    acceptedAt: ConsoleFormat.time(skip.atMs), decision: skip.decision.code, reason: DecisionText.explain(skip.decision))
             }, userHref: ConsoleLink.user(user))
     }
 
