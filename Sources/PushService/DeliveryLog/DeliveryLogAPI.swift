@@ -3,7 +3,7 @@ import PushCore
 import PushStore
 
 /// The delivery log, per app (behind `Api-Token`): what happened to message M for user U, and a
-/// user's recent deliveries.
+/// user's recent deliveries and skipped messages.
 struct DeliveryLogAPI: Sendable {
     let store: any RelayStore
     /// Unix ms: acknowledgement and click times.
@@ -47,6 +47,13 @@ struct DeliveryLogAPI: Sendable {
             let limit = try RequestParameter.limit(from: request, default: 20, range: 1...Self.maximumLimit)
             let deliveries = try await store.recentDeliveries(app: app.appID, user: user, limit: limit)
             return DeliveryListBody(deliveries: deliveries.map(DeliveryBody.init))
+        }
+        v3.get("users/:user_id/push/skips") { request, context in
+            let app = try context.requireApp()
+            let user = try RequestParameter.decoded("user_id", from: context)
+            let limit = try RequestParameter.limit(from: request, default: 20, range: 1...Self.maximumLimit)
+            let skips = try await store.recentSkips(app: app.appID, user: user, limit: limit)
+            return SkipListBody(skips: skips.map(SkipBody.init))
         }
     }
 

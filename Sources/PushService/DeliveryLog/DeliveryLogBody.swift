@@ -26,6 +26,24 @@ struct DeliveryListBody: ResponseEncodable {
     var deliveries: [DeliveryBody]
 }
 
+/// `GET /v3/users/{user_id}/push/skips`: the user's recent messages the policy did not push.
+struct SkipListBody: ResponseEncodable {
+    var skips: [SkipBody]
+}
+
+struct SkipBody: Encodable {
+    var message_id: Int64
+    /// The skip reason's code, as `decision` in the message's log.
+    var decision: String
+    var accepted_at: Int64
+
+    init(_ skip: SkippedMessage) {
+        message_id = skip.messageID
+        decision = skip.decision.code
+        accepted_at = skip.atMs
+    }
+}
+
 struct DeliveryBody: Encodable {
     var message_id: Int64
     var user_id: String

@@ -36,6 +36,13 @@ import Testing
             #expect(try await relay.request(.get, "/v3/push/deliveries?message_id=5&user_id=b%2541").body["user_id"] == .string("b%41"))
             #expect(try await relay.request(.get, "/v3/users/bob/push/deliveries?limit=0").code == 400111)
             #expect(try await relay.request(.get, "/v3/users/bob/push/deliveries").body == json(#"{"deliveries": []}"#))
+            // The user's skipped messages, per app.
+            #expect(
+                try await relay.request(.get, "/v3/users/bob/push/skips").body
+                    == json(#"{"skips": [{"message_id": 5, "decision": "do_not_disturb", "accepted_at": \#(now)}]}"#))
+            #expect(try await relay.request(.get, "/v3/users/bob/push/skips", app: TestApps.b).body == json(#"{"skips": []}"#))
+            #expect(try await relay.request(.get, "/v3/users/bob/push/skips", app: nil).status == .unauthorized)
+            #expect(try await relay.request(.get, "/v3/users/bob/push/skips?limit=201").code == 400111)
         }
     }
 
