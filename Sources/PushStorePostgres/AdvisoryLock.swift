@@ -11,6 +11,9 @@ enum AdvisoryLock {
     /// Pruning: one relay prunes at a time; the others find it taken and leave it.
     static let pruning: Int32 = 2
 
+    /// Serialises sign-ins to the console across the fleet (the count against its bound).
+    static let consoleSessions: Int64 = key("console_sessions")
+
     /// Serialises the read-modify-write of one user's rows (preferences, the token limit),
     /// which SQLite's single writer serialised for free.
     static func user(app: String, user: String) -> Int64 { key("user", app, user) }

@@ -57,6 +57,25 @@ enum PostgresMigrations {
         ),
         // Test pushes in the delivery log (SQLite's `v16_test_pushes`).
         ("v6_test_pushes", ["ALTER TABLE deliveries ADD COLUMN is_test boolean NOT NULL DEFAULT false"]),
+        // The console's sessions, shared by the fleet (SQLite's `v17_console_sessions`).
+        (
+            "v7_console_sessions",
+            [
+                """
+                CREATE TABLE console_sessions (
+                    key bytea PRIMARY KEY,
+                    identity_kind text NOT NULL,
+                    identity_name text NOT NULL,
+                    token_digest bytea,
+                    app_id text NOT NULL,
+                    csrf_token text NOT NULL,
+                    created_at_ms bigint NOT NULL,
+                    last_seen_at_ms bigint NOT NULL
+                )
+                """,
+                "CREATE INDEX console_sessions_by_identity ON console_sessions (identity_kind, identity_name, last_seen_at_ms)",
+            ]
+        ),
     ]
 
     /// Applies the pending migrations on `connection`, which the caller closes if this throws.

@@ -8,7 +8,8 @@
 2. Credential state across a fleet (two relays on one PostgreSQL): a secondary API token made on
    relay 1 works on relay 2, and revoked on relay 1 it stops on relay 2 together with the
    sessions it issued; a session's lifetime is capped; revoking every session of the app on one
-   relay is seen by the other; a well-formed random session token is refused.
+   relay is seen by the other; a well-formed random session token is refused. A console
+   session signed in on relay 1 is one on relay 2, and signed out on relay 2 it ends on relay 1.
 3. (Slow clients: test_slow_clients.py.)
 4. Tenants apart: app A's registry writes leave app B's cached recipients in use; erasing an
    unknown user writes nothing; one credential over its rate gets 429 with Retry-After while
@@ -22,6 +23,7 @@ import hashlib
 import hmac
 import json
 import os
+import re
 import time
 import urllib.parse
 
@@ -172,6 +174,47 @@ def test_credentials_are_one_truth_across_a_fleet(tmp_path):
         for forged in ["0" * 80, os.urandom(40).hex(), fresh[:64] + "0" * 16]:
             refused = api(one, "PUT", "/v3/users/bob/push/template", session=forged, json=template)
             assert refused.status_code == 401 and refused.json()["code"] == 400302, refused.text
+    finally:
+        fleet.stop()
+
+
+def console_csrf(html: str) -> str:
+    return re.search(r'name="csrf" value="([0-9a-f]+)"', html).group(1)
+
+
+def console_get(url, route, cookie):
+    return requests.get(f"{url}{route}", cookies={"pushrelay_console": cookie} if cookie else None,
+                        allow_redirects=False, timeout=10)
+
+
+@needs_build
+def test_a_console_session_is_one_truth_across_a_fleet(tmp_path):
+    """Behind a load balancer spreading requests over the fleet: signed in through relay 1, the
+    browser is signed in on relay 2; signed out through relay 2, it is signed out of relay 1."""
+    fleet = Fleet(tmp_path, size=2, extra_config="console: {enabled: true}\n")
+    try:
+        one, two = fleet.urls()
+        form = requests.get(f"{one}/console/sign-in", timeout=10)
+        signed_in = requests.post(
+            f"{one}/console/sign-in", data={"name": "", "secret": API_TOKEN, "csrf": console_csrf(form.text)},
+            cookies=form.cookies, allow_redirects=False, timeout=10)
+        assert signed_in.status_code == 303, signed_in.text
+        cookie = signed_in.cookies["pushrelay_console"]
+        assert len(cookie) == 80
+
+        overview = console_get(two, "/console/overview", cookie)
+        assert overview.status_code == 200, overview.headers
+        assert f'<code id="current-app">{APP_ID}</code>' in overview.text
+        # A cookie the fleet did not make (a random one, or a real one's look-alike) is a sign-in.
+        for forged in [os.urandom(40).hex(), cookie[:64] + "0" * 16, None]:
+            assert console_get(two, "/console/overview", forged).headers.get("location") == "/console/sign-in"
+
+        signed_out = requests.post(f"{two}/console/sign-out", data={"csrf": console_csrf(overview.text)},
+                                   cookies={"pushrelay_console": cookie}, allow_redirects=False, timeout=10)
+        assert signed_out.status_code == 303, signed_out.text
+        for url in (one, two):
+            assert console_get(url, "/console/overview", cookie).headers.get("location") == "/console/sign-in"
+        print("\nconsole: signed in on relay 1, used on relay 2, signed out on relay 2, refused by both")
     finally:
         fleet.stop()
 

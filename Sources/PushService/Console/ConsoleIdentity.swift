@@ -1,3 +1,5 @@
+import Foundation
+
 /// Who signed in to the console, as the session keeps it: never the secret itself, only what is
 /// needed to check on every request that the credential still holds.
 enum ConsoleIdentity: Sendable, Hashable {
@@ -8,12 +10,21 @@ enum ConsoleIdentity: Sendable, Hashable {
     /// A `console.users` entry, by name.
     case user(name: String)
 
-    /// Whose share of the session table a session counts in: an API token's app, or a console
-    /// user (by the bytes of the id, as every identity).
-    var tenant: [UInt8] {
+    /// As the store keeps it: a kind, a name (the token's app, the user's name; with the kind,
+    /// the share of the session table it counts in) and the token's digest.
+    var stored: (kind: String, name: String, digest: Data?) {
         switch self {
-        case .apiToken(let app, _): [0] + Array(app.utf8)
-        case .user(let name): [1] + Array(name.utf8)
+        case .apiToken(let app, let digest): ("api_token", app, Data(digest))
+        case .user(let name): ("user", name, nil)
+        }
+    }
+
+    /// The identity a stored session names; nil for a kind this relay does not know.
+    init?(kind: String, name: String, digest: Data?) {
+        switch (kind, digest) {
+        case ("api_token", let digest?): self = .apiToken(app: name, digest: Array(digest))
+        case ("user", _): self = .user(name: name)
+        default: return nil
         }
     }
 

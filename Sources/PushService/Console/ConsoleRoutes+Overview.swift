@@ -5,7 +5,7 @@ import Hummingbird
 extension ConsoleRoutes {
     func registerOverview(on console: RouterGroup<RelayRequestContext>) {
         console.get("overview") { request, context in
-            let visit = try self.visit(request, context)
+            let visit = try await self.visit(request, context)
             let (figures, since) = await overview.figures(app: visit.app.appID)
             let page = OverviewPage(
                 chrome: visit.chrome("Overview", current: "/console/overview"), app: visit.app, figures: figures, sinceMs: since,

@@ -14,7 +14,7 @@ extension ConsoleRoutes {
 
     func registerSignIn(on console: RouterGroup<RelayRequestContext>) {
         console.get("sign-in") { request, context in
-            if let cookie = request.cookies[ConsoleSessions.cookieName]?.value, sessions.session(cookie: cookie) != nil {
+            if let cookie = request.cookies[ConsoleSessions.cookieName]?.value, try await sessions.session(cookie: cookie) != nil {
                 throw ConsoleRedirect(location: "/console/overview")
             }
             return signInPage(client: client(request, context))
@@ -25,21 +25,21 @@ extension ConsoleRoutes {
         console.post("sign-out") { request, context -> Response in
             let client = self.client(request, context)
             let cleared = ConsoleCookie.clear(ConsoleSessions.cookieName, secure: client.isHTTPS)
-            guard let visit = try? self.visit(request, context) else {
+            guard let visit = try? await self.visit(request, context) else {
                 throw ConsoleRedirect(location: "/console/sign-in", cookies: [cleared])
             }
             try visit.requireCSRF(try await ConsoleForm(request))
-            sessions.end(cookie: visit.cookie)
+            try await sessions.end(cookie: visit.cookie)
             throw ConsoleRedirect(location: "/console/sign-in", cookies: [cleared])
         }
         console.post("app") { request, context -> Response in
-            let visit = try self.visit(request, context)
+            let visit = try await self.visit(request, context)
             let form = try await ConsoleForm(request)
             try visit.requireCSRF(form)
             guard let chosen = form["app_id"], visit.apps.contains(where: { $0.appID == chosen }) else {
                 throw APIError(status: .forbidden, code: .notAccessible, message: "Not accessible: that app is not yours to open.")
             }
-            sessions.switchApp(cookie: visit.cookie, to: chosen)
+            try await sessions.switchApp(cookie: visit.cookie, to: chosen)
             throw ConsoleRedirect(location: "/console/overview")
         }
     }
@@ -71,7 +71,7 @@ extension ConsoleRoutes {
         }
         switch access.signIn(name: name, secret: form["secret"] ?? "") {
         case .signedIn(let identity, let app):
-            let (cookie, _) = sessions.create(identity: identity, app: app)
+            let (cookie, _) = try await sessions.create(identity: identity, app: app)
             context.logger.info("console sign-in", metadata: ["app": .string(app), "with": .string(identity.label)])
             throw ConsoleRedirect(
                 location: "/console/overview",

@@ -7,7 +7,7 @@ import PushCore
 extension ConsoleRoutes {
     func registerTestPush(on console: RouterGroup<RelayRequestContext>, testPush: TestPush) {
         console.get("test-push") { request, context in
-            let visit = try self.visit(request, context)
+            let visit = try await self.visit(request, context)
             let query = try ConsoleQuery(request)
             var page = TestPushPage(
                 chrome: visit.chrome("Test push", current: "/console/test-push"), perMinute: visit.app.limits.testPushesPerMinute,
@@ -16,7 +16,7 @@ extension ConsoleRoutes {
             return ConsoleTemplates.response("test_push", page)
         }
         console.post("test-push") { request, context in
-            let visit = try self.visit(request, context)
+            let visit = try await self.visit(request, context)
             let form = try await ConsoleForm(request)
             try visit.requireCSRF(form)
             let user = try RequestParameter.checked("user_id", form["user_id"] ?? "")

@@ -8,7 +8,7 @@ extension ConsoleRoutes {
 
     func registerUser(on console: RouterGroup<RelayRequestContext>) {
         console.get("user") { request, context in
-            let visit = try self.visit(request, context)
+            let visit = try await self.visit(request, context)
             let query = try ConsoleQuery(request)
             var page = UserPage(
                 chrome: visit.chrome("Devices", current: "/console/user"), userID: query.user ?? "", unknown: false, found: false)

@@ -9,7 +9,7 @@ extension ConsoleRoutes {
 
     func registerWhy(on console: RouterGroup<RelayRequestContext>) {
         console.get("why") { request, context in
-            let visit = try self.visit(request, context)
+            let visit = try await self.visit(request, context)
             let query = try ConsoleQuery(request)
             var page = WhyPage(
                 chrome: visit.chrome("Why no push?", current: "/console/why"), userID: query.user ?? "",

@@ -30,7 +30,9 @@ struct ConsoleRoutes: Sendable {
         clock: @escaping @Sendable () -> Int64, logger: Logger
     ) {
         self.access = access
-        self.sessions = ConsoleSessions(idleTimeout: configuration.sessionIdleTimeout)
+        self.sessions = ConsoleSessions(
+            store: store, rules: ConsoleSessionRules(idleTimeout: configuration.sessionIdleTimeout),
+            cookies: access.credentials.sessionTokens.derived(for: "console_session"), nowMs: clock)
         self.configuration = configuration
         self.rateLimits = rateLimits
         self.store = store
@@ -68,15 +70,16 @@ struct ConsoleRoutes: Sendable {
     /// The signed-in browser behind `request`, checked (`ConsoleVisit`); otherwise a redirect to
     /// sign in (a session that ended, a credential revoked since) or 503 (the fleet's credentials
     /// cannot be confirmed now).
-    func visit(_ request: Request, _ context: RelayRequestContext) throws -> ConsoleVisit {
+    func visit(_ request: Request, _ context: RelayRequestContext) async throws -> ConsoleVisit {
         let client = self.client(request, context)
-        guard let cookie = request.cookies[ConsoleSessions.cookieName]?.value, let session = sessions.session(cookie: cookie) else {
+        guard let cookie = request.cookies[ConsoleSessions.cookieName]?.value, let session = try await sessions.session(cookie: cookie)
+        else {
             throw ConsoleRedirect.signIn
         }
         switch access.check(session.identity, app: session.app) {
         case .valid: break
         case .revoked:
-            sessions.end(cookie: cookie)
+            try await sessions.end(cookie: cookie)
             throw ConsoleRedirect(
                 location: ConsoleRedirect.signIn.location,
                 cookies: [ConsoleCookie.clear(ConsoleSessions.cookieName, secure: client.isHTTPS)])

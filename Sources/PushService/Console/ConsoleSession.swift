@@ -5,7 +5,4 @@ struct ConsoleSession: Sendable, Hashable {
     var app: String
     /// Put in every form and compared on every POST (`ConsoleCSRF`).
     var csrfToken: String
-    /// Monotonic microseconds of the session's last request (its idle timeout counts from there).
-    var lastSeenMicros: Int64
-    var createdMicros: Int64
 }

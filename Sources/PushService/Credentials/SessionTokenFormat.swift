@@ -38,6 +38,12 @@ struct SessionTokenFormat: Sendable {
         self.key = SymmetricKey(data: key)
     }
 
+    /// The same format under a key of its own for `purpose` (HMAC of the purpose under this
+    /// key): a token of one kind is never taken for a token of the other.
+    func derived(for purpose: String) -> SessionTokenFormat {
+        SessionTokenFormat(key: Data(HMAC<SHA256>.authenticationCode(for: Data(purpose.utf8), using: key)))
+    }
+
     func generate() -> String {
         let random = CredentialToken.generate()
         return random + tag(random)

@@ -22,6 +22,7 @@ enum PushStoreMigrations {
         migrator.registerMigration("v14_credential_issuers", migrate: CredentialIssuerSchema.migrate)
         migrator.registerMigration("v15_reader_parity", migrate: ReaderParitySchema.migrate)
         migrator.registerMigration("v16_test_pushes", migrate: TestPushSchema.migrate)
+        migrator.registerMigration("v17_console_sessions", migrate: ConsoleSessionSchema.migrate)
         return migrator
     }
 
