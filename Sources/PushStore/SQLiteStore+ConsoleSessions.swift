@@ -8,9 +8,7 @@ extension SQLiteStore {
     {
         try await pool.write { db in
             if try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM console_sessions") ?? 0 >= maximum {
-                try db.execute(
-                    sql: "DELETE FROM console_sessions WHERE last_seen_at_ms <= ? OR created_at_ms <= ?",
-                    arguments: [cutoff.idleByMs, cutoff.createdByMs])
+                try Self.deleteEnded(db, cutoff)
                 if try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM console_sessions") ?? 0 >= maximum {
                     try db.execute(sql: ConsoleSessionSQL.evictFromTheLargestShare)
                 }
@@ -61,5 +59,19 @@ extension SQLiteStore {
         try await pool.write { db in
             try db.execute(sql: "DELETE FROM console_sessions WHERE key = ?", arguments: [key])
         }
+    }
+
+    @discardableResult
+    public func pruneConsoleSessions(cutoff: ConsoleSessionCutoff) async throws -> Int {
+        try await pool.write { db in
+            try Self.deleteEnded(db, cutoff)
+            return db.changesCount
+        }
+    }
+
+    private static func deleteEnded(_ db: Database, _ cutoff: ConsoleSessionCutoff) throws {
+        try db.execute(
+            sql: "DELETE FROM console_sessions WHERE last_seen_at_ms <= ? OR created_at_ms <= ?",
+            arguments: [cutoff.idleByMs, cutoff.createdByMs])
     }
 }

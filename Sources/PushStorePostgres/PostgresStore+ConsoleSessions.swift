@@ -13,10 +13,7 @@ extension PostgresStore {
             try await connection.run("SELECT pg_advisory_xact_lock(\(AdvisoryLock.consoleSessions))", logger: logger)
             let count: PostgresQuery = "SELECT COUNT(*) FROM console_sessions"
             if try await connection.value(count, as: Int64.self, logger: logger) ?? 0 >= maximum {
-                try await connection.run(
-                    """
-                    DELETE FROM console_sessions WHERE last_seen_at_ms <= \(cutoff.idleByMs) OR created_at_ms <= \(cutoff.createdByMs)
-                    """, logger: logger)
+                _ = try await connection.count(Self.deleteEnded(cutoff), logger: logger)
                 if try await connection.value(count, as: Int64.self, logger: logger) ?? 0 >= maximum {
                     try await connection.run(PostgresQuery(unsafeSQL: ConsoleSessionSQL.evictFromTheLargestShare), logger: logger)
                 }
@@ -68,5 +65,17 @@ extension PostgresStore {
         try await withConnection { connection in
             try await connection.run("DELETE FROM console_sessions WHERE key = \(key)", logger: logger)
         }
+    }
+
+    @discardableResult
+    public func pruneConsoleSessions(cutoff: ConsoleSessionCutoff) async throws -> Int {
+        try await withConnection { connection in try await connection.count(Self.deleteEnded(cutoff), logger: logger) }
+    }
+
+    private static func deleteEnded(_ cutoff: ConsoleSessionCutoff) -> PostgresQuery {
+        """
+        DELETE FROM console_sessions WHERE last_seen_at_ms <= \(cutoff.idleByMs) OR created_at_ms <= \(cutoff.createdByMs)
+        RETURNING 1
+        """
     }
 }

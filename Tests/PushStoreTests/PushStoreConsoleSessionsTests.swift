@@ -55,5 +55,10 @@ import Testing
         live = []
         for n in 0...12 where try await store.consoleSession(key: Self.key(n)) != nil { live.append(n) }
         #expect(live == [9, 10, 11, 12])
+        // The pruner's pass deletes what has ended, and only that.
+        #expect(try await store.pruneConsoleSessions(cutoff: ConsoleSessionCutoff(idleByMs: 10, createdByMs: -1)) == 2)
+        #expect(try await store.consoleSession(key: Self.key(11)) != nil)
+        #expect(try await store.pruneConsoleSessions(cutoff: ConsoleSessionCutoff(idleByMs: -1, createdByMs: 0)) == 2)
+        #expect(try await store.consoleSession(key: Self.key(11)) == nil)
     }
 }

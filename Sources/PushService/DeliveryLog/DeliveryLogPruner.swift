@@ -5,7 +5,8 @@ import ServiceLifecycle
 /// Deletes delivery log entries (events, decisions, finished deliveries and their attempts)
 /// older than `maximumAge`, every `interval`. Unfinished deliveries are never pruned. The same
 /// pass deletes session tokens no longer usable (expired, past `sessionLifetime`, or revoked with
-/// their app's), a batch at a time.
+/// their app's), a batch at a time, and console sessions past their lifetime (every idle one is
+/// by then: the idle timeout is at most 24 hours, as long as two lifetimes).
 public struct DeliveryLogPruner: Service {
     let store: any RelayStore
     let maximumAge: Duration
@@ -40,6 +41,8 @@ public struct DeliveryLogPruner: Service {
             nowMs: clock() - Self.expiredSessionGraceMs, maximumLifetimeMs: sessionLifetime.milliseconds, limit: Self.sessionBatch)
             == Self.sessionBatch
         {}
+        let console = ConsoleSessionRules(idleTimeout: ConsoleConfiguration.allowedSessionIdleTimeout.upperBound)
+        try await store.pruneConsoleSessions(cutoff: console.cutoff(nowMs: clock()))
         return deleted
     }
 

@@ -16,4 +16,7 @@ public protocol ConsoleSessionStore: Sendable {
     func switchConsoleSession(key: Data, toApp app: String) async throws
     /// Ends the session (sign-out, or found ended).
     func removeConsoleSession(key: Data) async throws
+    /// Deletes the sessions ended by `cutoff`; returns how many.
+    @discardableResult
+    func pruneConsoleSessions(cutoff: ConsoleSessionCutoff) async throws -> Int
 }
