@@ -24,7 +24,7 @@ final class TestPushWait: Sendable {
     /// `push` through `sender`, at most `deadline` (plus `grace`).
     static func send(_ push: OutgoingPush, through sender: any PushSender, deadline: Duration) async -> PushSendResult {
         let wait = TestPushWait()
-        return await withTaskCancellationHandler {
+        let result = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 wait.state.withLock { $0.continuation = continuation }
                 wait.hold(sender.submit(push, timeout: deadline) { wait.finish($0) })
@@ -33,6 +33,7 @@ final class TestPushWait: Sendable {
         } onCancel: {
             wait.cancel()
         }
+        return explained(result, statistics: sender.statistics)
     }
 
     /// The first result wins: the sender's, or the timer's; the other is ignored.
@@ -67,6 +68,19 @@ final class TestPushWait: Sendable {
             return false
         }
         if answered { timer.cancel() }
+    }
+
+    /// A push that got no answer in time, told apart: with no connection to the provider open,
+    /// the provider was never reached (an endpoint the relay cannot connect to, as behind a
+    /// firewall, while its reconnects back off), which the answer says rather than only that
+    /// time ran out.
+    static func explained(_ result: PushSendResult, statistics: PushSenderStatistics?) -> PushSendResult {
+        guard result.status == nil, case .retry = result.outcome, let error = result.error, !error.hasPrefix("cannot connect"),
+            let statistics, statistics.countsConnections, statistics.readyConnections == 0
+        else { return result }
+        var explained = result
+        explained.error = error + ": no connection to the provider is open (the relay's log names the connection error)"
+        return explained
     }
 
     private func cancel() {
