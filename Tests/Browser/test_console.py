@@ -21,6 +21,7 @@ import requests
 from cluster import API_TOKEN, APP_ID, MOCK_BIN, RELAY_BIN, Cluster, payload, signed, token_for
 
 webdriver = pytest.importorskip("selenium.webdriver")
+from selenium.common.exceptions import WebDriverException  # noqa: E402
 from selenium.webdriver.chrome.options import Options  # noqa: E402
 from selenium.webdriver.chrome.service import Service  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
@@ -108,11 +109,15 @@ def open_page(driver, relay, path: str):
 
 def click_and_wait(driver, element):
     """Clicks a link or a form's button and waits until the next page has replaced this one (a
-    click returns before the navigation it starts has finished)."""
+    click returns before the navigation it starts has finished). Asked in the middle of the
+    navigation, chromedriver may answer "unhandled inspector error" (the old page's context is
+    gone, the new one not there yet) rather than "stale element": the wait asks again."""
     page = driver.find_element(By.TAG_NAME, "html")
     element.click()
-    WebDriverWait(driver, 60).until(expected_conditions.staleness_of(page))
-    WebDriverWait(driver, 60).until(lambda d: d.execute_script("return document.readyState") == "complete")
+    navigating = (WebDriverException,)
+    WebDriverWait(driver, 60, ignored_exceptions=navigating).until(expected_conditions.staleness_of(page))
+    WebDriverWait(driver, 60, ignored_exceptions=navigating).until(
+        lambda d: d.execute_script("return document.readyState") == "complete")
 
 
 def shot(driver, folder: Path, name: str):
