@@ -8,7 +8,10 @@ erases users and removes tokens. So before each valid (positive) request the hoo
 it needs, through the API, as a client would: its `{user_id}` is made known (a template choice
 written for it), and a device's report of a push (`/v3/sdk/push_delivery`, `push_click`) names a
 push just made for it: bob's APNs token registered, a signed event pushed to him, its tracking
-id in the body; a test push goes to an HMS token (`test_push_body`). Negative requests are sent as generated."""
+id in the body; a test push goes to an HMS token (`test_push_body`); a device token registered under
+`/push/{token_type}` is in the field of that type (`token_for_its_path`: the schema cannot tie
+the body's field to the path's type, and a body naming only another type's field is refused,
+400105). Negative requests are sent as generated."""
 
 import hashlib
 import hmac
@@ -28,6 +31,13 @@ SAMPLE_EVENT = Path(__file__).resolve().parents[2] / "scripts" / "sample-event.j
 BOB_APNS_TOKEN = "ab" * 32
 REPORT_PATHS = ("/v3/sdk/push_delivery", "/v3/sdk/push_click")
 TEST_PUSH_PATH = "/v3/push/test"
+TOKEN_PATH = "/v3/users/{user_id}/push/{token_type}"
+# A valid token of each type, in the field `POST /push/{token_type}` reads.
+TOKEN_FIELDS = {
+    "apns": ("apns_device_token", "cd" * 32),
+    "gcm": ("gcm_reg_token", "fuzz-fcm-token-0123456789"),
+    "huawei": ("huawei_device_token", "IQAAAACy0kYkAAD-fuzz-0123456789"),
+}
 _message_ids = itertools.count(900_000_000)
 
 
@@ -75,6 +85,14 @@ def test_push_body(body: dict) -> dict:
     return {**body, "token_type": "huawei", "device_token": "IQAAAACy0kYkAAD-" + "Qa9_" * 20}
 
 
+def token_for_its_path(case) -> None:
+    """A registration's body carries a token in its path's type's field (the generator may have
+    filled only another type's)."""
+    field = TOKEN_FIELDS.get((case.path_parameters or {}).get("token_type"))
+    if field and field[0] not in case.body:
+        case.body = {**case.body, field[0]: field[1]}
+
+
 @schemathesis.hook
 def before_call(ctx, case, kwargs):
     meta = case.meta
@@ -84,6 +102,8 @@ def before_call(ctx, case, kwargs):
     user = (case.path_parameters or {}).get("user_id")
     if isinstance(user, str) and user:
         _api("PUT", f"/v3/users/{user}/push/template", json={"name": "default"})
+    if case.operation.path == TOKEN_PATH and case.method.upper() == "POST" and isinstance(case.body, dict):
+        token_for_its_path(case)
     if case.operation.path == TEST_PUSH_PATH and isinstance(case.body, dict):
         case.body = test_push_body(case.body)
     if case.operation.path in REPORT_PATHS and isinstance(case.body, dict):

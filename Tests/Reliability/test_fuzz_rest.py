@@ -6,7 +6,8 @@ phases) must never get a 5xx, every 4xx must carry a Sendbird error body
 The schema must describe what the server accepts: an operation whose generated valid requests
 the relay mostly refuses (schemathesis's validation_mismatch warning) fails the run.
 
-Knob: FUZZ_REST_EXAMPLES (default 25 per operation and phase).
+Knobs: FUZZ_REST_EXAMPLES (default 25 per operation and phase); FUZZ_REST_SEED replays a run
+(the seed each run prints).
 
 No example database (`--generation-database none`): each run stands on its own, and Hypothesis's
 Pareto optimiser, which runs only with a database, once crashed inside its own shrinker
@@ -22,6 +23,7 @@ from pathlib import Path
 from fuzz_support import API_TOKEN, APP_ID, ROOT
 
 EXAMPLES = os.environ.get("FUZZ_REST_EXAMPLES", "25")
+SEED = os.environ.get("FUZZ_REST_SEED")
 RUN_SCHEMATHESIS = "import sys; from schemathesis.cli import schemathesis; sys.argv[0] = 'schemathesis'; schemathesis()"
 
 
@@ -35,13 +37,15 @@ def test_no_request_generated_from_the_openapi_document_gets_a_5xx(relay, tmp_pa
          "run", str(ROOT / "openapi" / "push-relay.yaml"),
          "--url", relay.url, "-H", f"Api-Token: {API_TOKEN}",
          "--checks", "not_a_server_error,sendbird_error_body", "--max-examples", EXAMPLES,
-         "--generation-database", "none"],
+         "--generation-database", "none", *(["--seed", SEED] if SEED else [])],
         capture_output=True, text=True, timeout=900,
         env={**os.environ, "SCHEMATHESIS_HOOKS": "schemathesis_hooks", "PYTHONPATH": str(Path(__file__).parent),
              "FUZZ_RELAY_URL": relay.url, "FUZZ_APP_ID": APP_ID, "FUZZ_API_TOKEN": API_TOKEN})
     summary = [line for line in result.stdout.splitlines() if "generated" in line or "Seed:" in line]
     print("\nschemathesis: " + "; ".join(s.strip() for s in summary))
     warnings = result.stdout[result.stdout.find("WARNINGS"):] if "WARNINGS" in result.stdout else ""
+    # Warnings that do not fail the run, for the log: a new one is seen before it becomes a failure.
+    print("schemathesis warnings: " + "; ".join(line.strip() for line in warnings.splitlines()[1:12] if line.strip()))
     assert result.returncode == 0, result.stdout[-6000:] + result.stderr[-2000:]
     assert "mostly rejected generated data" not in result.stdout, warnings[:6000]
     assert relay.process.poll() is None, "the relay died"
