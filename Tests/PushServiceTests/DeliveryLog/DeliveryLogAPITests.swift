@@ -43,6 +43,9 @@ import Testing
             #expect(try await relay.request(.get, "/v3/users/bob/push/skips", app: TestApps.b).body == json(#"{"skips": []}"#))
             #expect(try await relay.request(.get, "/v3/users/bob/push/skips", app: nil).status == .unauthorized)
             #expect(try await relay.request(.get, "/v3/users/bob/push/skips?limit=201").code == 400111)
+            // A server's view: a session token, even bob's own, is refused.
+            let bob = try await relay.issueSessionToken(for: "bob")
+            #expect(try await relay.request(.get, "/v3/users/bob/push/skips", sessionToken: bob).status == .forbidden)
         }
     }
 
