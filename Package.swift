@@ -70,6 +70,9 @@ let package = Package(
         // The seam between the dispatcher and each push provider: `PushSender`, what it is handed
         // and what it answers. Every provider module implements it; none depends on another.
         .target(name: "PushSending"),
+        // When a provider connection that stopped answering is closed: PINGs, their deadline, requests
+        // in a row without an answer. Pure decisions, shared by the HTTP/2 transport and HMS's client.
+        .target(name: "ConnectionLiveness"),
         // The HTTP/2 client under every push provider: TLS (OpenSSL, ALPN h2, client certificates), nghttp2
         // sessions, connection pools, deadlines, and the OpenSSL key reading and signing the providers' tokens
         // need. The only target that depends on CNGHTTP2 and COpenSSL.
@@ -78,6 +81,7 @@ let package = Package(
             dependencies: [
                 "CNGHTTP2",
                 "COpenSSL",
+                "ConnectionLiveness",
                 .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -86,6 +90,7 @@ let package = Package(
         .target(
             name: "APNs",
             dependencies: [
+                "ConnectionLiveness",
                 "HTTP2Transport",
                 "LogRedaction",
                 "PushSending",
@@ -95,11 +100,28 @@ let package = Package(
         ),
         .target(name: "PushCore"),
         // FCM HTTP v1: service-account credentials, the error model and the client, on the transport.
-        .target(name: "FCM", dependencies: ["HTTP2Transport", "PushSending", .product(name: "Logging", package: "swift-log")]),
+        .target(
+            name: "FCM",
+            dependencies: ["ConnectionLiveness", "HTTP2Transport", "PushSending", .product(name: "Logging", package: "swift-log")]),
+        // AsyncHTTPClient as the providers on it use it (HMS): HTTP/2 or HTTP/1.1 as ALPN chooses, and
+        // every HTTP/2 connection watched by `ConnectionLiveness` (AsyncHTTPClient has no PING of its own).
+        .target(
+            name: "PooledHTTP",
+            dependencies: [
+                "ConnectionLiveness",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP2", package: "swift-nio-http2"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ]
+        ),
         // HMS Push Kit: OAuth client credentials, the data message, answer classification.
         .target(
             name: "HMS",
             dependencies: [
+                "ConnectionLiveness",
+                "PooledHTTP",
                 "PushSending",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
@@ -309,7 +331,8 @@ let package = Package(
             name: "HTTP2TransportTests",
             dependencies: ["HTTP2Transport", "APNsMock", "TestSupport", .product(name: "Logging", package: "swift-log")]
         ),
-        .testTarget(name: "APNsTests", dependencies: ["APNs", "APNsMock", "HTTP2Transport", "TestSupport", "UUIDText"]),
+        .testTarget(
+            name: "APNsTests", dependencies: ["APNs", "APNsMock", "ConnectionLiveness", "HTTP2Transport", "TestSupport", "UUIDText"]),
         .testTarget(
             name: "APNsMockTests",
             dependencies: [
@@ -327,8 +350,18 @@ let package = Package(
         ),
         .testTarget(name: "PushCoreTests", dependencies: ["PushCore"]),
         .testTarget(name: "PushSendingTests", dependencies: ["PushSending"]),
-        .testTarget(name: "HMSTests", dependencies: ["HMS", "HMSMock", "PushCore", "PushSending", "TestSupport"]),
-        .testTarget(name: "FCMTests", dependencies: ["FCM", "FCMMock", "HTTP2Transport", "PushSending", "TestSupport"]),
+        .testTarget(name: "ConnectionLivenessTests", dependencies: ["ConnectionLiveness"]),
+        .testTarget(
+            name: "PooledHTTPTests",
+            dependencies: [
+                "ConnectionLiveness", "PooledHTTP", .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"), .product(name: "NIOHTTP2", package: "swift-nio-http2"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
+        .testTarget(
+            name: "HMSTests", dependencies: ["ConnectionLiveness", "HMS", "HMSMock", "PushCore", "PushSending", "TestSupport"]),
+        .testTarget(
+            name: "FCMTests", dependencies: ["ConnectionLiveness", "FCM", "FCMMock", "HTTP2Transport", "PushSending", "TestSupport"]),
         .testTarget(name: "FCMMockTests", dependencies: ["FCMMock"]),
         .testTarget(
             name: "HMSMockTests",

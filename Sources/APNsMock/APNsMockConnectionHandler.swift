@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import MockSupport
 import NIOCore
 import NIOHPACK
 import NIOHTTP2
@@ -119,6 +120,9 @@ final class APNsMockConnectionHandler: ChannelInboundHandler {
             self.received(data: data, streamID: frame.streamID)
         case .rstStream:
             self.forget(streamID: frame.streamID)
+        case .goAway(_, let errorCode, _) where errorCode != .noError:
+            // The client found the connection broken (`PeerGoAwayCloser` says why this closes).
+            context.close(promise: nil)
         case .settings(.settings):
             if !self.peerSettingsSeen {
                 self.peerSettingsSeen = true
@@ -265,6 +269,10 @@ final class APNsMockConnectionHandler: ChannelInboundHandler {
         switch disposition {
         case .dropConnection:
             self.dropConnection()
+            return
+        case .silence:
+            self.core.connectionSilenced()
+            if let context = self.context { ConnectionSilencer.silence(context.channel) }
             return
         case .status(let code, let reason, let retryAfterSeconds):
             answer = .failure(

@@ -10,7 +10,7 @@
 /// `{"kind":"neverAnswer","count":1}`, `{"kind":"dropConnection","afterStreams":1}`,
 /// `{"kind":"status","code":429,"reason":"TooManyRequests","count":1,"retryAfterSeconds":30}`,
 /// `{"kind":"tlsHandshakeFailure","count":1}`, `{"kind":"delay","milliseconds":250}`,
-/// `{"kind":"expireProviderTokens"}`.
+/// `{"kind":"expireProviderTokens"}`, `{"kind":"silentConnection","count":1}`.
 public enum APNsMockFault: Sendable, Codable, Equatable, CustomStringConvertible {
     /// Once `afterStreams` more streams have arrived (on any connection), the connection that got
     /// the last of them sends GOAWAY(lastStreamID = that stream, NO_ERROR, `{"reason":…}`),
@@ -38,6 +38,10 @@ public enum APNsMockFault: Sendable, Codable, Equatable, CustomStringConvertible
     /// (a newly minted JWT is still accepted). Takes effect at once; ``APNsMockServer/reset()``
     /// forgets it, ``APNsMockServer/clearFaults()`` does not.
     case expireProviderTokens
+    /// The connections of the next `count` complete requests go silent as each request completes:
+    /// they read and send nothing more (no answer, no PING ACK) and stay open until the client
+    /// closes them (`ConnectionSilencer`).
+    case silentConnection(count: Int)
 
     public var description: String {
         switch self {
@@ -51,6 +55,7 @@ public enum APNsMockFault: Sendable, Codable, Equatable, CustomStringConvertible
         case .tlsHandshakeFailure(let count): "tlsHandshakeFailure(count: \(count))"
         case .delay(let milliseconds): "delay(milliseconds: \(milliseconds))"
         case .expireProviderTokens: "expireProviderTokens"
+        case .silentConnection(let count): "silentConnection(count: \(count))"
         }
     }
 
@@ -60,7 +65,7 @@ public enum APNsMockFault: Sendable, Codable, Equatable, CustomStringConvertible
 
     private enum Kind: String, Codable {
         case goAway, maxConcurrentStreams, refuseStreams, neverAnswer, dropConnection, status
-        case tlsHandshakeFailure, delay, expireProviderTokens
+        case tlsHandshakeFailure, delay, expireProviderTokens, silentConnection
     }
 
     public init(from decoder: any Decoder) throws {
@@ -100,6 +105,8 @@ public enum APNsMockFault: Sendable, Codable, Equatable, CustomStringConvertible
             self = .delay(milliseconds: try container.decode(Int.self, forKey: .milliseconds))
         case .expireProviderTokens:
             self = .expireProviderTokens
+        case .silentConnection:
+            self = .silentConnection(count: try container.decodeIfPresent(Int.self, forKey: .count) ?? 1)
         }
     }
 
@@ -136,6 +143,9 @@ public enum APNsMockFault: Sendable, Codable, Equatable, CustomStringConvertible
             try container.encode(milliseconds, forKey: .milliseconds)
         case .expireProviderTokens:
             try container.encode(Kind.expireProviderTokens, forKey: .kind)
+        case .silentConnection(let count):
+            try container.encode(Kind.silentConnection, forKey: .kind)
+            try container.encode(count, forKey: .count)
         }
     }
 }

@@ -86,6 +86,7 @@ public final class APNsMockServer: Sendable {
             try pipeline.addHandler(HandshakeAbortHandler())
             return
         }
+        try pipeline.addHandler(ConnectionSilencer())
         try pipeline.addHandler(ConnectionAborter())
         try pipeline.addHandler(NIOSSLServerHandler(context: resources.sslContext))
         try pipeline.addHandler(TLSHandshakeGate(core: core, resources: resources, connectionID: connectionID))

@@ -27,6 +27,8 @@ public struct APNsMockStats: Sendable, Codable, Equatable {
     public var goAwaysSent = 0
     /// Connections closed abruptly by a `dropConnection` fault.
     public var connectionsDropped = 0
+    /// Connections silenced by a `silentConnection` fault.
+    public var connectionsSilenced = 0
 
     public init() {}
 

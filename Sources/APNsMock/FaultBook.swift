@@ -23,6 +23,8 @@ struct FaultBook: Sendable {
         case normal
         /// Close the connection abruptly, answering nothing more.
         case dropConnection
+        /// Leave the connection open and silent (it reads and sends nothing more).
+        case silence
         /// Answer with this status instead of processing the request.
         case status(code: Int, reason: String, retryAfterSeconds: Int?)
     }
@@ -46,6 +48,7 @@ struct FaultBook: Sendable {
     private var refuseRemaining = 0
     private var neverAnswerRemaining = 0
     private var tlsFailuresRemaining = 0
+    private var silencesRemaining = 0
     /// The SETTINGS_MAX_CONCURRENT_STREAMS override, if any.
     private(set) var maxConcurrentStreams: Int?
     /// The answer delay, if any.
@@ -80,6 +83,8 @@ struct FaultBook: Sendable {
             self.delayMilliseconds = milliseconds > 0 ? milliseconds : nil
         case .expireProviderTokens:
             break
+        case .silentConnection(let count):
+            self.silencesRemaining += max(0, count)
         }
         self.recomputeHasTrafficFaults()
     }
@@ -106,6 +111,7 @@ struct FaultBook: Sendable {
         }
         if self.tlsFailuresRemaining > 0 { faults.append(.tlsHandshakeFailure(count: self.tlsFailuresRemaining)) }
         if let delay = self.delayMilliseconds { faults.append(.delay(milliseconds: delay)) }
+        if self.silencesRemaining > 0 { faults.append(.silentConnection(count: self.silencesRemaining)) }
         return faults
     }
 
@@ -147,6 +153,11 @@ struct FaultBook: Sendable {
 
     /// A request (HEADERS and any DATA up to END_STREAM) is complete.
     mutating func requestCompleted() -> RequestDisposition {
+        if self.silencesRemaining > 0 {
+            self.silencesRemaining -= 1
+            self.recomputeHasTrafficFaults()
+            return .silence
+        }
         if !self.drops.isEmpty {
             self.drops[0] -= 1
             if self.drops[0] == 0 {
@@ -168,6 +179,6 @@ struct FaultBook: Sendable {
     private mutating func recomputeHasTrafficFaults() {
         self.hasTrafficFaults =
             !self.goAways.isEmpty || !self.drops.isEmpty || !self.statuses.isEmpty
-            || self.refuseRemaining > 0 || self.neverAnswerRemaining > 0
+            || self.refuseRemaining > 0 || self.neverAnswerRemaining > 0 || self.silencesRemaining > 0
     }
 }

@@ -65,6 +65,10 @@ final class MockServerCore: Sendable {
         self.withState { state in state.stats.connectionsDropped += 1 }
     }
 
+    func connectionSilenced() {
+        self.withState { state in state.stats.connectionsSilenced += 1 }
+    }
+
     /// SETTINGS_MAX_CONCURRENT_STREAMS for a connection: a fault's override, else 1 while warming
     /// up, else the configured value.
     func maxConcurrentStreams(warmingUp: Bool) -> Int {

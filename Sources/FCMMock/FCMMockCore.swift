@@ -74,6 +74,15 @@ final class FCMMockCore: Sendable {
     // MARK: The token endpoint
 
     /// `POST /token`, form-encoded `grant_type` (JWT bearer) and `assertion`.
+    /// Whether the connection of the request that just arrived goes silent (`silent_connections`).
+    func takeSilence() -> Bool {
+        state.withLock { state in
+            guard state.faults.takeSilence() else { return false }
+            state.stats.connectionsSilenced += 1
+            return true
+        }
+    }
+
     func exchangeToken(body: Data) -> FCMMockAnswer {
         if state.withLock({ $0.faults.takeTokenEndpointFault() }) {
             return refused(.oauthError(status: 503, "temporarily_unavailable", "The token endpoint is unavailable (fault)."))

@@ -5,12 +5,14 @@ import MockSupport
 /// ```json
 /// {"unregistered": ["tok1", "tok2"], "quota_exceeded": {"count": 30, "retry_after": 1},
 ///  "unavailable": 20, "internal": 10, "sender_id_mismatch": 0, "third_party_auth_error": 0,
-///  "drop_connections": 3, "token_endpoint_unavailable": 1}
+///  "drop_connections": 3, "token_endpoint_unavailable": 1, "silent_connections": 1}
 /// ```
 ///
 /// Every field is optional and adds to what is armed. `unregistered` marks tokens for good (404
 /// `UNREGISTERED` from then on, until `reset`); the counted ones answer that many `messages:send`
-/// requests (`token_endpoint_unavailable`: token requests) and are then spent.
+/// requests (`token_endpoint_unavailable`: token requests) and are then spent. `silent_connections`
+/// silences the connection of that many next requests: it stops reading and sending (no answer, no
+/// PING ACK) and stays open until the client gives up on it (`ConnectionSilencer`).
 public struct FCMMockFaults: Sendable, Codable, Hashable {
     public var unregistered: [String]?
     public var quotaExceeded: QuotaExceeded?
@@ -22,6 +24,8 @@ public struct FCMMockFaults: Sendable, Codable, Hashable {
     public var dropConnections: Int?
     /// Answer token requests 503.
     public var tokenEndpointUnavailable: Int?
+    /// Silence the connection a request arrived on (it reads and sends nothing more).
+    public var silentConnections: Int?
 
     /// That many `messages:send` answered 429, with `Retry-After` when `retryAfter` is set (none:
     /// the client then waits Google's 60 s).
@@ -30,7 +34,7 @@ public struct FCMMockFaults: Sendable, Codable, Hashable {
     public init(
         unregistered: [String]? = nil, quotaExceeded: QuotaExceeded? = nil, unavailable: Int? = nil, internal: Int? = nil,
         senderIDMismatch: Int? = nil, thirdPartyAuthError: Int? = nil, dropConnections: Int? = nil,
-        tokenEndpointUnavailable: Int? = nil
+        tokenEndpointUnavailable: Int? = nil, silentConnections: Int? = nil
     ) {
         self.unregistered = unregistered
         self.quotaExceeded = quotaExceeded
@@ -40,6 +44,7 @@ public struct FCMMockFaults: Sendable, Codable, Hashable {
         self.thirdPartyAuthError = thirdPartyAuthError
         self.dropConnections = dropConnections
         self.tokenEndpointUnavailable = tokenEndpointUnavailable
+        self.silentConnections = silentConnections
     }
 
     enum CodingKeys: String, CodingKey {
@@ -51,6 +56,7 @@ public struct FCMMockFaults: Sendable, Codable, Hashable {
         case thirdPartyAuthError = "third_party_auth_error"
         case dropConnections = "drop_connections"
         case tokenEndpointUnavailable = "token_endpoint_unavailable"
+        case silentConnections = "silent_connections"
     }
 }
 
@@ -64,10 +70,11 @@ struct FaultBook: Sendable, Hashable {
     private(set) var senderIDMismatch = 0
     private(set) var thirdPartyAuthError = 0
     private(set) var tokenEndpointUnavailable = 0
+    private(set) var silentConnections = 0
 
     var isEmpty: Bool {
         dropConnections + quotaExceeded + unavailable + `internal` + senderIDMismatch + thirdPartyAuthError
-            + tokenEndpointUnavailable == 0
+            + tokenEndpointUnavailable + silentConnections == 0
     }
 
     mutating func arm(_ faults: FCMMockFaults) {
@@ -81,6 +88,7 @@ struct FaultBook: Sendable, Hashable {
         senderIDMismatch += max(0, faults.senderIDMismatch ?? 0)
         thirdPartyAuthError += max(0, faults.thirdPartyAuthError ?? 0)
         tokenEndpointUnavailable += max(0, faults.tokenEndpointUnavailable ?? 0)
+        silentConnections += max(0, faults.silentConnections ?? 0)
     }
 
     /// What is still armed, in the admin API's shape.
@@ -90,7 +98,14 @@ struct FaultBook: Sendable, Hashable {
             quotaExceeded: quotaExceeded > 0 ? .init(count: quotaExceeded, retryAfter: quotaRetryAfter) : nil,
             unavailable: count(unavailable), internal: count(`internal`), senderIDMismatch: count(senderIDMismatch),
             thirdPartyAuthError: count(thirdPartyAuthError), dropConnections: count(dropConnections),
-            tokenEndpointUnavailable: count(tokenEndpointUnavailable))
+            tokenEndpointUnavailable: count(tokenEndpointUnavailable), silentConnections: count(silentConnections))
+    }
+
+    /// Whether the next request's connection goes silent (checked before anything else).
+    mutating func takeSilence() -> Bool {
+        guard silentConnections > 0 else { return false }
+        silentConnections -= 1
+        return true
     }
 
     /// Whether the next `messages:send` loses its connection (checked before anything else).

@@ -4,6 +4,8 @@ public struct FCMMockStats: Sendable, Codable, Hashable {
     public var connectionsOpen = 0
     /// Connections closed by a `drop_connections` fault.
     public var connectionsDropped = 0
+    /// Connections silenced by the `silent_connections` fault.
+    public var connectionsSilenced = 0
     /// `messages:send` requests received, answered or not.
     public var sendRequests = 0
     public var messagesAccepted = 0
@@ -21,6 +23,7 @@ public struct FCMMockStats: Sendable, Codable, Hashable {
         case connectionsAccepted = "connections_accepted"
         case connectionsOpen = "connections_open"
         case connectionsDropped = "connections_dropped"
+        case connectionsSilenced = "connections_silenced"
         case sendRequests = "send_requests"
         case messagesAccepted = "messages_accepted"
         case messagesValidated = "messages_validated"

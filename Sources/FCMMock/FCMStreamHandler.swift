@@ -23,6 +23,10 @@ final class FCMStreamHandler: ChannelInboundHandler {
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard let request = gatherer.take(unwrapInboundIn(data)) else { return }
+        if core.takeSilence() {
+            ConnectionSilencer.silence(context.channel)
+            return
+        }
         respond(to: request, context: context)
     }
 

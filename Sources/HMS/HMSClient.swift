@@ -4,6 +4,7 @@ import Logging
 import NIOCore
 import NIOHTTP1
 import NIOSSL
+import PooledHTTP
 import PushSending
 import Synchronization
 
@@ -11,13 +12,15 @@ import Synchronization
 /// refreshed before it expires, one fetch at a time; dropped when HMS says it expired) and
 /// `messages:send`.
 ///
-/// On AsyncHTTPClient, which speaks HTTP/2 when the server offers it over ALPN and keeps a pool
-/// of HTTP/1.1 connections when it does not: Huawei documents HTTPS only, so either must work.
+/// On `PooledHTTPClient` (AsyncHTTPClient), which speaks HTTP/2 when the server offers it over ALPN
+/// and keeps a pool of HTTP/1.1 connections when it does not: Huawei documents HTTPS only, so either
+/// must work. An HTTP/2 connection that stops answering is replaced.
 /// `statistics` counts the requests each way went (the stand-in `hms-mock` offers both, and its
 /// `--http1-only` the second alone).
 public final class HMSClient: Sendable {
     public let configuration: HMSClientConfiguration
-    private let http: HTTPClient
+    private let pool: PooledHTTPClient
+    private var http: HTTPClient { pool.http }
     private let tokens: AccessTokens<HMSError>
     private let counts = Mutex(Counts())
     /// Unix seconds (tests move it to expire tokens).
@@ -46,18 +49,11 @@ public final class HMSClient: Sendable {
                 throw .transport("cannot read ca_file \(caFile): \(error)")
             }
         }
-        var http = HTTPClient.Configuration(
-            tlsConfiguration: tls, redirectConfiguration: .disallow,
-            timeout: .init(connect: .nanoseconds(configuration.connectTimeout.nanoseconds)))
-        http.httpVersion = .automatic
-        http.connectionPool = .init(
-            idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: max(1, configuration.connections))
-        // A refused connection fails the request at once, as the APNs and FCM clients do: the
-        // dispatcher retries with its backoff, and a test push reports "cannot connect" instead
-        // of waiting out its deadline behind AsyncHTTPClient's own reconnect loop.
-        http.connectionPool.retryConnectionEstablishment = false
-        let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: http, backgroundActivityLogger: configuration.logger)
-        self.http = client
+        pool = PooledHTTPClient(
+            .init(
+                tls: tls, connectTimeout: configuration.connectTimeout, connectionsPerHost: configuration.connections,
+                liveness: configuration.liveness, logger: configuration.logger))
+        let client = pool.http
         let (tokenURL, body) = (
             configuration.tokenURL, HMSAccessTokenRequest.body(appID: configuration.appID, clientSecret: configuration.clientSecret)
         )
@@ -91,8 +87,11 @@ public final class HMSClient: Sendable {
 
     public var statistics: Counts { counts.withLock { $0 } }
 
+    /// HTTP/2 connections closed because they stopped answering.
+    public var connectionsReplaced: Int { pool.connectionsReplaced }
+
     public func shutdown() async {
-        try? await http.shutdown()
+        await pool.shutdown()
         tokens.shutdown(failing: .shutdown)
     }
 
@@ -141,11 +140,5 @@ public final class HMSClient: Sendable {
         } catch {
             return .failure(.accessTokenRefused(status: 0, reason: "token endpoint \(url.host ?? "?"): \(error)"))
         }
-    }
-}
-
-extension Duration {
-    fileprivate var nanoseconds: Int64 {
-        components.seconds * 1_000_000_000 + components.attoseconds / 1_000_000_000
     }
 }

@@ -1,3 +1,4 @@
+import ConnectionLiveness
 import Foundation
 import Logging
 
@@ -23,12 +24,15 @@ public struct HMSClientConfiguration: Sendable {
     public var connections: Int
     public var requestTimeout: Duration
     public var connectTimeout: Duration
+    /// When an HTTP/2 connection PINGs, and when one that stopped answering is replaced.
+    public var liveness: LivenessSettings
     public var logger: Logger
 
     public init(
         appID: String, clientSecret: String, endpoint: URL = HMSClientConfiguration.defaultEndpoint,
         tokenURL: URL = HMSClientConfiguration.defaultTokenURL, caFile: String? = nil, connections: Int = 4,
-        requestTimeout: Duration = .seconds(15), connectTimeout: Duration = .seconds(10), logger: Logger = Logger(label: "HMS")
+        requestTimeout: Duration = .seconds(15), connectTimeout: Duration = .seconds(10),
+        liveness: LivenessSettings = LivenessSettings(), logger: Logger = Logger(label: "HMS")
     ) {
         self.appID = appID
         self.clientSecret = clientSecret
@@ -38,6 +42,7 @@ public struct HMSClientConfiguration: Sendable {
         self.connections = connections
         self.requestTimeout = requestTimeout
         self.connectTimeout = connectTimeout
+        self.liveness = liveness
         self.logger = logger
     }
 

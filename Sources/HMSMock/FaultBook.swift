@@ -6,6 +6,7 @@ struct FaultBook: Sendable, Hashable {
     private(set) var internalError = 0
     private(set) var refuseCredentials = 0
     private(set) var tokenEndpointUnavailable = 0
+    private(set) var silentConnections = 0
     /// How long every answer waits; nil for none.
     private(set) var delayMilliseconds: Int?
 
@@ -21,7 +22,8 @@ struct FaultBook: Sendable, Hashable {
     }
 
     var isEmpty: Bool {
-        flowControl + internalError + refuseCredentials + tokenEndpointUnavailable == 0 && delayMilliseconds == nil
+        flowControl + internalError + refuseCredentials + tokenEndpointUnavailable + silentConnections == 0
+            && delayMilliseconds == nil
     }
 
     mutating func arm(_ faults: HMSMockFaults) {
@@ -32,6 +34,7 @@ struct FaultBook: Sendable, Hashable {
         internalError += max(0, faults.internalError ?? 0)
         refuseCredentials += max(0, faults.refuseCredentials ?? 0)
         tokenEndpointUnavailable += max(0, faults.tokenEndpointUnavailable ?? 0)
+        silentConnections += max(0, faults.silentConnections ?? 0)
         if let delay = faults.delayMilliseconds { delayMilliseconds = delay > 0 ? delay : nil }
     }
 
@@ -41,7 +44,7 @@ struct FaultBook: Sendable, Hashable {
         return HMSMockFaults(
             flowControl: flowControl > 0 ? .init(count: flowControl, retryAfter: flowControlRetryAfter) : nil,
             internalError: count(internalError), delayMilliseconds: delayMilliseconds, refuseCredentials: count(refuseCredentials),
-            tokenEndpointUnavailable: count(tokenEndpointUnavailable))
+            tokenEndpointUnavailable: count(tokenEndpointUnavailable), silentConnections: count(silentConnections))
     }
 
     /// Whether the next `messages:send` meets flow control (checked before its access token, as a
@@ -50,6 +53,13 @@ struct FaultBook: Sendable, Hashable {
         guard flowControl > 0 else { return nil }
         flowControl -= 1
         return FlowControl(retryAfterSeconds: flowControlRetryAfter)
+    }
+
+    /// Whether the next request's connection goes silent (checked before anything else).
+    mutating func takeSilence() -> Bool {
+        guard silentConnections > 0 else { return false }
+        silentConnections -= 1
+        return true
     }
 
     /// Whether the next authenticated `messages:send` fails with 81000001.

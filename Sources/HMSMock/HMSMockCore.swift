@@ -56,6 +56,15 @@ final class HMSMockCore: Sendable {
         }
     }
 
+    /// Whether the connection of the request that just arrived goes silent (`silent_connections`).
+    func takeSilence() -> Bool {
+        state.withLock { state in
+            guard state.faults.takeSilence() else { return false }
+            state.stats.connectionsSilenced += 1
+            return true
+        }
+    }
+
     /// A request arrived whole; returns how long its answer waits (the `delay_ms` fault).
     func requestReceived(on version: RequestContext.HTTPVersion) -> Int? {
         state.withLock { state in

@@ -21,6 +21,8 @@ public struct HMSMockStats: Sendable, Codable, Hashable {
     public var responsesByCode: [String: Int] = [:]
     /// Every answer by HTTP status, token endpoint included.
     public var responsesByStatus: [String: Int] = [:]
+    /// Connections silenced by the `silent_connections` fault.
+    public var connectionsSilenced = 0
 
     enum CodingKeys: String, CodingKey {
         case connectionsAccepted = "connections_accepted"
@@ -35,5 +37,6 @@ public struct HMSMockStats: Sendable, Codable, Hashable {
         case sendsWithExpiredToken = "sends_with_expired_token"
         case responsesByCode = "responses_by_code"
         case responsesByStatus = "responses_by_status"
+        case connectionsSilenced = "connections_silenced"
     }
 }

@@ -28,6 +28,10 @@ final class HMSRequestHandler: ChannelInboundHandler {
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard let request = gatherer.take(unwrapInboundIn(data)) else { return }
+        if core.takeSilence() {
+            ConnectionSilencer.silence(context.channel)
+            return
+        }
         let delay = core.requestReceived(on: httpVersion)
         let answer = route(request)
         guard let delay else {

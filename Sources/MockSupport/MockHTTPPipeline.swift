@@ -21,6 +21,7 @@ package enum MockHTTPPipeline {
         makeHandler: @escaping MakeHandler
     ) -> EventLoopFuture<Void> {
         do {
+            try channel.pipeline.syncOperations.addHandler(ConnectionSilencer())
             try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: tls))
         } catch {
             return channel.eventLoop.makeFailedFuture(error)
@@ -39,6 +40,7 @@ package enum MockHTTPPipeline {
                         try stream.pipeline.syncOperations.addHandlers([HTTP2FramePayloadToHTTP1ServerCodec(), makeHandler(.h2)])
                     }
                 }
+                try channel.pipeline.syncOperations.addHandler(PeerGoAwayCloser())
             }
         }
         guard http1 else { return http2(channel) }

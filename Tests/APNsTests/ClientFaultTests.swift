@@ -104,7 +104,7 @@ struct ClientFaultTests {
             // to connect); only the request under test gets 1 s.
             var configuration = Fixtures.clientConfiguration(
                 port: mock.port, authentication: .token(try Fixtures.tokenCache()), events: events)
-            configuration.idlePingInterval = .seconds(3600)
+            configuration.liveness.idlePingInterval = .seconds(3600)
             let client = try APNsClient(configuration: configuration)
             #expect(try await client.send(request()).status == 200)
             mock.addFault(.maxConcurrentStreams(0))

@@ -11,7 +11,7 @@ struct ClientShutdownTests {
     @Test func shutdownRightAfterCancelledSendsClosesPromptly() async throws {
         try await withMock { mock in
             var configuration = Fixtures.clientConfiguration(port: mock.port, authentication: .token(try Fixtures.tokenCache()))
-            configuration.idlePingInterval = .seconds(600)
+            configuration.liveness.idlePingInterval = .seconds(600)
             let client = try APNsClient(configuration: configuration)
             #expect(try await client.send(request()).status == 200)
             mock.addFault(.neverAnswer(count: 50))

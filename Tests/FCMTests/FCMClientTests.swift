@@ -1,3 +1,4 @@
+import ConnectionLiveness
 import FCMMock
 import Foundation
 import HTTP2Transport
@@ -179,5 +180,38 @@ import Testing
         }
         #expect(h.mock.messages.isEmpty)
         try await h.stop()
+    }
+}
+
+/// A connection to FCM that goes silent (no answer, no PING ACK) is replaced: the send on it fails
+/// as retryable well before its deadline and the next one goes out on a new connection.
+@Suite(.timeLimit(.minutes(2))) struct FCMClientLivenessTests {
+    @Test func aSilentConnectionIsReplacedAndTheNextSendGoesThrough() async throws {
+        let mock = try FCMMockServer(
+            configuration: FCMMockConfiguration(
+                tlsCertificatePath: Repository.devCert("server.pem"), tlsKeyPath: Repository.devCert("server.key"),
+                serviceAccountPath: FCMClientTests.serviceAccount))
+        try await mock.start()
+        let client = try FCMClient(
+            configuration: FCMClientConfiguration(
+                serviceAccount: try FCMServiceAccount(file: FCMClientTests.serviceAccount),
+                serviceAccountSource: FCMClientTests.serviceAccount, endpoint: TransportEndpoint(host: "127.0.0.1", port: mock.port),
+                tokenURL: URL(string: "https://127.0.0.1:\(mock.port)/token")!, extraCAFile: Repository.devCert("ca.pem"),
+                trustSystemRoots: false, connections: 1, requestTimeout: .seconds(60),
+                liveness: LivenessSettings(stallPingInterval: .milliseconds(300), pingTimeout: .milliseconds(700))))
+        #expect(try await client.send(body: FCMClientTests.body()).status == 200)
+        mock.arm(FCMMockFaults(silentConnections: 1))
+        let started = ContinuousClock.now
+        do {
+            _ = try await client.send(body: FCMClientTests.body())
+            Issue.record("a send on a silent connection was answered")
+        } catch let error as FCMError {
+            #expect(error.isRetryable, "\(error)")
+        }
+        #expect(ContinuousClock.now - started < .seconds(30), "the connection was given up, not the 60 s deadline")
+        #expect(try await client.send(body: FCMClientTests.body()).status == 200)
+        #expect(mock.stats.connectionsSilenced == 1)
+        await client.shutdown()
+        try await mock.shutdown()
     }
 }

@@ -13,7 +13,7 @@ extension APNsClientConfiguration {
             endpoint: endpoint, authorization: authorization, clientIdentity: identity, extraCAFile: extraCAFile,
             trustSystemRoots: trustSystemRoots, connections: connections,
             maxConcurrentStreamsPerConnection: maxConcurrentStreamsPerConnection, connectTimeout: connectTimeout,
-            idlePingInterval: idlePingInterval, pingTimeout: pingTimeout, reconnectBackoff: reconnectBackoff,
+            liveness: liveness, reconnectBackoff: reconnectBackoff,
             maximumResends: maximumResends, requestIDHeader: "apns-id", eventHandler: eventHandler, logger: logger,
             peerName: "APNs")
         t.testHooks = testHooks

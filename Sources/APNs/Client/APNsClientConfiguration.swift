@@ -1,3 +1,4 @@
+import ConnectionLiveness
 import HTTP2Transport
 import Logging
 
@@ -19,10 +20,8 @@ public struct APNsClientConfiguration: Sendable {
     public var requestTimeout: Duration
     /// TCP connect plus TLS handshake plus the server's first SETTINGS.
     public var connectTimeout: Duration
-    /// After this long without any frame from the server, send a PING.
-    public var idlePingInterval: Duration
-    /// A PING unanswered for this long means the connection is dead.
-    public var pingTimeout: Duration
+    /// When a connection PINGs, and when one that stopped answering is replaced.
+    public var liveness: LivenessSettings
     /// Reconnect backoff after failed connection attempts: doubles from `minimum` to `maximum`.
     public var reconnectBackoff: (minimum: Duration, maximum: Duration)
     /// How often one request may be moved to another connection (REFUSED_STREAM, GOAWAY)
@@ -43,8 +42,7 @@ public struct APNsClientConfiguration: Sendable {
         maxConcurrentStreamsPerConnection: Int = TransportDefaults.maxConcurrentStreamsPerConnection,
         requestTimeout: Duration = TransportDefaults.requestTimeout,
         connectTimeout: Duration = TransportDefaults.connectTimeout,
-        idlePingInterval: Duration = TransportDefaults.idlePingInterval,
-        pingTimeout: Duration = TransportDefaults.pingTimeout,
+        liveness: LivenessSettings = LivenessSettings(),
         reconnectBackoff: (minimum: Duration, maximum: Duration) = TransportDefaults.reconnectBackoff,
         maximumResends: Int = TransportDefaults.maximumResends,
         eventHandler: (@Sendable (TransportEvent) -> Void)? = nil,
@@ -58,8 +56,7 @@ public struct APNsClientConfiguration: Sendable {
         self.maxConcurrentStreamsPerConnection = max(1, maxConcurrentStreamsPerConnection)
         self.requestTimeout = requestTimeout
         self.connectTimeout = connectTimeout
-        self.idlePingInterval = idlePingInterval
-        self.pingTimeout = pingTimeout
+        self.liveness = liveness
         self.reconnectBackoff = reconnectBackoff
         self.maximumResends = maximumResends
         self.eventHandler = eventHandler

@@ -1,3 +1,4 @@
+import ConnectionLiveness
 import Foundation
 import HTTP2Transport
 import Logging
@@ -22,6 +23,8 @@ public struct FCMClientConfiguration: Sendable {
     /// Deadline of one `send`, from the call until the answer, the token exchange included.
     public var requestTimeout: Duration
     public var connectTimeout: Duration
+    /// When a connection PINGs, and when one that stopped answering is replaced.
+    public var liveness: LivenessSettings
     public var eventHandler: (@Sendable (TransportEvent) -> Void)?
     public var logger: Logger
 
@@ -34,7 +37,8 @@ public struct FCMClientConfiguration: Sendable {
         trustSystemRoots: Bool = true, connections: Int = TransportDefaults.connections,
         maxConcurrentStreamsPerConnection: Int = TransportDefaults.maxConcurrentStreamsPerConnection,
         requestTimeout: Duration = TransportDefaults.requestTimeout, connectTimeout: Duration = TransportDefaults.connectTimeout,
-        eventHandler: (@Sendable (TransportEvent) -> Void)? = nil, logger: Logger = Logger(label: "push-relay.fcm")
+        liveness: LivenessSettings = LivenessSettings(), eventHandler: (@Sendable (TransportEvent) -> Void)? = nil,
+        logger: Logger = Logger(label: "push-relay.fcm")
     ) {
         self.serviceAccount = serviceAccount
         self.serviceAccountSource = serviceAccountSource
@@ -47,6 +51,7 @@ public struct FCMClientConfiguration: Sendable {
         self.maxConcurrentStreamsPerConnection = max(1, maxConcurrentStreamsPerConnection)
         self.requestTimeout = requestTimeout
         self.connectTimeout = connectTimeout
+        self.liveness = liveness
         self.eventHandler = eventHandler
         self.logger = logger
     }
@@ -57,6 +62,6 @@ public struct FCMClientConfiguration: Sendable {
         TransportConfiguration(
             endpoint: endpoint, extraCAFile: extraCAFile, trustSystemRoots: trustSystemRoots, connections: connections,
             maxConcurrentStreamsPerConnection: maxConcurrentStreamsPerConnection, connectTimeout: connectTimeout,
-            eventHandler: eventHandler, logger: logger, peerName: peerName)
+            liveness: liveness, eventHandler: eventHandler, logger: logger, peerName: peerName)
     }
 }

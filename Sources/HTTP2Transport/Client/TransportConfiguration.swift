@@ -1,3 +1,4 @@
+import ConnectionLiveness
 import Logging
 
 /// What the HTTP/2 transport (pool, connections, TLS) needs, fixed at start-up. Each provider's
@@ -15,8 +16,8 @@ package struct TransportConfiguration: Sendable {
     package var connections: Int
     package var maxConcurrentStreamsPerConnection: Int
     package var connectTimeout: Duration
-    package var idlePingInterval: Duration
-    package var pingTimeout: Duration
+    /// When to PING, and when a connection that stopped answering is closed.
+    package var liveness: LivenessSettings
     package var reconnectBackoff: (minimum: Duration, maximum: Duration)
     package var maximumResends: Int
     /// The response header that names the request, kept in `HTTP2Response.requestID` (APNs
@@ -33,7 +34,7 @@ package struct TransportConfiguration: Sendable {
         extraCAFile: String?, trustSystemRoots: Bool, connections: Int,
         maxConcurrentStreamsPerConnection: Int = TransportDefaults.maxConcurrentStreamsPerConnection,
         connectTimeout: Duration = TransportDefaults.connectTimeout,
-        idlePingInterval: Duration = TransportDefaults.idlePingInterval, pingTimeout: Duration = TransportDefaults.pingTimeout,
+        liveness: LivenessSettings = LivenessSettings(),
         reconnectBackoff: (minimum: Duration, maximum: Duration) = TransportDefaults.reconnectBackoff,
         maximumResends: Int = TransportDefaults.maximumResends, requestIDHeader: StaticString? = nil,
         eventHandler: (@Sendable (TransportEvent) -> Void)?, logger: Logger, peerName: String
@@ -46,8 +47,7 @@ package struct TransportConfiguration: Sendable {
         self.connections = max(1, connections)
         self.maxConcurrentStreamsPerConnection = max(1, maxConcurrentStreamsPerConnection)
         self.connectTimeout = connectTimeout
-        self.idlePingInterval = idlePingInterval
-        self.pingTimeout = pingTimeout
+        self.liveness = liveness
         self.reconnectBackoff = reconnectBackoff
         self.maximumResends = maximumResends
         self.requestIDHeader = requestIDHeader

@@ -10,10 +10,6 @@ public enum TransportDefaults {
     public static let requestTimeout: Duration = .seconds(15)
     /// TCP connect plus TLS handshake plus the server's first SETTINGS.
     public static let connectTimeout: Duration = .seconds(10)
-    /// After this long without any frame from the server, send a PING.
-    public static let idlePingInterval: Duration = .seconds(60)
-    /// A PING unanswered for this long means the connection is dead.
-    public static let pingTimeout: Duration = .seconds(10)
     /// Reconnect backoff after failed connection attempts: doubles from `minimum` to `maximum`.
     public static let reconnectBackoff: (minimum: Duration, maximum: Duration) = (.milliseconds(100), .seconds(30))
     /// How often one request may be moved to another connection (REFUSED_STREAM, GOAWAY) before it fails.

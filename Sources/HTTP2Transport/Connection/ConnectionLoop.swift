@@ -1,5 +1,6 @@
 import CNGHTTP2
 import COpenSSL
+import ConnectionLiveness
 import DequeModule
 import Foundation
 import Logging
@@ -45,8 +46,10 @@ final class ConnectionLoop {
     /// asked: `HTTP2Connection.requestRetire`); like after GOAWAY it finishes what is in flight and
     /// closes.
     private var retiredBecause: String?
-    private var lastFrameReceived = ContinuousClock.now
-    private var pingSentAt: ContinuousClock.Instant?
+    /// PINGs, their deadline, and requests in a row without an answer (`ConnectionLiveness`).
+    private var liveness: ConnectionLiveness
+    /// The liveness clock's zero.
+    private let origin = ContinuousClock.now
     private var nextDeadlineScan = ContinuousClock.now
     private var shutdownDeadline: ContinuousClock.Instant?
     private let headerList: NGHTTP2HeaderList
@@ -62,6 +65,7 @@ final class ConnectionLoop {
         self.tls = tls
         self.delegate = delegate
         self.startDelay = startDelay
+        liveness = ConnectionLiveness(settings: configuration.liveness, now: .zero)
         var logger = configuration.logger
         logger[metadataKey: "connection"] = "\(handle.id)"
         self.logger = logger
@@ -238,7 +242,7 @@ final class ConnectionLoop {
                 throw .connectionLost("HTTP/2 session ended")
             }
             let busy = !streams.isEmpty || !waiting.isEmpty
-            var timeout: Duration = busy ? .milliseconds(20) : idleWait(now: now)
+            var timeout: Duration = busy ? .milliseconds(20) : liveness.nextCheck(now: now - origin)
             // With every stream in use, new requests could only join `waiting`, and only an
             // answer frees a stream: wait for the socket (at most the busy interval, so deadlines
             // are still checked), and let enqueuers skip the wake-up (a pipe write each, and an
@@ -266,32 +270,31 @@ final class ConnectionLoop {
         if fds[0].revents & Int16(POLLIN | POLLERR | POLLHUP) != 0 {
             try readAvailable()
         }
-        try checkPing()
+        try apply(liveness.check(now: ContinuousClock.now - origin))
     }
 
-    private func idleWait(now: ContinuousClock.Instant) -> Duration {
-        if let pingSentAt { return max(.milliseconds(1), pingSentAt + configuration.pingTimeout - now) }
-        return max(.milliseconds(1), lastFrameReceived + configuration.idlePingInterval - now)
-    }
-
-    private func checkPing() throws(HTTP2TransportError) {
-        let now = ContinuousClock.now
-        if let pingSentAt {
-            if now - pingSentAt >= configuration.pingTimeout {
-                throw .connectionLost("no PING answer within \(configuration.pingTimeout)")
-            }
-        } else if now - lastFrameReceived >= configuration.idlePingInterval {
-            try sendPing()
+    /// Carries out what `ConnectionLiveness` decided: a PING, or the end of this connection (its
+    /// requests fail as on any lost connection, and the pool opens another).
+    private func apply(_ action: ConnectionLiveness.Action) throws(HTTP2TransportError) {
+        switch action {
+        case .none: return
+        case .sendPing: try submitPing()
+        case .close(let reason): throw .connectionLost(reason)
         }
     }
 
+    /// A PING now, unless one is awaiting its answer.
     private func sendPing() throws(HTTP2TransportError) {
-        guard pingSentAt == nil else { return }
+        guard !liveness.isPingOutstanding else { return }
+        liveness.pingSent(now: ContinuousClock.now - origin)
+        try submitPing()
+    }
+
+    private func submitPing() throws(HTTP2TransportError) {
         // A PING that cannot be sent would never be answered: better to close now than to let
         // the PING timeout report a silent server.
         let rv = nghttp2_submit_ping(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), nil)
         guard rv == 0 else { throw .connectionLost("cannot send PING: \(String(cString: nghttp2_strerror(rv)))") }
-        pingSentAt = ContinuousClock.now
     }
 
     // MARK: - Requests
@@ -360,6 +363,7 @@ final class ConnectionLoop {
             return
         }
         streams[streamID] = stream
+        liveness.requestStarted()
         handle.streamsInFlight.store(streams.count, ordering: .relaxed)
     }
 
@@ -392,14 +396,18 @@ final class ConnectionLoop {
 
     private func expireDeadlines(now: ContinuousClock.Instant) throws(HTTP2TransportError) {
         var expired = false
+        var verdict = ConnectionLiveness.Action.none
         for (id, stream) in streams where stream.pending.deadline <= now || stream.pending.isCompleted {
             if !stream.pending.isCompleted { expired = true }
             finishRequest(stream.pending, .failure(.timedOut))
             streams[id] = nil
             nghttp2_submit_rst_stream(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), id, NGHTTP2_CANCEL.rawValue)
+            // Given up on, by its deadline or its caller: no answer came.
+            if case .close = verdict {} else { verdict = liveness.requestEnded(answered: false) }
         }
         handle.streamsInFlight.store(streams.count, ordering: .relaxed)
         for p in waiting where p.deadline <= now && !p.isCompleted { p.complete(.failure(.timedOut)) }
+        try apply(verdict)
         // A silent stream may mean a half-dead connection: find out with a PING.
         if expired { try sendPing() }
     }
@@ -458,7 +466,7 @@ final class ConnectionLoop {
             ERR_clear_error()
             let n = readBuffer.withUnsafeMutableBytes { SSL_read(ssl, $0.baseAddress, Int32($0.count)) }
             if n > 0 {
-                lastFrameReceived = ContinuousClock.now
+                liveness.heard(now: ContinuousClock.now - origin)
                 let rv = readBuffer.withUnsafeBufferPointer { nghttp2_session_mem_recv(session, $0.baseAddress, Int(n)) }
                 if rv < 0 { throw .connectionLost("HTTP/2 protocol error: \(String(cString: nghttp2_strerror(Int32(rv))))") }
                 continue
@@ -507,6 +515,8 @@ final class ConnectionLoop {
     fileprivate func streamClosed(streamID: Int32, errorCode: UInt32) {
         guard let stream = streams.removeValue(forKey: streamID) else { return }
         handle.streamsInFlight.store(streams.count, ordering: .relaxed)
+        // Answered, refused or reset: the server is serving streams.
+        _ = liveness.requestEnded(answered: true)
         if stream.status != nil {
             // Count now; the task hears the answer at the end of this turn (`resumeAnswered`).
             handle.load.subtract(1, ordering: .relaxed)
@@ -534,7 +544,7 @@ final class ConnectionLoop {
             handle.maxStreams.store(min(value, configuration.maxConcurrentStreamsPerConnection), ordering: .relaxed)
             receivedSettings = true
         case NGHTTP2_PING.rawValue where frame.pointee.hd.flags & UInt8(NGHTTP2_FLAG_ACK.rawValue) != 0:
-            pingSentAt = nil
+            liveness.pingAnswered(now: ContinuousClock.now - origin)
         case NGHTTP2_GOAWAY.rawValue:
             let goaway = frame.pointee.goaway
             var reason: String?
