@@ -35,6 +35,12 @@ public struct HMSSender: PushSender {
 
     public func shutdown() async { await client.shutdown() }
 
+    public var labels: PushSenderLabels {
+        PushSenderLabels(
+            tokenRemovalReasons: [HMSResultCode.partialSuccess.label, HMSResultCode.allTokensInvalid.label],
+            credentialErrorReasons: [HMSResultCode.authenticationFailed.label, HMSResultCode.noPermission.label, "token_exchange"])
+    }
+
     static func result(_ response: HMSResponse, token: String, startedAtMs: Int64, latency: Duration) -> PushSendResult {
         PushSendResult(
             response.outcome(token: token, startedAtMs: startedAtMs), status: response.status, reason: response.code?.rawValue,

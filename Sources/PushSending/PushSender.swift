@@ -19,10 +19,14 @@ public protocol PushSender: Sendable {
     /// sender keeps none of its own to report.
     var statistics: PushSenderStatistics? { get }
 
+    /// The label values of its answers that dashboards divide by (exported from 0).
+    var labels: PushSenderLabels { get }
+
     /// Lets pushes in flight finish, then closes the connections.
     func shutdown() async
 }
 
 extension PushSender {
     public var statistics: PushSenderStatistics? { nil }
+    public var labels: PushSenderLabels { PushSenderLabels() }
 }

@@ -3,7 +3,7 @@ import Testing
 
 @testable import APNsMock
 
-@Suite("APNsIDGenerator")
+@Suite("APNsIDGenerator", .timeLimit(.minutes(5)))
 struct APNsIDGeneratorTests {
     @Test("ids are distinct lowercase version-4 UUIDs that pass the mock's own apns-id check")
     func format() {

@@ -2,7 +2,7 @@ import APNsMock
 import Foundation
 import Testing
 
-@Suite("APNsMockAdminAPI over HTTP/1.1")
+@Suite("APNsMockAdminAPI over HTTP/1.1", .timeLimit(.minutes(5)))
 struct APNsMockAdminAPITests {
     private func withAdmin(_ body: (APNsMockServer, Int) async throws -> Void) async throws {
         try await MockFixture.withServer({ $0.adminPort = 0 }) { server in

@@ -2,7 +2,7 @@ import APNsMock
 import Foundation
 import Testing
 
-@Suite("APNsMockFault JSON")
+@Suite("APNsMockFault JSON", .timeLimit(.minutes(5)))
 struct APNsMockFaultTests {
     static let all: [APNsMockFault] = [
         .goAway(afterStreams: 3, reason: "Shutdown"),

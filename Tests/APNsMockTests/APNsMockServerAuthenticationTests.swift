@@ -4,7 +4,7 @@ import Foundation
 import NIOHTTP2
 import Testing
 
-@Suite("APNsMockServer: provider tokens, certificates and the token-auth warm-up")
+@Suite("APNsMockServer: provider tokens, certificates and the token-auth warm-up", .timeLimit(.minutes(5)))
 struct APNsMockServerAuthenticationTests {
     /// A server on a hand-moved clock; JWTs are minted against the same clock.
     private func withClockedServer(

@@ -3,7 +3,7 @@ import Foundation
 import NIOHTTP2
 import Testing
 
-@Suite("APNsMockServer: scripted faults")
+@Suite("APNsMockServer: scripted faults", .timeLimit(.minutes(5)))
 struct APNsMockServerFaultTests {
     static func sinkRequests(_ count: Int) -> [TestRequest] {
         (0..<count).map { _ in TestRequest(path: "/3/device/\(MockFixture.token)", body: Data(#"{"aps":{}}"#.utf8)) }

@@ -3,7 +3,7 @@ import Foundation
 import NIOHTTP2
 import Testing
 
-@Suite("APNsMockServer: serving, recording, sink mode")
+@Suite("APNsMockServer: serving, recording, sink mode", .timeLimit(.minutes(5)))
 struct APNsMockServerTests {
     @Test("a valid token-auth request is answered 200 and recorded with headers and payload")
     func validRequestIsRecorded() async throws {

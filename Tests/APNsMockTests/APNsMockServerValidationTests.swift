@@ -2,7 +2,7 @@ import APNsMock
 import Foundation
 import Testing
 
-@Suite("APNsMockServer: Apple's request validation")
+@Suite("APNsMockServer: Apple's request validation", .timeLimit(.minutes(5)))
 struct APNsMockServerValidationTests {
     struct Case: Sendable, CustomStringConvertible {
         let name: String

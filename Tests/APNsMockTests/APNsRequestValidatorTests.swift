@@ -4,7 +4,7 @@ import Testing
 
 @testable import APNsMock
 
-@Suite("APNsRequestValidator")
+@Suite("APNsRequestValidator", .timeLimit(.minutes(5)))
 struct APNsRequestValidatorTests {
     @Test("method and path")
     func methodAndPath() {

@@ -2,7 +2,7 @@ import Testing
 
 @testable import APNsMock
 
-@Suite("FaultBook")
+@Suite("FaultBook", .timeLimit(.minutes(5)))
 struct FaultBookTests {
     @Test("goAway fires on the Nth stream, including it; afterStreams 0 fires before the next stream")
     func goAwayCounting() {

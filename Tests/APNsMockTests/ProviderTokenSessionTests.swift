@@ -3,7 +3,7 @@ import Testing
 
 @testable import APNsMock
 
-@Suite("ProviderTokenSession")
+@Suite("ProviderTokenSession", .timeLimit(.minutes(5)))
 struct ProviderTokenSessionTests {
     let start = Date(timeIntervalSince1970: 1_800_000_000)
 

@@ -4,7 +4,7 @@ import Testing
 
 @testable import APNsMock
 
-@Suite("ProviderTokenVerifier")
+@Suite("ProviderTokenVerifier", .timeLimit(.minutes(5)))
 struct ProviderTokenVerifierTests {
     let verifier: ProviderTokenVerifier
     let now = Date(timeIntervalSince1970: 1_800_000_000)

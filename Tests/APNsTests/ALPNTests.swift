@@ -3,7 +3,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@Suite struct ALPNTests {
+@Suite(.timeLimit(.minutes(5))) struct ALPNTests {
     /// `openssl s_server` speaks TLS but offers no ALPN: the client must refuse it clearly
     /// instead of sending HTTP/2 into the void.
     @Test func serverWithoutH2IsRefused() async throws {

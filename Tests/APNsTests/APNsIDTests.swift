@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import APNs
 
-@Suite struct APNsIDTests {
+@Suite(.timeLimit(.minutes(5))) struct APNsIDTests {
     @Test func randomIDsAreVersion4AndDistinct() {
         let ids = (0..<1000).map { _ in APNsID.random() }
         #expect(Set(ids).count == 1000)

@@ -2,7 +2,7 @@ import APNs
 import Foundation
 import Testing
 
-@Suite struct APNsReasonTests {
+@Suite(.timeLimit(.minutes(5))) struct APNsReasonTests {
     @Test(arguments: APNsReason.allKnown)
     func everyDocumentedReasonRoundTrips(_ reason: APNsReason) {
         #expect(APNsReason(rawValue: reason.rawValue) == reason)

@@ -7,7 +7,7 @@ import UUIDText
 
 /// What an `APNsRequest` hands the transport: `:path` and the apns-* fields in order, with the
 /// per-request values marked sensitive (Apple: they go as never-indexed literals).
-@Suite("APNs request's header fields")
+@Suite("APNs request's header fields", .timeLimit(.minutes(5)))
 struct APNsRequestTests {
     private struct Field: Equatable, CustomStringConvertible {
         let name: String

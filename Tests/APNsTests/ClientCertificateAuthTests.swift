@@ -3,7 +3,7 @@ import APNsMock
 import Foundation
 import Testing
 
-@Suite("APNs client, certificate auth, against APNsMock")
+@Suite("APNs client, certificate auth, against APNsMock", .timeLimit(.minutes(5)))
 struct ClientCertificateAuthTests {
     static let identities: [(String, @Sendable () throws -> APNsClientIdentity)] = [
         ("p12 with password", { try APNsClientIdentity.p12(path: Fixtures.cert("client.p12"), password: "secret") }),

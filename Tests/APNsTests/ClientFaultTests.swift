@@ -5,7 +5,7 @@ import Testing
 
 /// The failure modes every other APNs client got wrong (anchors §9): hangs, GOAWAY, stream
 /// limits, dead connections.
-@Suite("APNs client under APNs-side faults")
+@Suite("APNs client under APNs-side faults", .timeLimit(.minutes(5)))
 struct ClientFaultTests {
     @Test func maxStreamsLoweredToOneMidRunLosesNothing() async throws {
         try await withMock { mock in

@@ -3,7 +3,7 @@ import APNsMock
 import Foundation
 import Testing
 
-@Suite("APNs client shutdown")
+@Suite("APNs client shutdown", .timeLimit(.minutes(5)))
 struct ClientShutdownTests {
     /// What a stopping relay does: it cancels the sends APNs has not answered, then shuts the
     /// client down. The connection must notice that its last streams are gone and close, not

@@ -5,7 +5,7 @@ import Synchronization
 import Testing
 
 /// `APNsClient.submit`: answers to a completion handler, without a task per notification.
-@Suite("APNs client, submit with a completion handler")
+@Suite("APNs client, submit with a completion handler", .timeLimit(.minutes(5)))
 struct ClientSubmitTests {
     /// Collects what the handlers were given; `results()` returns once `count` came.
     final class Answers: Sendable {

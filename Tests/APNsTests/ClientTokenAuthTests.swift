@@ -6,7 +6,7 @@ import Testing
 @testable import APNs
 @testable import HTTP2Transport
 
-@Suite("APNs client, token auth, against APNsMock")
+@Suite("APNs client, token auth, against APNsMock", .timeLimit(.minutes(5)))
 struct ClientTokenAuthTests {
     @Test func deliversWithExactHeadersAndPayload() async throws {
         try await withMock { mock in

@@ -7,7 +7,7 @@ import Testing
 
 /// A request waiting for a connection that never comes up (a server that accepts TCP and then
 /// says nothing) fails at its own deadline, not after the much longer connect timeout.
-@Suite("APNs client deadlines while connecting")
+@Suite("APNs client deadlines while connecting", .timeLimit(.minutes(5)))
 struct ConnectDeadlineTests {
     @Test func requestQueuedOnASilentServerFailsAtItsDeadline() async throws {
         let server = try SilentTCPServer()

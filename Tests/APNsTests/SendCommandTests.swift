@@ -5,7 +5,7 @@ import TestSupport
 import Testing
 
 /// `push-relay send`, the real binary, against the mock.
-@Suite struct SendCommandTests {
+@Suite(.timeLimit(.minutes(5))) struct SendCommandTests {
     @Test func deliversAndPrintsStatusAndApnsID() async throws {
         try await withMock { mock in
             let id = "0b6e1c52-6b0e-4b6a-9a57-6c1f6e2f6e11"

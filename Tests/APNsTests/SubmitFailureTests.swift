@@ -8,7 +8,7 @@ import UUIDText
 
 /// A stream nghttp2 refuses to open (`nghttp2_submit_request` < 0) must not strand its request:
 /// it fails at once with a retryable error, and the client carries on on a fresh connection.
-@Suite("APNs client when a stream cannot be opened")
+@Suite("APNs client when a stream cannot be opened", .timeLimit(.minutes(5)))
 struct SubmitFailureTests {
     /// A client whose submits fail for exactly the requests with these apns-ids.
     private func client(port: Int, failing doomed: Set<UUID>) throws -> APNsClient {

@@ -3,7 +3,7 @@ import Testing
 @testable import FCMMock
 
 /// fcm-mock refuses what FCM refuses, with Google's status and error code.
-@Suite struct FCMMessageValidatorTests {
+@Suite(.timeLimit(.minutes(5))) struct FCMMessageValidatorTests {
     static let token = "device:APA91b" + String(repeating: "z", count: 140)
 
     static func validate(_ json: String) -> Result<FCMMessageValidator.Message, FCMMockAnswer> {

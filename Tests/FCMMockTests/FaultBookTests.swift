@@ -2,7 +2,7 @@ import Testing
 @testable import FCMMock
 
 /// Armed faults are spent one request at a time, in a fixed order, and add up.
-@Suite struct FaultBookTests {
+@Suite(.timeLimit(.minutes(5))) struct FaultBookTests {
     @Test func countedFaultsAreSpentInOrder() {
         var book = FaultBook()
         book.arm(FCMMockFaults(quotaExceeded: .init(count: 1, retryAfter: 3), unavailable: 1, internal: 1, dropConnections: 1))

@@ -5,7 +5,7 @@ import PushSending
 import Testing
 @testable import FCM
 
-@Suite struct FCMAccessTokenTests {
+@Suite(.timeLimit(.minutes(5))) struct FCMAccessTokenTests {
     /// A throwaway RSA key made by the openssl command, and a service account around it.
     static func account(in directory: URL) throws -> (FCMServiceAccount, URL) {
         let keyFile = directory.appendingPathComponent("key.pem")

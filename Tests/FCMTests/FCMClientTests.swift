@@ -10,7 +10,7 @@ import Testing
 /// `FCMClient` over the relay's own HTTP/2 transport against fcm-mock (swift-nio-http2): the
 /// token exchange, access tokens shared, refreshed before expiry and replaced on a 401, and
 /// every kind of FCM answer turned into its outcome.
-@Suite struct FCMClientTests {
+@Suite(.timeLimit(.minutes(5))) struct FCMClientTests {
     static let serviceAccount = Repository.devCert("fcm-service-account.json")
     static let token = "device-1:APA91b" + String(repeating: "x", count: 140)
 

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import FCM
 
-@Suite struct FCMErrorResponseTests {
+@Suite(.timeLimit(.minutes(5))) struct FCMErrorResponseTests {
     static func body(_ status: String, errorCode: String?) -> Data {
         let detail =
             errorCode.map { #", "details": [{"@type": "type.googleapis.com/google.firebase.fcm.v1.FcmError", "errorCode": "\#($0)"}]"# }

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import FCM
 
-@Suite struct FCMMessageTests {
+@Suite(.timeLimit(.minutes(5))) struct FCMMessageTests {
     static func parse(_ bytes: [UInt8]) throws -> [String: Any] {
         try #require(try JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any])
     }

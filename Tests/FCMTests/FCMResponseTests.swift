@@ -4,7 +4,7 @@ import Testing
 @testable import FCM
 
 /// FCM's answers as the transport hands them over, and what the dispatcher is told to do.
-@Suite struct FCMResponseTests {
+@Suite(.timeLimit(.minutes(5))) struct FCMResponseTests {
     static func error(_ status: Int, _ apiStatus: String, _ code: String?, retryAfter: Duration? = nil) -> HTTP2Response {
         let detail =
             code.map { #", "details": [{"@type": "type.googleapis.com/google.firebase.fcm.v1.FcmError", "errorCode": "\#($0)"}]"# } ?? ""

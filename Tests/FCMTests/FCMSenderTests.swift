@@ -5,7 +5,7 @@ import Testing
 @testable import FCM
 
 /// FCM's answers and failures in the seam's terms, without I/O.
-@Suite struct FCMSenderTests {
+@Suite(.timeLimit(.minutes(5))) struct FCMSenderTests {
     @Test func answersAreClassified() {
         let delivered = FCMSender.result(FCMResponse(status: 200, messageName: "projects/p/messages/1"), startedAtMs: 5, latency: .zero)
         #expect(delivered.outcome == .delivered(providerID: "projects/p/messages/1"))

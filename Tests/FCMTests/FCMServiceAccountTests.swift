@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import FCM
 
-@Suite struct FCMServiceAccountTests {
+@Suite(.timeLimit(.minutes(5))) struct FCMServiceAccountTests {
     static let key = "-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\n-----END PRIVATE KEY-----\n"
 
     static func json(_ fields: [String: String]) -> Data {

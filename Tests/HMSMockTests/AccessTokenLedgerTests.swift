@@ -2,7 +2,7 @@ import Testing
 @testable import HMSMock
 
 /// An access token is valid for its lifetime, expired after (or when the admin says), unknown if never issued.
-@Suite struct AccessTokenLedgerTests {
+@Suite(.timeLimit(.minutes(5))) struct AccessTokenLedgerTests {
     @Test func aTokenLivesItsLifetime() {
         var ledger = AccessTokenLedger()
         ledger.issue("a", now: 1000, lifetimeSeconds: 3600)

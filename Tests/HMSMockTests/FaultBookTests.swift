@@ -2,7 +2,7 @@ import Testing
 @testable import HMSMock
 
 /// Armed faults are spent one request at a time and add up; the delay is a setting, not a count.
-@Suite struct FaultBookTests {
+@Suite(.timeLimit(.minutes(5))) struct FaultBookTests {
     @Test func countedFaultsAreSpentOneRequestEach() {
         var book = FaultBook()
         book.arm(HMSMockFaults(flowControl: .init(count: 2, retryAfter: 5), internalError: 1))

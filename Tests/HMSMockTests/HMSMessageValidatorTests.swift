@@ -3,7 +3,7 @@ import Testing
 @testable import HMSMock
 
 /// hms-mock refuses what HMS Push Kit refuses, with Huawei's result code.
-@Suite struct HMSMessageValidatorTests {
+@Suite(.timeLimit(.minutes(5))) struct HMSMessageValidatorTests {
     static let token = "IQAAAACy0kYkAAB" + String(repeating: "z", count: 110)
 
     static func validate(_ json: String) -> Result<HMSMessageValidator.Message, HMSMessageValidator.Refusal> {

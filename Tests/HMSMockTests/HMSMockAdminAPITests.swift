@@ -4,7 +4,7 @@ import NIOHTTP1
 import Testing
 
 /// The admin API over its own plaintext port, as an out-of-process harness drives it.
-@Suite struct HMSMockAdminAPITests {
+@Suite(.timeLimit(.minutes(5))) struct HMSMockAdminAPITests {
     static func admin(_ client: HMSTestClient, _ method: HTTPMethod, _ path: String, _ body: String = "") async throws -> TestResponse {
         try await client.send(
             TestRequest(method: method, path: path, headers: [("content-type", "application/json")], body: Data(body.utf8)))

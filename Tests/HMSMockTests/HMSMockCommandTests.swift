@@ -9,7 +9,7 @@ import Testing
 
 /// The `hms-mock` executable as scripts run it, against curl (libcurl on nghttp2, a third stack):
 /// the line the Python harness parses, HTTP/2 by default, HTTP/1.1 only with `--http1-only`, the record file.
-@Suite struct HMSMockCommandTests {
+@Suite(.timeLimit(.minutes(5))) struct HMSMockCommandTests {
     /// The built `hms-mock`, next to the test bundle.
     static var binary: String {
         let beside = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("hms-mock").path

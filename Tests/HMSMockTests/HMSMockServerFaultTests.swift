@@ -4,7 +4,7 @@ import Testing
 
 /// Each fault is answered with Huawei's code and status, for as many requests as armed, over HTTP/2
 /// and HTTP/1.1 alike.
-@Suite struct HMSMockServerFaultTests {
+@Suite(.timeLimit(.minutes(5))) struct HMSMockServerFaultTests {
     static let protocols = [HMSFixture.bothProtocols, ["http/1.1"]]
 
     @Test(arguments: protocols)

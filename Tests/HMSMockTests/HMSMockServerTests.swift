@@ -5,7 +5,7 @@ import Testing
 
 /// The mock on loopback, driven by NIO's HTTP/1.1 and HTTP/2 clients: tokens, sends, records, and
 /// which protocol ALPN chooses.
-@Suite struct HMSMockServerTests {
+@Suite(.timeLimit(.minutes(5))) struct HMSMockServerTests {
     @Test func theTokenEndpointIssuesForTheAppsCredentialsAndRefusesOthersWithHuaweisCodes() async throws {
         try await HMSFixture.withServer({ $0.accessTokenLifetimeSeconds = 1800 }) { server in
             try await HMSFixture.withConnection(port: server.port, transport: .tls(alpn: HMSFixture.bothProtocols)) { client in

@@ -2,7 +2,7 @@ import Testing
 @testable import HMSMock
 
 /// A request's tokens split into those that take the message and the illegal ones, and the code that follows.
-@Suite struct TokenDeliveryTests {
+@Suite(.timeLimit(.minutes(5))) struct TokenDeliveryTests {
     @Test func theSplitDecidesTheCode() {
         #expect(TokenDelivery(tokens: ["a", "b"], invalid: []).code == .success)
         let partial = TokenDelivery(tokens: ["a", "b", "c"], invalid: ["b"])

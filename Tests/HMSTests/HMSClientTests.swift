@@ -9,7 +9,7 @@ import TestSupport
 /// The HMS client against hms-mock on loopback (swift-nio there, AsyncHTTPClient here), over
 /// HTTP/2 and, with the mock offering only HTTP/1.1, over HTTP/1.1: what Huawei documents
 /// (HTTPS) in both forms it might take.
-@Suite struct HMSClientTests {
+@Suite(.timeLimit(.minutes(5))) struct HMSClientTests {
     static let appID = "100000001"
     static let secret = "hms-client-tests-secret"
 

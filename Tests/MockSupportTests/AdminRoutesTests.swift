@@ -4,7 +4,7 @@ import NIOHTTP1
 import Synchronization
 import Testing
 
-@Suite struct AdminRoutesTests {
+@Suite(.timeLimit(.minutes(5))) struct AdminRoutesTests {
     struct Tokens: Codable { var tokens: [String] }
 
     final class Control: Sendable {

@@ -2,7 +2,7 @@ import MockSupport
 import Synchronization
 import Testing
 
-@Suite struct ConditionWaitersTests {
+@Suite(.timeLimit(.minutes(5))) struct ConditionWaitersTests {
     struct TimedOut: Error, Equatable {}
     struct ShutDown: Error, Equatable {}
 

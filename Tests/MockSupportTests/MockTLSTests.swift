@@ -3,7 +3,7 @@ import NIOSSL
 import Testing
 import TestSupport
 
-@Suite struct MockTLSTests {
+@Suite(.timeLimit(.minutes(5))) struct MockTLSTests {
     private static let certificate = Repository.devCert("server.pem")
     private static let key = Repository.devCert("server.key")
 

@@ -3,7 +3,7 @@ import NIOCore
 import NIOHTTP1
 import Testing
 
-@Suite struct RequestGathererTests {
+@Suite(.timeLimit(.minutes(5))) struct RequestGathererTests {
     private static func head(_ uri: String) -> HTTPServerRequestPart {
         .head(HTTPRequestHead(version: .http1_1, method: .POST, uri: uri))
     }

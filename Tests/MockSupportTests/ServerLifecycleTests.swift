@@ -2,7 +2,7 @@ import MockSupport
 import Synchronization
 import Testing
 
-@Suite struct ServerLifecycleTests {
+@Suite(.timeLimit(.minutes(5))) struct ServerLifecycleTests {
     struct Refused: Error, Equatable { let why: String }
 
     /// A `stop()` that comes while the bind runs wins: what the bind made is released, the start

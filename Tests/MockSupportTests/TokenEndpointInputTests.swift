@@ -3,7 +3,7 @@ import MockSupport
 import Testing
 
 /// What token endpoints read: a form body and a bearer header.
-@Suite struct TokenEndpointInputTests {
+@Suite(.timeLimit(.minutes(5))) struct TokenEndpointInputTests {
     @Test func formFieldsAreDecoded() {
         let fields = FormFields.parse(Data("grant_type=client_credentials&client_id=100&client_secret=a%2Bb+c%3D&empty=&bare&x=1&x=2".utf8))
         #expect(

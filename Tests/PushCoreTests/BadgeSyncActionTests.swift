@@ -2,7 +2,7 @@ import Testing
 @testable import PushCore
 
 /// Badge sync's decisions, without a store: stale → unchanged → coalesce → queue.
-@Suite struct BadgeSyncActionTests {
+@Suite(.timeLimit(.minutes(5))) struct BadgeSyncActionTests {
     static let settings = BadgePushSettings(intervalMs: 5_000, timeToLiveMs: 60_000)
     static let last = BadgeState(badge: 3, readAtMs: 100, queuedAtMs: 1_000)
 

@@ -3,7 +3,7 @@ import Testing
 
 /// How a channel preference is stored, without a store: the defaults as no row, a new row only
 /// under the per-user limit.
-@Suite struct ChannelPreferenceWriteTests {
+@Suite(.timeLimit(.minutes(5))) struct ChannelPreferenceWriteTests {
     static let off = ChannelPushPreference(triggerOption: .off)
     static let mentions = ChannelPushPreference(triggerOption: .mentionOnly, pushSound: "a.caf")
 

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import PushCore
 
-@Suite struct DataMessagePayloadTests {
+@Suite(.timeLimit(.minutes(5))) struct DataMessagePayloadTests {
     let now = instant("2022-11-22T14:26:35Z")
 
     func build(_ event: WebhookEvent, templates: PushTemplateSet = .sendbirdDefaults, fitHMS: Bool = false) throws -> DataMessagePayload {

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import PushCore
 
-@Suite struct DoNotDisturbTests {
+@Suite(.timeLimit(.minutes(5))) struct DoNotDisturbTests {
     func daily(_ sh: Int, _ sm: Int, _ eh: Int, _ em: Int, zone: String) -> UserPushPreferences {
         UserPushPreferences(
             doNotDisturb: true, dndWindow: TimeWindow(startHour: sh, startMin: sm, endHour: eh, endMin: em),

@@ -4,7 +4,7 @@ import Testing
 
 /// Ids are bytes: pairs that Swift's `String` calls equal (canonical equivalence) are two ids
 /// everywhere the relay decides who is who, as they are in SQLite and PostgreSQL.
-@Suite struct ExactIDTests {
+@Suite(.timeLimit(.minutes(5))) struct ExactIDTests {
     /// Canonically equal, different bytes: NFC and NFD, a singleton (Kelvin and Ångström signs), a
     /// Hangul syllable and its jamo, and combining marks in another order.
     static let pairs: [(String, String)] = [

@@ -2,7 +2,7 @@ import Testing
 
 @testable import PushCore
 
-@Suite struct IdentifierRulesTests {
+@Suite(.timeLimit(.minutes(5))) struct IdentifierRulesTests {
     @Test func theByteScanAgreesWithUnicodesControlCategoryForEveryScalarUpToU0800() {
         // Every one- and two-byte scalar, alone and between ordinary characters; above U+07FF
         // no UTF-8 sequence can hold a byte the scan reacts to (lead bytes ≥ 0xE0, continuation

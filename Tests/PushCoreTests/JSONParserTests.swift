@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import PushCore
 
-@Suite struct JSONParserTests {
+@Suite(.timeLimit(.minutes(5))) struct JSONParserTests {
     func parse(_ text: String) throws -> JSONValue { try JSONValue.parse(Data(text.utf8)) }
 
     @Test func parsesScalarsAndContainers() throws {

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import PushCore
 
-@Suite struct JSONValueTests {
+@Suite(.timeLimit(.minutes(5))) struct JSONValueTests {
     @Test func parsesEveryKindKeepingIntegersExact() throws {
         let value = try JSONValue.parse(Data(#"{"a":null,"b":true,"c":9007199254740993,"d":1.5,"e":"x","f":[1,"2"],"g":{}}"#.utf8))
         #expect(

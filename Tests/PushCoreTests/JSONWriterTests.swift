@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import PushCore
 
-@Suite struct JSONWriterTests {
+@Suite(.timeLimit(.minutes(5))) struct JSONWriterTests {
     @Test func writesCompactSortedJSON() {
         let value = JSONValue.object(["b": .int(-3), "a": .array([.null, .bool(false), .double(0.5)]), "c": .object([:])])
         #expect(JSONWriter.string(value) == #"{"a":[null,false,0.5],"b":-3,"c":{}}"#)

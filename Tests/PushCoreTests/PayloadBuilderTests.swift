@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import PushCore
 
-@Suite struct PayloadBuilderTests {
+@Suite(.timeLimit(.minutes(5))) struct PayloadBuilderTests {
     let now = instant("2022-11-22T14:26:35Z")
 
     func build(

@@ -5,7 +5,7 @@ import Testing
 /// Fitting and rendering for arbitrary template × message: the payload always fits, is the one a
 /// full render would give, keeps the longest prefix that fits, and the work done (bytes rendered)
 /// is bounded by the limit and the template's length — never by template × message.
-@Suite struct PayloadFittingPropertyTests {
+@Suite(.timeLimit(.minutes(5))) struct PayloadFittingPropertyTests {
     let now = instant("2022-11-22T14:26:35Z")
 
     /// Deterministic, so a failure reproduces (SplitMix64).

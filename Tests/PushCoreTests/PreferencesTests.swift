@@ -1,3 +1,3 @@
 import Testing
 @testable import PushCore
-@Test func defaultsAreSendbirds() { #expect(UserPushPreferences.defaults.timezone == "UTC") }
+@Test(.timeLimit(.minutes(1))) func defaultsAreSendbirds() { #expect(UserPushPreferences.defaults.timezone == "UTC") }

@@ -1,7 +1,7 @@
 import Testing
 @testable import PushCore
 
-@Suite struct PreferredLanguagesTests {
+@Suite(.timeLimit(.minutes(5))) struct PreferredLanguagesTests {
     @Test func codesAreCheckedAndStoredInOrder() throws {
         let languages = try PreferredLanguages(["ko", "zh-CN", "en_US", "de"])
         #expect(languages.stored == "ko,zh-CN,en_US,de")

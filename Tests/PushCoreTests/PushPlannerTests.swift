@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import PushCore
 
-@Suite struct PushPlannerTests {
+@Suite(.timeLimit(.minutes(5))) struct PushPlannerTests {
     let now = instant("2026-01-05T12:00:00Z")
     let bobTokens = [DeviceToken(token: "aa11", registeredAtMs: 1), DeviceToken(token: "bb22", registeredAtMs: 2)]
 

@@ -1,7 +1,7 @@
 import Testing
 @testable import PushCore
 
-@Suite struct PushTrackingIDTests {
+@Suite(.timeLimit(.minutes(5))) struct PushTrackingIDTests {
     @Test func roundTripsAndTellsRecipientsApart() throws {
         let id = PushTrackingID(messageID: 4_633_387_838, recipient: "bob")
         #expect(id.description.hasPrefix("4633387838-"))
@@ -26,7 +26,7 @@ import Testing
     }
 }
 
-@Suite struct PushTrackingIDTextTests {
+@Suite(.timeLimit(.minutes(5))) struct PushTrackingIDTextTests {
     @Test func theTextIsTheMessageIDAndSixteenZeroPaddedHexDigits() {
         #expect(PushTrackingID(messageID: 1, recipient: "").description == "1-cbf29ce484222325")
         for n in 0..<500 {

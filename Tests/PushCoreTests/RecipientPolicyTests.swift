@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import PushCore
 
-@Suite struct RecipientPolicyTests {
+@Suite(.timeLimit(.minutes(5))) struct RecipientPolicyTests {
     let now = instant("2026-01-05T12:00:00Z")  // Monday 12:00 UTC
 
     func decide(

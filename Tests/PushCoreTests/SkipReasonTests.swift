@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import PushCore
 
-@Suite struct SkipReasonTests {
+@Suite(.timeLimit(.minutes(5))) struct SkipReasonTests {
     @Test func codesAreStableSnakeCase() {
         #expect(
             SkipReason.allKnown.map(\.rawValue) == [

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import PushCore
 
-@Suite struct SnoozeTests {
+@Suite(.timeLimit(.minutes(5))) struct SnoozeTests {
     let snoozing = UserPushPreferences(snoozeEnabled: true, snoozeStartMs: 1_000_000, snoozeEndMs: 2_000_000)
 
     @Test func startIsInclusiveEndIsExclusive() {

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import PushCore
 
-@Suite struct TemplateRendererTests {
+@Suite(.timeLimit(.minutes(5))) struct TemplateRendererTests {
     let values = TemplateValues(
         senderName: "Cindy", message: "Bye!", filename: "squirrel.jpg",
         channelName: "Team", fileTypeFriendly: "Image")

@@ -4,7 +4,7 @@ import Testing
 
 /// The body's top-level `app_id`, read without parsing: only a hint for which key to try, so a
 /// body it cannot read plainly gives nil (the webhook then refuses it).
-@Suite struct WebhookAppPeekTests {
+@Suite(.timeLimit(.minutes(5))) struct WebhookAppPeekTests {
     static func peek(_ json: String) -> String? {
         Array(json.utf8).withUnsafeBytes { WebhookAppPeek.appID(in: $0) }
     }

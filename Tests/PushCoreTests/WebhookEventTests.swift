@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import PushCore
 
-@Suite struct WebhookEventTests {
+@Suite(.timeLimit(.minutes(5))) struct WebhookEventTests {
     @Test func decodesSendbirdsDocumentedExampleVerbatim() throws {
         let event = try WebhookEvent(json: Data(sendbirdExampleWebhook.utf8))
         #expect(event.category == "group_channel:message_send")

@@ -5,7 +5,7 @@ import Testing
 
 /// The OAuth access token rules FCM's and HMS's clients share, without I/O: the state decides,
 /// `AccessTokens` acts on it with a scripted fetch.
-@Suite struct AccessTokensTests {
+@Suite(.timeLimit(.minutes(5))) struct AccessTokensTests {
     /// One fetch at a time; refreshed before it expires; a rejected token is not used again.
     @Test func theStateFetchesOnceRefreshesEarlyAndDropsARejectedToken() {
         var state = AccessTokenState()

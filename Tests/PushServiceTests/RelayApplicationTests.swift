@@ -6,7 +6,7 @@ import PushStore
 import Testing
 @testable import PushService
 
-@Suite struct RelayApplicationTests {
+@Suite(.timeLimit(.minutes(5))) struct RelayApplicationTests {
     @Test func reloadAppliesAValidFileAndKeepsTheRunningConfigurationOtherwise() async throws {
         let directory = try TemporaryDirectory()
         let yaml = tokenAppYAML(database: directory.path("relay.sqlite"))

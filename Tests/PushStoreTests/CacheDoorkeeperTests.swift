@@ -3,7 +3,7 @@ import Testing
 
 /// The doorkeeper lets a key in on its second offer, forgets everything every `capacity` marks,
 /// and rarely takes a key never offered for one that was.
-@Suite struct CacheDoorkeeperTests {
+@Suite(.timeLimit(.minutes(5))) struct CacheDoorkeeperTests {
     /// Well-mixed hashes that are the same in every run (Swift's `Hasher` is seeded per process).
     func hash(_ n: Int) -> Int {
         var z = UInt64(n) &+ 0x9E37_79B9_7F4A_7C15

@@ -3,7 +3,7 @@ import Testing
 @testable import PushStore
 
 /// `GET /ready`'s check of a SQLite database: the write lock, then room on its file system.
-@Suite struct DatabaseProbeTests {
+@Suite(.timeLimit(.minutes(5))) struct DatabaseProbeTests {
     @Test func aWritableDatabaseWithRoomPasses() async throws {
         let database = try TemporaryDatabase()
         let store = try database.open()

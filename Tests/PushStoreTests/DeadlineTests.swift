@@ -4,7 +4,7 @@ import Testing
 /// `withDeadline` answers the operation's result whenever it comes before the deadline. It once
 /// lost that race: the timer, cancelled when the operation answered, woke at once and reported a
 /// deadline that had not passed, and `/ready` said "no answer within 2 s" a millisecond in.
-@Suite struct DeadlineTests {
+@Suite(.timeLimit(.minutes(5))) struct DeadlineTests {
     @Test func anOperationThatAnswersInTimeIsNeverReportedLate() async throws {
         for n in 0..<2_000 {
             #expect(try await withDeadline(.seconds(30)) { n } == n)

@@ -6,7 +6,7 @@ import Testing
 
 /// The committer's leader/follower hand-off when transactions fail: every caller is answered,
 /// and the lead passes on, so the committer works again once the store does.
-@Suite struct EventCommitterTests {
+@Suite(.timeLimit(.minutes(5))) struct EventCommitterTests {
     @Test(.timeLimit(.minutes(1))) func failedCommitsAnswerEveryCallerAndTheLeadPassesOn() async throws {
         let file = try TemporaryDatabase()
         let store = try file.open(configuration: PushStoreConfiguration(busyTimeout: .milliseconds(100)))

@@ -8,7 +8,7 @@ import Testing
 /// The store side of issue 47, on both stores: ids are bytes (two spellings of one name are two
 /// users, in the tables, the webhook's read and its cache), a write of one app leaves another
 /// app's cached recipients in use, and an erasure that finds nothing writes nothing.
-@Suite struct IdentityAndTenancyTests {
+@Suite(.timeLimit(.minutes(5))) struct IdentityAndTenancyTests {
     static let nfc = "caf\u{E9}", nfd = "cafe\u{301}"
 
     /// Polls `condition` until it holds; the deadline only bounds a failure.

@@ -6,7 +6,7 @@ import Testing
 /// An event's payloads are one `packed_payloads` row (`PackedPayloads`): each delivery reads its
 /// own part back whole, erasure empties a user's part and nothing else, and a damaged row fails
 /// only its own deliveries.
-@Suite struct PackedPayloadsTests {
+@Suite(.timeLimit(.minutes(5))) struct PackedPayloadsTests {
     static let far: Int64 = 1_800_000_000_000 - 1
 
     static func count(_ store: SQLiteStore, _ sql: String) async throws -> Int {

@@ -7,7 +7,7 @@ import Testing
 
 /// Several relays on one PostgreSQL database: what sharing the store must guarantee. Each test
 /// has a database of its own and two stores on it with different node ids, as two relays would.
-@Suite struct PostgresFleetTests {
+@Suite(.timeLimit(.minutes(5))) struct PostgresFleetTests {
     struct Fleet {
         let db: TestDatabase
         let clock: ManualClock

@@ -3,7 +3,7 @@ import Testing
 /// The PostgreSQL store's frequent statements can each be answered from an index (SQLite's
 /// counterpart: `PushStoreTests.lookupsUseAnIndex`). The tables are empty, so sequential scans are
 /// disabled for the check: a plan that still has one has no index to use.
-@Suite struct PostgresQueryPlanTests {
+@Suite(.timeLimit(.minutes(5))) struct PostgresQueryPlanTests {
     /// One migrated database for every statement checked.
     static let database = Task { () throws -> TestDatabase in
         let db = try await TestDatabase.make(.postgres)

@@ -6,7 +6,7 @@ import Testing
 
 /// TLS to PostgreSQL against a real server: a cluster of its own with `ssl=on` and a certificate
 /// for `localhost` (not 127.0.0.1) signed by a CA made here with openssl, which no system trusts.
-@Suite struct PostgresTLSTests {
+@Suite(.timeLimit(.minutes(5))) struct PostgresTLSTests {
     /// The cluster and the CA file, made once per test process (stopped at its exit).
     struct Server: Sendable {
         let cluster: PostgresCluster
@@ -150,7 +150,7 @@ import Testing
 }
 
 /// Which hosts get TLS by default, and what a URL's errors may say.
-@Suite struct PostgresStoreConfigurationTests {
+@Suite(.timeLimit(.minutes(5))) struct PostgresStoreConfigurationTests {
     @Test(arguments: [
         ("localhost", PostgresStoreConfiguration.TLSMode.disable), ("LOCALHOST.", .disable), ("127.0.0.1", .disable),
         ("127.8.9.10", .disable), ("::1", .disable), ("[::1]", .disable), ("::ffff:127.0.0.1", .disable),

@@ -3,7 +3,7 @@ import PushCore
 import Testing
 @testable import PushStore
 
-@Suite struct PushStoreBadgesTests {
+@Suite(.timeLimit(.minutes(5))) struct PushStoreBadgesTests {
     static let settings = BadgePushSettings(intervalMs: 5_000, timeToLiveMs: 60_000)
 
     static func badgePayloads(_ db: TestDatabase, user: String) async throws -> Int {

@@ -3,7 +3,7 @@ import Testing
 @testable import PushStore
 
 /// The console's sessions in the store, on both stores: what one relay writes, another reads.
-@Suite struct PushStoreConsoleSessionsTests {
+@Suite(.timeLimit(.minutes(5))) struct PushStoreConsoleSessionsTests {
     static let open = ConsoleSessionCutoff(idleByMs: -1, createdByMs: -1)
 
     static func session(_ name: String, kind: String = "api_token", seen: Int64, created: Int64 = 0) -> StoredConsoleSession {

@@ -4,7 +4,7 @@ import Testing
 
 /// Session tokens and secondary API tokens in a real database. The store is handed digests
 /// only; these tests use arbitrary bytes for them.
-@Suite struct PushStoreCredentialsTests {
+@Suite(.timeLimit(.minutes(5))) struct PushStoreCredentialsTests {
     static func digest(_ n: UInt8) -> Data { Data(repeating: n, count: 32) }
 
     @Test(arguments: StoreKind.allCases) func aSessionTokenIsFoundByItsDigestWithItsAppUserAndExpiry(kind: StoreKind) async throws {

@@ -2,7 +2,7 @@ import PushCore
 import Testing
 @testable import PushStore
 
-@Suite struct PushStoreDeviceTokensTests {
+@Suite(.timeLimit(.minutes(5))) struct PushStoreDeviceTokensTests {
     @Test(arguments: StoreKind.allCases) func registeringCreatesTheUserAndStampsTheTime(kind: StoreKind) async throws {
         let db = try await TestDatabase.make(kind)
         let clock = ManualClock(1_000)

@@ -2,7 +2,7 @@ import PushCore
 import Testing
 @testable import PushStore
 
-@Suite struct PushStorePreferencesTests {
+@Suite(.timeLimit(.minutes(5))) struct PushStorePreferencesTests {
     struct Rejected: Error {}
 
     @Test(arguments: StoreKind.allCases) func unknownUsersHaveNoPreferencesKnownOnesHaveDefaults(kind: StoreKind) async throws {

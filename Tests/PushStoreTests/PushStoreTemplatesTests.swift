@@ -2,7 +2,7 @@ import PushCore
 import Testing
 @testable import PushStore
 
-@Suite struct PushStoreTemplatesTests {
+@Suite(.timeLimit(.minutes(5))) struct PushStoreTemplatesTests {
     @Test(arguments: StoreKind.allCases) func templateChoiceDefaultsToDefaultAndPersists(kind: StoreKind) async throws {
         let db = try await TestDatabase.make(kind)
         let store = try await db.open()

@@ -5,7 +5,7 @@ import Testing
 
 /// Test pushes in the delivery log (`recordTestDelivery`), on both stores: logged final and
 /// marked, never in the queue, a dead token removed by the dispatcher's rule.
-@Suite struct PushStoreTestDeliveriesTests {
+@Suite(.timeLimit(.minutes(5))) struct PushStoreTestDeliveriesTests {
     static let now: Int64 = 1_700_000_000_000
 
     static func test(

@@ -5,7 +5,7 @@ import Testing
 @testable import PushStore
 @testable import PushStorePostgres
 
-@Suite struct PushStoreTests {
+@Suite(.timeLimit(.minutes(5))) struct PushStoreTests {
     @Test func opensWithWALForeignKeysAndTheNamedMigrations() async throws {
         let db = try TemporaryDatabase()
         let store = try db.open()

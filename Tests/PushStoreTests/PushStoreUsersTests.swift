@@ -4,7 +4,7 @@ import PushCore
 import Testing
 @testable import PushStore
 
-@Suite struct PushStoreUsersTests {
+@Suite(.timeLimit(.minutes(5))) struct PushStoreUsersTests {
     @Test(arguments: StoreKind.allCases) func usersAreCreatedOnceReadUpdatedAndListedInPages(kind: StoreKind) async throws {
         let db = try await TestDatabase.make(kind)
         let clock = ManualClock()

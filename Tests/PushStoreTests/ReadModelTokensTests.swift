@@ -6,7 +6,7 @@ import Testing
 
 /// `users.push_tokens` is decoded by one scan when SQLite wrote it; anything else goes through
 /// the general JSON parser. Both must read the same tokens, and a corrupt value must throw.
-@Suite struct ReadModelTokensTests {
+@Suite(.timeLimit(.minutes(5))) struct ReadModelTokensTests {
     /// What SQLite's `json_group_array(json_array(…))` writes for these rows, as the trigger does.
     private func sqliteText(_ rows: [(String, Int64, String, Int64)]) throws -> String {
         let queue = try DatabaseQueue()

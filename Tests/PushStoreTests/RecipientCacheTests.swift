@@ -5,7 +5,7 @@ import Testing
 @testable import PushStorePostgres
 
 /// The webhook's recipient cache must never serve state older than the last committed write.
-@Suite struct RecipientCacheTests {
+@Suite(.timeLimit(.minutes(5))) struct RecipientCacheTests {
     func read(_ store: any RelayStore, channel: String = "c") async throws -> (
         states: [ExactID: RecipientPushState], templates: [PushTemplateName: PushMessageTemplate]
     ) {
@@ -113,7 +113,7 @@ import Testing
 
 /// Past a quarter of its bounds the cache keeps a user on their second read: members read once
 /// in a long while (a million registered users, members drawn from all of them) do not fill it.
-@Suite struct RecipientCacheAdmissionTests {
+@Suite(.timeLimit(.minutes(5))) struct RecipientCacheAdmissionTests {
     let entry = RecipientCache.UserEntry(state: nil, channelPreferences: [:])
 
     func held(_ cache: RecipientCache, _ users: [String]) -> Int {
@@ -192,7 +192,7 @@ import Testing
 
 /// `PushStoreConfiguration`'s cache bounds reach the cache of either store, and 0 users turns
 /// it off.
-@Suite struct RecipientCacheBoundsTests {
+@Suite(.timeLimit(.minutes(5))) struct RecipientCacheBoundsTests {
     @Test(arguments: StoreKind.allCases) func theStoreUsesTheConfiguredBounds(kind: StoreKind) async throws {
         let db = try await TestDatabase.make(kind)
         let store = try await db.open(configuration: PushStoreConfiguration(recipientCacheUsers: 7, recipientCacheBytes: 12_345))
@@ -219,7 +219,7 @@ import Testing
 }
 
 /// What `/metrics` reports about the cache: members served from it and read from the database.
-@Suite struct RecipientCacheStatisticsTests {
+@Suite(.timeLimit(.minutes(5))) struct RecipientCacheStatisticsTests {
     @Test func hitsAndMissesAreCounted() async throws {
         let db = try TemporaryDatabase()
         let store = try db.open()
@@ -254,7 +254,7 @@ import Testing
 }
 
 /// The cache's own bookkeeping, without a store.
-@Suite struct RecipientCacheUnitTests {
+@Suite(.timeLimit(.minutes(5))) struct RecipientCacheUnitTests {
     /// An app's templates are kept even when its users are not (a cache of 0 users, or a batch
     /// over the bounds), so turning the member cache off does not read templates per event.
     @Test func templatesAreKeptWhenUsersAreNot() {

@@ -6,7 +6,7 @@ import Testing
 
 /// The read model in `users` (`RecipientReadModelSchema`) must say what the source tables say,
 /// after every kind of write and after the migration that introduces it.
-@Suite struct RecipientReadModelTests {
+@Suite(.timeLimit(.minutes(5))) struct RecipientReadModelTests {
     static let users = ["u", "v", "w", "ghost"]
 
     /// What the webhook reads (`userEntries`, from the read model) against the same users read

@@ -6,7 +6,7 @@ import Testing
 
 /// The bytes every push of one event repeats are stored once (`event_payloads`,
 /// `StoredPayload`), and every reader gets each payload back whole.
-@Suite struct SharedPayloadTests {
+@Suite(.timeLimit(.minutes(5))) struct SharedPayloadTests {
     static let app = "app"
 
     /// A real planned event: `offline` (4) offline members with a token each, payloads from `PayloadBuilder`.

@@ -5,7 +5,7 @@ import Testing
 
 /// The webhook's readers keep their snapshot between reads, but never past a registry write or a
 /// checkpoint. A database of its own and no `WALCheckpointer`, so the test says when checkpoints run.
-@Suite struct SnapshotReadersTests {
+@Suite(.timeLimit(.minutes(5))) struct SnapshotReadersTests {
     struct Fixture {
         let database: TemporaryDatabase
         let pool: DatabasePool

@@ -5,7 +5,7 @@ import Testing
 @testable import PushStorePostgres
 
 /// `push-relay migrate-store`'s copy: a real SQLite file into a real PostgreSQL database.
-@Suite struct StoreMigrationTests {
+@Suite(.timeLimit(.minutes(5))) struct StoreMigrationTests {
     static let preferences = UserPushPreferences(
         pushTriggerOption: .mentionOnly, doNotDisturb: true, dndWindow: TimeWindow(startHour: 22, startMin: 30, endHour: 6, endMin: 15),
         timezone: "Asia/Seoul", snoozeEnabled: true, snoozeStartMs: 1_700_000_000_000, snoozeEndMs: 1_700_000_360_000,

@@ -4,7 +4,7 @@ import TestSupport
 import Testing
 @testable import PushStore
 
-@Suite struct WALCheckpointerTests {
+@Suite(.timeLimit(.minutes(5))) struct WALCheckpointerTests {
     /// Commits reach the database file without any commit checkpointing: the writer's own
     /// checkpoint is only a backstop at 16,000 pages, far beyond what this writes.
     @Test func committedPagesReachTheDatabaseFileInTheBackground() async throws {

@@ -80,7 +80,7 @@ def test_every_fault_loses_nothing_and_the_relay_recovers(tmp_path):
         cluster.register_users()
         capacity = cluster.measure_capacity(rng, first_message_id=1_000_000)
         rate[0] = min(MAX_RATE, LOAD_SHARE * capacity)
-        sender = threading.Thread(target=load)
+        sender = threading.Thread(target=load, daemon=True)
         sender.start()
         assert caught_up(), "no steady state before the faults"
         results = []

@@ -134,7 +134,7 @@ def _stop_with_postgresql_hung(tmp_path, webhook_waiting):
                 except requests.RequestException as error:
                     late["error"] = type(error).__name__
 
-            poster = threading.Thread(target=post_late)
+            poster = threading.Thread(target=post_late, daemon=True)
             poster.start()
             deadline = time.monotonic() + 60
             while _webhooks_in_flight(cluster) < 1:

@@ -75,7 +75,7 @@ def test_rss_descriptors_database_and_queue_stay_flat(tmp_path):
         cluster.register_users()
         capacity = cluster.measure_capacity(random.Random(99), first_message_id=1_000_000)
         rate[0] = min(RATE, LOAD_SHARE * capacity)
-        threads = [threading.Thread(target=load, args=(worker,)) for worker in range(SENDERS)]
+        threads = [threading.Thread(target=load, args=(worker,), daemon=True) for worker in range(SENDERS)]
         for t in threads:
             t.start()
         samples = []

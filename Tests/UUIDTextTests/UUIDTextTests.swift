@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import UUIDText
 
-@Suite struct UUIDTextTests {
+@Suite(.timeLimit(.minutes(5))) struct UUIDTextTests {
     @Test func lowercaseFormMatchesFoundation() {
         for _ in 0..<100 {
             let id = UUID()

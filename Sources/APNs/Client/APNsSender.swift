@@ -43,6 +43,11 @@ public struct APNsSender: PushSender {
 
     public func shutdown() async { await client.shutdown() }
 
+    public var labels: PushSenderLabels {
+        PushSenderLabels(
+            tokenRemovalReasons: [APNsReason.unregistered, .expiredToken, .badDeviceToken, .deviceTokenNotForTopic].map(Self.label))
+    }
+
     /// APNs' answer (or its absence) in the seam's terms.
     static func result(_ result: Result<APNsResponse, any Error>, latency: Duration) -> PushSendResult {
         switch result {

@@ -37,6 +37,14 @@ public struct FCMSender: PushSender {
 
     public func shutdown() async { await client.shutdown() }
 
+    public var labels: PushSenderLabels {
+        PushSenderLabels(
+            tokenRemovalReasons: [Self.label(.unregistered)],
+            credentialErrorReasons: [FCMErrorCode.senderIDMismatch, .thirdPartyAuthError, .unauthenticated].map(Self.label) + [
+                "token_exchange"
+            ])
+    }
+
     static func result(_ response: FCMResponse, startedAtMs: Int64, latency: Duration) -> PushSendResult {
         let outcome: PushSendOutcome =
             switch response.outcome {

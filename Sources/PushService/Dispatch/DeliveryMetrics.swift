@@ -1,5 +1,6 @@
 import Metrics
 import PushCore
+import PushSending
 import PushStore
 import Synchronization
 
@@ -187,6 +188,25 @@ public enum DeliveryMetrics {
         /// Pushes whose claim's lease had run out, put back to be sent (`DueClaim.takenOver`).
         func claimsTakenOver(_ count: Int) {
             counter("pushrelay_claims_taken_over_total", [], []).increment(by: count)
+        }
+
+        /// The counters dashboards divide by, at 0 for an app until their first event: its
+        /// acknowledgements, clicks and retries, and per provider its senders' known reasons for
+        /// token removals and credential errors. Idempotent (the handles are cached).
+        func exportFromZero(app: String, labels: [PushProvider: PushSenderLabels]) {
+            for name in ["pushrelay_push_acknowledgements_total", "pushrelay_push_clicks_total", "pushrelay_retries_total"] {
+                counter(name, ["app"], [app]).increment(by: 0)
+            }
+            for (provider, known) in labels {
+                for reason in known.tokenRemovalReasons {
+                    counter("pushrelay_token_removals_total", ["app", "reason", "provider"], [app, reason, provider.rawValue])
+                        .increment(by: 0)
+                }
+                for reason in known.credentialErrorReasons {
+                    counter("pushrelay_credential_errors_total", ["app", "provider", "reason"], [app, provider.rawValue, reason])
+                        .increment(by: 0)
+                }
+            }
         }
 
         func tokenRemoved(app: String, provider: PushProvider, reason: String) {

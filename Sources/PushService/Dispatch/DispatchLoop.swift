@@ -237,6 +237,7 @@ struct DispatchLoop {
             pushType: delivery.pushType, priority: delivery.priority, expiresAtMs: delivery.expiresAtMs,
             collapseID: CollapseID.forMessage(delivery.messageID))
         let (mailbox, clock) = (self.mailbox, self.clock)
+        dispatcher.silence.sent(app: delivery.appID, provider: delivery.provider, nowMs: now)
         submitted[delivery.id] = sender.submit(push, timeout: dispatcher.configuration.requestTimeout) { result in
             mailbox.add(.init(delivery: delivery, handedOff: handedOff, result: result, answeredAtMs: clock()))
         }
@@ -246,6 +247,8 @@ struct DispatchLoop {
     private mutating func answered(_ answer: DispatchMailbox<Report>.Answer, _ group: inout DiscardingTaskGroup) {
         let delivery = answer.delivery
         submitted[delivery.id] = nil
+        dispatcher.silence.ended(
+            app: delivery.appID, provider: delivery.provider, answered: answer.result.answered, nowMs: answer.answeredAtMs)
         // Timed when it came, not when the loop got to it.
         if let latency = answer.result.latency { dispatcher.answered(delivery, after: latency, atMs: answer.answeredAtMs) }
         let outcome = dispatcher.outcomes.outcome(of: delivery, answer.result, nowMs: clock())

@@ -40,6 +40,8 @@ public final class Dispatcher: Service, Sendable {
     public let backlog: BacklogLedger
     /// Users erased lately: what is held for them is dropped, not sent.
     public let erasedUsers: ErasedUsers
+    /// How long each app's provider has answered nothing while pushes waited (`/ready`, metrics).
+    let silence = ProviderSilence()
     /// How many relays the shared store last said were connected (`connectedNodes`, read by the
     /// fleet upkeep); -1 until read, and on a store of one relay.
     private let fleetNodes = Atomic<Int>(-1)
@@ -265,6 +267,16 @@ public final class Dispatcher: Service, Sendable {
             attempt: DeliveryAttempt(
                 atMs: now, status: nil, reason: nil,
                 error: "app \(delivery.appID) has no \(delivery.provider.displayName) configuration", pushID: delivery.pushID))
+    }
+
+    /// Exports the counters dashboards divide by at 0 for each app the dispatcher sends for
+    /// (`DeliveryMetrics.Handles.exportFromZero`); called when `/metrics` is read, so apps a
+    /// reload adds are covered too.
+    func exportCountersFromZero(apps: [String]) {
+        for app in apps {
+            let senders = targets.target(forApp: app)?.senders ?? [:]
+            metrics.exportFromZero(app: app, labels: senders.mapValues(\.labels))
+        }
     }
 
     /// Latency and, for message pushes, the user's wait.

@@ -33,8 +33,9 @@ struct SendOutcomes: Sendable {
         case .credentialsRefused:
             return credentialsRefused(delivery, attempt: attempt, reason: result.label ?? "other")
         case .retry(let after):
+            // The label, not the provider's raw reason: an `expired` count must not grow its label set.
             return retryOutcome(
-                delivery, attempt: attempt, suggested: after, reason: result.reason ?? result.status.map(String.init) ?? "transport")
+                delivery, attempt: attempt, suggested: after, reason: result.label ?? result.status.map(String.init) ?? "transport")
         case .notSent:
             return putBack(delivery, nowMs: nowMs)
         }

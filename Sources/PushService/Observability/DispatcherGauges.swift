@@ -13,6 +13,7 @@ enum DispatcherGauges {
     static let appQueueDepth = "pushrelay_app_queue_depth"
     static let fleetNodes = "pushrelay_fleet_nodes"
     static let claimsHeld = "pushrelay_claims_held"
+    static let providerSilent = "pushrelay_provider_silent_seconds"
 
     private static func descriptor(_ name: String, _ help: String) -> MetricNameDescriptor {
         MetricNameDescriptor(metricName: name, unitName: "", helpText: help)
@@ -22,6 +23,12 @@ enum DispatcherGauges {
         let depth = descriptor(appQueueDepth, "Unsent pushes of the app: waiting, handed to the dispatcher, on the wire, awaiting a retry")
         for (app, unsent) in dispatcher.backlog.unsentByApp {
             registry.makeGauge(descriptor: depth, labels: [("app", app)]).set(Int64(unsent))
+        }
+        let silent = descriptor(
+            providerSilent, "Seconds the app's provider has answered nothing while pushes waited on it (0 while it answers)")
+        for (key, milliseconds) in dispatcher.silence.silentMs(nowMs: dispatcher.clock()) {
+            registry.makeGauge(descriptor: silent, labels: [("app", key.app), ("provider", key.provider.rawValue)])
+                .set(Double(milliseconds) / 1000)
         }
         if let nodes = dispatcher.connectedNodes {
             registry.makeGauge(descriptor: descriptor(fleetNodes, "Relays (node ids) connected to the shared PostgreSQL database"))

@@ -50,6 +50,10 @@ public struct ObservabilityRoutes: Sendable {
         var fcm: String?
         /// The HMS client, for apps with `hms` settings.
         var hms: String?
+        /// Providers that have answered nothing for 10 s or more while pushes waited on them, and
+        /// for how many seconds (absent when every provider answers). Not a reason to be unready:
+        /// accepted events are still committed and wait for the provider.
+        var silent_seconds: [String: Int]?
     }
 
     struct Readiness: Codable, Equatable {
@@ -112,7 +116,10 @@ public struct ObservabilityRoutes: Sendable {
         ).set(ready ? 1.0 : 0.0)
         if let clients { RelayGauges.update(registry, from: clients) }
         if let recipientCache { recipientCacheMetrics.update(registry, from: recipientCache()) }
-        if let dispatcher { DispatcherGauges.update(registry, from: dispatcher) }
+        if let dispatcher {
+            DispatcherGauges.update(registry, from: dispatcher)
+            dispatcher.exportCountersFromZero(apps: clients?.snapshot.map(\.app.appID) ?? [])
+        }
         processMetrics.update(registry, from: ProcessStatistics.current())
     }
 
@@ -128,17 +135,20 @@ public struct ObservabilityRoutes: Sendable {
             guard let statistics = sender.statistics, statistics.countsConnections else { return "configured" }
             return statistics.readyConnections > 0 ? "connected" : (statistics.connections > 0 ? "connecting" : "idle")
         }
+        let silence = Self.silentSeconds(dispatcher)
         let apps = (clients?.snapshot ?? []).map { app -> AppState in
             let senders = app.target?.senders ?? [:]
             let (fcm, hms) = (state(senders[.fcm]), state(senders[.hms]))
+            let silent = silence[app.app.appID]
             guard let apns = senders[.apns], let statistics = apns.statistics else {
-                return AppState(app_id: app.app.appID, apns: "not configured", fcm: fcm, hms: hms)
+                return AppState(app_id: app.app.appID, apns: "not configured", fcm: fcm, hms: hms, silent_seconds: silent)
             }
             return AppState(
                 app_id: app.app.appID, apns: state(apns) ?? "idle",
                 connections: statistics.connections, ready_connections: statistics.readyConnections,
                 streams_in_flight: statistics.inFlight, queued: statistics.queued,
-                certificate_not_after: app.certificateNotAfter.map { formatter.string(from: $0) }, fcm: fcm, hms: hms)
+                certificate_not_after: app.certificateNotAfter.map { formatter.string(from: $0) }, fcm: fcm, hms: hms,
+                silent_seconds: silent)
         }
         return Readiness(
             status: failure == nil ? Self.ready : Self.notReady, database: failure.map { "not writable: \($0)" } ?? "writable",
@@ -147,6 +157,18 @@ public struct ObservabilityRoutes: Sendable {
 
     static let ready = "ready"
     static let notReady = "not ready"
+    /// Below this a provider is slow, not silent.
+    static let silentAfterMs: Int64 = 10_000
+
+    /// Per app, the providers silent for `silentAfterMs` or more, in whole seconds.
+    private static func silentSeconds(_ dispatcher: Dispatcher?) -> [String: [String: Int]] {
+        guard let dispatcher else { return [:] }
+        var apps: [String: [String: Int]] = [:]
+        for (key, milliseconds) in dispatcher.silence.silentMs(nowMs: dispatcher.clock()) where milliseconds >= silentAfterMs {
+            apps[key.app, default: [:]][key.provider.rawValue] = Int(milliseconds / 1000)
+        }
+        return apps
+    }
 
     private static func json(_ status: HTTPResponse.Status, _ body: String) -> Response {
         Response(

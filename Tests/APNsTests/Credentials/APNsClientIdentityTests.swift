@@ -6,7 +6,7 @@ import Testing
 
 /// The APNs side of a push certificate: the topics it names, and errors that say what Apple
 /// wants. Loading and checking the files is the transport's (`TLSClientIdentityTests`).
-@Suite struct APNsClientIdentityTests {
+@Suite(.timeLimit(.minutes(5))) struct APNsClientIdentityTests {
     @Test func p12AndPEMNameTheCertificatesTopic() throws {
         let p12 = try APNsClientIdentity.p12(path: CredentialFixtures.dev("client.p12"), password: "secret")
         #expect(p12.topics == ["com.example.pushrelay"])

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import APNs
 
-@Suite struct APNsSigningKeyTests {
+@Suite(.timeLimit(.minutes(5))) struct APNsSigningKeyTests {
     @Test func loadsAppleP8AndSigns64ByteRawSignatures() throws {
         let key = try APNsSigningKey(p8File: CredentialFixtures.p8)
         #expect(key.source == CredentialFixtures.p8)

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import APNs
 
-@Suite struct ProviderTokenCacheTests {
+@Suite(.timeLimit(.minutes(5))) struct ProviderTokenCacheTests {
     let clock = ManualClock()
     let cache: ProviderTokenCache
 

@@ -3,7 +3,7 @@ import HTTP2Transport
 import Testing
 @testable import APNs
 
-@Suite struct ProviderTokenFactoryTests {
+@Suite(.timeLimit(.minutes(5))) struct ProviderTokenFactoryTests {
     let factory: ProviderTokenFactory
 
     init() throws {

@@ -8,7 +8,7 @@ import Testing
 /// Which connection a request goes out on: at a light load the first open one carries all (an
 /// event's pushes in one write and one wake-up of one thread); with `ConnectionPool.fillLoad` in
 /// flight there, the least loaded takes the next.
-@Suite("HTTP/2 client, choice of connection")
+@Suite("HTTP/2 client, choice of connection", .timeLimit(.minutes(5)))
 struct ConnectionPoolTests {
     @Test func aLightLoadTakesOneConnectionAndAHeavyOneSpills() async throws {
         try await withMock { mock in

@@ -11,7 +11,7 @@ import Testing
 /// writes to it after releasing the lock, so closing it when the thread ends (while another
 /// thread may still hold the object) could write a wake-up byte into a descriptor number reused
 /// for something else; never closing it would leak two descriptors per connection replaced.
-@Suite("HTTP/2 connection's wake-up pipe")
+@Suite("HTTP/2 connection's wake-up pipe", .timeLimit(.minutes(5)))
 struct HTTP2ConnectionTests {
     /// The pipe's inode, or nil when `fd` is closed (or now something other than that pipe).
     private static func inode(_ fd: Int32) -> UInt? {

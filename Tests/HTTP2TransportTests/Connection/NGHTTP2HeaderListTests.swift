@@ -7,7 +7,7 @@ import Testing
 /// The header list handed to nghttp2: what the server sees on the wire, and which fields it must
 /// not index (Apple, for APNs: `:path`, `authorization` and per-request ids go as never-indexed
 /// literals).
-@Suite("nghttp2 header list")
+@Suite("nghttp2 header list", .timeLimit(.minutes(5)))
 struct NGHTTP2HeaderListTests {
     private struct Field: Equatable, CustomStringConvertible {
         let name: String

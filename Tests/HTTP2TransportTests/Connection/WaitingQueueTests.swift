@@ -8,7 +8,7 @@ import Testing
 /// queue never empties, so it must let go of each request as it leaves; it used to be an array
 /// read from a moving index, which kept every request (payload and all) alive until the backlog
 /// cleared — memory growing with every push sent.
-@Suite("HTTP/2 connection's queue of waiting requests")
+@Suite("HTTP/2 connection's queue of waiting requests", .timeLimit(.minutes(5)))
 struct WaitingQueueTests {
     @Test func aRequestThatLeftTheQueueIsReleasedWhileOthersStillWait() async throws {
         try await withMock { mock in

@@ -2,7 +2,7 @@ import COpenSSL
 import Testing
 @testable import HTTP2Transport
 
-@Suite struct OpenSSLErrorTests {
+@Suite(.timeLimit(.minutes(5))) struct OpenSSLErrorTests {
     @Test func drainsTheQueueIntoText() {
         OpenSSLError.clearQueue()
         // Ask for an algorithm that does not exist: OpenSSL queues an "unsupported" error.

@@ -8,7 +8,7 @@ import Testing
 /// wildcards only), an IP literal by its IP addresses. Each case runs the real client against
 /// the mock presenting a certificate made for it, signed by the CA the client trusts, so only
 /// the name can be what refuses it.
-@Suite("HTTP/2 client checks the server's name")
+@Suite("HTTP/2 client checks the server's name", .timeLimit(.minutes(5)))
 struct ServerIdentityTests {
     /// Sends one request to a mock presenting a certificate with `subjectAltNames`, addressed as
     /// `host` (connected to 127.0.0.1 whatever the name).

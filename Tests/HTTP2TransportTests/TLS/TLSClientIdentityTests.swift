@@ -5,7 +5,7 @@ import Testing
 
 @testable import HTTP2Transport
 
-@Suite struct TLSClientIdentityTests {
+@Suite(.timeLimit(.minutes(5))) struct TLSClientIdentityTests {
     static let subject = "CN=Apple Push Services: com.example.pushrelay, O=PushRelay development"
 
     // MARK: - Loading

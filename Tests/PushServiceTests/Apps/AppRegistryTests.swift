@@ -1,7 +1,7 @@
 import Testing
 @testable import PushService
 
-@Suite struct AppRegistryTests {
+@Suite(.timeLimit(.minutes(5))) struct AppRegistryTests {
     @Test func findsTheAppOfAToken() {
         let registry = AppRegistry(apps: [TestApps.a, TestApps.b])
         #expect(registry.app(forAPIToken: TestApps.a.apiToken.value) == TestApps.a)

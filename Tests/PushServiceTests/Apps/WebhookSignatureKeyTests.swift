@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import PushService
 
-@Suite struct WebhookSignatureKeyTests {
+@Suite(.timeLimit(.minutes(5))) struct WebhookSignatureKeyTests {
     static func digest(_ body: String, _ key: String) -> [UInt8] {
         WebhookSignature.digest(fromHeader: WebhookSignature.expected(body: Data(body.utf8), apiToken: key))!
     }

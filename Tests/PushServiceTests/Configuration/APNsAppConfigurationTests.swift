@@ -7,7 +7,7 @@ import PushCore
 import Testing
 @testable import PushService
 
-@Suite struct APNsAppConfigurationTests {
+@Suite(.timeLimit(.minutes(5))) struct APNsAppConfigurationTests {
     static func yaml(apns: String, top: String = "", token: String = "aaaaaaaaaaaaaaaaaaaa") -> String {
         """
         listen: {}

@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 @testable import PushService
 
-@Suite struct ConsoleConfigurationTests {
+@Suite(.timeLimit(.minutes(5))) struct ConsoleConfigurationTests {
     private func parse(_ console: String, environment: [String: String] = [:]) throws -> ConsoleConfiguration {
         try RelayConfiguration.parse(
             yaml: RelayConfigurationTests.valid + "\n" + console, environment: ConfigurationEnvironment(variables: environment)

@@ -9,7 +9,7 @@ import Testing
 
 /// Key and secret files by their modes: readable by every user is an error (the relay does not
 /// start), by the group a warning, by the owner alone fine.
-@Suite struct CredentialFileAuditTests {
+@Suite(.timeLimit(.minutes(5))) struct CredentialFileAuditTests {
     typealias Access = FileExposure.Access
 
     @Test(arguments: [

@@ -5,7 +5,7 @@ import Testing
 
 /// Where `{credential: NAME}` is read from: systemd's `$CREDENTIALS_DIRECTORY` in the service;
 /// for `check-config` outside it, `--credentials-dir`, else the directory the unit loads from.
-@Suite struct CredentialsDirectoryTests {
+@Suite(.timeLimit(.minutes(5))) struct CredentialsDirectoryTests {
     @Test func checkConfigFallsBackToTheUnitsDirectoryWhenSystemdSetNone() {
         for variables in [[:], ["CREDENTIALS_DIRECTORY": ""]] {
             let environment = ConfigurationEnvironment(variables: variables).checking(credentialsDirectory: nil)

@@ -6,7 +6,7 @@ import Testing
 /// One layout for secrets everywhere an operator meets it: the unit loads
 /// `/etc/push-relay/credentials/NAME` as credential NAME, the example configurations name exactly
 /// those credentials, and `check-config` falls back to that directory.
-@Suite struct CredentialsLayoutTests {
+@Suite(.timeLimit(.minutes(5))) struct CredentialsLayoutTests {
     static func text(_ relative: String) throws -> String {
         try String(contentsOfFile: Repository.path(relative), encoding: .utf8)
     }

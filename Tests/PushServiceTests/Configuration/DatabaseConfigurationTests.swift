@@ -4,7 +4,7 @@ import Testing
 @testable import PushService
 
 /// `database:`: a SQLite path, or a PostgreSQL server for a fleet.
-@Suite struct DatabaseConfigurationTests {
+@Suite(.timeLimit(.minutes(5))) struct DatabaseConfigurationTests {
     static func parse(_ database: String, environment: [String: String] = [:]) throws(ConfigurationError) -> DatabaseConfiguration {
         try RelayConfiguration.parse(
             yaml: "listen: {}\ndatabase: \(database)\napps: [{app_id: A, api_token: aaaaaaaaaaaaaaaaaaaa}]",

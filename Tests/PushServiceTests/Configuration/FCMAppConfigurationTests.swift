@@ -6,7 +6,7 @@ import Logging
 import Testing
 @testable import PushService
 
-@Suite struct FCMAppConfigurationTests {
+@Suite(.timeLimit(.minutes(5))) struct FCMAppConfigurationTests {
     static func yaml(fcm: String, apns: String? = nil) -> String {
         """
         listen: {}

@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 @testable import PushService
 
-@Suite struct RelayConfigurationTests {
+@Suite(.timeLimit(.minutes(5))) struct RelayConfigurationTests {
     static let valid = """
         listen:
           host: 0.0.0.0
@@ -243,7 +243,7 @@ import Testing
 }
 
 /// `apps[].webhook_secret`.
-@Suite struct WebhookSecretConfigurationTests {
+@Suite(.timeLimit(.minutes(5))) struct WebhookSecretConfigurationTests {
     @Test func defaultsToTheAPITokenAndTakesEverySecretForm() throws {
         let config = try RelayConfiguration.parse(
             yaml: """

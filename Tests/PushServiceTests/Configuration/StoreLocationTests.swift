@@ -4,7 +4,7 @@ import Testing
 @testable import PushService
 
 /// `migrate-store`'s `--from` and `--to`.
-@Suite struct StoreLocationTests {
+@Suite(.timeLimit(.minutes(5))) struct StoreLocationTests {
     static let none = ConfigurationEnvironment(variables: [:])
 
     @Test func sqliteFilesAndPostgresURLs() throws {

@@ -3,7 +3,7 @@ import Testing
 @testable import PushService
 
 /// `apps[].templates` in the YAML file.
-@Suite struct TemplateConfigurationTests {
+@Suite(.timeLimit(.minutes(5))) struct TemplateConfigurationTests {
     static func yaml(_ templates: String) -> String {
         """
         listen: {}

@@ -12,7 +12,7 @@ import Testing
 /// the channels the gate closes, and the deadlines — behind the real HTTP/1 codec, set up as
 /// Hummingbird does, so the parts and read completions are the ones the server sees. Time is
 /// the embedded event loop's, advanced by the tests.
-@Suite struct ConnectionLimitHandlerTests {
+@Suite(.timeLimit(.minutes(5))) struct ConnectionLimitHandlerTests {
     let gate = ConnectionGate(maximum: 2, headerTimeout: .seconds(10), bodyTimeout: .seconds(30), logger: Logger(label: "test"))
 
     /// A connection with the handler alone: the tests write request parts themselves.

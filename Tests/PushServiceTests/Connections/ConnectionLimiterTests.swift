@@ -1,7 +1,7 @@
 import Testing
 @testable import PushService
 
-@Suite struct ConnectionLimiterTests {
+@Suite(.timeLimit(.minutes(5))) struct ConnectionLimiterTests {
     typealias Limiter = ConnectionLimiter<String>
 
     /// Opens `names` and returns their ids.

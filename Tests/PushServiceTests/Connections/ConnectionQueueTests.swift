@@ -1,7 +1,7 @@
 import Testing
 @testable import PushService
 
-@Suite struct ConnectionQueueTests {
+@Suite(.timeLimit(.minutes(5))) struct ConnectionQueueTests {
     @Test func keepsTheOrderConnectionsBecameIdleIn() {
         var queue = ConnectionQueue()
         for id: UInt64 in 1...4 { queue.append(id) }

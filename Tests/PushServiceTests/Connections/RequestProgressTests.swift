@@ -1,7 +1,7 @@
 import Testing
 @testable import PushService
 
-@Suite struct RequestProgressTests {
+@Suite(.timeLimit(.minutes(5))) struct RequestProgressTests {
     /// 10 s for a head, 30 s for a body, starting at t = 1,000 ms.
     static func progress() -> RequestProgress {
         RequestProgress(headerTimeoutMs: 10_000, bodyTimeoutMs: 30_000, nowMs: 1_000)

@@ -1,7 +1,7 @@
 import Testing
 @testable import PushService
 
-@Suite struct ConsoleCSRFTests {
+@Suite(.timeLimit(.minutes(5))) struct ConsoleCSRFTests {
     @Test func onlyTheSameTokenPasses() {
         let token = String(repeating: "ab", count: 32)
         #expect(ConsoleCSRF.matches(presented: token, expected: token))

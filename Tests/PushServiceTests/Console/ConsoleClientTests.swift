@@ -2,7 +2,7 @@ import HTTPTypes
 import Testing
 @testable import PushService
 
-@Suite struct ConsoleClientTests {
+@Suite(.timeLimit(.minutes(5))) struct ConsoleClientTests {
     @Test func onlyATrustedProxyIsBelievedAboutHTTPSAndTheClientsAddress() {
         let headers: HTTPFields = [.forwardedProto: "https", .forwardedFor: "203.0.113.9, 198.51.100.7"]
         let viaProxy = ConsoleClient(peer: "127.0.0.1", headers: headers, trustedProxies: ["127.0.0.1"])

@@ -7,7 +7,7 @@ import Testing
 
 /// The console on the relay's real HTTP server (loopback) and a real SQLite file: sign-in,
 /// sessions, CSRF, scoping to one app, escaping and the security headers.
-@Suite struct ConsoleRoutesTests {
+@Suite(.timeLimit(.minutes(5))) struct ConsoleRoutesTests {
     static let on = ConsoleConfiguration(
         enabled: true,
         users: [

@@ -2,7 +2,7 @@ import PushStore
 import Testing
 @testable import PushService
 
-@Suite struct ConsoleSessionRulesTests {
+@Suite(.timeLimit(.minutes(5))) struct ConsoleSessionRulesTests {
     private func session(seen: Int64, created: Int64 = 0) -> StoredConsoleSession {
         StoredConsoleSession(
             identityKind: "user", identityName: "ops", tokenDigest: nil, app: "a", csrfToken: "t", createdAtMs: created,

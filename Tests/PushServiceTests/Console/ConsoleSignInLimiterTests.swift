@@ -2,7 +2,7 @@ import Synchronization
 import Testing
 @testable import PushService
 
-@Suite struct ConsoleSignInLimiterTests {
+@Suite(.timeLimit(.minutes(5))) struct ConsoleSignInLimiterTests {
     @Test func tenAtOnceThenOneEveryTwoSecondsPerClientAndPerName() throws {
         let now = Mutex<Int64>(0)
         let limiter = ConsoleSignInLimiter(nowMicros: { now.withLock { $0 } })

@@ -3,7 +3,7 @@ import PushStore
 import Testing
 @testable import PushService
 
-@Suite struct ConsoleTemplatesTests {
+@Suite(.timeLimit(.minutes(5))) struct ConsoleTemplatesTests {
     static let templates = ["head", "foot", "sign_in", "error", "overview", "why", "user", "test_push"]
 
     @Test func noTemplateWritesAValueUnescaped() throws {

@@ -6,7 +6,7 @@ import Testing
 /// The console's test push page on the live relay: the user's devices to pick from (by a key,
 /// never the token), the CSRF token, the answer (here: no provider configured), the message as
 /// text, and another app's devices out of reach.
-@Suite struct ConsoleTestPushTests {
+@Suite(.timeLimit(.minutes(5))) struct ConsoleTestPushTests {
     @Test func aTestPushGoesToThePickedDeviceAndItsAnswerIsShown() async throws {
         try await LiveRelay.run(console: ConsoleRoutesTests.on) { relay async throws in
             let token = DeviceToken(token: apnsToken(7), registeredAtMs: 0, provider: .apns)

@@ -9,7 +9,7 @@ import Testing
 /// What a session dies by, over the live HTTP server and a real SQLite file: its lifetime's
 /// bound, its issuer's revocation, its app's "revoke every session"; and the old token form's
 /// window. (Across two relays on PostgreSQL: Tests/Reliability/test_trust_boundary.py.)
-@Suite struct CredentialLifetimeTests {
+@Suite(.timeLimit(.minutes(5))) struct CredentialLifetimeTests {
     static func nowMs() -> Int64 { WallClock.milliseconds() }
     static let template = #"{"name": "default"}"#
 

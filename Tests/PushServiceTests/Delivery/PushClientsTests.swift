@@ -6,7 +6,7 @@ import Logging
 import Testing
 @testable import PushService
 
-@Suite struct PushClientsTests {
+@Suite(.timeLimit(.minutes(5))) struct PushClientsTests {
     static let logger = Logger(label: "test")
 
     static func configuration(keyFile: String = Repository.privateDevCert("AuthKey_DEVKEY1234.p8"), topic: String = "com.example.a") throws

@@ -3,7 +3,7 @@ import PushStore
 import Testing
 @testable import PushService
 
-@Suite struct DeliveryLogAPITests {
+@Suite(.timeLimit(.minutes(5))) struct DeliveryLogAPITests {
     @Test func theLogIsPerAppAuthenticatedAndValidated() async throws {
         try await LiveRelay.run { relay async throws in
             // Accepted now, so the relay's own pruner (7 days, running meanwhile) keeps it.

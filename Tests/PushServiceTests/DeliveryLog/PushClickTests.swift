@@ -8,7 +8,7 @@ import Testing
 /// SDKs post for `markPushNotificationAsClicked`) and `POST /v3/sdk/push_click`, with Sendbird's
 /// body, over the live HTTP server and a real SQLite file (the store's side runs on PostgreSQL
 /// too: `PushStoreDeliveriesTests`).
-@Suite struct PushClickTests {
+@Suite(.timeLimit(.minutes(5))) struct PushClickTests {
     static let fcmToken = "bob-pixel:APA91b" + String(repeating: "Qk", count: 70)
     static let hmsToken = "IQAAAACy0kYkAAD+bob/" + String(repeating: "Mate9_", count: 20) + "=="
     static let messageID: Int64 = 21

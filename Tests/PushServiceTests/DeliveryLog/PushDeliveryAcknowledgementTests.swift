@@ -5,7 +5,7 @@ import Testing
 @testable import PushStore
 
 /// `POST /v3/sdk/push_delivery` over the live HTTP server and a real SQLite file.
-@Suite struct PushDeliveryAcknowledgementTests {
+@Suite(.timeLimit(.minutes(5))) struct PushDeliveryAcknowledgementTests {
     @Test func aDeviceAcknowledgesItsPushOnceAndTheLogShowsIt() async throws {
         try await LiveRelay.run { relay async throws in
             #expect(

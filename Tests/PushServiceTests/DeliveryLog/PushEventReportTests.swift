@@ -4,7 +4,7 @@ import Testing
 @testable import PushService
 
 /// Reading a device's report from Sendbird's body, without I/O.
-@Suite struct PushEventReportTests {
+@Suite(.timeLimit(.minutes(5))) struct PushEventReportTests {
     static let tracking = PushTrackingID(messageID: 7, recipient: "bob").description
 
     static func report(_ json: String, pathEvent: PushEventReport.Event? = nil) throws(APIError) -> PushEventReport {

@@ -1,7 +1,7 @@
 import Testing
 @testable import PushService
 
-@Suite struct APNsTokenFormatTests {
+@Suite(.timeLimit(.minutes(5))) struct APNsTokenFormatTests {
     @Test func acceptsEvenLengthHexFrom16To200AndLowercasesIt() throws {
         #expect(try APNsTokenFormat.normalise("ABCDEF0123456789").get() == "abcdef0123456789")
         #expect(try APNsTokenFormat.normalise(String(repeating: "a", count: 200)).get().count == 200)

@@ -1,7 +1,7 @@
 import Testing
 @testable import PushService
 
-@Suite struct BacklogLedgerTests {
+@Suite(.timeLimit(.minutes(5))) struct BacklogLedgerTests {
     typealias State = BacklogLedger.State
 
     @Test func admitsWithinThePromiseAndRefusesBeyondIt() {

@@ -1,11 +1,13 @@
 import Prometheus
+import PushCore
+import PushSending
 import Testing
 @testable import PushService
 
 /// The timers' histograms as `serve` sets them up (`DeliveryMetrics.durationBuckets`): a webhook
 /// answer, a commit or a provider's answer is often under a millisecond, and must count there,
 /// not as 0 or in the 5 ms bucket (durations were once cut to whole milliseconds first).
-@Suite struct DeliveryMetricsTests {
+@Suite(.timeLimit(.minutes(5))) struct DeliveryMetricsTests {
     static func render(_ record: (DeliveryMetrics.Handles) -> Void) -> String {
         let registry = PrometheusCollectorRegistry()
         var factory = PrometheusMetricsFactory(registry: registry)
@@ -95,5 +97,24 @@ import Testing
             handles.webhookAnswered(after: .zero)
         }
         #expect(gauge(one) == 1)
+    }
+
+    /// A quiet app's dashboard divides by counters that have had no event yet: they are exported
+    /// at 0 for the app, with each provider's known reasons, and exporting again changes nothing.
+    @Test func countersDashboardsDivideByStartAtZero() {
+        let labels: [PushProvider: PushSenderLabels] = [
+            .hms: PushSenderLabels(tokenRemovalReasons: ["80300007"], credentialErrorReasons: ["token_exchange"])
+        ]
+        let text = Self.render { handles in
+            handles.exportFromZero(app: "a", labels: labels)
+            handles.exportFromZero(app: "a", labels: labels)
+        }
+        for line in [
+            #"pushrelay_push_acknowledgements_total{app="a"} 0"#, #"pushrelay_push_clicks_total{app="a"} 0"#,
+            #"pushrelay_retries_total{app="a"} 0"#, #"pushrelay_token_removals_total{app="a",reason="80300007",provider="hms"} 0"#,
+            #"pushrelay_credential_errors_total{app="a",provider="hms",reason="token_exchange"} 0"#,
+        ] {
+            #expect(text.contains(line + "\n"), "\(line) in\n\(text)")
+        }
     }
 }

@@ -6,7 +6,7 @@ import Testing
 /// The hand-off path's room: taken by a reservation, given back exactly once. Using a
 /// reservation twice (`release()` after `handOff`, or two `release()`s) does not compile: it is
 /// non-copyable and both consume it.
-@Suite struct DispatchInboxTests {
+@Suite(.timeLimit(.minutes(5))) struct DispatchInboxTests {
     static func records(_ count: Int) -> [DeliveryRecord] {
         let event = AcceptedEvent(
             appID: "app", messageID: 1, channelURL: "channel", acceptedAtMs: 0, decisions: [],

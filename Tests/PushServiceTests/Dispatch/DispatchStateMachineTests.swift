@@ -3,7 +3,7 @@ import Testing
 @testable import PushService
 
 /// The dispatcher loop's decisions, driven with plain numbers: no SQLite, no APNs, no tasks.
-@Suite struct DispatchStateMachineTests {
+@Suite(.timeLimit(.minutes(5))) struct DispatchStateMachineTests {
     typealias Machine = DispatchStateMachine
 
     /// Claim steps of 5 (a quarter of 20), apps capped at 20 of the 40, flushes of 3.

@@ -31,7 +31,7 @@ final class ScriptedSender: PushSender {
 /// The dispatcher against fake senders behind the provider seam (no sockets; a real SQLite file):
 /// every classified outcome lands as the same stored outcome whatever the provider, and each
 /// delivery goes to its own provider's sender.
-@Suite struct DispatcherSeamTests {
+@Suite(.timeLimit(.minutes(5))) struct DispatcherSeamTests {
     static let app = TestApps.a.appID
 
     struct Fixture {

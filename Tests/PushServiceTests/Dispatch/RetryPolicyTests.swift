@@ -1,7 +1,7 @@
 import Testing
 @testable import PushService
 
-@Suite struct RetryPolicyTests {
+@Suite(.timeLimit(.minutes(5))) struct RetryPolicyTests {
     let policy = RetryPolicy(initial: .seconds(1), maximum: .seconds(60))
 
     @Test func doublesPerAttemptWithJitterAroundTheBase() {

@@ -9,7 +9,7 @@ import Testing
     import Glibc
 #endif
 
-@Suite struct AbortedRequestTests {
+@Suite(.timeLimit(.minutes(5))) struct AbortedRequestTests {
     @Test func errorsOfAClientThatWentAwayAreAbortsAndOurOwnAreNot() {
         #expect(AbortedRequest(IOError(errnoCode: ECONNRESET, reason: "read"))?.reason == .reset)
         #expect(AbortedRequest(IOError(errnoCode: EPIPE, reason: "write"))?.reason == .reset)

@@ -1,7 +1,7 @@
 import Testing
 @testable import PushService
 
-@Suite struct ErrorHandlingTests {
+@Suite(.timeLimit(.minutes(5))) struct ErrorHandlingTests {
     @Test func missingOrWrongAPITokenIs401() async throws {
         try await LiveRelay.run { relay async throws in
             let expected = json(#"{"message": "Invalid value: \"Api-Token\".", "code": 400401, "error": true}"#)

@@ -3,7 +3,7 @@ import Testing
 
 @testable import PushService
 
-@Suite struct JSONObjectTests {
+@Suite(.timeLimit(.minutes(5))) struct JSONObjectTests {
     /// Integers written as `1.0` or `1e2` were accepted when Foundation's decoder parsed REST bodies;
     /// PushCore's parser reads them as doubles, and the readers still take them. A fraction is not
     /// an integer.

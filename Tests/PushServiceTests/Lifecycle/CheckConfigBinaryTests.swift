@@ -7,7 +7,7 @@ import Testing
 @testable import PushService
 
 /// `push-relay check-config`: exit codes and messages of the real binary.
-@Suite struct CheckConfigBinaryTests {
+@Suite(.timeLimit(.minutes(5))) struct CheckConfigBinaryTests {
     static func run(_ arguments: [String]) async throws -> (status: Int32?, out: String, err: String) {
         let process = try RelayProcess(arguments)
         defer { process.stop() }

@@ -8,7 +8,7 @@ import Testing
 /// The tests' process runner with as many descriptors open as a parallel test run holds (the
 /// condition under which Foundation's `Process.run()` read past its directory buffer and the
 /// test process died of SIGSEGV).
-@Suite struct ChildProcessTests {
+@Suite(.timeLimit(.minutes(5))) struct ChildProcessTests {
     @Test func spawnsWithThousandsOfDescriptorsOpen() async throws {
         var limit = rlimit()
         getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit)

@@ -1,7 +1,7 @@
 import Testing
 @testable import PushService
 
-@Suite struct DescriptorBudgetTests {
+@Suite(.timeLimit(.minutes(5))) struct DescriptorBudgetTests {
     @Test func countsHTTPConnectionsAPNsPoolsTwiceAndAReserve() throws {
         let config = try RelayConfiguration.parse(
             yaml: """

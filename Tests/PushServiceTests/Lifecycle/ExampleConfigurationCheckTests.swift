@@ -7,7 +7,7 @@ import Testing
 /// operator starts from: `Config/push-relay.yaml` (from source) and the package's
 /// `packaging/deb/push-relay.yaml`, with the secrets in a credentials directory laid out as the
 /// unit loads them (`/etc/push-relay/credentials/NAME`), here holding the development keys.
-@Suite struct ExampleConfigurationCheckTests {
+@Suite(.timeLimit(.minutes(5))) struct ExampleConfigurationCheckTests {
     /// A credentials directory as docs/operations.md makes it: 0700, each file 0600.
     static func credentials(apnsKey: Bool) throws -> TemporaryDirectory {
         let directory = try TemporaryDirectory()

@@ -7,7 +7,7 @@ import Testing
 @testable import PushService
 
 /// The real `push-relay serve` binary: sd_notify, SIGHUP reload and a graceful SIGTERM.
-@Suite(.serialized) struct ServeBinaryTests {
+@Suite(.serialized, .timeLimit(.minutes(5))) struct ServeBinaryTests {
     static func get(_ port: Int, _ path: String) async throws -> String {
         try await RawHTTP.exchange(port: port, Array("GET \(path) HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n".utf8))
     }

@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 @testable import PushService
 
-@Suite struct SystemdNotifierTests {
+@Suite(.timeLimit(.minutes(5))) struct SystemdNotifierTests {
     @Test func sendsToAPathSocket() async throws {
         let directory = try TemporaryDirectory()
         let socket = try NotifySocket(path: directory.path("notify"))

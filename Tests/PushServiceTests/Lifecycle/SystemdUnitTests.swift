@@ -6,7 +6,7 @@ import Testing
 
 /// `systemd/push-relay.service` checked by systemd-analyze, when the machine has it, and against
 /// the relay's own stop deadline.
-@Suite struct SystemdUnitTests {
+@Suite(.timeLimit(.minutes(5))) struct SystemdUnitTests {
     /// systemd kills a stop that takes longer than TimeoutStopSec; the relay's own deadline
     /// (`StopDeadline`, at the default grace) must come first, so the journal says what held it.
     @Test func theStopTimeoutIsAboveTheRelaysOwnDeadline() throws {

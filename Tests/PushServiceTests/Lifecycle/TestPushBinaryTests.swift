@@ -9,7 +9,7 @@ import Testing
 
 /// `push-relay test-push`: the real binary against apns-mock, fcm-mock and hms-mock, on a
 /// database the relay left behind (tokens registered).
-@Suite struct TestPushBinaryTests {
+@Suite(.timeLimit(.minutes(5))) struct TestPushBinaryTests {
     static let apnsToken = String(repeating: "cd", count: 32)
     static let fcmToken = ProviderDeliveryTests.fcmToken
     static let hmsToken = ProviderDeliveryTests.hmsToken

@@ -5,7 +5,7 @@ import Testing
 import PushCore
 @testable import PushService
 
-@Suite struct JournalLogHandlerTests {
+@Suite(.timeLimit(.minutes(5))) struct JournalLogHandlerTests {
     final class Lines: Sendable {
         let lines = Mutex<[String]>([])
         var all: [String] { lines.withLock { $0 } }

@@ -1,7 +1,7 @@
 import Testing
 @testable import PushService
 
-@Suite struct LogThrottleTests {
+@Suite(.timeLimit(.minutes(5))) struct LogThrottleTests {
     @Test func oneLinePerKeyAndIntervalAndTheNextSaysHowManyWereHeldBack() {
         let throttle = LogThrottle(interval: .seconds(1))
         #expect(throttle.admit("bad_signature", nowMs: 10_000) == 0)

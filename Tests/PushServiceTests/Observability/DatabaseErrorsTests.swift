@@ -3,7 +3,7 @@ import Testing
 
 /// `pushrelay_database_errors_total{operation}`: one series per operation from the start, at 0,
 /// so that an alert on its increase sees the first error; each error counts under its operation.
-@Suite struct DatabaseErrorsTests {
+@Suite(.timeLimit(.minutes(5))) struct DatabaseErrorsTests {
     @Test func everyOperationStartsAtZeroAndCountsItsOwn() {
         let registry = PrometheusTestRegistry()
         DatabaseErrors.startAtZero(factory: registry.factory)

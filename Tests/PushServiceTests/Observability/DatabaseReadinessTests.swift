@@ -2,7 +2,7 @@ import Synchronization
 import Testing
 @testable import PushService
 
-@Suite struct DatabaseReadinessTests {
+@Suite(.timeLimit(.minutes(5))) struct DatabaseReadinessTests {
     final class CountingCheck: Sendable {
         let calls = Mutex(0)
         let answer = Mutex<String?>(nil)

@@ -10,7 +10,7 @@ import Prometheus
 import Testing
 @testable import PushService
 
-@Suite struct ObservabilityRoutesTests {
+@Suite(.timeLimit(.minutes(5))) struct ObservabilityRoutesTests {
     /// The relay with a runtime (one app on a dev key) on a real loopback port.
     static func withRelay(
         metricsToken: String? = nil, databaseCheck: (@Sendable () async -> String?)? = nil,
@@ -228,7 +228,7 @@ import Testing
 
 /// The recipient cache's counters are Prometheus counters fed from the store's totals at each
 /// scrape: they add what is new, never go back, and racing scrapes add nothing twice.
-@Suite struct RecipientCacheMetricsTests {
+@Suite(.timeLimit(.minutes(5))) struct RecipientCacheMetricsTests {
     private func text(_ registry: PrometheusCollectorRegistry) -> String {
         var bytes: [UInt8] = []
         registry.emit(into: &bytes)

@@ -4,7 +4,7 @@ import Testing
 
 /// The `process_*` figures parsed from /proc texts as Linux writes them, and read from this
 /// process's own /proc.
-@Suite struct ProcessStatisticsTests {
+@Suite(.timeLimit(.minutes(5))) struct ProcessStatisticsTests {
     /// A command name with spaces and parentheses: fields are counted from the last `)`.
     static let stat = """
         4242 (push (relay) x) S 1 4242 4242 0 -1 4194560 2051 0 0 0 250 130 0 0 20 0 9 0 1257334 \
@@ -70,7 +70,7 @@ import Testing
 }
 
 /// The figures as Prometheus metrics: gauges set, CPU time a counter that only goes up.
-@Suite struct ProcessMetricsTests {
+@Suite(.timeLimit(.minutes(5))) struct ProcessMetricsTests {
     static func sample(cpu: Double) -> ProcessStatistics {
         ProcessStatistics(
             cpuSeconds: cpu, residentBytes: 52_428_800, virtualBytes: 734_003_200, startTimeSeconds: 1_795_838_489.34, openFDs: 37,

@@ -5,7 +5,7 @@ import Testing
 import Yams
 @testable import PushService
 
-@Suite struct OpenAPIDocumentTests {
+@Suite(.timeLimit(.minutes(5))) struct OpenAPIDocumentTests {
     /// `METHOD /path/{param}` for every operation in the document.
     static func documentedOperations() throws -> Set<String> {
         let document = try #require(try Yams.load(yaml: OpenAPIDocument.yaml) as? [String: Any])

@@ -6,7 +6,7 @@ import Testing
 /// The webhook keeps the backlog promise end to end: while an app's pushes cannot leave, an
 /// event beyond `maxBacklog` is 503 with Retry-After and a Sendbird body and stores nothing;
 /// once they leave, events are accepted again.
-@Suite struct BacklogAdmissionTests {
+@Suite(.timeLimit(.minutes(5))) struct BacklogAdmissionTests {
     @Test func anEventBeyondTheBacklogIs503UntilPushesLeave() async throws {
         // Floor 1,000 pushes/s × 1 ms: one push may wait.
         var configuration = PipelineFixtures.dispatcherConfiguration

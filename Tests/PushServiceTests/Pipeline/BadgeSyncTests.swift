@@ -6,7 +6,7 @@ import Testing
 @testable import PushService
 
 /// `badge_sync`: the real relay, a real SQLite file and the mock APNs over HTTP/2 + TLS.
-@Suite struct BadgeSyncTests {
+@Suite(.timeLimit(.minutes(5))) struct BadgeSyncTests {
     static func readEvent(_ user: String, unread: Int, readAt: Int64, app: String = TestApps.a.appID) -> String {
         #"""
         {"category": "group_channel:message_read", "app_id": "\#(app)", "channel": {"channel_url": "c1"},

@@ -8,7 +8,7 @@ import Testing
 /// Tenants cannot hurt each other through the queue: with a large backlog for app A, whose
 /// APNs answers slowly, a new push of app B is claimed and sent at once instead of waiting
 /// behind A's backlog (claims used to take the oldest due deliveries of all apps).
-@Suite struct DispatcherFairnessTests {
+@Suite(.timeLimit(.minutes(5))) struct DispatcherFairnessTests {
     static let backlog = 100_000
 
     @Test func aNewPushOfAnotherAppOvertakesABacklogBehindASlowAPNs() async throws {

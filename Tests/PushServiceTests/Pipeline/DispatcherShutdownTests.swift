@@ -8,7 +8,7 @@ import Testing
 /// Pushes APNs has not answered when the dispatcher ends come back pending, due now, with no
 /// attempt counted (the next start sends them with the same apns-id), and the dispatcher ends
 /// without waiting for APNs: at the end of the shutdown grace, and when its task is cancelled.
-@Suite struct DispatcherShutdownTests {
+@Suite(.timeLimit(.minutes(5))) struct DispatcherShutdownTests {
     static let pushes = 20
 
     enum Ending { case gracePassed, taskCancelled }

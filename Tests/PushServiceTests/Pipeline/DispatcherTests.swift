@@ -4,7 +4,7 @@ import PushStore
 import Testing
 @testable import PushService
 
-@Suite struct DispatcherTests {
+@Suite(.timeLimit(.minutes(5))) struct DispatcherTests {
     /// The single delivery of `user` for `message` (waits until it reaches `state`).
     static func delivery(_ relay: PipelineRelay, message: Int64, user: String, state: DeliveryState) async throws -> LoggedDelivery {
         try await relay.eventually("\(user)'s delivery to become \(state)") {

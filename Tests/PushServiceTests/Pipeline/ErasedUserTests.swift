@@ -9,7 +9,7 @@ import Testing
 /// relay, a real SQLite file and the mock APNs. The relay's clock stands still from the erasure
 /// until the push is accepted, so that push is one the erasure covers, as one accepted while it
 /// ran would be; then it runs again (the dispatcher's timers need it).
-@Suite struct ErasedUserTests {
+@Suite(.timeLimit(.minutes(5))) struct ErasedUserTests {
     @Test func pushesAcceptedBeforeTheErasureAreDropped() async throws {
         let frozen = Mutex<Int64?>(WallClock.milliseconds())
         let clock: @Sendable () -> Int64 = { frozen.withLock { $0 } ?? WallClock.milliseconds() }

@@ -14,7 +14,7 @@ import Testing
 /// One user with an iPhone, an Android phone and a Huawei phone, through the whole relay in
 /// process (REST, signed webhook, SQLite, dispatcher) to apns-mock, fcm-mock and hms-mock: the
 /// member is decided once, each token gets its provider's form of the same push.
-@Suite struct ProviderDeliveryTests {
+@Suite(.timeLimit(.minutes(5))) struct ProviderDeliveryTests {
     static let fcmToken = "bob-pixel:APA91b" + String(repeating: "Qk", count: 70)
     static let hmsToken = "IQAAAACy0kYkAAD+bob/" + String(repeating: "Mate9_", count: 20) + "=="
     static let hmsAppID = "104783201"

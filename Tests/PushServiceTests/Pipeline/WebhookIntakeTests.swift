@@ -4,7 +4,7 @@ import PushCore
 import Testing
 @testable import PushService
 
-@Suite struct WebhookIntakeTests {
+@Suite(.timeLimit(.minutes(5))) struct WebhookIntakeTests {
     @Test func aSignedEventIsPushedToEachOfflineMembersTokenWithTheSendbirdPayload() async throws {
         try await PipelineRelay.withMockAndDirectory { mock, directory in
             try await PipelineRelay.run(mock: mock, directory: directory) { relay in

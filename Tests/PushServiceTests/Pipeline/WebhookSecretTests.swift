@@ -4,7 +4,7 @@ import PushCore
 
 /// `apps[].webhook_secret`: the key of `x-sendbird-signature` when configured, instead of the
 /// master API token.
-@Suite struct WebhookSecretTests {
+@Suite(.timeLimit(.minutes(5))) struct WebhookSecretTests {
     static let secret = "webhook-secret-0123456789abcdef"
 
     @Test func aSeparateSecretSignsWebhooksAndTheAPITokenNoLonger() async throws {

@@ -7,7 +7,7 @@ import PushCore
 @testable import PushStore
 
 /// Secondary API tokens over the live HTTP server and a real SQLite file.
-@Suite struct APITokenRoutesTests {
+@Suite(.timeLimit(.minutes(5))) struct APITokenRoutesTests {
     func create(_ relay: LiveRelay, app: AppConfiguration = TestApps.a) async throws -> String {
         let r = try await relay.request(.post, "/v3/applications/api_tokens", app: app)
         guard r.status == .ok, case .string(let token)? = r.body["token"] else {
@@ -143,7 +143,7 @@ final class Locked<Value: Sendable>: Sendable {
 }
 
 /// The new paths answer other methods with 405 and `Allow`, read from the OpenAPI document.
-@Suite struct CredentialPathMethodsTests {
+@Suite(.timeLimit(.minutes(5))) struct CredentialPathMethodsTests {
     @Test(arguments: [
         ("/v3/users/alice/token", HTTPRequest.Method.put, "DELETE, POST"),
         ("/v3/applications/api_tokens", .delete, "GET, POST"),
@@ -159,7 +159,7 @@ final class Locked<Value: Sendable>: Sendable {
     }
 }
 
-@Suite struct LoggablePathTests {
+@Suite(.timeLimit(.minutes(5))) struct LoggablePathTests {
     @Test func aSecondaryTokenInThePathIsCutToItsListedForm() {
         let token = String(repeating: "3f9a", count: 16)
         #expect(LoggablePath.of("/v3/applications/api_tokens/\(token)") == "/v3/applications/api_tokens/3f9a…")

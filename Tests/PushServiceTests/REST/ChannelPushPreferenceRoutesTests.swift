@@ -2,7 +2,7 @@ import PushCore
 import Testing
 @testable import PushService
 
-@Suite struct ChannelPushPreferenceRoutesTests {
+@Suite(.timeLimit(.minutes(5))) struct ChannelPushPreferenceRoutesTests {
     @Test func setAndReadAChannelPreference() async throws {
         try await LiveRelay.run { relay async throws in
             #expect(try await relay.request(.get, "/v3/users/alice/push_preference/c1").code == 400201)

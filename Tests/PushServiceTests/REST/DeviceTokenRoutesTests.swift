@@ -3,7 +3,7 @@ import Testing
 import PushCore
 @testable import PushService
 
-@Suite struct DeviceTokenRoutesTests {
+@Suite(.timeLimit(.minutes(5))) struct DeviceTokenRoutesTests {
     static let user = #"{"metadata":{},"nickname":"","profile_url":"","require_auth_for_profile_image":false,"user_id":"alice"}"#
 
     @Test func registerListAndLookUpTheOwner() async throws {

@@ -2,7 +2,7 @@ import PushCore
 import Testing
 @testable import PushService
 
-@Suite struct PushPreferenceRoutesTests {
+@Suite(.timeLimit(.minutes(5))) struct PushPreferenceRoutesTests {
     static let defaults = #"""
         {"push_trigger_option": "all", "do_not_disturb": false, "start_hour": 0, "start_min": 0, "end_hour": 0,
          "end_min": 0, "timezone": "UTC", "snooze_enabled": false, "snooze_start_ts": 0, "snooze_end_ts": 0,

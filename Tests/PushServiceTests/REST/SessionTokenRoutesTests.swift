@@ -11,7 +11,7 @@ import PushCore
 /// Session tokens over the live HTTP server and a real SQLite file: issued by a server
 /// credential, they reach their own user's device tokens, preferences and template choice and
 /// nothing else.
-@Suite struct SessionTokenRoutesTests {
+@Suite(.timeLimit(.minutes(5))) struct SessionTokenRoutesTests {
     static func nowMs() -> Int64 { WallClock.milliseconds() }
 
     @Test func issuedAsSendbirdAnswersWithAWeekByDefault() async throws {

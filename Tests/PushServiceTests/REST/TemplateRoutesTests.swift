@@ -2,7 +2,7 @@ import PushCore
 import Testing
 @testable import PushService
 
-@Suite struct TemplateRoutesTests {
+@Suite(.timeLimit(.minutes(5))) struct TemplateRoutesTests {
     @Test func userTemplateChoice() async throws {
         try await LiveRelay.run { relay async throws in
             #expect(try await relay.request(.get, "/v3/users/alice/push/template").code == 400201)

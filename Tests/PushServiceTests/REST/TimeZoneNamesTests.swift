@@ -1,7 +1,7 @@
 import Testing
 @testable import PushService
 
-@Suite struct TimeZoneNamesTests {
+@Suite(.timeLimit(.minutes(5))) struct TimeZoneNamesTests {
     @Test(arguments: ["UTC", "Asia/Seoul", "Europe/London", "America/Argentina/Buenos_Aires"])
     func acceptsIANANames(_ name: String) { #expect(TimeZoneNames.isValid(name)) }
 

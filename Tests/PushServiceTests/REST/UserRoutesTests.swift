@@ -5,7 +5,7 @@ import PushCore
 @testable import PushStore
 
 /// `/v3/users` over the live HTTP server and a real SQLite file.
-@Suite struct UserRoutesTests {
+@Suite(.timeLimit(.minutes(5))) struct UserRoutesTests {
     @Test func createViewUpdateListAndDelete() async throws {
         try await LiveRelay.run { relay async throws in
             let created = try await relay.request(

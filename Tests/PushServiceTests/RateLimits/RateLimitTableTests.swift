@@ -2,7 +2,7 @@ import Testing
 @testable import PushService
 
 /// The rate decisions, with plain numbers for time (µs).
-@Suite struct RateLimitTableTests {
+@Suite(.timeLimit(.minutes(5))) struct RateLimitTableTests {
     @Test func aBurstThenTheSustainedRate() {
         var table = RateLimitTable<String>(maximumKeys: 10)
         // 2 a second, 4 at once.

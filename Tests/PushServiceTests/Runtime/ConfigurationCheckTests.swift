@@ -4,7 +4,7 @@ import Foundation
 import Testing
 @testable import PushService
 
-@Suite struct ConfigurationCheckTests {
+@Suite(.timeLimit(.minutes(5))) struct ConfigurationCheckTests {
     static func p12Config(_ directory: TemporaryDirectory) throws -> String {
         try directory.write(
             "relay.yaml",

@@ -7,7 +7,7 @@ import Testing
 
 /// The one line `serve` prints when `listen:` cannot be bound (the binary's own case, a taken
 /// port, is in `ServeBinaryTests`).
-@Suite struct ListenErrorTests {
+@Suite(.timeLimit(.minutes(5))) struct ListenErrorTests {
     @Test func namesTheAddressAsAURLWouldAndTheReason() {
         #expect(
             ListenError(listen: ListenConfiguration(host: "::1", port: 8080), errno: EADDRNOTAVAIL).description

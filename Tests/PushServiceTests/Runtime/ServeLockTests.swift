@@ -9,7 +9,7 @@ import Testing
 
 /// One `serve` per SQLite file (`ServeLock`). flock locks belong to an open file, so a second
 /// lock taken in this same process conflicts just as another process's would.
-@Suite struct ServeLockTests {
+@Suite(.timeLimit(.minutes(5))) struct ServeLockTests {
     @Test func aSecondLockOnTheSameDatabaseIsRefusedAndNamesTheHolder() throws {
         let directory = try TemporaryDirectory()
         let database = directory.path("relay.sqlite")

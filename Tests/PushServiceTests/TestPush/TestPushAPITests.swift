@@ -13,7 +13,7 @@ import Testing
 
 /// `POST /v3/push/test` through the whole relay in process (REST over a loopback port, SQLite)
 /// to apns-mock, fcm-mock and hms-mock: each device's answer as the mock gave it.
-@Suite struct TestPushAPITests {
+@Suite(.timeLimit(.minutes(5))) struct TestPushAPITests {
     static let apnsToken = String(repeating: "ab", count: 32)
     static let fcmToken = ProviderDeliveryTests.fcmToken
     static let hmsToken = ProviderDeliveryTests.hmsToken

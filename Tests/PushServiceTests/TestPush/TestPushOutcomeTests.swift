@@ -5,7 +5,7 @@ import Testing
 @testable import PushService
 
 /// What each provider answer means for a test push, decided without I/O.
-@Suite struct TestPushOutcomeTests {
+@Suite(.timeLimit(.minutes(5))) struct TestPushOutcomeTests {
     static let answeredAtMs: Int64 = 1_700_000_000_500
 
     @Test func anAcceptedPushIsSentWithTheProvidersID() {

@@ -3,7 +3,7 @@ import Testing
 @testable import PushService
 
 /// `apps[].limits.test_pushes_per_minute`, on a clock the test moves.
-@Suite struct TestPushRateLimiterTests {
+@Suite(.timeLimit(.minutes(5))) struct TestPushRateLimiterTests {
     final class Clock: Sendable {
         let micros = Mutex<Int64>(0)
         func advance(seconds: Int64) { micros.withLock { $0 += seconds * 1_000_000 } }

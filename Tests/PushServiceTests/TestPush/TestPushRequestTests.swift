@@ -4,7 +4,7 @@ import Testing
 @testable import PushService
 
 /// What a test push may be asked, checked the same for the REST body and the CLI's options.
-@Suite struct TestPushRequestTests {
+@Suite(.timeLimit(.minutes(5))) struct TestPushRequestTests {
     static let apnsToken = String(repeating: "AB", count: 32)
 
     @Test func aUserOrOneNormalisedDeviceToken() throws {

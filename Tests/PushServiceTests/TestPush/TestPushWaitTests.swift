@@ -6,7 +6,7 @@ import Testing
 
 /// The wait for one test push keeps its deadline whatever the sender does, with fake senders
 /// behind the project's `PushSender`.
-@Suite struct TestPushWaitTests {
+@Suite(.timeLimit(.minutes(5))) struct TestPushWaitTests {
     /// Answers each push with `answer` at once, or never (nil); records cancellations, and
     /// answers "not sent" to one when `answersCancel`.
     final class FakeSender: PushSender {

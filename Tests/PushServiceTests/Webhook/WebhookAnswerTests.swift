@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import PushService
 
-@Suite struct WebhookAnswerTests {
+@Suite(.timeLimit(.minutes(5))) struct WebhookAnswerTests {
     /// The hand-written body is exactly what the relay's JSON encoder gives for the same value.
     @Test(arguments: [
         WebhookAnswer(result: .accepted, deliveries: 8), WebhookAnswer(result: .duplicate, deliveries: 0),

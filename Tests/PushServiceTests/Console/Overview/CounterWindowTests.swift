@@ -1,7 +1,7 @@
 import Testing
 @testable import PushService
 
-@Suite struct CounterWindowTests {
+@Suite(.timeLimit(.minutes(5))) struct CounterWindowTests {
     private func reading(_ minute: Int64, sent: Double) -> CounterWindow.Reading {
         CounterWindow.Reading(
             atMicros: minute * 60_000_000, wallMs: minute * 60_000,

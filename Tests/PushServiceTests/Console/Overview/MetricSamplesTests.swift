@@ -1,7 +1,7 @@
 import Testing
 @testable import PushService
 
-@Suite struct MetricSamplesTests {
+@Suite(.timeLimit(.minutes(5))) struct MetricSamplesTests {
     static let text = """
         # HELP pushrelay_pushes_total Pushes
         # TYPE pushrelay_pushes_total counter

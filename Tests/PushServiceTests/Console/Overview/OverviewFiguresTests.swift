@@ -1,7 +1,7 @@
 import Testing
 @testable import PushService
 
-@Suite struct OverviewFiguresTests {
+@Suite(.timeLimit(.minutes(5))) struct OverviewFiguresTests {
     @Test func eachAppSeesItsOwnCountsAndTheRelaysAreApart() {
         let now = MetricSamples(
             exposition: MetricSamplesTests.text + """

@@ -2,7 +2,7 @@ import PushCore
 import Testing
 @testable import PushService
 
-@Suite struct PreferenceReadingTests {
+@Suite(.timeLimit(.minutes(5))) struct PreferenceReadingTests {
     @Test func thePolicyVerdictFollowsThePolicysOrder() {
         var preferences = UserPushPreferences()
         #expect(PreferenceReading(preferences, hasDevices: true, nowMs: 0).verdictTone == "good")
