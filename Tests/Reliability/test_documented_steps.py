@@ -8,6 +8,7 @@ What cannot run here is left out and said so: `swift build` (the built binary st
 `systemctl`, `sudoedit` (the test makes the edit the comment names), and `--probe` (Apple's
 servers). `sudo` is dropped: the steps run as the test's user."""
 
+import importlib.util
 import os
 import re
 import shutil
@@ -43,7 +44,7 @@ def run_steps(commands, root: Path, workdir: Path) -> list:
             continue
         command = (command.replace("/etc/push-relay", f"{root}/etc/push-relay")
                    .replace("/etc/systemd/system", f"{root}/etc/systemd/system")
-                   .replace("/usr/local/bin/", f"{root}/usr/local/bin/")
+                   .replace("/usr/local/", f"{root}/usr/local/")
                    .replace(".build/release/push-relay", str(RELAY_BIN)))
         is_check = re.match(r"^\S*push-relay check-config ", command) is not None
         if is_check:
@@ -72,8 +73,8 @@ def workdir(tmp_path):
     """The repository's files where the steps expect them, and the key from Apple."""
     if not RELAY_BIN.exists():
         pytest.skip(f"{RELAY_BIN} not built (scripts/test builds it)")
-    (tmp_path / "Config").symlink_to(ROOT / "Config")
-    (tmp_path / "systemd").symlink_to(ROOT / "systemd")
+    for name in ("Config", "systemd", "scripts", "docs", "openapi", "README.md"):
+        (tmp_path / name).symlink_to(ROOT / name)
     shutil.copyfile(ROOT / "certs/dev/AuthKey_DEVKEY1234.p8", tmp_path / "AuthKey_ABC123DEFG.p8")
     os.chmod(tmp_path / "AuthKey_ABC123DEFG.p8", 0o600)
     (tmp_path / "root").mkdir()
@@ -92,6 +93,17 @@ def test_the_install_from_source_steps_end_in_a_passing_check(workdir):
         assert path == f"/etc/push-relay/credentials/{name}"
         assert (credentials / name).exists(), f"the unit loads {name}, which the steps did not put in place"
         assert (credentials / name).stat().st_mode & 0o077 == 0, f"{name} is readable by others"
+    # The documents: the unit's Documentation= is installed, and no relative link between them is dead.
+    unit = (root / "etc/systemd/system/push-relay.service").read_text()
+    target = re.search(r"^Documentation=file://(\S+)$", unit, re.M).group(1)
+    assert (root / target.lstrip("/")).is_file(), f"the unit's Documentation= {target} was not installed"
+    spec = importlib.util.spec_from_file_location("check_links", ROOT / "scripts" / "check-links.py")
+    check_links = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(check_links)
+    installed = sorted((root / "usr/local/share/doc/push-relay").rglob("*.md"))
+    assert len(installed) >= 8, installed
+    problems = [problem for path in installed for problem in check_links.check(path)]
+    assert problems == [], "\n".join(problems)
 
 
 def test_the_packages_apns_steps_end_in_a_passing_check(workdir):
