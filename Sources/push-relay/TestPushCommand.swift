@@ -64,6 +64,10 @@ struct TestPushCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        try await reportingUsageErrors { try await sendTestPush() }
+    }
+
+    private func sendTestPush() async throws {
         let request = try makeRequest()
         let configuration = loadConfiguration()
         guard let app = configuration.apps.first(where: { $0.appID == self.app }) else {

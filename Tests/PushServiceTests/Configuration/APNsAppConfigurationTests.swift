@@ -92,7 +92,9 @@ import Testing
         (
             "topic: t\nenvironment: staging\n\(tokenAuth)",
             .invalidValue(
-                key: "apps[0].apns.environment", reason: "\"staging\" is not production, sandbox or {url: https://HOST:PORT, ca_file: PATH}"
+                key: "apps[0].apns.environment",
+                reason:
+                    "\"staging\" is not production, sandbox (or development), https://HOST:PORT or {url: https://HOST:PORT, ca_file: PATH}"
             )
         ),
         (
@@ -124,6 +126,19 @@ import Testing
     ])
     func rejectsInvalidAPNsSettings(apns: String, expected: ConfigurationError) {
         #expect(throws: expected) { try RelayConfiguration.parse(yaml: Self.yaml(apns: apns)) }
+    }
+
+    /// `development` is `sandbox` under Apple's and Sendbird's name (the aps-environment
+    /// entitlement, Sendbird's `apns_cert_env_type`); a bare https URL is `{url: …}` without a CA.
+    @Test func developmentIsSandboxAndABareURLACustomEndpoint() throws {
+        for (written, expected) in [
+            ("development", APNsEnvironmentSetting.sandbox), ("sandbox", .sandbox), ("production", .production), ("~", .production),
+            ("\"https://127.0.0.1:2197\"", .custom(endpoint: TransportEndpoint(host: "127.0.0.1", port: 2197), caFile: nil)),
+        ] {
+            let config = try RelayConfiguration.parse(yaml: Self.yaml(apns: "topic: t\nenvironment: \(written)\n\(Self.tokenAuth)"))
+            #expect(config.apps[0].apns?.environment == expected, "\(written)")
+            #expect(try APNsEnvironmentSetting.parse(written == "~" ? "production" : written, option: "--environment") == expected)
+        }
     }
 
     @Test func rejectsABadLogLevel() {
