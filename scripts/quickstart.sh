@@ -67,7 +67,7 @@ rm -f "$STATE"/push-relay.sqlite "$STATE"/push-relay.sqlite-wal "$STATE"/push-re
 # The relay refuses a key file every user can read; a checkout's files are 0644.
 install -d -m 0700 "$STATE/keys"
 install -m 0600 certs/dev/AuthKey_DEVKEY1234.p8 certs/dev/fcm-service-account.json "$STATE/keys/"
-(umask 077 && printf '%s' "$HMS_CLIENT_SECRET" > "$STATE/keys/hms-client-secret")
+(umask 077 && printf '%s' "$HMS_CLIENT_SECRET" > "$STATE/keys/hms-client-secret" && printf '%s' "$API_TOKEN" > "$STATE/keys/api-token")
 : > "$RECORD"
 : > "$FCM_RECORD"
 : > "$HMS_RECORD"

@@ -206,8 +206,9 @@ def serve_and_stop(command, log_path: Path):
 
 def test_the_packages_apns_steps_end_in_a_passing_check(workdir):
     root = workdir / "root"
-    # What installing the package made (packaging/deb/postinst).
-    (root / "etc/push-relay/credentials").mkdir(parents=True)
+    # What installing the package made (packaging/deb/postinst: root:push-relay 0750; the
+    # test's own user stands in for root, and without root's allowance for its group, 0700).
+    (root / "etc/push-relay/credentials").mkdir(parents=True, mode=0o750 if os.geteuid() == 0 else 0o700)
     (root / "etc/systemd/system").mkdir(parents=True)
     config = root / "etc/push-relay/push-relay.yaml"
     shutil.copyfile(ROOT / "packaging/deb/push-relay.yaml", config)
@@ -215,15 +216,18 @@ def test_the_packages_apns_steps_end_in_a_passing_check(workdir):
     token.write_text(os.urandom(32).hex())
     os.chmod(token, 0o640)
     commands = shell_block("### APNs", containing="apns-key.conf")
-    # sudoedit: "uncomment apns: topic, key_id, team_id".
+    # sudoedit: "app_id; uncomment apns: topic, key_id, team_id".
     text, active = [], False
     for line in config.read_text().splitlines():
         active = active or line == "    # apns:"
         text.append("    " + line[6:] if active and line.startswith("    # ") else line)
     config.write_text("\n".join(text) + "\n")
+    edit_the_example(config)
+    if os.geteuid() != 0:
+        os.chmod(token, 0o600)  # root's 0640 is fine; the test's user's is not
     checks = run_steps(commands, root, workdir)
-    assert len(checks) == 1 and "configuration OK" in checks[0], checks
-    assert "topic com.example.chat" in checks[0]
+    assert len(checks) == 1 and "configuration OK" in checks[0] and "warning" not in checks[0], checks
+    assert "topic com.acme.chat" in checks[0]
     drop_in = root / "etc/systemd/system/push-relay.service.d/apns-key.conf"
     # (The steps wrote it under the temporary root, paths and all.)
     assert loaded_credentials([drop_in]) == {"apns-key.p8": f"{root}/etc/push-relay/credentials/apns-key.p8"}

@@ -215,10 +215,11 @@ import Testing
         let keys = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("quickstart-keys-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: keys, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         defer { try? FileManager.default.removeItem(at: keys) }
-        let secret = keys.appendingPathComponent("hms-client-secret").path
-        #expect(
-            FileManager.default.createFile(
-                atPath: secret, contents: Data("quickstart-hms-client-secret".utf8), attributes: [.posixPermissions: 0o600]))
+        for (name, value) in [("hms-client-secret", "quickstart-hms-client-secret"), ("api-token", "quickstart-token-0123456789abcdef")] {
+            #expect(
+                FileManager.default.createFile(
+                    atPath: keys.appendingPathComponent(name).path, contents: Data(value.utf8), attributes: [.posixPermissions: 0o600]))
+        }
         let text = try String(contentsOfFile: Repository.path("Config/quickstart.yaml"), encoding: .utf8)
             .replacingOccurrences(of: ".quickstart/keys/", with: keys.path + "/")
         let config = try RelayConfiguration.parse(yaml: text)
