@@ -47,7 +47,9 @@ struct MigrateStoreCommand: AsyncParsableCommand {
     @Option(name: .long, help: "The PostgreSQL store: postgres://USER@HOST[:PORT]/DATABASE or config:PATH.")
     var to: String
 
-    @Option(name: .customLong("password-file"), help: "A file holding the PostgreSQL password (trailing newline dropped).")
+    @Option(
+        name: .customLong("password-file"),
+        help: "A file holding the PostgreSQL password (trailing newline dropped; refused when every user can read it).")
     var passwordFile: String?
 
     @Option(name: .customLong("password-env"), help: "An environment variable holding the PostgreSQL password.")

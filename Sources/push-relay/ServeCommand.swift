@@ -16,9 +16,10 @@ struct ServeCommand: AsyncParsableCommand {
         commandName: "serve",
         abstract: "Run the relay: the Sendbird-compatible REST API, webhook intake and delivery to APNs, FCM and HMS.",
         discussion: """
-            Exit status: 0 after SIGTERM / SIGINT; 78 invalid configuration or credentials; \
-            74 the database cannot be opened; 75 another relay serves the same SQLite file \
-            (one relay per file: PATH.lock); 71 listen: cannot be bound (the port taken, say).
+            Exit status: 0 after SIGTERM or SIGINT; 78 invalid configuration or credentials; 74 \
+            the database cannot be opened; 75 another relay serves the same SQLite file (its \
+            PATH.lock is held); 71 listen cannot be bound (the port taken, the address not this \
+            host's).
             """
     )
 
