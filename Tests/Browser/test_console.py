@@ -20,7 +20,8 @@ import requests
 
 from cluster import API_TOKEN, APP_ID, MOCK_BIN, RELAY_BIN, Cluster, payload, signed, token_for
 
-webdriver = pytest.importorskip("selenium.webdriver")
+webdriver = pytest.importorskip(
+    "selenium.webdriver", reason="selenium is not installed: pip install -r scripts/requirements-test.txt (docs/testing.md)")
 from selenium.common.exceptions import WebDriverException  # noqa: E402
 from selenium.webdriver.chrome.options import Options  # noqa: E402
 from selenium.webdriver.chrome.service import Service  # noqa: E402
