@@ -16,9 +16,11 @@ DIR/push-relay_VERSION_ARCH.deb:
   /lib/systemd/system/push-relay.service   systemd/push-relay.service, as the user push-relay
   /etc/push-relay/push-relay.yaml          example configuration (a conffile): one app, no APNs;
                                            its API token is the credential api-token
-  /usr/share/doc/push-relay/               README.md, operations.md, rest-api.md, delivery.md, tools.md,
-                                           benchmarks.md, console.md (with its pictures) and the fully
-                                           commented examples/push-relay.yaml
+  /usr/share/doc/push-relay/               the documentation as the repository lays it out
+                                           (scripts/install-docs.sh): README.md, docs/ (operations.md,
+                                           the unit's Documentation=, and the rest, with the console's
+                                           pictures), openapi/push-relay.yaml and the fully commented
+                                           Config/push-relay.yaml
 
 Installing it makes the system user push-relay, its state directory /var/lib/push-relay, a
 random API token in /etc/push-relay/credentials/api-token (kept if present; the unit loads it
@@ -80,8 +82,7 @@ fi
 staging=$(mktemp -d)
 trap 'rm -rf "$staging"' EXIT
 root=$staging/push-relay
-install -d -m 0755 "$root/DEBIAN" "$root/usr/bin" "$root/lib/systemd/system" "$root/etc/push-relay" \
-  "$root/usr/share/doc/push-relay/examples"
+install -d -m 0755 "$root/DEBIAN" "$root/usr/bin" "$root/lib/systemd/system" "$root/etc/push-relay"
 
 # The package must run without a Swift toolchain: nothing may resolve into one (a Swift runtime
 # library, or anything under the toolchain's directory).
@@ -147,7 +148,7 @@ if command -v strip >/dev/null; then strip --strip-debug "$installed_binary"; fi
 # DynamicUser= (which would move /var/lib/push-relay to /var/lib/private). Each rewritten line
 # is checked first, so a change to the unit cannot slip past the package unnoticed.
 unit=systemd/push-relay.service
-for pattern in '^ExecStart=/usr/local/bin/push-relay ' '^Documentation=file:///usr/local/share/doc/push-relay/operations.md$' \
+for pattern in '^ExecStart=/usr/local/bin/push-relay ' '^Documentation=file:///usr/local/share/doc/push-relay/docs/operations.md$' \
   '^DynamicUser=yes$' '^# A throw-away user' '^LoadCredential=api-token:/etc/push-relay/credentials/api-token$' \
   '^LoadCredential=apns-key.p8:/etc/push-relay/credentials/apns-key.p8$'; do
   grep -q "$pattern" "$unit" || die "$unit no longer has a line matching $pattern: update package-deb.sh"
@@ -170,11 +171,7 @@ EOT
 chmod 0644 "$root/lib/systemd/system/push-relay.service"
 
 install -m 0644 packaging/deb/push-relay.yaml "$root/etc/push-relay/push-relay.yaml"
-install -m 0644 README.md docs/operations.md docs/rest-api.md docs/delivery.md docs/tools.md docs/benchmarks.md \
-  docs/console.md "$root/usr/share/doc/push-relay/"
-install -d "$root/usr/share/doc/push-relay/console"
-install -m 0644 docs/console/*.png "$root/usr/share/doc/push-relay/console/"
-install -m 0644 Config/push-relay.yaml "$root/usr/share/doc/push-relay/examples/push-relay.yaml"
+scripts/install-docs.sh "$root/usr/share/doc/push-relay"
 install -m 0755 packaging/deb/postinst packaging/deb/prerm packaging/deb/postrm "$root/DEBIAN/"
 echo /etc/push-relay/push-relay.yaml > "$root/DEBIAN/conffiles"
 (cd "$root" && find usr lib -type f -print0 | sort -z | xargs -0 md5sum) > "$root/DEBIAN/md5sums"

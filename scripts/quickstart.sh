@@ -5,10 +5,11 @@
 # certs/dev and a development client secret, which the mocks trust.
 #
 #   scripts/quickstart.sh          # start them and print the commands to try (Ctrl-C stops)
-#   scripts/quickstart.sh --demo   # also register Bob's iPhone, Android and Huawei tokens, post
-#                                  # the signed sample event, wait for the three pushes, then
-#                                  # send Bob a test push (push-relay test-push) and show a dead
-#                                  # token's answer
+#   scripts/quickstart.sh --demo   # first register Bob's iPhone, Android and Huawei tokens, post
+#                                  # the signed sample event, wait for the three pushes, send Bob
+#                                  # a test push (push-relay test-push) and show a dead token's
+#                                  # answer; then the same: everything keeps running (the console
+#                                  # has the demo's data) until Ctrl-C
 #   scripts/quickstart.sh --build  # build even when the binaries look newer than the sources
 # State (database, logs, recorded pushes) is in .quickstart/, emptied at every start.
 set -euo pipefail
@@ -67,13 +68,15 @@ rm -f "$STATE"/push-relay.sqlite "$STATE"/push-relay.sqlite-wal "$STATE"/push-re
 # The relay refuses a key file every user can read; a checkout's files are 0644.
 install -d -m 0700 "$STATE/keys"
 install -m 0600 certs/dev/AuthKey_DEVKEY1234.p8 certs/dev/fcm-service-account.json "$STATE/keys/"
-(umask 077 && printf '%s' "$HMS_CLIENT_SECRET" > "$STATE/keys/hms-client-secret")
+(umask 077 && printf '%s' "$HMS_CLIENT_SECRET" > "$STATE/keys/hms-client-secret" && printf '%s' "$API_TOKEN" > "$STATE/keys/api-token")
 : > "$RECORD"
 : > "$FCM_RECORD"
 : > "$HMS_RECORD"
 pids=()
 cleanup() { for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done; wait 2>/dev/null || true; }
-trap cleanup EXIT INT TERM
+trap cleanup EXIT
+# Ctrl-C (or SIGTERM) is how the quick start ends: everything stops, exit 0.
+trap 'echo; echo "==> stopping push-relay and the mocks"; exit 0' INT TERM
 
 # Waits until $2 contains $3 (the server's "listening" line), or fails after 60 s.
 wait_for_line() {
@@ -116,45 +119,6 @@ wait_for_line push-relay "$STATE/push-relay.log" "listening on"
 # The webhook signature: lowercase hex HMAC-SHA256 of the raw body, keyed with the API token.
 sign() { openssl dgst -sha256 -hmac "$API_TOKEN" -hex < "$1" | sed 's/^.*= //'; }
 
-cat <<EOT
-
-PushRelay is running against apns-mock, fcm-mock and hms-mock. Try it from another terminal:
-
-  # 1. the app's server (which holds the API token) gets a session token for Bob ...
-  SESSION=\$(curl -sS -X POST $RELAY/v3/users/bob/token -H 'Api-Token: $API_TOKEN' | sed 's/.*"token":"\\([0-9a-f]*\\)".*/\\1/')
-  #    ... and Bob's device registers its token with it (devices never hold the API token)
-  curl -sS -X POST $RELAY/v3/users/bob/push/apns \\
-    -H "Session-Token: \$SESSION" -H 'Content-Type: application/json' \\
-    -d '{"apns_device_token": "$DEVICE_TOKEN"}'
-  #    ... and so does his Android phone, with its FCM registration token
-  curl -sS -X POST $RELAY/v3/users/bob/push/gcm \\
-    -H "Session-Token: \$SESSION" -H 'Content-Type: application/json' \\
-    -d '{"gcm_reg_token": "$FCM_TOKEN"}'
-  #    ... and his Huawei phone, with its HMS push token
-  curl -sS -X POST $RELAY/v3/users/bob/push/huawei \\
-    -H "Session-Token: \$SESSION" -H 'Content-Type: application/json' \\
-    -d '{"huawei_device_token": "$HMS_TOKEN"}'
-
-  # 2. post the signed sample event (Alice writes to Bob, who is offline)
-  curl -sS -X POST $RELAY/webhooks/sendbird \\
-    -H "x-sendbird-signature: \$(openssl dgst -sha256 -hmac '$API_TOKEN' -hex < scripts/sample-event.json | sed 's/^.*= //')" \\
-    -H 'Content-Type: application/json' --data-binary @scripts/sample-event.json
-
-  # 3. see the pushes arrive at the mocks (one JSON line per notification)
-  tail -f $RECORD $FCM_RECORD $HMS_RECORD
-
-  # 4. a test push to Bob's devices, with each mock's answer (POST /v3/push/test does the same)
-  $BIN/push-relay test-push --config Config/quickstart.yaml --app quickstart-app --user bob
-
-  # health, readiness, metrics
-  curl -sS $RELAY/health; curl -sS $RELAY/ready; curl -sS $RELAY/metrics
-
-The operator console: open $RELAY/console in a browser and sign in with the API token
-$API_TOKEN (overview, "why no push?", devices and preferences).
-
-Logs: $STATE/push-relay.log, $STATE/apns-mock.log, $STATE/fcm-mock.log, $STATE/hms-mock.log. Ctrl-C stops them all.
-EOT
-
 if [[ "$demo" == yes ]]; then
   echo "==> demo: a session token for Bob, his iPhone's, Android phone's and Huawei phone's tokens registered with it, the sample event posted"
   session=$(curl -sS -f -X POST "$RELAY/v3/users/bob/token" -H "Api-Token: $API_TOKEN" | sed 's/.*"token":"\([0-9a-f]*\)".*/\1/')
@@ -195,6 +159,53 @@ if [[ "$demo" == yes ]]; then
     --device-token "$DEVICE_TOKEN" || status=$?
   # Exit status 1: not every device got it.
   [[ $status == 1 ]] || { echo "push-relay test-push exited $status, not 1, for a dead token" >&2; exit 1; }
-  exit 0
 fi
+
+if [[ "$demo" == yes ]]; then
+  try_note=" (the demo did steps 1, 2 and 4 already: the sample event again is answered as a duplicate)"
+  console_note=": the demo's data is there. \"Why no push?\" for bob shows the sample message 1001 and the test
+pushes; his devices page shows his Android and Huawei tokens (apns-mock called the iPhone's token dead,
+and the relay removed it)"
+else
+  try_note=""
+  console_note=": once steps 1 and 2 have run, it has Bob and the sample message 1001 to show"
+fi
+cat <<EOT
+
+PushRelay is running against apns-mock, fcm-mock and hms-mock. Try it from another terminal$try_note:
+
+  # 1. the app's server (which holds the API token) gets a session token for Bob ...
+  SESSION=\$(curl -sS -X POST $RELAY/v3/users/bob/token -H 'Api-Token: $API_TOKEN' | sed 's/.*"token":"\\([0-9a-f]*\\)".*/\\1/')
+  #    ... and Bob's device registers its token with it (devices never hold the API token)
+  curl -sS -X POST $RELAY/v3/users/bob/push/apns \\
+    -H "Session-Token: \$SESSION" -H 'Content-Type: application/json' \\
+    -d '{"apns_device_token": "$DEVICE_TOKEN"}'
+  #    ... and so does his Android phone, with its FCM registration token
+  curl -sS -X POST $RELAY/v3/users/bob/push/gcm \\
+    -H "Session-Token: \$SESSION" -H 'Content-Type: application/json' \\
+    -d '{"gcm_reg_token": "$FCM_TOKEN"}'
+  #    ... and his Huawei phone, with its HMS push token
+  curl -sS -X POST $RELAY/v3/users/bob/push/huawei \\
+    -H "Session-Token: \$SESSION" -H 'Content-Type: application/json' \\
+    -d '{"huawei_device_token": "$HMS_TOKEN"}'
+
+  # 2. post the signed sample event (Alice writes to Bob, who is offline)
+  curl -sS -X POST $RELAY/webhooks/sendbird \\
+    -H "x-sendbird-signature: \$(openssl dgst -sha256 -hmac '$API_TOKEN' -hex < scripts/sample-event.json | sed 's/^.*= //')" \\
+    -H 'Content-Type: application/json' --data-binary @scripts/sample-event.json
+
+  # 3. see the pushes arrive at the mocks (one JSON line per notification)
+  tail -f $RECORD $FCM_RECORD $HMS_RECORD
+
+  # 4. a test push to Bob's devices, with each mock's answer (POST /v3/push/test does the same)
+  $BIN/push-relay test-push --config Config/quickstart.yaml --app quickstart-app --user bob
+
+  # health, readiness, metrics
+  curl -sS $RELAY/health; curl -sS $RELAY/ready; curl -sS $RELAY/metrics
+
+The operator console: open $RELAY/console in a browser and sign in with the API token
+$API_TOKEN (overview, "why no push?", devices and preferences)$console_note.
+
+Logs: $STATE/push-relay.log, $STATE/apns-mock.log, $STATE/fcm-mock.log, $STATE/hms-mock.log. Ctrl-C stops them all.
+EOT
 wait

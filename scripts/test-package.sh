@@ -11,6 +11,7 @@
 # security, when present), `push-relay serve` started by hand as the push-relay user answering
 # /health, a reinstall keeping the token, dpkg -r keeping data, and dpkg --purge leaving nothing.
 # Otherwise: dpkg-deb -x into a temporary directory, then --version and check-config from there.
+# Either way: the installed documentation has no dead relative links (scripts/check-links.py).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -85,6 +86,19 @@ serve_and_ask_health() {
   pass "push-relay serve stopped on SIGTERM (exit 0)"
 }
 
+# The installed documentation: the unit's Documentation= file is there, and every relative link
+# between the installed files resolves (scripts/check-links.py over the installed tree).
+check_docs() {
+  local docs=$1 unit=$2 target
+  target=$(sed -n 's#^Documentation=file://##p' "$unit")
+  [ -n "$target" ] || fail "$unit has no Documentation=file:// line"
+  [ -f "$docs/${target#/usr/share/doc/push-relay/}" ] || fail "the unit's Documentation= $target is not installed"
+  local out
+  out=$(find "$docs" -name '*.md' -print0 | xargs -0 python3 scripts/check-links.py 2>&1) \
+    || { echo "$out" >&2; fail "dead links in the installed documentation ($docs)"; }
+  pass "installed documentation: Documentation= $target present; $(tail -n1 <<<"$out")"
+}
+
 check_config() {
   local out
   out=$("$@" 2>&1) || { echo "$out" >&2; fail "$* failed"; }
@@ -97,6 +111,7 @@ if [ "$(id -u)" != 0 ] || ! command -v dpkg >/dev/null || dpkg -s push-relay >/d
   root=$work/root
   dpkg-deb -x "$deb" "$root"
   check_version "$root/usr/bin/push-relay"
+  check_docs "$root/usr/share/doc/push-relay" "$root/lib/systemd/system/push-relay.service"
   # What postinst would make, under the extracted tree instead of / (the paths are rewritten).
   mkdir -p "$root/etc/push-relay/credentials" "$root/var/lib/push-relay"
   # Private, as postinst makes it (root:push-relay 0640): the relay refuses a secret file every user can read.
@@ -124,9 +139,10 @@ grep -qx 'LoadCredential=api-token:/etc/push-relay/credentials/api-token' /lib/s
 
 # Files, user, state directory, token.
 for f in /usr/bin/push-relay /lib/systemd/system/push-relay.service /etc/push-relay/push-relay.yaml \
-  /usr/share/doc/push-relay/operations.md /usr/share/doc/push-relay/examples/push-relay.yaml; do
+  /usr/share/doc/push-relay/docs/operations.md /usr/share/doc/push-relay/Config/push-relay.yaml; do
   [ -f "$f" ] || fail "$f is missing"
 done
+check_docs /usr/share/doc/push-relay /lib/systemd/system/push-relay.service
 dpkg-query -W -f='${Conffiles}\n' push-relay | grep -q '^ /etc/push-relay/push-relay.yaml ' || fail "push-relay.yaml is not a conffile"
 uid=$(id -u push-relay) || fail "no user push-relay"
 [ "$uid" -lt 1000 ] || fail "push-relay is not a system user (uid $uid)"

@@ -151,11 +151,12 @@ public final class RelayApplication: Sendable {
         let api = try await RelayAPI(configuration: configuration, store: store, logger: logger, clock: seams.clock)
         var clients: PushClients?
         if seams.targets == nil {
-            seams.notifier.status("loading APNs credentials")
+            seams.notifier.status("loading the providers' credentials")
             let built = try await PushClients.build(configuration: configuration, logger: logger)
             for app in built.snapshot {
                 if app.target == nil {
-                    logger.warning("app has no apns settings: its pushes are not sent", metadata: ["app": .string(app.app.appID)])
+                    logger.warning(
+                        "app has no apns, fcm or hms settings: its pushes are not sent", metadata: ["app": .string(app.app.appID)])
                 }
                 if let notAfter = app.certificateNotAfter, notAfter.timeIntervalSinceNow < 30 * 86_400 {
                     logger.warning(

@@ -9,25 +9,33 @@ struct CheckConfigCommand: AsyncParsableCommand {
         commandName: "check-config",
         abstract: "Validate the configuration file and every app's APNs, FCM and HMS credentials.",
         discussion: """
-            Loads every key and certificate (warning when a certificate expires within 30 days). \
-            With --probe, sends one push per app to a dummy device token: APNs answering \
-            BadDeviceToken proves the credentials and topic are accepted (FCM and HMS: the token \
-            exchange, then a validate_only send).
+            Loads every key and certificate (warning when a certificate expires within 30 days) \
+            and judges the modes of the files holding secrets: the configuration file when it \
+            holds secrets inline, {file:} secrets and key files, and the credentials directory \
+            and its files. Values still the example's (app_id, apns.topic, key_id, team_id, …) \
+            are warnings. With --probe, each app's providers must accept its credentials: one \
+            push to a dummy APNs device token (APNs answering BadDeviceToken proves the \
+            credentials and topic), and for FCM and HMS the token exchange, then a validate_only \
+            send.
 
             {credential: NAME} is read from $CREDENTIALS_DIRECTORY/NAME under systemd; outside \
             it (as root, before installing or changing the unit), from --credentials-dir, by \
             default /etc/push-relay/credentials, where the unit's LoadCredential= lines take them.
 
-            Exit status: 0 everything is usable (warnings allowed); 1 a credential or probe \
-            failed; 78 the file is invalid.
+            Exit status: 0 usable (warnings allowed without --strict); 1 a probe failed (a \
+            provider refused the credentials or did not answer); 2 warnings, with --strict; 78 \
+            the relay would not start with it (the file or a credential is invalid).
             """
     )
 
     @Option(name: .long, help: "Path of the YAML configuration file.")
     var config: String
 
-    @Flag(name: .long, help: "Also send a probe push per app to APNs.")
+    @Flag(name: .long, help: "Also have each provider accept the credentials: a probe push to APNs, a dry run to FCM and HMS.")
     var probe = false
+
+    @Flag(name: .long, help: "Exit 2 when there is any warning (a file others can read, a placeholder left, …).")
+    var strict = false
 
     @Option(
         name: .long,
@@ -39,7 +47,9 @@ struct CheckConfigCommand: AsyncParsableCommand {
     func run() async throws {
         var logger = Logger(label: "push-relay.check")
         logger.logLevel = .critical  // the findings say it all; connection chatter would only confuse
-        let environment = ConfigurationEnvironment.process.checking(credentialsDirectory: credentialsDir)
+        // Absolute, as the LoadCredential= line its hints name must be.
+        let directory = credentialsDir.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
+        let environment = ConfigurationEnvironment.process.checking(credentialsDirectory: directory)
         let check = await ConfigurationCheck.run(path: config, probe: probe, environment: environment, logger: logger)
         for finding in check.findings {
             let line = "\(finding)\n"
@@ -49,8 +59,12 @@ struct CheckConfigCommand: AsyncParsableCommand {
                 FileHandle.standardError.write(Data(line.utf8))
             }
         }
-        if check.configurationInvalid { throw ExitCode(78) }
-        if check.hasErrors { throw ExitCode(1) }
-        print("configuration OK")
+        let status = check.exitStatus(strict: strict)
+        switch status {
+        case .usable: print("configuration OK")
+        case .warnings: print("configuration usable, with warnings (--strict)")
+        case .probeFailed, .invalid: break
+        }
+        if status != .usable { throw ExitCode(status.rawValue) }
     }
 }

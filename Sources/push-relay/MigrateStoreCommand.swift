@@ -25,13 +25,16 @@ struct MigrateStoreCommand: AsyncParsableCommand {
 
             --from: sqlite:PATH, or config:PATH (the file's database.path).
             --to: postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE (also postgres:postgres://…), \
-            or config:PATH (the file's database.postgres, password and all). The password of a \
-            URL comes from the URL, --password-file, --password-env, or else PGPASSWORD.
+            or config:PATH (the file's database.postgres, password and all; {credential: NAME} \
+            from $CREDENTIALS_DIRECTORY, else /etc/push-relay/credentials, as check-config reads \
+            them). The password of a URL comes from the URL, --password-file, --password-env, or \
+            else PGPASSWORD.
 
             --tls for a URL: verify-full (the default, unless the host is this machine: then \
             disable) checks the server's certificate chain, against --ca-file or else the \
-            system's trust store, and its host name; require and prefer encrypt without \
-            verifying the server.
+            system's trust store, and its host name; require verifies exactly as verify-full \
+            does (unlike libpq's require); prefer encrypts when the server offers TLS but does \
+            not verify the server; disable is plain TCP.
 
             Exit status: 0 every row is in the target; 1 a row is missing, or a store failed; \
             64 usage error; 78 a configuration file named with config: is invalid.
@@ -44,7 +47,9 @@ struct MigrateStoreCommand: AsyncParsableCommand {
     @Option(name: .long, help: "The PostgreSQL store: postgres://USER@HOST[:PORT]/DATABASE or config:PATH.")
     var to: String
 
-    @Option(name: .customLong("password-file"), help: "A file holding the PostgreSQL password (trailing newline dropped).")
+    @Option(
+        name: .customLong("password-file"),
+        help: "A file holding the PostgreSQL password (trailing newline dropped; refused when every user can read it).")
     var passwordFile: String?
 
     @Option(name: .customLong("password-env"), help: "An environment variable holding the PostgreSQL password.")
@@ -57,7 +62,7 @@ struct MigrateStoreCommand: AsyncParsableCommand {
     )
     var tls: String?
 
-    @Option(name: .customLong("ca-file"), help: "PEM certificates verify-full trusts for a URL target (default: the system's).")
+    @Option(name: .customLong("ca-file"), help: "PEM certificates verify-full and require trust for a URL target (default: the system's).")
     var caFile: String?
 
     @Option(name: .customLong("page-size"), help: "Rows per statement (1...10000).")
@@ -77,15 +82,22 @@ struct MigrateStoreCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        try await reportingUsageErrors { try await migrate() }
+    }
+
+    private func migrate() async throws {
         let sourcePath: String
         var target: PostgresStoreConfiguration
         do {
-            guard case .sqlite(let path) = try StoreLocation.parse(from, option: "--from").backend else {
+            // {credential: NAME} in a config: file as check-config reads it outside systemd.
+            let credentials = ConfigurationEnvironment.process.checking(credentialsDirectory: nil)
+            guard case .sqlite(let path) = try StoreLocation.parse(from, option: "--from", environment: credentials).backend else {
                 throw ValidationError("--from must name an SQLite store (sqlite:PATH)")
             }
             guard FileManager.default.fileExists(atPath: path) else { throw ValidationError("--from: no such file: \(path)") }
             sourcePath = path
-            let location = try StoreLocation.parse(to, option: "--to", passwordFile: passwordFile, passwordEnv: passwordEnv)
+            let location = try StoreLocation.parse(
+                to, option: "--to", passwordFile: passwordFile, passwordEnv: passwordEnv, environment: credentials)
             guard case .postgres(var settings) = location.backend else {
                 throw ValidationError("--to must name a PostgreSQL store (postgres://… or config:PATH)")
             }

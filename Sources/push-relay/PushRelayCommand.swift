@@ -5,7 +5,7 @@ import ArgumentParser
 struct PushRelayCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "push-relay",
-        abstract: "Self-hosted push-notification relay: Sendbird-compatible webhook and REST API, delivery to APNs.",
+        abstract: "Self-hosted push-notification relay: Sendbird-compatible webhook and REST API, delivery to APNs, FCM and HMS.",
         version: version,
         subcommands: [ServeCommand.self, CheckConfigCommand.self, SendCommand.self, TestPushCommand.self, MigrateStoreCommand.self]
     )

@@ -2,6 +2,8 @@ import APNs
 import ArgumentParser
 import Foundation
 import HTTP2Transport
+import Logging
+import PushService
 import UUIDText
 
 /// `push-relay send`: one notification to APNs with the given credentials. An operator's tool
@@ -24,8 +26,9 @@ struct SendCommand: AsyncParsableCommand {
 
     @Option(help: "Hex device token.") var deviceToken: String
     @Option(help: "apns-topic: the app's bundle id (with .voip etc. for those push types).") var topic: String
-    @Option(help: "production, sandbox, or https://HOST:PORT (e.g. apns-mock).") var environment = "production"
-    @Option(help: "Extra PEM CA file to trust (for apns-mock).") var caFile: String?
+    @Option(help: "As apns.environment in the configuration: \(APNsEnvironmentSetting.forms) (e.g. apns-mock).")
+    var environment = "production"
+    @Option(help: "Extra PEM CA file to trust (for apns-mock), unless --environment names its ca_file.") var caFile: String?
 
     @Option(help: "Token auth: the .p8 signing key.") var p8: String?
     @Option(help: "Token auth: the 10-character key id.") var keyID: String?
@@ -45,14 +48,19 @@ struct SendCommand: AsyncParsableCommand {
     @Option(help: "Seconds to wait for the answer.") var timeout = 30
 
     func run() async throws {
+        try await reportingUsageErrors { try await send() }
+    }
+
+    private func send() async throws {
         let request: APNsRequest
         let client: APNsClient
         do {
             request = try makeRequest()
+            let (endpoint, extraCAFile) = try endpoint()
             client = try APNsClient(
                 configuration: APNsClientConfiguration(
-                    endpoint: try endpoint(), authentication: try authentication(), extraCAFile: caFile,
-                    connections: 1, requestTimeout: .seconds(timeout)))
+                    endpoint: endpoint, authentication: try authentication(), extraCAFile: extraCAFile,
+                    connections: 1, requestTimeout: .seconds(timeout), logger: Self.quietLogger))
         } catch let error as ValidationError {
             throw error
         } catch {
@@ -112,16 +120,19 @@ struct SendCommand: AsyncParsableCommand {
         return request
     }
 
-    private func endpoint() throws -> TransportEndpoint {
-        switch environment {
-        case "production": return .apnsProduction
-        case "sandbox", "development": return .apnsSandbox
-        default:
-            guard let url = URL(string: environment), url.scheme == "https", let host = url.host else {
-                throw ValidationError("--environment must be production, sandbox or https://HOST:PORT")
-            }
-            return TransportEndpoint(host: host, port: url.port ?? 443)
+    /// `--environment` read as `apns.environment` is, and the CA file to trust from it or `--ca-file`.
+    private func endpoint() throws -> (TransportEndpoint, String?) {
+        let setting: APNsEnvironmentSetting
+        do {
+            setting = try APNsEnvironmentSetting.parse(environment, option: "--environment")
+        } catch {
+            guard case .invalidValue(_, let reason) = error else { throw ValidationError("--environment: \(error)") }
+            throw ValidationError("--environment: \(reason)")
         }
+        if setting.caFile != nil, caFile != nil {
+            throw ValidationError("--environment names a ca_file already; drop --ca-file")
+        }
+        return (setting.endpoint, setting.caFile ?? caFile)
     }
 
     private func authentication() throws -> APNsAuthentication {
@@ -156,6 +167,14 @@ struct SendCommand: AsyncParsableCommand {
     }
 
     private func idText(_ id: UUID) -> String { UUIDText.lowercase(id) }
+
+    /// The printed line says what happened; the client's own lines (a connection opened, or
+    /// failing to open) would only repeat it on stderr.
+    private static let quietLogger: Logger = {
+        var logger = Logger(label: "push-relay.send")
+        logger.logLevel = .error
+        return logger
+    }()
 
     private static func fail(_ message: String, code: Int32) -> Never {
         FileHandle.standardError.write(Data((message + "\n").utf8))

@@ -10,15 +10,16 @@ import PushService
 #endif
 
 /// `push-relay serve --config PATH`: runs the relay until SIGTERM or SIGINT (exit 0 after a
-/// graceful stop); SIGHUP reloads APNs credentials and app settings.
+/// graceful stop); SIGHUP reloads every app's provider settings, credentials and templates.
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
-        abstract: "Run the relay: the Sendbird-compatible REST API, webhook intake and delivery to APNs.",
+        abstract: "Run the relay: the Sendbird-compatible REST API, webhook intake and delivery to APNs, FCM and HMS.",
         discussion: """
-            Exit status: 0 after SIGTERM / SIGINT; 78 invalid configuration or credentials; \
-            74 the database cannot be opened; 75 another relay serves the same SQLite file \
-            (one relay per file: PATH.lock); 71 listen: cannot be bound (the port taken, say).
+            Exit status: 0 after SIGTERM or SIGINT; 78 invalid configuration or credentials; 74 \
+            the database cannot be opened; 75 another relay serves the same SQLite file (its \
+            PATH.lock is held); 71 listen cannot be bound (the port taken, the address not this \
+            host's).
             """
     )
 

@@ -27,8 +27,8 @@ struct TestPushCommand: AsyncParsableCommand {
             Exit status: 0 every device's provider accepted the push; 1 a provider refused it, \
             called the token dead or did not answer; 2 nothing was sent: the user is unknown or \
             has no device tokens; 64 usage error (an unknown --app, a malformed device token); \
-            74 the database cannot be opened; 78 the configuration file or one of the app's \
-            credentials is invalid.
+            74 the database cannot be opened (or there is no SQLite file yet); 78 the \
+            configuration file or one of the app's credentials is invalid.
 
             Example (the quick start's relay and mocks):
               push-relay test-push --config Config/quickstart.yaml --app quickstart-app --user bob
@@ -64,6 +64,10 @@ struct TestPushCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        try await reportingUsageErrors { try await sendTestPush() }
+    }
+
+    private func sendTestPush() async throws {
         let request = try makeRequest()
         let configuration = loadConfiguration()
         guard let app = configuration.apps.first(where: { $0.appID == self.app }) else {

@@ -13,6 +13,7 @@ import Testing
             #expect(result.status == 0, "\(result.stderr)")
             #expect(result.stdout.contains("status 200 apns-id \(id)"))
             #expect(result.stdout.contains("outcome delivered"))
+            #expect(result.stderr.isEmpty, "the printed line says it all: \(result.stderr)")
             let recorded = try #require(mock.notifications.first)
             let payload = try JSONSerialization.jsonObject(with: recorded.payload) as? [String: Any]
             #expect((payload?["aps"] as? [String: Any])?["alert"] as? String == "Hello")
@@ -63,6 +64,31 @@ import Testing
         ])
         #expect(result.status == 3)
         #expect(result.stderr.contains("cannot connect"))
+    }
+
+    /// `--environment` takes the forms `apns.environment` takes, read by the same code.
+    @Test func theEnvironmentTakesTheConfigurationsForms() async throws {
+        try await withMock { mock in
+            let result = try await run([
+                "send", "--p8", Fixtures.cert("AuthKey_DEVKEY1234.p8"), "--key-id", Fixtures.keyID, "--team-id", Fixtures.teamID,
+                "--environment", "{url: \"https://127.0.0.1:\(mock.port)\", ca_file: \(Fixtures.cert("ca.pem"))}", "--topic",
+                Fixtures.topic,
+                "--device-token", Fixtures.deviceToken, "--alert", "Hi",
+            ])
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(mock.notifications.count == 1)
+        }
+        let both = try await run([
+            "send", "--environment", "{url: \"https://127.0.0.1:1\", ca_file: a.pem}", "--ca-file", "b.pem", "--topic", Fixtures.topic,
+            "--device-token", Fixtures.deviceToken, "--alert", "Hi",
+        ])
+        #expect(both.status == 64 && both.stderr.contains("drop --ca-file"), "\(both.stderr)")
+        let staging = try await run([
+            "send", "--environment", "staging", "--topic", Fixtures.topic, "--device-token", Fixtures.deviceToken, "--alert", "Hi",
+        ])
+        #expect(staging.status == 64, "\(staging.stderr)")
+        #expect(staging.stderr.contains("--environment: \"staging\" is not production, sandbox (or development)"), "\(staging.stderr)")
+        #expect(staging.stderr.contains("Usage: push-relay send"), "send's own usage: \(staging.stderr)")
     }
 
     private func tokenArgs(_ mock: APNsMockServer) -> [String] {

@@ -20,7 +20,8 @@ import requests
 
 from cluster import API_TOKEN, APP_ID, MOCK_BIN, RELAY_BIN, Cluster, payload, signed, token_for
 
-webdriver = pytest.importorskip("selenium.webdriver")
+webdriver = pytest.importorskip(
+    "selenium.webdriver", reason="selenium is not installed: pip install -r scripts/requirements-test.txt (docs/testing.md)")
 from selenium.common.exceptions import WebDriverException  # noqa: E402
 from selenium.webdriver.chrome.options import Options  # noqa: E402
 from selenium.webdriver.chrome.service import Service  # noqa: E402
@@ -262,6 +263,16 @@ def test_a_test_push_reaches_the_mock(relay, browser, screenshots):
             break
         assert time.monotonic() < deadline, f"apns-mock never got the test push: {alerts}"
         time.sleep(0.1)
+    # Listed as a test push, not as message 0 decided by the policy, and counted in the overview.
+    trace(browser, relay, "bob")
+    tests = [r for r in browser.find_elements(By.CSS_SELECTOR, "#recent tbody tr") if r.text.startswith("test push")]
+    assert len(tests) == 1, [r.text for r in browser.find_elements(By.CSS_SELECTOR, "#recent tbody tr")]
+    click_and_wait(browser, tests[0].find_element(By.TAG_NAME, "a"))
+    assert text_of(browser, "decision-code") == "no message"
+    assert "policy decided" not in text_of(browser, "decision-reason")
+    assert "APNs test push to" in browser.find_element(By.CSS_SELECTOR, "section.delivery").text
+    open_page(browser, relay, "/console/overview")
+    assert figure(browser, "test-pushes") == "1"
 
 
 def test_a_phone_sized_window_reads_without_sideways_scrolling(relay, browser, screenshots):

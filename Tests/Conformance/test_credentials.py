@@ -14,7 +14,9 @@ import urllib.request
 import uuid
 
 import pytest
-import sendbird_platform_sdk as sb
+
+pytest.importorskip("sendbird_platform_sdk", reason="sendbird-platform-sdk is not installed: pip install -r scripts/requirements-test.txt (docs/testing.md)")
+import sendbird_platform_sdk as sb  # noqa: E402
 from sendbird_platform_sdk.api import user_api
 from sendbird_platform_sdk.exceptions import ForbiddenException, UnauthorizedException
 from sendbird_platform_sdk.model.add_a_registration_or_device_token_request import (

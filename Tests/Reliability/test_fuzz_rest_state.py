@@ -6,8 +6,11 @@ before. Knob: FUZZ_EXAMPLES (default 300 per property)."""
 import json
 import os
 
+import pytest
 import requests
-from hypothesis import HealthCheck, given, settings
+
+pytest.importorskip("hypothesis", reason="hypothesis is not installed: pip install -r scripts/requirements-test.txt (docs/testing.md)")
+from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st
 
 from fuzz_support import API_TOKEN

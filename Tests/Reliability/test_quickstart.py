@@ -2,15 +2,24 @@
 apns-mock, fcm-mock, hms-mock and the relay on loopback, registers Bob's iPhone (APNs), Android
 (FCM) and Huawei (HMS) tokens with curl, posts the signed sample event and sees the three pushes
 reach their mocks within a minute; then `push-relay test-push` prints each mock's answer for Bob's
-three devices, and a dead token's answer once apns-mock has unregistered the iPhone."""
+three devices, and a dead token's answer once apns-mock has unregistered the iPhone. Then it keeps
+running, as the README's console paragraph needs (the relay answers with the demo's data), until
+Ctrl-C (SIGINT) stops everything: exit 0, the relay's port free again."""
 
 import json
+import signal
 import socket
 import subprocess
+import threading
+import time
 
 import pytest
+import requests
 
 from cluster import ROOT
+
+API_TOKEN = "quickstart-token-0123456789abcdef"
+DONE = "Ctrl-C stops them all."
 
 
 def port_free(port: int) -> bool:
@@ -26,9 +35,35 @@ def port_free(port: int) -> bool:
 @pytest.mark.skipif(not all(port_free(p) for p in (8080, 2196, 2197, 2198, 2199)),
                     reason="the quick start needs ports 8080 and 2196 to 2199")
 def test_quickstart_demo_delivers_the_sample_push():
-    result = subprocess.run([str(ROOT / "scripts/quickstart.sh"), "--demo"], cwd=ROOT, capture_output=True,
-                            text=True, timeout=600)
-    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    process = subprocess.Popen([str(ROOT / "scripts/quickstart.sh"), "--demo"], cwd=ROOT, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True)
+    lines, done = [], threading.Event()
+
+    def read():
+        for line in process.stdout:
+            lines.append(line)
+            if DONE in line:
+                done.set()
+
+    threading.Thread(target=read, daemon=True).start()
+    try:
+        deadline = time.monotonic() + 600
+        while not done.is_set() and process.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert done.is_set(), "".join(lines)[-3000:] + (process.stderr.read()[-3000:] if process.poll() is not None else "")
+        # Still running after the demo, with its data: Bob's message for the console.
+        assert process.poll() is None, "the quick start exited after the demo"
+        log = requests.get("http://127.0.0.1:8080/v3/push/deliveries?message_id=1001&user_id=bob",
+                           headers={"Api-Token": API_TOKEN}, timeout=10).json()
+        assert log["decision"] == "push" and len(log["deliveries"]) == 3, log
+        process.send_signal(signal.SIGINT)
+        assert process.wait(timeout=60) == 0
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    assert port_free(8080), "the relay still holds its port after Ctrl-C"
+    result = subprocess.CompletedProcess(process.args, process.returncode, "".join(lines), "")
     assert "the push reached apns-mock" in result.stdout
     # The console is on, and the script says where.
     assert "open http://127.0.0.1:8080/console in a browser" in result.stdout

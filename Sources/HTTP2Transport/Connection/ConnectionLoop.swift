@@ -591,6 +591,23 @@ final class ConnectionLoop {
         for p in unsent { finishRequest(p, .failure(.shutdown)) }
     }
 
+    /// A connection that closed by itself: at info when requests were on it (they are retried),
+    /// else at debug (an idle connection closed, or ours during a stop, is reopened when needed).
+    private func logClose(_ error: HTTP2TransportError?, inFlight: Int) {
+        let reason: String
+        switch error {
+        case nil, .shutdown?, .connectFailed?, .alpnNotNegotiated?: return  // the pool logs connect failures
+        case .connectionLost(let why)?: reason = why
+        case let error?: reason = error.description
+        }
+        let metadata: Logger.Metadata = ["reason": .string(reason), "requests_in_flight": .stringConvertible(inFlight)]
+        if inFlight > 0 && !handle.isShutdownRequested {
+            logger.info("connection lost with requests in flight", metadata: metadata)
+        } else {
+            logger.debug("connection closed", metadata: metadata)
+        }
+    }
+
     private func finish(error: HTTP2TransportError?) {
         resumeAnswered()
         var unsent = handle.markClosed()
@@ -601,6 +618,7 @@ final class ConnectionLoop {
                 if case .connectionLost = e { return e }
                 return .connectionLost(e.description)
             } ?? .connectionLost(goAwayLastStreamID != nil ? "connection closed after GOAWAY" : "connection closed")
+        let inFlight = streams.count
         for (_, stream) in streams {
             finishRequest(stream.pending, .failure(handle.isShutdownRequested ? .shutdown : inFlightError))
         }
@@ -621,10 +639,7 @@ final class ConnectionLoop {
         }
         if fd >= 0 { close(fd); fd = -1 }
         handle.load.subtract(unsent.count, ordering: .relaxed)
-        switch error {
-        case nil, .shutdown?, .connectFailed?, .alpnNotNegotiated?: break  // the pool logs connect failures
-        case let error?: logger.info("connection closed", metadata: ["error": "\(error)"])
-        }
+        logClose(error, inFlight: inFlight)
         configuration.eventHandler?(.closed(connection: handle.id, error: error?.description))
         delegate.connectionDidClose(handle, error: error, unsent: unsent)
     }

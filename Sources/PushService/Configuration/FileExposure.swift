@@ -33,6 +33,15 @@ public enum FileExposure: Sendable, Hashable {
         return access.owner == 0 ? .private : .groupReadable
     }
 
+    /// A directory's exposure: listing it (read) or reaching into it (search) counts as reading,
+    /// with the same allowance for a directory of root's that its group may enter (the package's
+    /// root:push-relay 0750 credentials directory).
+    public static func ofDirectory(_ access: Access) -> FileExposure {
+        if access.mode & UInt32(S_IROTH | S_IXOTH) != 0 { return .everyoneReadable }
+        guard access.mode & UInt32(S_IRGRP | S_IXGRP) != 0 else { return .private }
+        return access.owner == 0 ? .private : .groupReadable
+    }
+
     /// The file at `path` (following links, as reading it does), or nil when it cannot be looked
     /// at (reading it will say why).
     public static func access(ofFileAt path: String) -> Access? {

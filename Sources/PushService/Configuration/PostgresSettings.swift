@@ -12,12 +12,12 @@ import PushStorePostgres
 ///     node_id: relay-a                      # default: the host name
 ///     lease: 60s                            # how long a dead relay's claimed pushes wait for another
 ///     tls: verify-full                      # disable | prefer | require | verify-full
-///     ca_file: /etc/push-relay/pg-ca.pem    # verify-full's trust roots; default: the system's
+///     ca_file: /etc/push-relay/pg-ca.pem    # what verify-full and require trust; default: the system's
 /// ```
 ///
 /// `tls` defaults to `verify-full` (the certificate chain and the host name checked), or to
 /// `disable` when the host is this machine (`localhost`, a loopback address, a socket).
-/// `prefer` and `require` encrypt without verifying the server.
+/// `require` verifies as `verify-full` does; `prefer` encrypts without verifying the server.
 public struct PostgresSettings: Sendable, Hashable {
     public var host: String
     public var port: Int
@@ -33,7 +33,7 @@ public struct PostgresSettings: Sendable, Hashable {
     /// over by the others this long after its last renewal.
     public var lease: Duration
     /// TLS to the server: `disable`, `prefer` (when the server offers it; unverified),
-    /// `require` (unverified) or `verify-full`.
+    /// `require` (verified, as `verify-full`) or `verify-full`.
     public var tls: PostgresStoreConfiguration.TLSMode
     /// A PEM bundle `verify-full` trusts instead of the system's trust store.
     public var caFile: String?

@@ -44,28 +44,13 @@ extension RelayConfiguration {
         return config
     }
 
-    /// `production`, `sandbox`, or `{url: https://host:port, ca_file: PATH}`.
+    /// `apns.environment` (`APNsEnvironmentSetting.parse`); production when absent.
     private static func parseEnvironment(_ map: ConfigMapping, environment: ConfigurationEnvironment) throws(ConfigurationError)
         -> APNsEnvironmentSetting
     {
-        let key = map.name("environment")
         guard let node = map.mapping["environment"] else { return .production }
-        if case .scalar = node {
-            switch try map.string("environment") ?? "production" {
-            case "production": return .production
-            case "sandbox", "development": return .sandbox
-            case let other:
-                throw .invalidValue(key: key, reason: "\"\(other)\" is not production, sandbox or {url: https://HOST:PORT, ca_file: PATH}")
-            }
-        }
-        let custom = try ConfigMapping(node, path: key)
-        try custom.allowOnly(["url", "ca_file"])
-        guard let text = try custom.string("url") else { throw .missingKey(custom.name("url")) }
-        guard let url = URL(string: text), let endpoint = httpsOrigin(url) else {
-            throw .invalidValue(key: custom.name("url"), reason: "must be https://HOST:PORT")
-        }
-        let caFile = try custom.filePath("ca_file", environment: environment)
-        return .custom(endpoint: endpoint, caFile: caFile)
+        if case .scalar = node, try map.string("environment") == nil { return .production }  // `environment: ~`
+        return try APNsEnvironmentSetting.parse(node, key: map.name("environment"), environment: environment)
     }
 
     /// `{token: {key_file, key_id, team_id}}` or `{certificate: {p12_file, password…} | {cert_file, key_file}}`.

@@ -13,7 +13,11 @@ extension RelayConfiguration {
         } catch {
             throw .unreadable(path: path, reason: error.localizedDescription)
         }
-        return try parse(yaml: text, environment: environment)
+        var configuration = try parse(yaml: text, environment: environment)
+        if let warning = inlineSecretWarning(path: path, keys: configuration.inlineSecretKeys) {
+            configuration.warnings.append(warning)
+        }
+        return configuration
     }
 
     /// Parses and validates configuration YAML. Unknown keys are errors (a typo must not silently

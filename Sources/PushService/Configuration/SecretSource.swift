@@ -29,8 +29,16 @@ public enum SecretSource: Sendable, Hashable, CustomStringConvertible {
 /// it `$CREDENTIALS_DIRECTORY`). Injected so tests need not change the real environment.
 public struct ConfigurationEnvironment: Sendable {
     public var variables: [String: String]
+    /// The host directory `{credential: NAME}` is read from when it is not systemd's private copy:
+    /// `check-config`'s `--credentials-dir`, or the unit's source directory it falls back to.
+    /// Its files are what the unit's `LoadCredential=` lines copy, judged by their modes
+    /// (`CredentialsDirectoryAudit`); nil in the service.
+    public var hostCredentialsDirectory: String?
 
-    public init(variables: [String: String]) { self.variables = variables }
+    public init(variables: [String: String], hostCredentialsDirectory: String? = nil) {
+        self.variables = variables
+        self.hostCredentialsDirectory = hostCredentialsDirectory
+    }
 
     /// The running process's environment.
     public static var process: ConfigurationEnvironment {
@@ -53,16 +61,20 @@ public struct ConfigurationEnvironment: Sendable {
         var copy = self
         if let given {
             copy.variables["CREDENTIALS_DIRECTORY"] = given
+            copy.hostCredentialsDirectory = given
         } else if credentialsDirectory == nil {
             copy.variables["CREDENTIALS_DIRECTORY"] = Self.unitCredentialsDirectory
+            copy.hostCredentialsDirectory = Self.unitCredentialsDirectory
         }
         return copy
     }
 
     /// Path of a systemd credential, or an error naming `key` when the service has none or the
-    /// directory lacks it (the unit has no `LoadCredential=` line for it).
+    /// directory lacks it (the unit has no `LoadCredential=` line for it). The fix names the
+    /// directory being checked, else the unit's.
     func credentialPath(_ name: String, key: String) throws(ConfigurationError) -> String {
-        let line = "LoadCredential=\(name):\(Self.unitCredentialsDirectory)/\(name)"
+        let source = hostCredentialsDirectory ?? Self.unitCredentialsDirectory
+        let line = "LoadCredential=\(name):\((source as NSString).appendingPathComponent(name))"
         guard let directory = credentialsDirectory else {
             throw .invalidValue(
                 key: key, reason: "names systemd credential \"\(name)\" but CREDENTIALS_DIRECTORY is not set (add \(line) to the unit)")
@@ -74,7 +86,7 @@ public struct ConfigurationEnvironment: Sendable {
         guard FileManager.default.fileExists(atPath: path) else {
             throw .invalidValue(
                 key: key,
-                reason: "systemd credential \"\(name)\" is not in \(directory) (put the file in \(Self.unitCredentialsDirectory) "
+                reason: "systemd credential \"\(name)\" is not in \(directory) (put the file in \(source) "
                     + "and add \(line) to the unit)")
         }
         return path

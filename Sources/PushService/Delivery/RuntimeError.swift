@@ -13,12 +13,21 @@ public enum RuntimeError: Error, Sendable, CustomStringConvertible {
     /// An app's HMS client could not be created (an unreadable CA file).
     case hms(appID: String, HMSError)
 
-    public var description: String {
+    public var description: String { "app \(appID): \(detail)" }
+
+    public var appID: String {
         switch self {
-        case .credential(let appID, let error): "app \(appID): apns.auth: \(error)"
-        case .client(let appID, let error): "app \(appID): apns: cannot create the APNs client: \(error)"
-        case .fcm(let appID, let error): "app \(appID): fcm: \(error)"
-        case .hms(let appID, let error): "app \(appID): hms: \(error)"
+        case .credential(let appID, _), .client(let appID, _), .fcm(let appID, _), .hms(let appID, _): appID
+        }
+    }
+
+    /// What went wrong, without the app (for a line that names it already).
+    public var detail: String {
+        switch self {
+        case .credential(_, let error): "apns.auth: \(error)"
+        case .client(_, let error): "apns: cannot create the APNs client: \(error)"
+        case .fcm(_, let error): "fcm: \(error)"
+        case .hms(_, let error): "hms: \(error)"
         }
     }
 }

@@ -51,10 +51,14 @@ struct DeliveryBody: Encodable {
     var state: String
     /// The relay's id for this push (every provider's): the `apns-id` of an APNs push.
     var push_id: String
-    /// The same as `push_id`, under its first name (kept for clients written against it).
-    var apns_id: String
+    /// APNs pushes only: the same as `push_id`, under its first name (kept for clients written
+    /// against it). An FCM or HMS push has no apns-id.
+    var apns_id: String?
+    /// The APNs push type, or `fcm`, `hms`.
     var push_type: String
-    var priority: Int
+    /// APNs pushes only: the apns-priority it was sent with (FCM and HMS pushes carry their own
+    /// urgency in the message, not this).
+    var priority: Int?
     var attempts: Int
     var last_status: Int?
     var last_reason: String?
@@ -85,9 +89,10 @@ struct DeliveryBody: Encodable {
         device_token = Redaction.redact(d.deviceToken)
         state = d.state.rawValue
         push_id = UUIDText.lowercase(d.pushID)
-        apns_id = push_id
+        let apns = d.provider == .apns
+        apns_id = apns ? push_id : nil
         push_type = d.pushType
-        priority = d.priority
+        priority = apns ? d.priority : nil
         attempts = d.attempts
         last_status = d.lastStatus
         last_reason = d.lastReason
@@ -101,7 +106,7 @@ struct DeliveryBody: Encodable {
         provider_message_id = logged.providerMessageID
         fcm_message_name = d.provider == .fcm ? logged.providerMessageID : nil
         test = logged.isTest ? true : nil
-        attempt_log = logged.attempts.map(AttemptBody.init)
+        attempt_log = logged.attempts.map { AttemptBody($0, apns: apns) }
     }
 }
 
@@ -111,14 +116,15 @@ struct AttemptBody: Encodable {
     var reason: String?
     var error: String?
     var push_id: String
-    var apns_id: String
+    /// APNs pushes only, as the delivery's.
+    var apns_id: String?
 
-    init(_ a: DeliveryAttempt) {
+    init(_ a: DeliveryAttempt, apns: Bool) {
         at = a.atMs
         status = a.status
         reason = a.reason
         error = a.error
         push_id = UUIDText.lowercase(a.pushID)
-        apns_id = push_id
+        apns_id = apns ? push_id : nil
     }
 }

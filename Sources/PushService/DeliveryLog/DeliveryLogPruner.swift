@@ -52,6 +52,9 @@ public struct DeliveryLogPruner: Service {
                 let deleted = try await pruneOnce()
                 if deleted > 0 { logger.info("pruned delivery log", metadata: ["deliveries": .stringConvertible(deleted)]) }
             } catch {
+                // The relay stopping (a port already taken stops it at once) cancels a pass under
+                // way: that is no database error.
+                if error is CancellationError || Task.isCancelled || Task.isShuttingDownGracefully { return }
                 DatabaseErrors.count(.prune)
                 logger.error("pruning the delivery log failed", metadata: ["error": "\(store.describe(error))"])
             }

@@ -209,6 +209,12 @@ public enum DeliveryMetrics {
             }
         }
 
+        /// A test push (`POST /v3/push/test`, the console's), by how it ended: counted apart from
+        /// `pushrelay_pushes_total`, which is the traffic the relay was asked to deliver.
+        func testPush(app: String, provider: PushProvider, status: String) {
+            counter("pushrelay_test_pushes_total", ["app", "status", "provider"], [app, status, provider.rawValue]).increment()
+        }
+
         func tokenRemoved(app: String, provider: PushProvider, reason: String) {
             counter("pushrelay_token_removals_total", ["app", "reason", "provider"], [app, reason, provider.rawValue]).increment()
         }

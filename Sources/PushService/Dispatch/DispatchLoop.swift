@@ -71,8 +71,12 @@ struct DispatchLoop {
             case .claimed(.success(let due), let nowMs):
                 claimed(due, nowMs: nowMs, &group)
             case .claimed(.failure(let error), _):
-                DatabaseErrors.count(.claim)
-                dispatcher.logger.error("claiming deliveries failed", metadata: ["error": "\(dispatcher.store.describe(error))"])
+                // A claim the stop cancelled (a port already taken stops the relay at once) is
+                // not the store's failure.
+                if !(error is CancellationError) {
+                    DatabaseErrors.count(.claim)
+                    dispatcher.logger.error("claiming deliveries failed", metadata: ["error": "\(dispatcher.store.describe(error))"])
+                }
                 machine.claimFailed()
             case .timedOut(let fired):
                 // An older timer, replaced by one due sooner: not the waker's timeout.

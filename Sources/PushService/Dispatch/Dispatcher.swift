@@ -301,6 +301,8 @@ public final class Dispatcher: Service, Sendable {
                 timeout = min(timeout, .milliseconds(max(0, due - clock())))
             }
         } catch {
+            // A read the stop cancelled is not the store's failure.
+            if error is CancellationError || Task.isCancelled { return timeout }
             DatabaseErrors.count(.claim)
             logger.error("reading the queue failed", metadata: ["error": "\(store.describe(error))"])
         }

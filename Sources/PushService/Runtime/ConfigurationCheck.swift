@@ -5,18 +5,42 @@ import Foundation
 import Logging
 import PushCore
 
-/// What `push-relay check-config` found: the file, then each app's credentials and, when asked,
-/// what APNs answered to a probe push and FCM to a dry-run message.
+/// What `push-relay check-config` found: the file, the modes of the files holding secrets (the
+/// credentials directory's too), placeholders left from the example, then each app's credentials
+/// and, when asked, what each provider answered to a probe.
 public struct ConfigurationCheck: Sendable {
     public enum Severity: String, Sendable { case ok, warning, error }
 
     public struct Finding: Sendable, CustomStringConvertible {
         public var severity: Severity
-        /// `configuration`, or `app <id>`.
+        /// `configuration`, `credentials`, or `app <id>`.
         public var subject: String
         public var message: String
+        /// An error a provider's answer to a probe made (the relay would start; its pushes would
+        /// fail), not one that stops the start.
+        public var fromProbe: Bool
+
+        public init(severity: Severity, subject: String, fromProbe: Bool = false, message: String) {
+            self.severity = severity
+            self.subject = subject
+            self.message = message
+            self.fromProbe = fromProbe
+        }
 
         public var description: String { "\(severity.rawValue): \(subject): \(message)" }
+    }
+
+    /// `check-config`'s exit status (docs/operations.md, "Check"; the command's help).
+    public enum ExitStatus: Int32, Sendable {
+        /// Usable: every check passed (warnings allowed unless `--strict`).
+        case usable = 0
+        /// A probe failed: a provider refused the credentials or did not answer.
+        case probeFailed = 1
+        /// With `--strict`: warnings, and nothing failed.
+        case warnings = 2
+        /// The relay would not start with it (`serve` exits 78 too): the file, or a credential
+        /// it names, is invalid (missing, empty, unreadable, readable by every user, not a key).
+        case invalid = 78
     }
 
     public var findings: [Finding] = []
@@ -24,6 +48,14 @@ public struct ConfigurationCheck: Sendable {
     public var configurationInvalid = false
 
     public var hasErrors: Bool { findings.contains { $0.severity == .error } }
+
+    /// What the command exits with: the worst of what was found.
+    public func exitStatus(strict: Bool) -> ExitStatus {
+        if configurationInvalid || findings.contains(where: { $0.severity == .error && !$0.fromProbe }) { return .invalid }
+        if hasErrors { return .probeFailed }
+        if strict && findings.contains(where: { $0.severity == .warning }) { return .warnings }
+        return .usable
+    }
 
     /// A device token no device has: APNs answers `BadDeviceToken` once it has accepted the
     /// credentials and topic, which is what the probe wants to learn.
@@ -52,6 +84,14 @@ public struct ConfigurationCheck: Sendable {
         for warning in configuration.warnings {
             check.findings.append(Finding(severity: .warning, subject: "configuration", message: warning))
         }
+        if let directory = environment.hostCredentialsDirectory {
+            for warning in CredentialsDirectoryAudit(directory: directory).warnings {
+                check.findings.append(Finding(severity: .warning, subject: "credentials", message: warning))
+            }
+        }
+        for (appID, message) in ExamplePlaceholders.findings(in: configuration) {
+            check.findings.append(Finding(severity: .warning, subject: "app \(appID)", message: message))
+        }
         for app in configuration.apps {
             await check.checkApp(app, probe: probe, now: now, logger: logger)
         }
@@ -71,7 +111,7 @@ public struct ConfigurationCheck: Sendable {
         do {
             built = try AppClient.build(app: app, logger: logger, now: now)
         } catch {
-            findings.append(Finding(severity: .error, subject: subject, message: "\(error)"))
+            findings.append(Finding(severity: .error, subject: subject, message: error.detail))
             return
         }
         if let apns = app.apns, let client = built.target?.apns, let target = built.target {
@@ -121,16 +161,16 @@ public struct ConfigurationCheck: Sendable {
                 return Finding(severity: .ok, subject: subject, message: "hms probe: token exchange and a dry-run send to \(host) accepted")
             case .authenticationFailed?, .noPermission?:
                 return Finding(
-                    severity: .error, subject: subject,
+                    severity: .error, subject: subject, fromProbe: true,
                     message: "hms probe: \(host) refused app \(client.configuration.appID) (\(response.code?.rawValue ?? "")): "
                         + "check hms.app_id and the client secret belong to the same AppGallery Connect app")
             default:
                 return Finding(
-                    severity: .error, subject: subject,
+                    severity: .error, subject: subject, fromProbe: true,
                     message: "hms probe: \(host) refused the dry run: status \(response.status) \(response.code?.rawValue ?? "")")
             }
         } catch {
-            return Finding(severity: .error, subject: subject, message: "hms probe: \(error)")
+            return Finding(severity: .error, subject: subject, fromProbe: true, message: "hms probe: \(error)")
         }
     }
 
@@ -157,14 +197,14 @@ public struct ConfigurationCheck: Sendable {
                         "fcm probe: token exchange accepted; \(endpoint) took the dry run and refused only the dummy token, as expected")
             case .credentialsRejected(let code), .permanentFailure(let code), .retryable(let code, _):
                 return Finding(
-                    severity: .error, subject: subject,
+                    severity: .error, subject: subject, fromProbe: true,
                     message:
                         "fcm probe: \(endpoint) refused the dry run: status \(response.status) \(code): \(response.error?.message ?? "")"
                         + (code == .senderIDMismatch || code == .unauthenticated
                             ? " (check fcm.project_id: the service account must belong to the project)" : ""))
             }
         } catch {
-            return Finding(severity: .error, subject: subject, message: "fcm probe: \(error)")
+            return Finding(severity: .error, subject: subject, fromProbe: true, message: "fcm probe: \(error)")
         }
     }
 
@@ -190,11 +230,11 @@ public struct ConfigurationCheck: Sendable {
                     message: "probe: \(endpoint) accepted the credentials and topic (BadDeviceToken for the dummy token, as expected)")
             case (let status, let reason):
                 return Finding(
-                    severity: .error, subject: subject,
+                    severity: .error, subject: subject, fromProbe: true,
                     message: "probe: \(endpoint) rejected the push: status \(status) \(reason.map { "\($0)" } ?? "")\(Self.advice(reason))")
             }
         } catch {
-            return Finding(severity: .error, subject: subject, message: "probe: no answer from \(endpoint): \(error)")
+            return Finding(severity: .error, subject: subject, fromProbe: true, message: "probe: no answer from \(endpoint): \(error)")
         }
     }
 

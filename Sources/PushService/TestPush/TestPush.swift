@@ -96,6 +96,7 @@ public struct TestPush: Sendable {
         }
         let answeredAtMs = clock()
         let outcome = TestPushOutcome(result, answeredAtMs: answeredAtMs)
+        metrics.testPush(app: app, provider: device.provider, status: outcome.status.rawValue)
         let removed = await log(
             push, device: device, user: user, app: app, result: result, outcome: outcome, startedAtMs: startedAtMs,
             answeredAtMs: answeredAtMs)

@@ -92,7 +92,9 @@ import Testing
         (
             "topic: t\nenvironment: staging\n\(tokenAuth)",
             .invalidValue(
-                key: "apps[0].apns.environment", reason: "\"staging\" is not production, sandbox or {url: https://HOST:PORT, ca_file: PATH}"
+                key: "apps[0].apns.environment",
+                reason:
+                    "\"staging\" is not production, sandbox (or development), https://HOST:PORT or {url: https://HOST:PORT, ca_file: PATH}"
             )
         ),
         (
@@ -124,6 +126,19 @@ import Testing
     ])
     func rejectsInvalidAPNsSettings(apns: String, expected: ConfigurationError) {
         #expect(throws: expected) { try RelayConfiguration.parse(yaml: Self.yaml(apns: apns)) }
+    }
+
+    /// `development` is `sandbox` under Apple's and Sendbird's name (the aps-environment
+    /// entitlement, Sendbird's `apns_cert_env_type`); a bare https URL is `{url: …}` without a CA.
+    @Test func developmentIsSandboxAndABareURLACustomEndpoint() throws {
+        for (written, expected) in [
+            ("development", APNsEnvironmentSetting.sandbox), ("sandbox", .sandbox), ("production", .production), ("~", .production),
+            ("\"https://127.0.0.1:2197\"", .custom(endpoint: TransportEndpoint(host: "127.0.0.1", port: 2197), caFile: nil)),
+        ] {
+            let config = try RelayConfiguration.parse(yaml: Self.yaml(apns: "topic: t\nenvironment: \(written)\n\(Self.tokenAuth)"))
+            #expect(config.apps[0].apns?.environment == expected, "\(written)")
+            #expect(try APNsEnvironmentSetting.parse(written == "~" ? "production" : written, option: "--environment") == expected)
+        }
     }
 
     @Test func rejectsABadLogLevel() {
@@ -200,10 +215,11 @@ import Testing
         let keys = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("quickstart-keys-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: keys, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         defer { try? FileManager.default.removeItem(at: keys) }
-        let secret = keys.appendingPathComponent("hms-client-secret").path
-        #expect(
-            FileManager.default.createFile(
-                atPath: secret, contents: Data("quickstart-hms-client-secret".utf8), attributes: [.posixPermissions: 0o600]))
+        for (name, value) in [("hms-client-secret", "quickstart-hms-client-secret"), ("api-token", "quickstart-token-0123456789abcdef")] {
+            #expect(
+                FileManager.default.createFile(
+                    atPath: keys.appendingPathComponent(name).path, contents: Data(value.utf8), attributes: [.posixPermissions: 0o600]))
+        }
         let text = try String(contentsOfFile: Repository.path("Config/quickstart.yaml"), encoding: .utf8)
             .replacingOccurrences(of: ".quickstart/keys/", with: keys.path + "/")
         let config = try RelayConfiguration.parse(yaml: text)

@@ -115,6 +115,30 @@ import Testing
         }
     }
 
+    /// A test push is no message: listed as a test push, and its timeline (message id 0) says
+    /// that no policy decided it, instead of "the policy decided to push".
+    @Test func aTestPushIsShownAsOne() async throws {
+        try await LiveRelay.run(console: Self.on) { relay async throws in
+            let now = WallClock.milliseconds()
+            let push = NewDelivery(
+                userID: "alice", deviceToken: apnsToken(1), payload: Data("{}".utf8), pushID: UUID(), pushType: "alert", priority: 10,
+                expiresAtMs: now + 600_000)
+            _ = try await relay.store.recordTestDelivery(
+                TestDelivery(
+                    appID: TestApps.a.appID, delivery: push, createdAtMs: now, state: .sent, atMs: now,
+                    attempt: DeliveryAttempt(atMs: now, status: 200, reason: nil, error: nil, pushID: push.pushID)))
+            let browser = ConsoleBrowser(relay)
+            try await browser.signIn(TestApps.a.apiToken.value)
+            let recent = try await browser.get("/console/why?user_id=alice").text
+            #expect(recent.contains(#"<a href="/console/why?user_id=alice&amp;message_id=0">test push</a>"#), "\(recent)")
+            let timeline = try await browser.get("/console/why?user_id=alice&message_id=0").text
+            #expect(timeline.contains(#"id="decision-code">no message</strong>"#), "\(timeline)")
+            #expect(timeline.contains("Message id 0 is no message"))
+            #expect(!timeline.contains("The policy decided to push"))
+            #expect(timeline.contains("<h2>APNs test push to <span"), "\(timeline)")
+        }
+    }
+
     @Test func aConsoleUserSwitchesOnlyBetweenTheirApps() async throws {
         try await LiveRelay.run(console: Self.on) { relay async throws in
             let support = ConsoleBrowser(relay)

@@ -32,17 +32,20 @@ import Testing
         #expect(result.err.contains("apps[0].apns.pool_sise"))
     }
 
-    @Test func aMissingKeyFileExits1NamingTheFile() async throws {
+    /// A key that cannot be loaded stops `serve` with 78: `check-config` says the same.
+    @Test func aMissingKeyFileExits78NamingTheFileAsServeDoes() async throws {
         let directory = try TemporaryDirectory()
         let config = try directory.write(
             "relay.yaml", tokenAppYAML(database: directory.path("relay.sqlite"), keyFile: directory.path("AuthKey_NOPE.p8")))
         let result = try await Self.run(["check-config", "--config", config])
-        #expect(result.status == 1)
-        #expect(result.err.contains("error: app app-A"))
+        #expect(result.status == 78)
+        #expect(result.err.contains("error: app app-A: apns.auth: "), "\(result.err)")
         #expect(result.err.contains(directory.path("AuthKey_NOPE.p8")))
+        let serve = try await Self.run(["serve", "--config", config])
+        #expect(serve.status == 78, "\(serve.err)")
     }
 
-    @Test func aWrongP12PasswordExits1() async throws {
+    @Test func aWrongP12PasswordExits78() async throws {
         let directory = try TemporaryDirectory()
         let config = try directory.write(
             "relay.yaml",
@@ -55,7 +58,7 @@ import Testing
                 apns: {topic: t, auth: {certificate: {p12_file: \(Repository.privateDevCert("client.p12")), password: nope}}}
             """)
         let result = try await Self.run(["check-config", "--config", config])
-        #expect(result.status == 1)
+        #expect(result.status == 78)
         #expect(result.err.contains("client.p12"))
     }
 

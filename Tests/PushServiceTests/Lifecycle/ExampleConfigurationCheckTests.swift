@@ -62,7 +62,54 @@ import Testing
         ])
         #expect(result.status == 78)
         #expect(result.err.contains("apps[0].apns.auth.token.key_file.credential"), "\(result.err)")
-        #expect(result.err.contains("LoadCredential=apns-key.p8:/etc/push-relay/credentials/apns-key.p8"), "\(result.err)")
+        // The fix names the directory checked, not the unit's default.
+        #expect(result.err.contains("put the file in \(credentials.url.path) and add"), "\(result.err)")
+        #expect(result.err.contains("LoadCredential=apns-key.p8:\(credentials.path("apns-key.p8"))"), "\(result.err)")
+    }
+
+    /// The example copied and not edited: usable, but every placeholder is named; `--strict`
+    /// makes that exit 2.
+    @Test func theUneditedExampleNamesItsPlaceholders() async throws {
+        let credentials = try Self.credentials(apnsKey: true)
+        let arguments = ["--config", Repository.path("Config/push-relay.yaml"), "--credentials-dir", credentials.url.path]
+        let result = try await Self.checkConfig(arguments)
+        #expect(result.status == 0, "stderr: \(result.err)")
+        for key in ["apps[0].app_id", "apps[0].apns.topic", "apps[0].apns.auth.token.key_id", "apps[0].apns.auth.token.team_id"] {
+            #expect(result.err.contains("warning: app 00000000-0000-4000-8000-000000000001: \(key) is still the example's"), "\(key)")
+        }
+        let strict = try await Self.checkConfig(arguments + ["--strict"])
+        #expect(strict.status == 2, "stderr: \(strict.err)")
+        #expect(!strict.out.contains("configuration OK"))
+    }
+
+    /// The host files behind LoadCredential=: a directory and a key every user can read are
+    /// warnings (systemd's copies are private, the relay starts), and `--strict` fails on them.
+    @Test func credentialFilesOthersCanReadAreWarnings() async throws {
+        let credentials = try Self.credentials(apnsKey: true)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: credentials.url.path)
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: credentials.path("apns-key.p8"))
+        let arguments = ["--config", Repository.path("Config/push-relay.yaml"), "--credentials-dir", credentials.url.path]
+        let result = try await Self.checkConfig(arguments)
+        #expect(result.status == 0, "stderr: \(result.err)")
+        #expect(
+            result.err.contains("warning: credentials: the credentials directory \(credentials.url.path) is open to every user (mode 0755)")
+        )
+        #expect(
+            result.err.contains(
+                "warning: credentials: credential apns-key.p8: \(credentials.path("apns-key.p8")) is readable by every user"))
+        #expect(!result.err.contains("credential api-token:"), "the token is 0600: \(result.err)")
+        #expect(try await Self.checkConfig(arguments + ["--strict"]).status == 2)
+    }
+
+    /// A key file that is not a key stops `serve` with 78, and so `check-config`.
+    @Test func aKeyThatIsNotAKeyIsExit78() async throws {
+        let credentials = try Self.credentials(apnsKey: false)
+        _ = try credentials.write("apns-key.p8", "not a key\n")
+        let result = try await Self.checkConfig([
+            "--config", Repository.path("Config/push-relay.yaml"), "--credentials-dir", credentials.url.path,
+        ])
+        #expect(result.status == 78, "stderr: \(result.err)")
+        #expect(result.err.contains("error: app 00000000-0000-4000-8000-000000000001: apns.auth: "), "\(result.err)")
     }
 
     @Test func thePackagesConfigurationPassesWithItsGeneratedToken() async throws {

@@ -129,6 +129,9 @@ import Testing
         #expect(noApp.err.contains("app-Z"))
         let both = try await setup.run(["--user", "bob", "--token-type", "apns", "--device-token", Self.apnsToken])
         #expect(both.status == 64 && both.err.contains("--user"), "\(both.err)")
+        // A usage error shows test-push's usage, as a parsing error does, not the top-level one.
+        #expect(both.err.contains("Usage: push-relay test-push --config <config> --app <app>"), "\(both.err)")
+        #expect(noApp.err.contains("See 'push-relay test-push --help'"), "\(noApp.err)")
         let badToken = try await setup.run(["--token-type", "apns", "--device-token", "xyz"])
         #expect(badToken.status == 64 && badToken.err.contains("--device-token"), "\(badToken.err)")
         try FileManager.default.removeItem(atPath: setup.database)

@@ -63,6 +63,17 @@ import Testing
                         && log.text.contains(#""provider_message_id":"\#(toHMS.requestId)""#)
                         && log.text.components(separatedBy: #""state":"sent""#).count == 4
                 }
+                // Each shows the fields of its own provider: apns_id and priority are APNs's.
+                let log = try await relay.request(.get, "/v3/push/deliveries?message_id=9001&user_id=bob")
+                let deliveries = try #require(try JSONValue.parse(Data(log.text.utf8)).objectValue?["deliveries"]?.arrayValue)
+                for case .object(let delivery) in deliveries {
+                    let apns = delivery["provider"] == .string("apns")
+                    #expect((delivery["apns_id"] != nil) == apns, "\(delivery)")
+                    #expect((delivery["priority"] != nil) == apns, "\(delivery)")
+                    for case .object(let attempt) in delivery["attempt_log"]?.arrayValue ?? [] {
+                        #expect((attempt["apns_id"] != nil) == apns, "\(attempt)")
+                    }
+                }
             }
         }
         await fcm.shutdown()

@@ -6,6 +6,7 @@ struct OverviewFigures: Sendable, Equatable {
     static let pushes = "pushrelay_pushes_total"
     static let acknowledgements = "pushrelay_push_acknowledgements_total"
     static let clicks = "pushrelay_push_clicks_total"
+    static let testPushes = "pushrelay_test_pushes_total"
     static let webhookEvents = "pushrelay_webhook_events_total"
     static let appQueueDepth = "pushrelay_app_queue_depth"
     static let queueDepth = "pushrelay_queue_depth"
@@ -21,6 +22,8 @@ struct OverviewFigures: Sendable, Equatable {
     var deadTokens: Double
     var acknowledged: Double
     var clicked: Double
+    /// Test pushes sent through this relay (REST or the console), whatever their answer.
+    var testPushes: Double
     /// The app's unsent pushes, where the relay exports them per app.
     var queueDepth: Double?
     /// When the app's APNs client certificate expires (Unix seconds).
@@ -49,6 +52,7 @@ struct OverviewFigures: Sendable, Equatable {
         deadTokens = delta(Self.pushes, app.merging(["status": "token_invalid"]) { $1 })
         acknowledged = delta(Self.acknowledgements, app)
         clicked = delta(Self.clicks, app)
+        testPushes = delta(Self.testPushes, app)
         queueDepth = now.sum(Self.appQueueDepth, app)
         certificateNotAfter = now.sum(RelayGauges.certificateExpiry, app)
         relay = RelayFigures(

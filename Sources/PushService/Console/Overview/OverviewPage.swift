@@ -35,6 +35,7 @@ struct OverviewPage: Sendable {
             Figure(id: "acknowledged", value: ConsoleFormat.number(f.acknowledged), label: "Acknowledged by devices, last hour"),
             Figure(id: "acknowledged-share", value: share, label: "Acknowledged share of sent"),
             Figure(id: "clicked", value: ConsoleFormat.number(f.clicked), label: "Opened, last hour"),
+            Figure(id: "test-pushes", value: ConsoleFormat.number(f.testPushes), label: "Test pushes, last hour (not in the above)"),
         ]
         credentials = Self.credentials(app, certificateNotAfter: f.certificateNotAfter, nowMs: nowMs)
         self.showsRelay = showsRelay

@@ -14,6 +14,12 @@ enum DecisionText {
         return explain(reason)
     }
 
+    /// Message id 0: the pushes sent without a message.
+    static let noMessage =
+        "Message id 0 is no message: it holds the pushes sent without one. A test push (sent on an operator's or an app "
+        + "server's request, at once and to every device, without the policy: preferences, do-not-disturb and snooze do not "
+        + "apply) or a badge push (the unread count, after a read). Each is marked below."
+
     static func explain(_ reason: SkipReason) -> String {
         switch reason {
         case .sender: "The user sent this message; senders get no push for their own messages."

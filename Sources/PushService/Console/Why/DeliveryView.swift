@@ -13,6 +13,8 @@ struct DeliveryView: Sendable {
     }
 
     var provider: String
+    /// `test push` or `badge push` for a push without a message (message id 0), else `push`.
+    var kind: String
     var token: String
     var state: String
     var tone: String
@@ -28,6 +30,7 @@ struct DeliveryView: Sendable {
     init(_ logged: LoggedDelivery) {
         let d = logged.delivery
         provider = d.provider.displayName
+        kind = Self.kind(logged)
         token = Redaction.redact(d.deviceToken)
         state = Self.stateText(logged)
         tone = d.state == .sent ? "good" : (d.state.isFinal ? "bad" : "warn")
@@ -53,6 +56,18 @@ struct DeliveryView: Sendable {
         return Attempt(
             at: ConsoleFormat.time(a.atMs), outcome: outcome, detail: "push id \(UUIDText.lowercase(a.pushID))",
             tone: accepted ? "ok" : "fail")
+    }
+
+    /// What the push was: a message's, a test push or a badge push.
+    static func kind(_ logged: LoggedDelivery) -> String {
+        if logged.isTest { return "test push" }
+        return logged.delivery.messageID == TestDelivery.messageID ? "badge push" : "push"
+    }
+
+    /// The message column of a list: the message id, or what a push without a message was.
+    static func messageText(_ logged: LoggedDelivery) -> String {
+        let kind = kind(logged)
+        return kind == "push" ? String(logged.delivery.messageID) : kind
     }
 
     /// The delivery's state, with its last answer when it did not go out.

@@ -55,7 +55,7 @@ struct WhyPage: Sendable {
             rows: deliveries.map { logged in
                 let d = logged.delivery
                 return Recent.Row(
-                    href: ConsoleLink.why(user: user, message: d.messageID), messageID: String(d.messageID),
+                    href: ConsoleLink.why(user: user, message: d.messageID), messageID: DeliveryView.messageText(logged),
                     queuedAt: ConsoleFormat.time(d.createdAtMs), provider: d.provider.displayName, token: Redaction.redact(d.deviceToken),
                     state: DeliveryView.stateText(logged))
             },
@@ -68,6 +68,12 @@ struct WhyPage: Sendable {
 
     static func timeline(_ log: MessageDeliveryLog) -> Timeline {
         let pushed = log.decision == .push
+        // Message id 0 is no message: test and badge pushes, which no policy decided.
+        if log.messageID == TestDelivery.messageID, pushed {
+            return Timeline(
+                messageID: String(log.messageID), userID: log.userID, decision: "no message", reason: DecisionText.noMessage,
+                tone: "muted", acceptedAt: nil, deliveries: log.deliveries.map(DeliveryView.init), userHref: ConsoleLink.user(log.userID))
+        }
         return Timeline(
             messageID: String(log.messageID), userID: log.userID, decision: log.decision?.code ?? "no record",
             reason: DecisionText.explain(log.decision), tone: pushed ? "good" : "bad",
