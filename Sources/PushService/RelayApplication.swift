@@ -189,7 +189,7 @@ public final class RelayApplication: Sendable {
         let http = configuration.http
         let connections = ConnectionGate(
             maximum: http.maxConnections, headerTimeout: http.headerTimeout, bodyTimeout: http.bodyTimeout,
-            idleTimeout: http.idleTimeout, logger: logger)
+            idleTimeout: http.idleTimeout, sendTimeout: http.sendTimeout, logger: logger)
         return Application(
             router: makeRouter(),
             server: .http1(configuration: Self.http1(connections: connections)),

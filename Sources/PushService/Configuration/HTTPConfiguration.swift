@@ -17,6 +17,9 @@ public struct HTTPConfiguration: Sendable, Hashable {
     /// deadline rather than a minimum rate: bodies are bounded, so this bounds how long any
     /// client holds a connection (see `RequestProgress`).
     public var bodyTimeout: Duration
+    /// How long a response may wait on a client that does not read it: from the response's start,
+    /// or the last progress of its writes (nginx's `send_timeout`, HAProxy's `timeout client`).
+    public var sendTimeout: Duration
 
     public static let defaultMaxBodyBytes = 64 * 1024
     public static let allowedMaxBodyBytes = 1024...(16 * 1024 * 1024)
@@ -36,18 +39,24 @@ public struct HTTPConfiguration: Sendable, Hashable {
     /// they no longer bound anything.
     public static let allowedHeaderTimeout: ClosedRange<Duration> = .seconds(1) ... .seconds(300)
     public static let allowedBodyTimeout: ClosedRange<Duration> = .seconds(1) ... .seconds(600)
+    /// The largest answer (the OpenAPI document, 70 KB) reaches a client on a slow mobile link
+    /// within seconds; a client that reads nothing for this long is not coming back for it.
+    public static let defaultSendTimeout = Duration.seconds(30)
+    public static let allowedSendTimeout: ClosedRange<Duration> = .seconds(1) ... .seconds(600)
 
     public init(
         maxBodyBytes: Int = HTTPConfiguration.defaultMaxBodyBytes,
         maxConnections: Int = HTTPConfiguration.defaultMaxConnections,
         headerTimeout: Duration = HTTPConfiguration.defaultHeaderTimeout,
         bodyTimeout: Duration = HTTPConfiguration.defaultBodyTimeout,
-        idleTimeout: Duration = HTTPConfiguration.defaultIdleTimeout
+        idleTimeout: Duration = HTTPConfiguration.defaultIdleTimeout,
+        sendTimeout: Duration = HTTPConfiguration.defaultSendTimeout
     ) {
         self.maxBodyBytes = maxBodyBytes
         self.maxConnections = maxConnections
         self.headerTimeout = headerTimeout
         self.bodyTimeout = bodyTimeout
         self.idleTimeout = idleTimeout
+        self.sendTimeout = sendTimeout
     }
 }

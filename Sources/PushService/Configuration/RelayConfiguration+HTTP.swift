@@ -1,7 +1,7 @@
 extension RelayConfiguration {
     /// `http:`.
     static func parseHTTP(_ map: ConfigMapping) throws(ConfigurationError) -> HTTPConfiguration {
-        try map.allowOnly(["max_body_bytes", "max_connections", "header_timeout", "body_timeout", "idle_timeout"])
+        try map.allowOnly(["max_body_bytes", "max_connections", "header_timeout", "body_timeout", "idle_timeout", "send_timeout"])
         func int(_ key: String, in allowed: ClosedRange<Int>) throws(ConfigurationError) -> Int? {
             guard let value = try map.int(key) else { return nil }
             guard allowed.contains(value) else {
@@ -20,6 +20,9 @@ extension RelayConfiguration {
         }
         if let timeout = try map.duration("idle_timeout", in: HTTPConfiguration.allowedIdleTimeout, "1s...1h") {
             http.idleTimeout = timeout
+        }
+        if let timeout = try map.duration("send_timeout", in: HTTPConfiguration.allowedSendTimeout, "1s...10m") {
+            http.sendTimeout = timeout
         }
         return http
     }

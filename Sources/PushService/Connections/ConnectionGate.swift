@@ -27,6 +27,7 @@ final class ConnectionGate: Sendable {
     let headerTimeoutMs: Int64
     let bodyTimeoutMs: Int64
     let idleTimeoutMs: Int64
+    let sendTimeoutMs: Int64
     private let limiter: Mutex<ConnectionLimiter<any Channel>>
     private let logger: Logger
     private let logThrottle = LogThrottle(interval: .seconds(10))
@@ -36,20 +37,25 @@ final class ConnectionGate: Sendable {
     private let shedReceivingCounter = Counter(
         label: "pushrelay_http_connections_limited_total", dimensions: [("action", "closed_receiving")])
     private let shedFreshCounter = Counter(label: "pushrelay_http_connections_limited_total", dimensions: [("action", "closed_new")])
+    private let shedSendingCounter = Counter(
+        label: "pushrelay_http_connections_limited_total", dimensions: [("action", "closed_not_reading")])
     private let refusedCounter = Counter(label: "pushrelay_http_connections_limited_total", dimensions: [("action", "refused")])
     private let headerTimeoutCounter = Counter(label: "pushrelay_http_request_timeouts_total", dimensions: [("stage", "header")])
     private let bodyTimeoutCounter = Counter(label: "pushrelay_http_request_timeouts_total", dimensions: [("stage", "body")])
+    private let sendTimeoutCounter = Counter(label: "pushrelay_http_request_timeouts_total", dimensions: [("stage", "send")])
 
     init(
         maximum: Int, headerTimeout: Duration = HTTPConfiguration.defaultHeaderTimeout,
         bodyTimeout: Duration = HTTPConfiguration.defaultBodyTimeout,
-        idleTimeout: Duration = HTTPConfiguration.defaultIdleTimeout, logger: Logger,
+        idleTimeout: Duration = HTTPConfiguration.defaultIdleTimeout,
+        sendTimeout: Duration = HTTPConfiguration.defaultSendTimeout, logger: Logger,
         clock: @escaping @Sendable () -> Int64 = WallClock.milliseconds
     ) {
         self.maximum = maximum
         headerTimeoutMs = headerTimeout.milliseconds
         bodyTimeoutMs = bodyTimeout.milliseconds
         idleTimeoutMs = idleTimeout.milliseconds
+        sendTimeoutMs = sendTimeout.milliseconds
         limiter = Mutex(ConnectionLimiter(maximum: maximum))
         self.logger = logger
         self.clock = clock
@@ -65,10 +71,13 @@ final class ConnectionGate: Sendable {
     var idleCount: Int { limiter.withLock { $0.idleCount } }
     var receivingCount: Int { limiter.withLock { $0.receivingCount } }
     var freshCount: Int { limiter.withLock { $0.freshCount } }
+    var sendingCount: Int { limiter.withLock { $0.sendingCount } }
 
     /// A connection's deadlines, starting at `nowMs`.
     func progress(nowMs: Int64) -> RequestProgress {
-        RequestProgress(headerTimeoutMs: headerTimeoutMs, bodyTimeoutMs: bodyTimeoutMs, idleTimeoutMs: idleTimeoutMs, nowMs: nowMs)
+        RequestProgress(
+            headerTimeoutMs: headerTimeoutMs, bodyTimeoutMs: bodyTimeoutMs, idleTimeoutMs: idleTimeoutMs, sendTimeoutMs: sendTimeoutMs,
+            nowMs: nowMs)
     }
 
     /// Admits `channel` (its id) or refuses it (nil: the caller closes it). At the limit a
@@ -93,6 +102,11 @@ final class ConnectionGate: Sendable {
             case .receiving:
                 shedReceivingCounter.increment()
                 log(.notice, "closed_receiving", "HTTP connection limit reached: closed the connection sending its request the longest")
+            case .sending:
+                shedSendingCounter.increment()
+                log(
+                    .notice, "closed_not_reading", "HTTP connection limit reached: closed the connection not reading its answer the longest"
+                )
             case .fresh, .handling:
                 shedFreshCounter.increment()
                 log(.notice, "closed_new", "HTTP connection limit reached: closed the oldest connection that has sent nothing yet")
@@ -132,6 +146,11 @@ final class ConnectionGate: Sendable {
             log(
                 .notice, "timeout_body", "HTTP request body not received in time: connection closed",
                 ["body_timeout_ms": .stringConvertible(bodyTimeoutMs)])
+        case .send:
+            sendTimeoutCounter.increment()
+            log(
+                .notice, "timeout_send", "HTTP response not read by the client in time: connection closed",
+                ["send_timeout_ms": .stringConvertible(sendTimeoutMs)])
         }
     }
 
@@ -139,7 +158,7 @@ final class ConnectionGate: Sendable {
     func timeoutResponse(_ stage: RequestProgress.Stage) -> (head: HTTPResponse, body: ByteBuffer) {
         let message =
             switch stage {
-            case .idle, .header: "The request head was not received within \(Self.phrase(headerTimeoutMs))."
+            case .idle, .header, .send: "The request head was not received within \(Self.phrase(headerTimeoutMs))."
             case .body: "The request body was not received within \(Self.phrase(bodyTimeoutMs)) of its head."
             }
         let body = ByteBuffer(string: #"{"message":"\#(message)","code":\#(SendbirdErrorCode.invalidValue.rawValue),"error":true}"#)

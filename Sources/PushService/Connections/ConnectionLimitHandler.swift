@@ -8,6 +8,11 @@ import NIOHTTPTypes
 /// connections it may shed — and enforces the request deadlines. The gate's count never
 /// outlives a channel: the close future fires however the channel ends.
 ///
+/// Responses are followed to the socket: one the client does not read has a deadline of its own
+/// (`http.send_timeout`). A client pipelining requests gets at most `HeldRequests.maximumUnanswered`
+/// handled before their answers reach the socket; the rest wait (`HeldRequests`), and while any
+/// wait, or `maximumQueuedResponses` answers do, the connection reads no more.
+///
 /// On a missed deadline the connection is answered 408 when a request was under way and no
 /// response has started, and closed either way. The request's handler, possibly still waiting
 /// for the body, gets `RequestDeadlineExceeded` rather than a body cut short, and whatever it
@@ -29,6 +34,14 @@ final class ConnectionLimitHandler: ChannelDuplexHandler, RemovableChannelHandle
     private var readPart = false
     /// The 408 has been written (or the connection is closing): later writes are dropped.
     private var finished = false
+    /// A read held back while requests wait in `held` or `maximumQueuedResponses` answers wait
+    /// for the socket.
+    private var readHeld = false
+    /// Pipelined request parts not passed on yet.
+    private var held = HeldRequests()
+
+    /// Responses written and waiting for the socket before the connection stops reading requests.
+    static let maximumQueuedResponses = 2
 
     init(gate: ConnectionGate) {
         self.gate = gate
@@ -76,13 +89,35 @@ final class ConnectionLimitHandler: ChannelDuplexHandler, RemovableChannelHandle
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         readPart = true
-        switch unwrapInboundIn(data) {
+        let part = unwrapInboundIn(data)
+        guard !held.mustHold(part, unanswered: progress.unansweredRequests) else {
+            held.hold(part)
+            return
+        }
+        deliver(part, context: context)
+    }
+
+    /// Passes a request part on, following it in `progress`.
+    private func deliver(_ part: HTTPRequestPart, context: ChannelHandlerContext) {
+        switch part {
         case .head: progress.headReceived(nowMs: Self.nowMs(context))
         case .body: break
         case .end: progress.endReceived(nowMs: Self.nowMs(context))
         }
         update(context: context)
-        context.fireChannelRead(data)
+        context.fireChannelRead(wrapInboundOut(part))
+    }
+
+    /// An answer reached the socket: held requests that may go now do, then a held read.
+    private func answerWritten(context: ChannelHandlerContext) {
+        var released = false
+        while let part = held.release(unanswered: progress.unansweredRequests) {
+            deliver(part, context: context)
+            released = true
+        }
+        // The request loop takes what was read at a read's completion.
+        if released { context.fireChannelReadComplete() }
+        releaseReadIfRoom(context: context)
     }
 
     /// The decoder passes on every socket read's completion, also one that completed no part:
@@ -104,20 +139,50 @@ final class ConnectionLimitHandler: ChannelDuplexHandler, RemovableChannelHandle
         }
         switch unwrapOutboundIn(data) {
         case .head:
-            progress.responseStarted()
+            progress.responseStarted(nowMs: Self.nowMs(context))
+            update(context: context)
             context.write(data, promise: promise)
         case .body:
             context.write(data, promise: promise)
         case .end:
+            progress.responseEnded()
+            update(context: context)
             // Idle once the response has reached the socket: closing a connection whose
             // response is still queued in NIO would drop it.
             let written = promise ?? context.eventLoop.makePromise(of: Void.self)
             written.futureResult.assumeIsolated().whenComplete { _ in
                 self.progress.responseFinished(nowMs: Self.nowMs(context))
                 self.update(context: context)
+                self.answerWritten(context: context)
             }
             context.write(data, promise: written)
         }
+    }
+
+    /// Holds the next read while requests are held or the client leaves `maximumQueuedResponses` unread.
+    func read(context: ChannelHandlerContext) {
+        guard held.isEmpty, progress.queuedResponses < Self.maximumQueuedResponses else {
+            readHeld = true
+            return
+        }
+        context.read()
+    }
+
+    private func releaseReadIfRoom(context: ChannelHandlerContext) {
+        guard readHeld, held.isEmpty, progress.queuedResponses < Self.maximumQueuedResponses, context.channel.isActive else {
+            return
+        }
+        readHeld = false
+        context.read()
+    }
+
+    /// Writable again: the socket took what was waiting down to NIO's low-water mark.
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        if context.channel.isWritable {
+            progress.writeProgressed(nowMs: Self.nowMs(context))
+            update(context: context)
+        }
+        context.fireChannelWritabilityChanged()
     }
 
     /// Reports a change of phase to the gate and re-arms the timer when the deadline moved.

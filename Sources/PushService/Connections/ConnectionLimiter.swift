@@ -7,16 +7,17 @@
 ///   to be closed, in this order:
 ///   1. the connection idle the longest (kept alive between a response and the next
 ///      request): it loses no work, its client reconnects;
-///   2. the connection unfinished the longest: accepted with nothing read yet, or receiving a
-///      request (some of a head, or a head and part of a body), counted from its accept or from
-///      the start of its request on a kept-alive connection. A client that sends its request at
-///      once is unfinished for moments and is the youngest when it arrives; a silent or trickling
-///      client grows old. (Shedding all receiving connections before any silent one closed
+///   2. the connection waiting on its client the longest: accepted with nothing read yet,
+///      receiving a request (some of a head, or a head and part of a body), counted from its
+///      accept or from the start of its request on a kept-alive connection, or with a response
+///      its client has not read (counted from the response's start or last progress). A client
+///      that sends its request at once, or reads its answer at once, waits for moments and is the
+///      youngest; a silent, trickling or never-reading client grows old. (Shedding all receiving connections before any silent one closed
 ///      well-behaved webhooks mid-body under a flood of silent reconnecting clients, once the
 ///      receiving ones left were those; shedding silent ones first closed new good connections
 ///      before their first read.)
-///   Keep-alive leftovers, silent clients, slowloris heads and trickled bodies cannot lock out
-///   new clients.
+///   Keep-alive leftovers, silent clients, slowloris heads, trickled bodies and clients that never
+///   read their answers cannot lock out new clients.
 /// - At `maximum` with every connection handling a request received in full, the new one is
 ///   refused (to be closed at once): requests being handled are never cut off to make room.
 ///
@@ -28,8 +29,8 @@ struct ConnectionLimiter<Connection> {
 
     enum Admission {
         case admitted(ID)
-        /// Admitted in place of `shed`, which was in phase `was` (`.idle`, `.fresh` or
-        /// `.receiving`) and which the caller closes.
+        /// Admitted in place of `shed`, which was in phase `was` (`.idle`, `.fresh`, `.receiving`
+        /// or `.sending`) and which the caller closes.
         case admittedClosing(ID, shed: Connection, was: Phase)
         /// Every connection is handling a request: the caller closes the new one.
         case refused
@@ -43,10 +44,11 @@ struct ConnectionLimiter<Connection> {
     let maximum: Int
     private var entries: [ID: Entry] = [:]
     private var idle = ConnectionQueue()
-    /// Fresh and receiving connections, unfinished the longest first.
+    /// Fresh, receiving and sending connections, waiting on their clients the longest first.
     private var unfinished = ConnectionQueue()
     private(set) var freshCount = 0
     private(set) var receivingCount = 0
+    private(set) var sendingCount = 0
     private var nextID: ID = 0
 
     init(maximum: Int) {
@@ -59,7 +61,7 @@ struct ConnectionLimiter<Connection> {
     var idleCount: Int { idle.count }
     /// Idle connections, idle the longest first (O(n): for tests and diagnostics).
     var idleOrder: [ID] { idle.ordered }
-    /// Fresh and receiving connections, unfinished the longest first (O(n), likewise).
+    /// Fresh, receiving and sending connections, waiting the longest first (O(n), likewise).
     var unfinishedOrder: [ID] { unfinished.ordered }
 
     mutating func open(_ connection: Connection) -> Admission {
@@ -91,12 +93,12 @@ struct ConnectionLimiter<Connection> {
         if old.isUnfinished && phase.isUnfinished { return }
         switch old {
         case .idle: idle.remove(id)
-        case .fresh, .receiving: unfinished.remove(id)
+        case .fresh, .receiving, .sending: unfinished.remove(id)
         case .handling: break
         }
         switch phase {
         case .idle: idle.append(id)
-        case .fresh, .receiving: unfinished.append(id)
+        case .fresh, .receiving, .sending: unfinished.append(id)
         case .handling: break
         }
     }
@@ -113,14 +115,16 @@ struct ConnectionLimiter<Connection> {
         switch phase {
         case .fresh: freshCount += change
         case .receiving: receivingCount += change
+        case .sending: sendingCount += change
         case .idle, .handling: break
         }
     }
 }
 
 extension RequestProgress.Phase {
-    /// Fresh or receiving: a request is (or may be) on its way and not in yet.
-    var isUnfinished: Bool { self == .fresh || self == .receiving }
+    /// Fresh, receiving or sending: waiting on its client (for a request, the rest of one, or
+    /// reading an answer).
+    var isUnfinished: Bool { self == .fresh || self == .receiving || self == .sending }
 }
 
 extension ConnectionLimiter.Admission: Equatable where Connection: Equatable {}

@@ -14,6 +14,10 @@
 /// - Neither is restarted by bytes arriving: a client trickling one byte a second is as late
 ///   as one sending nothing.
 /// - A request received in full is being handled: no deadline, and never shed.
+/// - A response under way must reach the socket `sendTimeout` after it started, or after its last
+///   progress (a write completed, or the socket drained enough to take more): a client that does
+///   not read its answers is closed (nginx's `send_timeout`). Until then it waits on its client,
+///   like one sending slowly, and may be shed at the cap.
 struct RequestProgress: Sendable {
     /// What `ConnectionLimiter` needs to know to choose a connection to shed.
     enum Phase: Sendable, Hashable {
@@ -27,6 +31,9 @@ struct RequestProgress: Sendable {
         case receiving
         /// A request was received in full and its response is not written yet.
         case handling
+        /// A response is under way and has not all reached the socket: the client is expected to
+        /// read it.
+        case sending
     }
 
     typealias Stage = RequestStage
@@ -49,6 +56,7 @@ struct RequestProgress: Sendable {
     let headerTimeoutMs: Int64
     let bodyTimeoutMs: Int64
     let idleTimeoutMs: Int64
+    let sendTimeoutMs: Int64
 
     /// Request heads read whose response has not been written in full (HTTP/1.1 pipelining can
     /// read the next head before the previous response is out).
@@ -61,6 +69,10 @@ struct RequestProgress: Sendable {
     private var headStarted = false
     /// A response head was written and its end not yet.
     private var responding = false
+    /// Response ends written whose bytes have not all reached the socket.
+    private(set) var queuedResponses = 0
+    /// When the response under way started, or last made progress.
+    private var sendingSinceMs: Int64 = 0
     /// When the connection became ready for its next head.
     private var readySinceMs: Int64
     /// When the head of the pending body was read.
@@ -68,23 +80,43 @@ struct RequestProgress: Sendable {
     /// When the first bytes of the next head arrived on a kept-alive connection.
     private var headStartedAtMs: Int64 = 0
 
-    init(headerTimeoutMs: Int64, bodyTimeoutMs: Int64, idleTimeoutMs: Int64 = 60_000, nowMs: Int64) {
+    init(headerTimeoutMs: Int64, bodyTimeoutMs: Int64, idleTimeoutMs: Int64 = 60_000, sendTimeoutMs: Int64 = 30_000, nowMs: Int64) {
         self.headerTimeoutMs = headerTimeoutMs
         self.bodyTimeoutMs = bodyTimeoutMs
         self.idleTimeoutMs = idleTimeoutMs
+        self.sendTimeoutMs = sendTimeoutMs
         readySinceMs = nowMs
     }
 
+    /// Requests read whose answers have not all reached the socket.
+    var unansweredRequests: Int { unanswered }
+
+    /// A response is under way: started, or written and not all on the socket.
+    var isSending: Bool { responding || queuedResponses > 0 }
+
     var phase: Phase {
+        isSending ? .sending : requestPhase
+    }
+
+    /// Where the requests are, leaving responses aside.
+    private var requestPhase: Phase {
         if unanswered - (bodyPending ? 1 : 0) > 0 { return .handling }
         if fresh { return .fresh }
         return bodyPending || headStarted ? .receiving : .idle
     }
 
-    /// The deadline the connection must meet next; nil while it handles a request.
+    /// The deadline the connection must meet next; nil while it handles a request. While a
+    /// response is under way, the send deadline, or a pipelined request's if that comes first.
     var deadline: Deadline? {
-        switch phase {
-        case .handling: nil
+        guard isSending else { return requestDeadline }
+        let send = Deadline(stage: .send, atMs: sendingSinceMs + sendTimeoutMs)
+        guard let request = requestDeadline, request.atMs < send.atMs else { return send }
+        return request
+    }
+
+    private var requestDeadline: Deadline? {
+        switch requestPhase {
+        case .handling, .sending: nil
         case .idle: Deadline(stage: .idle, atMs: readySinceMs + idleTimeoutMs)
         case .fresh: Deadline(stage: .header, atMs: readySinceMs + headerTimeoutMs)
         case .receiving:
@@ -98,7 +130,7 @@ struct RequestProgress: Sendable {
     var expiry: Expiry? {
         guard let deadline else { return nil }
         switch deadline.stage {
-        case .idle:
+        case .idle, .send:
             return .close
         case .header:
             // A new connection was expected to send a request: it is told why it is closed.
@@ -135,14 +167,27 @@ struct RequestProgress: Sendable {
         if unanswered == 0 { readySinceMs = nowMs }
     }
 
-    mutating func responseStarted() {
+    mutating func responseStarted(nowMs: Int64) {
+        if !isSending { sendingSinceMs = nowMs }
         responding = true
+    }
+
+    /// The handler wrote a response's end; its bytes may still wait for the socket.
+    mutating func responseEnded() {
+        responding = false
+        queuedResponses += 1
+    }
+
+    /// The socket took more of what waits for it (it drained below NIO's low-water mark).
+    mutating func writeProgressed(nowMs: Int64) {
+        if isSending { sendingSinceMs = nowMs }
     }
 
     /// A response's end reached the socket. One without a request (the 400 for a head that
     /// failed to parse) leaves the count at zero.
     mutating func responseFinished(nowMs: Int64) {
-        responding = false
+        if queuedResponses > 0 { queuedResponses -= 1 }
+        sendingSinceMs = nowMs
         if unanswered > 0 { unanswered -= 1 }
         if unanswered == 0 && !bodyPending { readySinceMs = nowMs }
     }

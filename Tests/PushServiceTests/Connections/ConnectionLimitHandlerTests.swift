@@ -222,4 +222,95 @@ import Testing
         #expect(!a.isActive)
         #expect(try written(a).isEmpty)
     }
+
+    /// Counts the reads that reach the socket.
+    final class ReadCounter: ChannelOutboundHandler {
+        typealias OutboundIn = NIOAny
+        var reads = 0
+        func read(context: ChannelHandlerContext) {
+            reads += 1
+            context.read()
+        }
+    }
+
+    /// A client that does not read: its answer stays queued (written, never flushed to the
+    /// socket here), and at the send timeout (30 s by default) the connection is closed.
+    @Test func anAnswerNotReadWithinTheSendTimeoutClosesTheConnection() throws {
+        let a = try connect()
+        let loop = a.embeddedEventLoop
+        try Self.request(a)
+        a.write(Self.responseHead, promise: nil)
+        a.write(HTTPResponsePart.end(nil), promise: nil)
+        loop.run()
+        #expect(gate.sendingCount == 1, "waiting on its client to read")
+        loop.advanceTime(by: .milliseconds(29_999))
+        #expect(a.isActive)
+        loop.advanceTime(by: .milliseconds(1))
+        #expect(!a.isActive)
+        #expect(gate.sendingCount == 0)
+    }
+
+    /// With two answers waiting for the socket the connection reads no more requests; once one is
+    /// written the held read goes through.
+    @Test func twoUnreadAnswersHoldTheNextRead() throws {
+        let counter = ReadCounter()
+        let a = EmbeddedChannel()
+        try a.pipeline.syncOperations.addHandler(counter)
+        try a.pipeline.syncOperations.addHandler(ConnectionLimitHandler(gate: gate))
+        try a.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 1)).wait()
+        let written = a.eventLoop.makePromise(of: Void.self)
+        for n in 0..<2 {
+            try Self.request(a)
+            a.write(Self.responseHead, promise: nil)
+            a.write(HTTPResponsePart.end(nil), promise: n == 0 ? written : nil)
+        }
+        let before = counter.reads
+        a.read()
+        #expect(counter.reads == before, "held")
+        a.flush()  // the socket takes both answers
+        #expect(counter.reads == before + 1, "the held read went through")
+        try close(a)
+    }
+
+    /// At the limit, a connection whose client has not read its answer for longest goes before a
+    /// new one is refused, even when every other connection is handling a request.
+    @Test func atTheLimitTheConnectionNotReadingIsClosedForTheNewOne() throws {
+        let a = try connect()
+        let b = try connect()
+        try Self.request(a)
+        try Self.request(b)
+        a.write(Self.responseHead, promise: nil)
+        a.write(HTTPResponsePart.end(nil), promise: nil)
+        a.embeddedEventLoop.run()
+        let c = try connect()
+        #expect(!a.isActive, "a did not read its answer: closed for c")
+        #expect(b.isActive && c.isActive)
+        try close(b)
+        try close(c)
+    }
+
+    /// Heads that reached the request loop so far.
+    func heads(_ channel: EmbeddedChannel) throws -> Int {
+        var count = 0
+        while let part = try channel.readInbound(as: HTTPRequestPart.self) {
+            if case .head = part { count += 1 }
+        }
+        return count
+    }
+
+    /// Five requests pipelined at once: two go on, the rest wait until answers reach the socket.
+    @Test func pipelinedRequestsBeyondTwoWaitForTheAnswers() throws {
+        let a = try connectHTTP()
+        let get = "GET /health HTTP/1.1\r\nHost: relay\r\n\r\n"
+        try a.writeInbound(ByteBuffer(string: String(repeating: get, count: 5)))
+        #expect(try heads(a) == 2)
+        try Self.respond(a)
+        a.embeddedEventLoop.run()
+        #expect(try heads(a) == 1, "one answer out: one more request")
+        try Self.respond(a)
+        try Self.respond(a)
+        a.embeddedEventLoop.run()
+        #expect(try heads(a) == 2)
+        try close(a)
+    }
 }

@@ -175,4 +175,24 @@ import Testing
             #expect(limiter.freshCount == count(.fresh))
         }
     }
+
+    /// A connection whose client does not read its answer waits on its client like one that sends
+    /// slowly: with none idle, whichever of them has waited the longest is closed; one handling a
+    /// request never is.
+    @Test func aConnectionNotReadingItsAnswerIsShedByHowLongItWaited() {
+        var limiter = Limiter(maximum: 3)
+        let ids = Self.open(&limiter, ["a", "b", "c"])
+        for name in ["a", "b", "c"] { limiter.update(ids[name]!, to: .handling) }
+        limiter.update(ids["b"]!, to: .sending)
+        #expect(limiter.sendingCount == 1)
+        guard case .admittedClosing(let d, shed: "b", was: .sending) = limiter.open("d") else {
+            Issue.record("d was not admitted in place of b, which does not read")
+            return
+        }
+        // c starts sending an answer its client does not read; d, new, waited less.
+        limiter.update(ids["c"]!, to: .sending)
+        #expect(limiter.unfinishedOrder == [d, ids["c"]!])
+        #expect(limiter.open("e") == .admittedClosing(d + 1, shed: "d", was: .fresh))
+        #expect(limiter.open("f") == .admittedClosing(d + 2, shed: "c", was: .sending))
+    }
 }

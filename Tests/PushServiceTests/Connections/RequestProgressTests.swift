@@ -56,9 +56,11 @@ import Testing
         progress.endReceived(nowMs: 5_000)
         #expect(progress.phase == .handling)
         #expect(progress.deadline == nil && progress.expiry == nil)
-        // The response goes out: idle, for at most the idle timeout from now.
-        progress.responseStarted()
-        #expect(progress.phase == .handling)
+        // The response goes out: the client must read it, then idle for at most the idle timeout.
+        progress.responseStarted(nowMs: 8_000)
+        #expect(progress.phase == .sending)
+        #expect(progress.deadline == .init(stage: .send, atMs: 38_000))
+        progress.responseEnded()
         progress.responseFinished(nowMs: 9_000)
         #expect(progress.phase == .idle)
         #expect(progress.deadline == .init(stage: .idle, atMs: 69_000))
@@ -69,8 +71,9 @@ import Testing
         // An early answer (413 on Content-Length) while the client keeps sending the body.
         var progress = Self.progress()
         progress.headReceived(nowMs: 2_000)
-        progress.responseStarted()
+        progress.responseStarted(nowMs: 2_000)
         #expect(progress.expiry == .close, "a response is half written: no 408 into it")
+        progress.responseEnded()
         progress.responseFinished(nowMs: 2_500)
         #expect(progress.phase == .receiving)
         #expect(progress.deadline == .init(stage: .body, atMs: 32_000))
@@ -107,12 +110,50 @@ import Testing
         // The 400 for a head that failed to parse is written with no head read.
         var progress = Self.progress()
         progress.bytesArrived(nowMs: 1_500)
-        progress.responseStarted()
+        progress.responseStarted(nowMs: 4_000)
+        progress.responseEnded()
         progress.responseFinished(nowMs: 5_000)
         #expect(progress.phase == .receiving)
         #expect(progress.deadline == .init(stage: .header, atMs: 15_000))
         // An end without a head (never produced by the decoder) changes nothing.
         progress.endReceived(nowMs: 6_000)
         #expect(progress.deadline == .init(stage: .header, atMs: 15_000))
+    }
+
+    /// A client that never reads: its answer waits for the socket, and the connection has the
+    /// send timeout (30 s) from the response's start, moved only by the socket taking more.
+    @Test func anAnswerTheClientDoesNotReadIsDueWithinTheSendTimeout() {
+        var progress = Self.progress()
+        progress.headReceived(nowMs: 2_000)
+        progress.endReceived(nowMs: 2_000)
+        progress.responseStarted(nowMs: 3_000)
+        progress.responseEnded()
+        #expect(progress.phase == .sending)
+        #expect(progress.queuedResponses == 1)
+        #expect(progress.deadline == .init(stage: .send, atMs: 33_000))
+        #expect(progress.expiry == .close, "nothing can be said to a client that does not read")
+        progress.writeProgressed(nowMs: 20_000)
+        #expect(progress.deadline == .init(stage: .send, atMs: 50_000))
+        progress.responseFinished(nowMs: 21_000)
+        #expect(progress.phase == .idle)
+        #expect(progress.queuedResponses == 0)
+    }
+
+    /// Pipelined requests whose answers are not read: each answer queued counts, and a request
+    /// arriving meanwhile keeps its own (earlier) deadline.
+    @Test func pipelinedAnswersQueueUpAndTheEarlierDeadlineRules() {
+        var progress = Self.progress()
+        for at in [2_000, 2_001] as [Int64] {
+            progress.headReceived(nowMs: at)
+            progress.endReceived(nowMs: at)
+            progress.responseStarted(nowMs: at)
+            progress.responseEnded()
+        }
+        #expect(progress.queuedResponses == 2)
+        #expect(progress.deadline == .init(stage: .send, atMs: 32_000))
+        progress.bytesArrived(nowMs: 2_500)  // a third head, trickling
+        #expect(progress.deadline == .init(stage: .send, atMs: 32_000))
+        progress.headReceived(nowMs: 3_000)  // its body is due at 33 s, after the send deadline
+        #expect(progress.deadline == .init(stage: .send, atMs: 32_000))
     }
 }
