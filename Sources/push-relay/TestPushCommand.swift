@@ -26,7 +26,7 @@ struct TestPushCommand: AsyncParsableCommand {
 
             Exit status: 0 every device's provider accepted the push; 1 a provider refused it, \
             called the token dead or did not answer; 2 nothing was sent: the user is unknown or \
-            has no device tokens; 64 usage error (an unknown --app, a malformed device token); \
+            has no device tokens, or the device token is not registered in the app; 64 usage error (an unknown --app, a malformed device token); \
             74 the database cannot be opened (or there is no SQLite file yet); 78 the \
             configuration file or one of the app's credentials is invalid.
 

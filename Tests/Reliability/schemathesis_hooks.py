@@ -82,7 +82,11 @@ def test_push_body(body: dict) -> dict:
     if "user_id" in body:
         give_a_device(body["user_id"])
         return body
-    return {**body, "token_type": "huawei", "device_token": "IQAAAACy0kYkAAD-" + "Qa9_" * 20}
+    # Only a token a user of the app holds can be tested (else 400201).
+    token = "IQAAAACy0kYkAAD-" + "Qa9_" * 20
+    answer = _api("POST", "/v3/users/fuzz-device-owner/push/huawei", json={"huawei_device_token": token})
+    assert answer.status_code == 200, answer.text
+    return {**body, "token_type": "huawei", "device_token": token}
 
 
 def token_for_its_path(case) -> None:

@@ -42,8 +42,8 @@ public struct TestPush: Sendable {
     }
 
     /// Sends `request` for `app` and reports every device's answer.
-    /// - Throws: `APIError` 400201 for an unknown user or one without device tokens; the store's
-    ///   error when it cannot be read.
+    /// - Throws: `APIError` 400201 for an unknown user, one without device tokens, or a device
+    ///   token not registered in the app; the store's error when it cannot be read.
     public func send(_ request: TestPushRequest, app: String) async throws -> TestPushReport {
         let (user, devices) = try await recipients(of: request.target, app: app)
         let target = targets.target(forApp: app)
@@ -70,7 +70,11 @@ public struct TestPush: Sendable {
             }
             return (user, tokens)
         case .device(let provider, let token):
-            let owner = try await store.owner(app: app, token: token, provider: provider)
+            // Only a token registered in the app: the app's credentials are not a way to reach any
+            // device whose token someone holds.
+            guard let owner = try await store.owner(app: app, token: token, provider: provider) else {
+                throw APIError(code: .notFound, message: "\"Device token\" not found: it is not registered in this app.")
+            }
             return (owner, [DeviceToken(token: token, registeredAtMs: 0, provider: provider)])
         }
     }

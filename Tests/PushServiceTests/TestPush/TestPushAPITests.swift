@@ -146,13 +146,19 @@ import Testing
         }
     }
 
-    /// One device token, registered to nobody: sent, logged under no user.
-    @Test func aDeviceTokenNobodyHoldsCanBeTested() async throws {
+    /// One device token: only one a user of the app holds, so the app's credentials do not reach
+    /// any device whose token someone knows. Registered, it is sent and logged under its owner.
+    @Test func onlyADeviceTokenOfTheAppCanBeTested() async throws {
         try await Self.withRelay { relay, fcmMock, _ in
-            let answer = try await relay.request(
-                .post, "/v3/push/test", body: #"{"token_type": "gcm", "device_token": "\#(Self.fcmToken)", "message": "hi"}"#)
+            let body = #"{"token_type": "gcm", "device_token": "\#(Self.fcmToken)", "message": "hi"}"#
+            let refused = try await relay.request(.post, "/v3/push/test", body: body)
+            #expect(refused.status == .badRequest, "\(refused.text)")
+            #expect(refused.body["code"] == .int(400201))
+            #expect(fcmMock.messages.isEmpty)
+            try await Self.registerBob(relay)
+            let answer = try await relay.request(.post, "/v3/push/test", body: body)
             #expect(answer.status == .ok, "\(answer.text)")
-            #expect(answer.body["user_id"] == nil)
+            #expect(answer.body["user_id"] == .string("bob"))
             #expect(try Self.results(answer)["fcm"]?["status"] == .string("sent"))
             #expect(fcmMock.messages.map(\.token) == [Self.fcmToken])
         }
