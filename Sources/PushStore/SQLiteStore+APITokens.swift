@@ -41,9 +41,11 @@ extension SQLiteStore {
             guard matches.count == 1 else { return .ambiguous(matches.count) }
             try db.execute(
                 sql: "DELETE FROM api_tokens WHERE app_id = ? AND token_digest = ?", arguments: [app, match.digest])
-            // Its sessions die with it (every relay's view already refuses them: their issuer is gone).
+            // Its sessions die with it (every relay's view already refuses them: their issuer is gone),
+            // and so do sessions issued before issuers were recorded: any token may have issued them.
             try db.execute(
-                sql: "DELETE FROM session_tokens WHERE app_id = ? AND issuer = ?", arguments: [app, CredentialIssuer.hex(match.digest)])
+                sql: "DELETE FROM session_tokens WHERE app_id = ? AND (issuer = ? OR issuer IS NULL)",
+                arguments: [app, CredentialIssuer.hex(match.digest)])
             return .removed(match)
         }
     }

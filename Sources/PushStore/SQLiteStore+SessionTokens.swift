@@ -13,8 +13,12 @@ extension SQLiteStore {
         -> StoredSessionToken
     {
         let now = clock()
-        let stored = StoredSessionToken(app: app, user: user, createdAtMs: now, expiresAtMs: expiresAtMs, issuer: issuer)
-        try await pool.write { db in
+        return try await pool.write { db in
+            // Never before the app's revocation: one made by a relay whose clock runs ahead must
+            // not take a session issued after it (`SessionRevocationOrder`).
+            let revokedBefore = try Int64.fetchOne(
+                db, sql: "SELECT revoked_before FROM session_revocations WHERE app_id = ?", arguments: [app])
+            let createdAt = SessionRevocationOrder.createdAt(nowMs: now, revokedBeforeMs: revokedBefore)
             try db.execute(
                 sql: "DELETE FROM session_tokens WHERE app_id = ? AND user_id = ? AND expires_at <= ?",
                 arguments: [app, user, now])
@@ -23,7 +27,7 @@ extension SQLiteStore {
                     INSERT INTO session_tokens (token_digest, app_id, user_id, created_at, expires_at, issuer)
                     VALUES (?, ?, ?, ?, ?, ?)
                     """,
-                arguments: [digest, app, user, now, expiresAtMs, issuer])
+                arguments: [digest, app, user, createdAt, expiresAtMs, issuer])
             try db.execute(
                 sql: """
                     DELETE FROM session_tokens WHERE app_id = ? AND user_id = ? AND token_digest NOT IN (
@@ -31,8 +35,8 @@ extension SQLiteStore {
                         ORDER BY created_at DESC LIMIT ?)
                     """,
                 arguments: [app, user, app, user, StoredSessionToken.maximumPerUser])
+            return StoredSessionToken(app: app, user: user, createdAtMs: createdAt, expiresAtMs: expiresAtMs, issuer: issuer)
         }
-        return stored
     }
 
     /// The session token with this digest, expired or not; nil when there is none (never issued,
@@ -55,16 +59,21 @@ extension SQLiteStore {
         }
     }
 
-    /// Every session of `app` created before `beforeMs` is refused from now on: one row, which
-    /// every relay's view reads (`sessionRevocations`); `pruneSessionTokens` deletes them later,
-    /// in batches, so a million sessions do not hold the writer here.
-    public func revokeAllSessionTokens(app: String, beforeMs: Int64) async throws {
+    /// Every session of `app` created before `beforeMs`, and every one stored now, is refused from
+    /// now on: one row, which every relay's view reads (`sessionRevocations`); `pruneSessionTokens`
+    /// deletes them later, in batches, so a million sessions do not hold the writer here. Returns
+    /// the instant in force.
+    @discardableResult
+    public func revokeAllSessionTokens(app: String, beforeMs: Int64) async throws -> Int64 {
         try await pool.write { db in
+            let newest = try Int64.fetchOne(db, sql: "SELECT MAX(created_at) FROM session_tokens WHERE app_id = ?", arguments: [app])
+            let previous = try Int64.fetchOne(
+                db, sql: "SELECT revoked_before FROM session_revocations WHERE app_id = ?", arguments: [app])
+            let before = SessionRevocationOrder.revokedBefore(nowMs: beforeMs, newestSessionMs: newest, previousMs: previous)
             try db.execute(
-                sql: """
-                    INSERT INTO session_revocations (app_id, revoked_before) VALUES (?, ?)
-                    ON CONFLICT (app_id) DO UPDATE SET revoked_before = MAX(revoked_before, excluded.revoked_before)
-                    """, arguments: [app, beforeMs])
+                sql: "INSERT INTO session_revocations (app_id, revoked_before) VALUES (?, ?) ON CONFLICT (app_id) DO UPDATE SET revoked_before = excluded.revoked_before",
+                arguments: [app, before])
+            return before
         }
     }
 

@@ -49,9 +49,11 @@ extension PostgresStore {
             guard matches.count == 1 else { return .ambiguous(matches.count) }
             try await connection.run(
                 "DELETE FROM api_tokens WHERE app_id = \(app) AND token_digest = \(match.digest)", logger: logger)
-            // Its sessions die with it (every relay's view already refuses them: their issuer is gone).
+            // Its sessions die with it (every relay's view already refuses them: their issuer is gone),
+            // and so do sessions issued before issuers were recorded: any token may have issued them.
             try await connection.run(
-                "DELETE FROM session_tokens WHERE app_id = \(app) AND issuer = \(CredentialIssuer.hex(match.digest))", logger: logger)
+                "DELETE FROM session_tokens WHERE app_id = \(app) AND (issuer = \(CredentialIssuer.hex(match.digest)) OR issuer IS NULL)",
+                logger: logger)
             try await notifyCredentialChange(app: app, connection)
             return .removed(match)
         }

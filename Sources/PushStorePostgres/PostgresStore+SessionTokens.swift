@@ -14,17 +14,21 @@ extension PostgresStore {
         -> StoredSessionToken
     {
         let now = clock()
-        let stored = StoredSessionToken(app: app, user: user, createdAtMs: now, expiresAtMs: expiresAtMs, issuer: issuer)
         let keep = Int64(StoredSessionToken.maximumPerUser)
-        try await transaction { connection in
+        return try await transaction { connection in
             // The user's lock: concurrent issues must not both keep the hundredth token.
             try await connection.run("SELECT pg_advisory_xact_lock(\(AdvisoryLock.user(app: app, user: user)))", logger: logger)
+            // Never before the app's revocation: one made by a relay whose clock runs ahead must
+            // not take a session issued after it (`SessionRevocationOrder`).
+            let revokedBefore = try await connection.value(
+                "SELECT revoked_before FROM session_revocations WHERE app_id = \(app)", as: Int64.self, logger: logger)
+            let createdAt = SessionRevocationOrder.createdAt(nowMs: now, revokedBeforeMs: revokedBefore)
             try await connection.run(
                 "DELETE FROM session_tokens WHERE app_id = \(app) AND user_id = \(user) AND expires_at <= \(now)", logger: logger)
             try await connection.run(
                 """
                 INSERT INTO session_tokens (token_digest, app_id, user_id, created_at, expires_at, issuer)
-                VALUES (\(digest), \(app), \(user), \(now), \(expiresAtMs), \(issuer))
+                VALUES (\(digest), \(app), \(user), \(createdAt), \(expiresAtMs), \(issuer))
                 """, logger: logger)
             try await connection.run(
                 """
@@ -32,8 +36,8 @@ extension PostgresStore {
                     SELECT token_digest FROM session_tokens WHERE app_id = \(app) AND user_id = \(user)
                     ORDER BY created_at DESC LIMIT \(keep))
                 """, logger: logger)
+            return StoredSessionToken(app: app, user: user, createdAtMs: createdAt, expiresAtMs: expiresAtMs, issuer: issuer)
         }
-        return stored
     }
 
     /// The session token with this digest, expired or not; nil when there is none (never issued,
@@ -59,16 +63,25 @@ extension PostgresStore {
         }
     }
 
-    /// Every session of `app` created before `beforeMs` is refused from now on, on every relay
-    /// (their views reload at the notification); `pruneSessionTokens` deletes them later.
-    public func revokeAllSessionTokens(app: String, beforeMs: Int64) async throws {
+    /// Every session of `app` created before `beforeMs`, and every one stored now whichever
+    /// relay's clock stamped it, is refused from now on, on every relay (their views reload at the
+    /// notification); `pruneSessionTokens` deletes them later. Returns the instant in force.
+    @discardableResult
+    public func revokeAllSessionTokens(app: String, beforeMs: Int64) async throws -> Int64 {
         try await transaction { connection in
+            // A session issued concurrently may land on either side: it was issued at the same time.
+            let newest = try await connection.value(
+                "SELECT MAX(created_at) FROM session_tokens WHERE app_id = \(app)", as: Int64.self, logger: logger)
+            let previous = try await connection.value(
+                "SELECT revoked_before FROM session_revocations WHERE app_id = \(app) FOR UPDATE", as: Int64.self, logger: logger)
+            let before = SessionRevocationOrder.revokedBefore(nowMs: beforeMs, newestSessionMs: newest, previousMs: previous)
             try await connection.run(
                 """
-                INSERT INTO session_revocations (app_id, revoked_before) VALUES (\(app), \(beforeMs))
-                ON CONFLICT (app_id) DO UPDATE SET revoked_before = GREATEST(session_revocations.revoked_before, excluded.revoked_before)
+                INSERT INTO session_revocations (app_id, revoked_before) VALUES (\(app), \(before))
+                ON CONFLICT (app_id) DO UPDATE SET revoked_before = excluded.revoked_before
                 """, logger: logger)
             try await notifyCredentialChange(app: app, connection)
+            return before
         }
     }
 

@@ -90,4 +90,41 @@ import Testing
         let reopened = try await db.open(clock: clock)
         #expect(try await reopened.allAPITokens().map(\.app) == ["B"])
     }
+
+    /// "Revoke every session" on a fleet whose relays' clocks differ: a session stamped by a relay
+    /// running 10 s ahead is revoked all the same, and one issued afterwards by the revoking relay
+    /// (whose clock is behind that stamp) is not.
+    @Test(arguments: StoreKind.allCases) func revokingAllGoesByWhatIsStoredNotByClocks(kind: StoreKind) async throws {
+        let db = try await TestDatabase.make(kind)
+        let behind = ManualClock()
+        let ahead = ManualClock()
+        ahead.advance(by: 10_000)
+        let revoking = try await db.open(clock: behind, nodeID: "node-a")
+        let issuing = kind == .sqlite ? revoking : try await db.open(clock: ahead, nodeID: "node-b")
+        let early = try await issuing.addSessionToken(digest: Self.digest(1), app: "A", user: "alice", expiresAtMs: .max)
+        let before = try await revoking.revokeAllSessionTokens(app: "A", beforeMs: behind.milliseconds + 1)
+        #expect(before > early.createdAtMs, "the session stored before the revocation is revoked, whatever stamped it")
+        #expect(try await revoking.sessionRevocations()["A"] == before)
+        behind.advance(by: 1)
+        let later = try await revoking.addSessionToken(digest: Self.digest(2), app: "A", user: "alice", expiresAtMs: .max)
+        #expect(later.createdAtMs >= before, "a session issued after the revocation survives it")
+        // A second revocation never moves the instant back.
+        #expect(try await revoking.revokeAllSessionTokens(app: "A", beforeMs: 0) > later.createdAtMs)
+    }
+
+    /// Sessions stored before issuers were recorded cannot be told apart: revoking any secondary
+    /// API token of their app ends them, with the token's own sessions.
+    @Test(arguments: StoreKind.allCases) func revokingAnAPITokenEndsTheAppsSessionsOfUnknownIssuer(kind: StoreKind) async throws {
+        let db = try await TestDatabase.make(kind)
+        let store = try await db.open()
+        let token = try #require(try await store.addAPIToken(app: "A", digest: Self.digest(9), prefix: "ab12", limit: 5))
+        try await store.addSessionToken(digest: Self.digest(1), app: "A", user: "alice", issuer: "another-token", expiresAtMs: .max)
+        try await store.addSessionToken(digest: Self.digest(2), app: "A", user: "bob", issuer: "another-token", expiresAtMs: .max)
+        try await store.addSessionToken(digest: Self.digest(3), app: "B", user: "bob", issuer: "another-token", expiresAtMs: .max)
+        try await db.execute("UPDATE session_tokens SET issuer = NULL WHERE user_id = 'bob'")
+        #expect(try await store.removeAPIToken(app: "A", .digest(token.digest)) == .removed(token))
+        #expect(try await store.sessionToken(digest: Self.digest(1)) != nil, "issued by another token: kept")
+        #expect(try await store.sessionToken(digest: Self.digest(2)) == nil, "of unknown issuer in app A: ended")
+        #expect(try await store.sessionToken(digest: Self.digest(3)) != nil, "another app's")
+    }
 }

@@ -140,6 +140,19 @@ final class TestDatabase: Sendable {
         }
     }
 
+    /// Runs `sql` beside the store (a change no store method makes, such as a row of an older version).
+    func execute(_ sql: String) async throws {
+        switch kind {
+        case .sqlite:
+            let queue = try DatabaseQueue(path: sqlite!.path)
+            defer { try? queue.close() }
+            try await queue.write { db in try db.execute(sql: sql) }
+        case .postgres:
+            let (cluster, database) = postgres!
+            _ = try await cluster.psql(database: database, sql)
+        }
+    }
+
     /// A table's column names, in order.
     func columns(of table: String) async throws -> [String] {
         switch kind {

@@ -39,6 +39,9 @@ public final class CredentialDirectory: Sendable {
         var pendingApps: Set<String> = []
         var pendingAll = false
         var reloading = false
+        /// Since when a change this relay heard of could not be read: the view is behind the
+        /// database although the watch hears.
+        var owedSince: ContinuousClock.Instant?
     }
 
     /// Reloads while the store's watch is not hearing other relays' changes.
@@ -46,6 +49,8 @@ public final class CredentialDirectory: Sendable {
     /// Reloads while it is (belt and braces: a notification lost without the connection failing).
     static let hearingPollInterval: Duration = .seconds(30)
     static let maximumStaleness: Duration = .seconds(2)
+    /// A failed reload is tried again this soon (doubling up to `pollInterval`), not at the next poll.
+    static let retryDelay: Duration = .milliseconds(100)
 
     let store: any RelayStore
     let sessionTokens: SessionTokenFormat
@@ -78,9 +83,14 @@ public final class CredentialDirectory: Sendable {
         store.credentialWatch.onChange { [weak self] app in self?.changed(app: app) }
     }
 
-    /// Whether the view is known to be the database's now.
+    /// Whether the view is known to be the database's now. A change heard and not read for
+    /// `maximumStaleness` makes it unknown, however well the watch hears.
     var isCurrent: Bool {
-        store.credentialWatch.isHearing || state.withLock { .now - $0.confirmedAt < Self.maximumStaleness }
+        let hearing = store.credentialWatch.isHearing
+        return state.withLock { state in
+            if let owed = state.owedSince, .now - owed >= Self.maximumStaleness { return false }
+            return hearing || .now - state.confirmedAt < Self.maximumStaleness
+        }
     }
 
     // MARK: Checks
@@ -151,6 +161,7 @@ public final class CredentialDirectory: Sendable {
     }
 
     private func drain() async {
+        var retry = Self.retryDelay
         while true {
             let next = state.withLock { state -> (all: Bool, apps: Set<String>)? in
                 guard state.pendingAll || !state.pendingApps.isEmpty else {
@@ -170,10 +181,28 @@ public final class CredentialDirectory: Sendable {
                 } else {
                     for app in next.apps { try await reload(app: app) }
                 }
+                state.withLock { $0.owedSince = nil }
+                retry = Self.retryDelay
             } catch {
                 DatabaseErrors.count(.credentials)
                 logger.warning(
                     "could not reload API tokens and session revocations; retrying", metadata: ["error": "\(store.describe(error))"])
+                // Still owed: tried again shortly (until then, past `maximumStaleness`, the view
+                // answers `unverifiable` rather than as if current).
+                let owed = state.withLock { state in
+                    if state.owedSince == nil { state.owedSince = .now }
+                    if next.all { state.pendingAll = true } else { state.pendingApps.formUnion(next.apps) }
+                    // Past the short retries, the service's poll (every `pollInterval` while
+                    // owed) carries on, so a store that is gone for good holds no loop here.
+                    guard retry <= Self.pollInterval else {
+                        state.reloading = false
+                        return false
+                    }
+                    return true
+                }
+                guard owed else { return }
+                try? await Task.sleep(for: retry)
+                retry *= 2
             }
         }
     }
@@ -206,10 +235,12 @@ public final class CredentialDirectory: Sendable {
 
 extension CredentialDirectory: Service {
     /// The database check behind the watch: a reload every `pollInterval` while the watch is not
-    /// hearing, every `hearingPollInterval` while it is. Ends at shutdown.
+    /// hearing or a change it heard could not be read, every `hearingPollInterval` otherwise. Ends
+    /// at shutdown.
     public func run() async throws {
         while !Task.isShuttingDownGracefully, !Task.isCancelled {
-            let interval = store.credentialWatch.isHearing ? Self.hearingPollInterval : Self.pollInterval
+            let owed = state.withLock { $0.owedSince != nil }
+            let interval = store.credentialWatch.isHearing && !owed ? Self.hearingPollInterval : Self.pollInterval
             do {
                 try await cancelWhenGracefulShutdown { try await Task.sleep(for: interval) }
             } catch {

@@ -41,9 +41,9 @@ extension RESTAPI {
         // for a leak of unknown extent). Master token only, like managing API tokens.
         v3.delete("applications/session_tokens") { _, context in
             let app = try context.requireMasterToken()
-            // Sessions created in this very millisecond go too: none issued before the answer survives.
-            let before = clock() + 1
-            try await store.revokeAllSessionTokens(app: app.appID, beforeMs: before)
+            // Sessions created in this very millisecond go too, and every one stored, whichever
+            // relay's clock stamped it: none issued before the answer survives.
+            let before = try await store.revokeAllSessionTokens(app: app.appID, beforeMs: clock() + 1)
             credentials.revokedSessions(app: app.appID, beforeMs: before)
             context.logger.notice("every session token of the app revoked")
             return SessionsRevoked(revokedBefore: before)

@@ -26,7 +26,8 @@ public protocol CredentialStore: Sendable {
     @discardableResult
     func revokeSessionTokens(app: String, user: String) async throws -> Int
     /// Refuses, from now on and on every relay, every session of `app` created before `beforeMs`.
-    func revokeAllSessionTokens(app: String, beforeMs: Int64) async throws
+    @discardableResult
+    func revokeAllSessionTokens(app: String, beforeMs: Int64) async throws -> Int64
     /// Each app's revocation instant (sessions created before it are refused), Unix ms.
     func sessionRevocations() async throws -> [String: Int64]
     /// Deletes up to `limit` sessions no longer usable at `nowMs` (expired, past
