@@ -69,7 +69,7 @@ let package = Package(
         .target(name: "UUIDText"),
         // The seam between the dispatcher and each push provider: `PushSender`, what it is handed
         // and what it answers. Every provider module implements it; none depends on another.
-        .target(name: "PushSending"),
+        .target(name: "PushSending", dependencies: ["LogRedaction"]),
         // When a provider connection that stopped answering is closed: PINGs, their deadline, requests
         // in a row without an answer. Pure decisions, shared by the HTTP/2 transport and HMS's client.
         .target(name: "ConnectionLiveness"),
@@ -102,7 +102,9 @@ let package = Package(
         // FCM HTTP v1: service-account credentials, the error model and the client, on the transport.
         .target(
             name: "FCM",
-            dependencies: ["ConnectionLiveness", "HTTP2Transport", "PushSending", .product(name: "Logging", package: "swift-log")]),
+            dependencies: [
+                "ConnectionLiveness", "HTTP2Transport", "LogRedaction", "PushSending", .product(name: "Logging", package: "swift-log"),
+            ]),
         // AsyncHTTPClient as the providers on it use it (HMS): HTTP/2 or HTTP/1.1 as ALPN chooses, and
         // every HTTP/2 connection watched by `ConnectionLiveness` (AsyncHTTPClient has no PING of its own).
         .target(

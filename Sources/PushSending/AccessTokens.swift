@@ -1,3 +1,4 @@
+import LogRedaction
 import Synchronization
 
 /// A bearer access token (OAuth 2.0) and when it stops working (Unix seconds). Never in
@@ -11,7 +12,7 @@ public struct AccessToken: Sendable, Hashable, CustomStringConvertible {
         self.expiresAt = expiresAt
     }
 
-    public var description: String { "access token \(value.prefix(6))… (expires at \(expiresAt))" }
+    public var description: String { "access token \(Redaction.redact(value)) (expires at \(expiresAt))" }
 }
 
 /// When to fetch a new access token, as a value that decides and a caller that acts, so every

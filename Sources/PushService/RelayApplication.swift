@@ -93,6 +93,8 @@ public final class RelayApplication: Sendable {
             store: api.store, targets: targets,
             configuration: seams.dispatcher
                 ?? DispatcherConfiguration(
+                    initialBackoff: configuration.delivery.retryInitialBackoff,
+                    maximumBackoff: configuration.delivery.retryMaximumBackoff,
                     shutdownGrace: configuration.delivery.shutdownGrace,
                     maxBacklog: configuration.delivery.maxBacklog),
             clock: seams.clock, erasedUsers: api.erasedUsers,

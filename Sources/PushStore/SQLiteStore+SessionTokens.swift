@@ -71,7 +71,8 @@ extension SQLiteStore {
                 db, sql: "SELECT revoked_before FROM session_revocations WHERE app_id = ?", arguments: [app])
             let before = SessionRevocationOrder.revokedBefore(nowMs: beforeMs, newestSessionMs: newest, previousMs: previous)
             try db.execute(
-                sql: "INSERT INTO session_revocations (app_id, revoked_before) VALUES (?, ?) ON CONFLICT (app_id) DO UPDATE SET revoked_before = excluded.revoked_before",
+                sql:
+                    "INSERT INTO session_revocations (app_id, revoked_before) VALUES (?, ?) ON CONFLICT (app_id) DO UPDATE SET revoked_before = excluded.revoked_before",
                 arguments: [app, before])
             return before
         }

@@ -1,4 +1,5 @@
 import Foundation
+import LogRedaction
 
 /// A Google service account's JSON key file, as the Firebase console downloads it: what the
 /// OAuth 2.0 token exchange needs (the RS256 assertion's issuer, key and audience) and the
@@ -52,7 +53,7 @@ public struct FCMServiceAccount: Sendable, Hashable, CustomStringConvertible {
         try self.init(json: data, source: path)
     }
 
-    public var description: String { "service account \(clientEmail) (project \(projectID), key \(privateKeyID.prefix(8))…)" }
+    public var description: String { "service account \(clientEmail) (project \(projectID), key \(Redaction.redact(privateKeyID)))" }
 
     private struct File: Decodable {
         var type: String?

@@ -61,10 +61,16 @@ extension RelayConfiguration {
 
         var delivery = DeliveryConfiguration()
         if let deliveryMap = try top.mapping("delivery") {
-            try deliveryMap.allowOnly(["prune_after", "shutdown_grace", "max_backlog"])
+            try deliveryMap.allowOnly(["prune_after", "shutdown_grace", "max_backlog", "retry_backoff", "retry_max_backoff"])
             if let value = try deliveryMap.duration("prune_after") { delivery.pruneAfter = value }
             if let value = try deliveryMap.duration("shutdown_grace") { delivery.shutdownGrace = value }
             if let value = try deliveryMap.duration("max_backlog") { delivery.maxBacklog = value }
+            let allowed = DeliveryConfiguration.allowedRetryBackoff
+            if let value = try deliveryMap.duration("retry_backoff", in: allowed, "100ms...1h") { delivery.retryInitialBackoff = value }
+            if let value = try deliveryMap.duration("retry_max_backoff", in: allowed, "100ms...1h") { delivery.retryMaximumBackoff = value }
+            guard delivery.retryMaximumBackoff >= delivery.retryInitialBackoff else {
+                throw .invalidValue(key: deliveryMap.name("retry_max_backoff"), reason: "must not be below delivery.retry_backoff")
+            }
         }
 
         let listenMap = try top.requiredMapping("listen")

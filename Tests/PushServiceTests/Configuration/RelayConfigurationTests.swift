@@ -15,6 +15,10 @@ import Testing
           max_connections: 100
           header_timeout: 5s
           body_timeout: 2m
+          send_timeout: 45s
+        delivery:
+          retry_backoff: 500ms
+          retry_max_backoff: 2m
         apps:
           - app_id: A
             api_token: aaaaaaaaaaaaaaaaaaaaaaaa
@@ -30,6 +34,9 @@ import Testing
         #expect(config.http.maxConnections == 100)
         #expect(config.http.headerTimeout == .seconds(5))
         #expect(config.http.bodyTimeout == .seconds(120))
+        #expect(config.http.sendTimeout == .seconds(45))
+        #expect(config.delivery.retryInitialBackoff == .milliseconds(500))
+        #expect(config.delivery.retryMaximumBackoff == .seconds(120))
         #expect(config.apps.map(\.appID) == ["A", "12345"])
         #expect(config.apps[0].apiToken.value == "aaaaaaaaaaaaaaaaaaaaaaaa")
     }
@@ -195,6 +202,18 @@ import Testing
             .invalidValue(key: "listen", reason: "must be a mapping of keys to values")
         ),
         ("- just\n- a list", .invalidValue(key: "(top level)", reason: "must be a mapping of keys to values")),
+        (
+            "listen: {}\ndatabase: {path: p}\nhttp: {send_timeout: 0s}\napps: [{app_id: A, api_token: aaaaaaaaaaaaaaaaaaaa}]",
+            .invalidValue(key: "http.send_timeout", reason: "must be 1s...10m")
+        ),
+        (
+            "listen: {}\ndatabase: {path: p}\ndelivery: {retry_backoff: 10ms}\napps: [{app_id: A, api_token: aaaaaaaaaaaaaaaaaaaa}]",
+            .invalidValue(key: "delivery.retry_backoff", reason: "must be 100ms...1h")
+        ),
+        (
+            "listen: {}\ndatabase: {path: p}\ndelivery: {retry_backoff: 10s, retry_max_backoff: 5s}\napps: [{app_id: A, api_token: aaaaaaaaaaaaaaaaaaaa}]",
+            .invalidValue(key: "delivery.retry_max_backoff", reason: "must not be below delivery.retry_backoff")
+        ),
     ])
     func invalidConfigurationsNameTheKey(yaml: String, expected: ConfigurationError) {
         #expect(throws: expected) { try RelayConfiguration.parse(yaml: yaml) }
