@@ -6,8 +6,8 @@
 ///   requests wait for answers: send a PING.
 /// - A PING unanswered for `pingTimeout`: the connection is dead; close it (its requests are
 ///   retried on a new one).
-/// - `maximumUnansweredInARow` requests in a row ended without an answer (their deadlines passed,
-///   or the client gave up on them) while none was answered: close it too. A connection can answer
+/// - `maximumUnansweredInARow` requests in a row ended without an answer (their deadlines passed)
+///   while none was answered: close it too. A connection can answer
 ///   PINGs and still carry no request (a server that stopped serving streams after a protocol
 ///   error; one seen here after a GOAWAY): only the requests tell.
 /// - A connection-level protocol error: close it. (NIO reports one after writing GOAWAY and leaves
@@ -55,8 +55,13 @@ public struct ConnectionLiveness: Sendable {
         openRequests += 1
     }
 
+    /// A request its caller gave up on (cancelled): no evidence either way.
+    public mutating func requestAbandoned() {
+        openRequests = max(0, openRequests - 1)
+    }
+
     /// A request ended: `answered` when the server answered it (any status), false when it ended
-    /// without an answer (its deadline, or the client reset it).
+    /// without an answer (its deadline passed).
     public mutating func requestEnded(answered: Bool) -> Action {
         openRequests = max(0, openRequests - 1)
         if answered {

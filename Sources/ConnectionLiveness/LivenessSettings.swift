@@ -1,5 +1,7 @@
 /// How quickly a provider connection that stops answering is found out (`ConnectionLiveness`).
-/// The defaults replace a silent connection with requests waiting within about 8 s.
+/// The defaults replace a silent connection with requests waiting within about 15 s: quick for a
+/// user waiting on a push, and slow enough that a provider (or a relay) pausing for a loaded
+/// moment is not taken for dead.
 public struct LivenessSettings: Sendable, Hashable {
     /// An idle connection PINGs after this long without a byte from the server.
     public var idlePingInterval: Duration
@@ -11,8 +13,8 @@ public struct LivenessSettings: Sendable, Hashable {
     public var maximumUnansweredInARow: Int
 
     public static let defaultIdlePingInterval: Duration = .seconds(60)
-    public static let defaultStallPingInterval: Duration = .seconds(3)
-    public static let defaultPingTimeout: Duration = .seconds(5)
+    public static let defaultStallPingInterval: Duration = .seconds(5)
+    public static let defaultPingTimeout: Duration = .seconds(10)
     public static let defaultMaximumUnansweredInARow = 8
 
     public init(

@@ -12,7 +12,7 @@ struct ClientLivenessTests {
     static func client(_ mock: APNsMockServer, maximumUnansweredInARow: Int = 8) throws -> APNsClient {
         var configuration = Fixtures.clientConfiguration(port: mock.port, authentication: .token(try Fixtures.tokenCache()))
         configuration.liveness = LivenessSettings(
-            stallPingInterval: .milliseconds(300), pingTimeout: .milliseconds(700), maximumUnansweredInARow: maximumUnansweredInARow)
+            stallPingInterval: .milliseconds(300), pingTimeout: .seconds(2), maximumUnansweredInARow: maximumUnansweredInARow)
         return try APNsClient(configuration: configuration)
     }
 
@@ -32,7 +32,7 @@ struct ClientLivenessTests {
             #expect(ContinuousClock.now - started < .seconds(30))
             #expect(try await client.send(request()).status == 200)
             #expect(mock.stats.connectionsSilenced == 1)
-            #expect(mock.stats.connectionsAccepted == 2)
+            #expect(mock.stats.connectionsAccepted >= 2)
             await client.shutdown()
         }
     }

@@ -10,7 +10,7 @@ import TestSupport
 /// liveness handler), as the project's own HTTP/2 transport replaces its own.
 @Suite(.timeLimit(.minutes(2))) struct HMSClientLivenessTests {
     /// Quick to give up, so the tests take seconds; what matters is that the connection is replaced.
-    static let liveness = LivenessSettings(stallPingInterval: .milliseconds(300), pingTimeout: .milliseconds(700))
+    static let liveness = LivenessSettings(stallPingInterval: .milliseconds(300), pingTimeout: .seconds(2))
 
     static func withMock(_ body: (HMSMockServer, HMSClient) async throws -> Void) async throws {
         let server = try HMSMockServer(
@@ -47,11 +47,11 @@ import TestSupport
             await #expect(throws: HMSError.self) { try await client.send(body: HMSClientTests.body(2), timeout: .seconds(60)) }
             let waited = ContinuousClock.now - started
             #expect(waited < .seconds(30), "the connection was given up, not the request's 60 s deadline: \(waited)")
-            #expect(client.connectionsReplaced == 1)
+            #expect(client.connectionsReplaced >= 1)
             let next = try await client.send(body: HMSClientTests.body(3))
             #expect(next.code == .success)
             #expect(server.stats.connectionsSilenced == 1)
-            #expect(server.stats.connectionsAccepted == 2)
+            #expect(server.stats.connectionsAccepted >= 2)
         }
     }
 }

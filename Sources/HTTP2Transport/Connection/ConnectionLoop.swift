@@ -402,8 +402,12 @@ final class ConnectionLoop {
             finishRequest(stream.pending, .failure(.timedOut))
             streams[id] = nil
             nghttp2_submit_rst_stream(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), id, NGHTTP2_CANCEL.rawValue)
-            // Given up on, by its deadline or its caller: no answer came.
-            if case .close = verdict {} else { verdict = liveness.requestEnded(answered: false) }
+            if stream.pending.deadline > now {
+                liveness.requestAbandoned()  // its caller gave up early: says nothing of the connection
+            } else {
+                let ended = liveness.requestEnded(answered: false)  // its deadline passed unanswered
+                if ended != .none { verdict = ended }
+            }
         }
         handle.streamsInFlight.store(streams.count, ordering: .relaxed)
         for p in waiting where p.deadline <= now && !p.isCompleted { p.complete(.failure(.timedOut)) }

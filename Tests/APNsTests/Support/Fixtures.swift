@@ -1,3 +1,4 @@
+import ConnectionLiveness
 import APNs
 import APNsMock
 import Foundation
@@ -43,6 +44,11 @@ enum Fixtures {
         return c
     }
 
+    /// A mock in the test process can fall silent for seconds on a loaded machine (every suite
+    /// runs at once): only the liveness tests (`ClientLivenessTests`) ask for the relay's quick
+    /// defaults; the others must not lose a connection to a pause.
+    static let patientLiveness = LivenessSettings(stallPingInterval: .seconds(60), pingTimeout: .seconds(60))
+
     static func clientConfiguration(
         port: Int, authentication: APNsAuthentication, connections: Int = 1,
         // Generous: hundreds of concurrent sends on a loaded machine three times
@@ -55,7 +61,7 @@ enum Fixtures {
         return APNsClientConfiguration(
             endpoint: TransportEndpoint(host: "127.0.0.1", port: port), authentication: authentication,
             extraCAFile: cert("ca.pem"), trustSystemRoots: false, connections: connections,
-            requestTimeout: requestTimeout, reconnectBackoff: (.milliseconds(20), .milliseconds(200)),
+            requestTimeout: requestTimeout, liveness: patientLiveness, reconnectBackoff: (.milliseconds(20), .milliseconds(200)),
             eventHandler: handler)
     }
 }
