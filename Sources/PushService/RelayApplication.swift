@@ -333,6 +333,7 @@ public final class RelayApplication: Sendable {
             return false
         }
         api.templates.replace(with: fresh.apps)
+        api.consoleUsers.replace(with: fresh.console.users)
         let running = configuration
         if fresh.listen != running.listen || fresh.database != running.database
             || fresh.apps.map(\.appID) != running.apps.map(\.appID) || fresh.apps.map(\.apiToken) != running.apps.map(\.apiToken)

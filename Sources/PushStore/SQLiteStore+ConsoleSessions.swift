@@ -62,6 +62,25 @@ extension SQLiteStore {
     }
 
     @discardableResult
+    public func removeConsoleSessions(identityKind: String, identityName: String) async throws -> Int {
+        try await pool.write { db in
+            try db.execute(
+                sql: "DELETE FROM console_sessions WHERE identity_kind = ? AND identity_name = ?", arguments: [identityKind, identityName])
+            return db.changesCount
+        }
+    }
+
+    @discardableResult
+    public func removeConsoleSessions(app: String, apiTokenKind: String) async throws -> Int {
+        try await pool.write { db in
+            try db.execute(
+                sql: "DELETE FROM console_sessions WHERE app_id = ? OR (identity_kind = ? AND identity_name = ?)",
+                arguments: [app, apiTokenKind, app])
+            return db.changesCount
+        }
+    }
+
+    @discardableResult
     public func pruneConsoleSessions(cutoff: ConsoleSessionCutoff) async throws -> Int {
         try await pool.write { db in
             try Self.deleteEnded(db, cutoff)

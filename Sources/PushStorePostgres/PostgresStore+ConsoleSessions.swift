@@ -55,6 +55,26 @@ extension PostgresStore {
         }
     }
 
+    @discardableResult
+    public func removeConsoleSessions(identityKind: String, identityName: String) async throws -> Int {
+        try await withConnection { connection in
+            try await connection.count(
+                "DELETE FROM console_sessions WHERE identity_kind = \(identityKind) AND identity_name = \(identityName) RETURNING 1",
+                logger: logger)
+        }
+    }
+
+    @discardableResult
+    public func removeConsoleSessions(app: String, apiTokenKind: String) async throws -> Int {
+        try await withConnection { connection in
+            try await connection.count(
+                """
+                DELETE FROM console_sessions WHERE app_id = \(app) OR (identity_kind = \(apiTokenKind) AND identity_name = \(app))
+                RETURNING 1
+                """, logger: logger)
+        }
+    }
+
     public func switchConsoleSession(key: Data, toApp app: String) async throws {
         try await withConnection { connection in
             try await connection.run("UPDATE console_sessions SET app_id = \(app) WHERE key = \(key)", logger: logger)

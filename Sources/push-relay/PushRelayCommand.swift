@@ -7,7 +7,10 @@ struct PushRelayCommand: AsyncParsableCommand {
         commandName: "push-relay",
         abstract: "Self-hosted push-notification relay: Sendbird-compatible webhook and REST API, delivery to APNs, FCM and HMS.",
         version: version,
-        subcommands: [ServeCommand.self, CheckConfigCommand.self, SendCommand.self, TestPushCommand.self, MigrateStoreCommand.self]
+        subcommands: [
+            ServeCommand.self, CheckConfigCommand.self, SendCommand.self, TestPushCommand.self, MigrateStoreCommand.self,
+            EndConsoleSessionsCommand.self,
+        ]
     )
 }
 

@@ -47,7 +47,7 @@ struct TestPushCommand: AsyncParsableCommand {
     @Option(name: .customLong("token-type"), help: "With --device-token: apns, gcm (fcm) or huawei (hms).")
     var tokenType: String?
 
-    @Option(name: .customLong("device-token"), help: "Send to this one device token, registered or not.")
+    @Option(name: .customLong("device-token"), help: "Send to this one device token (registered to a user of the app).")
     var deviceToken: String?
 
     @Option(name: .long, help: "The alert text (default: \"\(TestPushRequest.defaultMessage)\").")
@@ -77,7 +77,12 @@ struct TestPushCommand: AsyncParsableCommand {
         var logger = Logger(label: "push-relay.test-push")
         logger.logLevel = .error  // the table says it all; connection chatter would only confuse
         let target = Self.target(of: app, logger: logger)
-        let store = try await openStore(configuration.database, logger: logger)
+        let store: any RelayStore
+        do {
+            store = try await SideStore.open(configuration.database, nodeID: "test-push", logger: logger)
+        } catch {
+            Self.fail(error.message, code: error.exitCode)
+        }
         let testPush = TestPush(
             store: store, targets: StaticDeliveryTargets(target.map { [app.appID: $0] } ?? [:]), timeout: .seconds(timeout),
             logger: logger)
@@ -129,27 +134,6 @@ struct TestPushCommand: AsyncParsableCommand {
             return .success(try await testPush.send(request, app: app))
         } catch {
             return .failure(error)
-        }
-    }
-
-    /// The configured store, opened beside a relay that may be serving it: an SQLite file must
-    /// exist (none is made), and a PostgreSQL store gets two connections under a node id of its own.
-    private func openStore(_ configured: DatabaseConfiguration, logger: Logger) async throws -> any RelayStore {
-        var database = configured
-        switch database.backend {
-        case .sqlite(let path):
-            guard FileManager.default.fileExists(atPath: path) else {
-                Self.fail("no database at \(path): has the relay run with this configuration?", code: 74)
-            }
-        case .postgres(var settings):
-            settings.poolSize = 2
-            settings.nodeID = "test-push"
-            database.backend = .postgres(settings)
-        }
-        do {
-            return try await RelayApplication.openStore(database, logger: logger)
-        } catch {
-            Self.fail("\(error)", code: 74)
         }
     }
 

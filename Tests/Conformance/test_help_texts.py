@@ -14,7 +14,7 @@ from conftest import BINARY, ROOT
 OPERATIONS = (ROOT / "docs" / "operations.md").read_text()
 TOOLS = (ROOT / "docs" / "tools.md").read_text()
 EXAMPLE = (ROOT / "Config" / "push-relay.yaml").read_text()
-SUBCOMMANDS = ["serve", "check-config", "send", "test-push", "migrate-store"]
+SUBCOMMANDS = ["serve", "check-config", "send", "test-push", "migrate-store", "end-console-sessions"]
 
 
 def flat(text: str) -> str:

@@ -61,4 +61,24 @@ import Testing
         #expect(try await store.pruneConsoleSessions(cutoff: ConsoleSessionCutoff(idleByMs: -1, createdByMs: 0)) == 2)
         #expect(try await store.consoleSession(key: Self.key(11)) == nil)
     }
+
+    /// A console user's sessions end together (a leaked password, a person who left), and an
+    /// app's: those signed in with its API tokens and those showing it.
+    @Test(arguments: StoreKind.allCases) func aUsersOrAnAppsSessionsEndTogether(kind: StoreKind) async throws {
+        let db = try await TestDatabase.make(kind)
+        let store = try await db.open()
+        var ops = Self.session("ops", kind: "user", seen: 100)
+        for n in 1...2 { try await store.addConsoleSession(key: Self.key(n), ops, maximum: 10, cutoff: Self.open) }
+        ops.app = "b"
+        try await store.addConsoleSession(key: Self.key(3), ops, maximum: 10, cutoff: Self.open)
+        try await store.addConsoleSession(key: Self.key(4), Self.session("a", seen: 100), maximum: 10, cutoff: Self.open)
+        try await store.addConsoleSession(key: Self.key(5), Self.session("b", seen: 100), maximum: 10, cutoff: Self.open)
+        #expect(try await store.removeConsoleSessions(app: "b", apiTokenKind: "api_token") == 2, "b's token and ops looking at b")
+        #expect(try await store.consoleSession(key: Self.key(3)) == nil)
+        #expect(try await store.consoleSession(key: Self.key(5)) == nil)
+        #expect(try await store.removeConsoleSessions(identityKind: "user", identityName: "ops") == 2)
+        #expect(try await store.consoleSession(key: Self.key(1)) == nil)
+        #expect(try await store.consoleSession(key: Self.key(4)) != nil, "another app's session stays")
+        #expect(try await store.removeConsoleSessions(identityKind: "user", identityName: "ops") == 0)
+    }
 }

@@ -24,6 +24,7 @@ import hmac
 import json
 import os
 import re
+import signal
 import time
 import urllib.parse
 
@@ -215,6 +216,44 @@ def test_a_console_session_is_one_truth_across_a_fleet(tmp_path):
         for url in (one, two):
             assert console_get(url, "/console/overview", cookie).headers.get("location") == "/console/sign-in"
         print("\nconsole: signed in on relay 1, used on relay 2, signed out on relay 2, refused by both")
+    finally:
+        fleet.stop()
+
+
+@needs_build
+def test_a_rotated_console_secret_ends_its_sessions_on_every_relay(tmp_path):
+    """A console user's session keeps a keyed fingerprint of the secret it signed in with: the
+    secret changed in the configuration (read on SIGHUP, no restart), the session ends on every
+    relay at its next request; the new secret signs in."""
+    secret = tmp_path / "console-ops"
+    secret.write_text("ops-secret-0123456789")
+    secret.chmod(0o600)
+    fleet = Fleet(tmp_path, size=2, extra_config=(
+        "console: {enabled: true, users: [{name: ops, secret: {file: %s}}]}\n" % secret))
+    try:
+        one, two = fleet.urls()
+
+        def sign_in(url, password):
+            form = requests.get(f"{url}/console/sign-in", timeout=10)
+            return requests.post(f"{url}/console/sign-in", data={"name": "ops", "secret": password,
+                                                                 "csrf": console_csrf(form.text)},
+                                 cookies=form.cookies, allow_redirects=False, timeout=10)
+
+        answer = sign_in(one, "ops-secret-0123456789")
+        assert answer.status_code == 303 and answer.headers["location"] == "/console/overview", answer.text
+        cookie = answer.cookies["pushrelay_console"]
+        assert console_get(two, "/console/overview", cookie).status_code == 200
+
+        secret.write_text("a-rotated-secret-9876543210")
+        for node in fleet.nodes:
+            node["process"].send_signal(signal.SIGHUP)
+        started = time.monotonic()
+        for url in (two, one):
+            assert wait_until(lambda: console_get(url, "/console/overview", cookie).headers.get("location")
+                              == "/console/sign-in", deadline_s=30), f"the old secret's session lives on at {url}"
+        print(f"\nconsole: a rotated secret ended the session on both relays after {time.monotonic() - started:.3f} s")
+        assert sign_in(two, "ops-secret-0123456789").status_code == 401
+        assert sign_in(two, "a-rotated-secret-9876543210").headers.get("location") == "/console/overview"
     finally:
         fleet.stop()
 

@@ -21,20 +21,18 @@ struct ConsoleAccess: Sendable {
         case unverifiable
     }
 
-    private struct User: Sendable {
-        let name: String
-        let digest: [UInt8]
-        let apps: [String]?
-    }
+    typealias User = ConsoleUsers.User
 
     let apps: AppRegistry
     let credentials: CredentialDirectory
-    private let users: [User]
+    /// The configured console users as they are now (SIGHUP replaces them).
+    let consoleUsers: ConsoleUsers
+    private var users: [User] { consoleUsers.current }
 
-    init(apps: AppRegistry, credentials: CredentialDirectory, users: [ConsoleConfiguration.User]) {
+    init(apps: AppRegistry, credentials: CredentialDirectory, users: ConsoleUsers) {
         self.apps = apps
         self.credentials = credentials
-        self.users = users.map { User(name: $0.name, digest: AppRegistry.digest($0.secret.value), apps: $0.apps) }
+        consoleUsers = users
     }
 
     /// Signs in with a console user's name and secret, or (no name) with an API token.
@@ -46,7 +44,7 @@ struct ConsoleAccess: Sendable {
         var found: User?
         for user in users where AppRegistry.constantTimeEqual(user.digest, digest) && user.name == name { found = user }
         guard let found, let first = allowedApps(found).first else { return .refused }
-        return .signedIn(.user(name: found.name), app: first.appID)
+        return .signedIn(.user(name: found.name, fingerprint: found.fingerprint), app: first.appID)
     }
 
     private func signIn(apiTokenDigest digest: [UInt8]) -> SignIn {
@@ -69,8 +67,12 @@ struct ConsoleAccess: Sendable {
             case .app, .unknown: return .revoked
             case .unverifiable: return .unverifiable
             }
-        case .user(let name):
-            guard let user = users.first(where: { $0.name == name }) else { return .revoked }
+        case .user(let name, let fingerprint):
+            // The secret it signed in with must still be the user's: a rotated or removed one
+            // ends the session here.
+            guard let user = users.first(where: { $0.name == name }),
+                AppRegistry.constantTimeEqual(user.fingerprint, fingerprint)
+            else { return .revoked }
             return allowedApps(user).contains { $0.appID.sameBytes(as: app) } ? .valid : .revoked
         }
     }
@@ -79,7 +81,7 @@ struct ConsoleAccess: Sendable {
     func apps(for identity: ConsoleIdentity) -> [AppConfiguration] {
         switch identity {
         case .apiToken(let app, _): return apps.app(withID: app).map { [$0] } ?? []
-        case .user(let name): return users.first { $0.name == name }.map(allowedApps) ?? []
+        case .user(let name, _): return users.first { $0.name == name }.map(allowedApps) ?? []
         }
     }
 
@@ -87,7 +89,7 @@ struct ConsoleAccess: Sendable {
     /// (a console user allowed every app), or anyone when the relay serves one app only.
     func seesRelay(_ identity: ConsoleIdentity) -> Bool {
         if apps.apps.count == 1 { return true }
-        if case .user(let name) = identity, let user = users.first(where: { $0.name == name }) { return user.apps == nil }
+        if case .user(let name, _) = identity, let user = users.first(where: { $0.name == name }) { return user.apps == nil }
         return false
     }
 
@@ -95,7 +97,7 @@ struct ConsoleAccess: Sendable {
     static func rateKey(_ identity: ConsoleIdentity) -> [UInt8] {
         switch identity {
         case .apiToken(_, let digest): digest
-        case .user(let name): Array(SHA256.hash(data: Data("console-user:\(name)".utf8)))
+        case .user(let name, _): Array(SHA256.hash(data: Data("console-user:\(name)".utf8)))
         }
     }
 

@@ -7,23 +7,30 @@ enum ConsoleIdentity: Sendable, Hashable {
     /// request through the REST API's own credential code, so a revoked token ends its sessions
     /// on every relay.
     case apiToken(app: String, digest: [UInt8])
-    /// A `console.users` entry, by name.
-    case user(name: String)
+    /// A `console.users` entry, by name and a keyed fingerprint of the secret it signed in with
+    /// (`ConsoleAccess`): a secret changed or removed in the configuration ends its sessions at
+    /// their next request, on every relay that reads the new configuration.
+    case user(name: String, fingerprint: [UInt8])
 
     /// As the store keeps it: a kind, a name (the token's app, the user's name; with the kind,
-    /// the share of the session table it counts in) and the token's digest.
+    /// the share of the session table it counts in) and the token's digest or the secret's
+    /// fingerprint.
     var stored: (kind: String, name: String, digest: Data?) {
         switch self {
-        case .apiToken(let app, let digest): ("api_token", app, Data(digest))
-        case .user(let name): ("user", name, nil)
+        case .apiToken(let app, let digest): (Self.apiTokenKind, app, Data(digest))
+        case .user(let name, let fingerprint): (Self.userKind, name, Data(fingerprint))
         }
     }
 
-    /// The identity a stored session names; nil for a kind this relay does not know.
+    static let apiTokenKind = "api_token"
+    static let userKind = "user"
+
+    /// The identity a stored session names; nil for a kind this relay does not know, or a user's
+    /// session stored before secrets were fingerprinted (it cannot be tied to one: it ends).
     init?(kind: String, name: String, digest: Data?) {
         switch (kind, digest) {
-        case ("api_token", let digest?): self = .apiToken(app: name, digest: Array(digest))
-        case ("user", _): self = .user(name: name)
+        case (Self.apiTokenKind, let digest?): self = .apiToken(app: name, digest: Array(digest))
+        case (Self.userKind, let fingerprint?): self = .user(name: name, fingerprint: Array(fingerprint))
         default: return nil
         }
     }
@@ -32,7 +39,7 @@ enum ConsoleIdentity: Sendable, Hashable {
     var label: String {
         switch self {
         case .apiToken: "API token"
-        case .user(let name): name
+        case .user(let name, _): name
         }
     }
 }

@@ -63,7 +63,9 @@ extension ConsoleRoutes {
         let client = self.client(request, context)
         let form = try await ConsoleForm(request)
         let name = String((form["name"] ?? "").prefix(64))
-        try signInLimits.admit(client: client.address, user: name)
+        let presented = request.cookies[ConsoleDeviceCookie.name].map { String($0.value) }
+        let device = presented.flatMap { deviceCookies.isValid($0, for: name) ? $0 : nil }
+        try signInLimits.admit(client: client.address, user: name, trustedDevice: name.isEmpty ? nil : device)
         guard
             ConsoleCSRF.matches(presented: form[ConsoleCSRF.fieldName], expected: request.cookies[ConsoleCSRF.signInCookieName]?.value)
         else {
@@ -73,12 +75,17 @@ extension ConsoleRoutes {
         case .signedIn(let identity, let app):
             let (cookie, _) = try await sessions.create(identity: identity, app: app)
             context.logger.info("console sign-in", metadata: ["app": .string(app), "with": .string(identity.label)])
-            throw ConsoleRedirect(
-                location: "/console/overview",
-                cookies: [
-                    ConsoleCookie.header(ConsoleSessions.cookieName, cookie, secure: client.isHTTPS),
-                    ConsoleCookie.clear(ConsoleCSRF.signInCookieName, secure: client.isHTTPS),
-                ])
+            var cookies = [
+                ConsoleCookie.header(ConsoleSessions.cookieName, cookie, secure: client.isHTTPS),
+                ConsoleCookie.clear(ConsoleCSRF.signInCookieName, secure: client.isHTTPS),
+            ]
+            if case .user(let user, _) = identity {
+                cookies.append(
+                    ConsoleCookie.header(
+                        ConsoleDeviceCookie.name, deviceCookies.issue(for: user), secure: client.isHTTPS,
+                        maxAge: ConsoleDeviceCookie.maxAgeSeconds))
+            }
+            throw ConsoleRedirect(location: "/console/overview", cookies: cookies)
         case .refused:
             if let heldBack = refusalLog.admit("refused", nowMs: clock()) {
                 context.logger.info(

@@ -10,6 +10,8 @@ struct ConsoleRoutes: Sendable {
     let sessions: ConsoleSessions
     let configuration: ConsoleConfiguration
     let signInLimits = ConsoleSignInLimiter()
+    /// Browsers a console user signed in from (`ConsoleDeviceCookie`).
+    let deviceCookies: ConsoleDeviceCookie
     /// One line per interval for refused sign-ins, however many there are.
     let refusalLog = LogThrottle(interval: .seconds(10))
     /// The REST API's per-credential rates: a console session spends its credential's.
@@ -33,6 +35,7 @@ struct ConsoleRoutes: Sendable {
         self.sessions = ConsoleSessions(
             store: store, rules: ConsoleSessionRules(idleTimeout: configuration.sessionIdleTimeout),
             cookies: access.credentials.sessionTokens.derived(for: "console_session"), nowMs: clock)
+        self.deviceCookies = ConsoleDeviceCookie(keys: access.credentials.sessionTokens)
         self.configuration = configuration
         self.rateLimits = rateLimits
         self.store = store

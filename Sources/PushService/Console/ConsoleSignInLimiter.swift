@@ -1,8 +1,14 @@
+import Crypto
+import Foundation
+import PushStore
 import Synchronization
 
 /// Sign-in attempts, limited before any credential is looked at: per client address (the
 /// proxy's forwarded one when the proxy is trusted, `ConsoleClient`) and, for a named console
-/// user, per name, so neither one client nor many clients guessing one user's password get far.
+/// user, per name — so neither one client nor many clients guessing one user's password get far.
+/// A browser presenting a device cookie valid for that name (`ConsoleDeviceCookie`: it signed in
+/// as the user before) is limited per cookie instead, so guesses from elsewhere, which exhaust the
+/// name's limit, cannot lock the user out of their own browser.
 /// `burst` attempts at once, then one per `intervalSeconds`; beyond that 429 with `Retry-After`.
 final class ConsoleSignInLimiter: Sendable {
     static let burst = 10
@@ -15,12 +21,11 @@ final class ConsoleSignInLimiter: Sendable {
         now = nowMicros
     }
 
-    /// Throws 429 when the client, or the user name, has tried too often.
-    func admit(client: String, user: String) throws(APIError) {
+    /// Throws 429 when the client, or the user name (or the browser's device cookie for it), has
+    /// tried too often. `trustedDevice` is the request's device cookie when it is valid for `user`.
+    func admit(client: String, user: String, trustedDevice: String? = nil) throws(APIError) {
         let nowMicros = now()
-        var keys = ["client:" + client]
-        if !user.isEmpty { keys.append("user:" + user) }
-        for key in keys {
+        for key in Self.keys(client: client, user: user, trustedDevice: trustedDevice) {
             let decision = table.withLock { table in
                 // The table's slowest rate is one a second; on a clock running `interval` times
                 // slower, that is one every `interval` seconds.
@@ -33,5 +38,18 @@ final class ConsoleSignInLimiter: Sendable {
                     retryAfterSeconds: retryAfter * Int(Self.intervalSeconds))
             }
         }
+    }
+
+    /// The budgets one attempt spends: its address's, and a named user's (shared by every
+    /// untrusted client) or, from a trusted browser, that browser's own.
+    static func keys(client: String, user: String, trustedDevice: String?) -> [String] {
+        var keys = ["client:" + client]
+        guard !user.isEmpty else { return keys }
+        if let trustedDevice {
+            keys.append("device:" + CredentialIssuer.hex(SHA256.hash(data: Data(trustedDevice.utf8))))
+        } else {
+            keys.append("user:" + user)
+        }
+        return keys
     }
 }

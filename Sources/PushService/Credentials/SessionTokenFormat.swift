@@ -44,6 +44,12 @@ struct SessionTokenFormat: Sendable {
         SessionTokenFormat(key: Data(HMAC<SHA256>.authenticationCode(for: Data(purpose.utf8), using: key)))
     }
 
+    /// A keyed fingerprint of `text` (HMAC-SHA256 under this format's key): equal for equal
+    /// texts on every relay of the fleet, and useless to whoever reads it without the key.
+    func fingerprint(_ text: String) -> [UInt8] {
+        Array(HMAC<SHA256>.authenticationCode(for: Data(text.utf8), using: key))
+    }
+
     func generate() -> String {
         let random = CredentialToken.generate()
         return random + tag(random)

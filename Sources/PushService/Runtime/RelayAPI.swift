@@ -26,6 +26,9 @@ public struct RelayAPI: Sendable {
     let testPushLimits = TestPushRateLimiter()
     /// Users erased lately: the REST API adds them, the dispatcher drops what it holds for them.
     public let erasedUsers = ErasedUsers()
+    /// `console.users` as they are now (SIGHUP replaces them): the console's sign-in and session
+    /// checks, and `DELETE /v3/console/sessions`.
+    let consoleUsers: ConsoleUsers
     public let logger: Logger
     /// Unix milliseconds; session token expiry.
     let clock: @Sendable () -> Int64
@@ -43,6 +46,7 @@ public struct RelayAPI: Sendable {
             store: store,
             maximumSessionLifetime: configuration.apps.map(\.limits.maxSessionLifetime).max() ?? AppLimits.defaultMaxSessionLifetime,
             logger: logger)
+        consoleUsers = ConsoleUsers(configuration.console.users, keys: credentials.sessionTokens)
         self.logger = logger
         self.clock = clock
     }
@@ -74,6 +78,7 @@ public struct RelayAPI: Sendable {
             clock: clock
         ).register(on: v3)
         DeliveryLogAPI(store: store, clock: clock, bodyLimit: configuration.http.maxBodyBytes).register(on: v3)
+        ConsoleSessionsAPI(store: store, users: consoleUsers).register(on: v3)
         if let testPush {
             TestPushAPI(testPush: testPush, rateLimits: testPushLimits, bodyLimit: configuration.http.maxBodyBytes).register(on: v3)
         }
@@ -89,7 +94,7 @@ public struct RelayAPI: Sendable {
     func makeConsole(overview: ConsoleOverviewSource, testPush: TestPush?) -> ConsoleRoutes? {
         guard configuration.console.enabled else { return nil }
         return ConsoleRoutes(
-            access: ConsoleAccess(apps: apps, credentials: credentials, users: configuration.console.users),
+            access: ConsoleAccess(apps: apps, credentials: credentials, users: consoleUsers),
             configuration: configuration.console, rateLimits: rateLimits, store: store, overview: overview, testPush: testPush,
             testPushLimits: testPushLimits, clock: clock, logger: logger)
     }

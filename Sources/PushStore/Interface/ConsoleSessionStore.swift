@@ -16,6 +16,13 @@ public protocol ConsoleSessionStore: Sendable {
     func switchConsoleSession(key: Data, toApp app: String) async throws
     /// Ends the session (sign-out, or found ended).
     func removeConsoleSession(key: Data) async throws
+    /// Ends every session of one identity (`identityKind` and `identityName`: a console user by
+    /// name, an app's API tokens by the app); returns how many there were.
+    @discardableResult
+    func removeConsoleSessions(identityKind: String, identityName: String) async throws -> Int
+    /// Ends every session signed in with `app`'s API tokens or showing `app`; returns how many.
+    @discardableResult
+    func removeConsoleSessions(app: String, apiTokenKind: String) async throws -> Int
     /// Deletes the sessions ended by `cutoff`; returns how many.
     @discardableResult
     func pruneConsoleSessions(cutoff: ConsoleSessionCutoff) async throws -> Int

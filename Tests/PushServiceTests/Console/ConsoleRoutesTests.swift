@@ -238,4 +238,64 @@ import Testing
             #expect(try await browser.get("/console/why?user_id=bob&message_id=x").status == .badRequest)
         }
     }
+
+    /// Someone guessing ops' password from other addresses uses up the name's sign-ins; ops, in the
+    /// browser they signed in from before (its device cookie), still signs in, and a browser
+    /// without one does not. Addresses come from X-Forwarded-For (loopback is a trusted proxy).
+    @Test func guessesFromElsewhereDoNotLockAUserOutOfTheirOwnBrowser() async throws {
+        try await LiveRelay.run(console: Self.on) { relay async throws in
+            let ops = ConsoleBrowser(relay)
+            ops.extraHeaders[HTTPField.Name("X-Forwarded-For")!] = "198.51.100.4"
+            #expect(try await ops.signIn("ops-secret-0123456789", name: "ops").location == "/console/overview")
+            let device = try #require(ops.cookies[ConsoleDeviceCookie.name])
+            var refused = false
+            for attempt in 0..<(ConsoleSignInLimiter.burst * 5) where !refused {
+                let attacker = ConsoleBrowser(relay)
+                attacker.extraHeaders[HTTPField.Name("X-Forwarded-For")!] = "203.0.113.\(attempt)"
+                refused = try await attacker.signIn("a-guess-\(attempt)-0123456789", name: "ops").status == .tooManyRequests
+            }
+            #expect(refused, "guesses at one name are limited")
+            let stranger = ConsoleBrowser(relay)
+            stranger.extraHeaders[HTTPField.Name("X-Forwarded-For")!] = "198.51.100.5"
+            #expect(try await stranger.signIn("ops-secret-0123456789", name: "ops").status == .tooManyRequests)
+            let again = ConsoleBrowser(relay)
+            again.extraHeaders[HTTPField.Name("X-Forwarded-For")!] = "198.51.100.4"
+            again.cookies[ConsoleDeviceCookie.name] = device
+            #expect(try await again.signIn("ops-secret-0123456789", name: "ops").location == "/console/overview")
+            // A device cookie is for its user only, and cannot be made up.
+            let other = ConsoleBrowser(relay)
+            other.extraHeaders[HTTPField.Name("X-Forwarded-For")!] = "198.51.100.6"
+            other.cookies[ConsoleDeviceCookie.name] = String(repeating: "0", count: 96)
+            #expect(try await other.signIn("ops-secret-0123456789", name: "ops").status == .tooManyRequests)
+        }
+    }
+
+    /// The app's master token ends the console's sessions of the app, or a console user's
+    /// (`?user=`), over the API; a session token or secondary token may not, and another app's
+    /// user is not this app's to end.
+    @Test func theMasterTokenEndsConsoleSessionsOverTheAPI() async throws {
+        try await LiveRelay.run(console: Self.on) { relay async throws in
+            let token = ConsoleBrowser(relay)
+            try await token.signIn(TestApps.a.apiToken.value)
+            let ops = ConsoleBrowser(relay)
+            try await ops.signIn("ops-secret-0123456789", name: "ops")
+            let support = ConsoleBrowser(relay)
+            try await support.signIn("support-secret-0123456789", name: "support-b")
+            let notHers = try await relay.request(.delete, "/v3/console/sessions?user=support-b")
+            #expect(notHers.status == .badRequest, "support-b is not allowed app A: \(notHers.text)")
+            let ended = try await relay.request(.delete, "/v3/console/sessions?user=ops")
+            #expect(ended.status == .ok)
+            #expect(ended.body["ended"] == .int(1))
+            #expect(try await ops.get("/console/overview").location == "/console/sign-in")
+            #expect(try await token.get("/console/overview").status == .ok)
+            let app = try await relay.request(.delete, "/v3/console/sessions")
+            #expect(app.body["ended"] == .int(1))
+            #expect(try await token.get("/console/overview").location == "/console/sign-in")
+            #expect(try await support.get("/console/overview").status == .ok, "another app's session stays")
+            let created = try await relay.request(.post, "/v3/applications/api_tokens", body: "{}")
+            guard case .string(let secondary)? = created.body["token"] else { throw TestFailure("no token: \(created.text)") }
+            let bySecondary = try await relay.request(.delete, "/v3/console/sessions", apiToken: secondary)
+            #expect(bySecondary.status == .forbidden)
+        }
+    }
 }
