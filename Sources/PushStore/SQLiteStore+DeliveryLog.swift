@@ -24,35 +24,44 @@ extension SQLiteStore {
         }
     }
 
-    /// How many of the newest deliveries (of all users) `recentDeliveries` looks through.
-    public static let recentDeliveriesScanWindow: Int64 = 200_000
-
-    /// A user's most recent deliveries, newest first, with their attempts: those among the relay's
-    /// newest `recentDeliveriesScanWindow` deliveries. There is deliberately no per-user index
-    /// (it made every accepted push cost a random page write), so the scan is bounded instead.
+    /// A user's most recent deliveries, newest first, with their attempts: those among their app's
+    /// deliveries of its newest `PerAppLogWindow.messages` pushed messages, and its test and badge
+    /// pushes (message 0). Read through `deliveries_on_message` alone, so another app's volume
+    /// costs nothing here. There is deliberately no per-user index (it made every accepted push
+    /// cost a random page write: `DeliveryQueueSchemaV3`).
     public func recentDeliveries(app: String, user: String, limit: Int) async throws -> [LoggedDelivery] {
         try await pool.read { db in
-            let newest = try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM deliveries") ?? 0
+            let ids = try Int64.fetchAll(
+                db,
+                sql: """
+                    SELECT id FROM (
+                        SELECT id, user_id FROM deliveries INDEXED BY deliveries_on_message
+                        WHERE app_id = ?1 AND message_id > 0 ORDER BY message_id DESC LIMIT ?3)
+                    WHERE user_id = ?2
+                    UNION ALL
+                    SELECT id FROM deliveries INDEXED BY deliveries_on_message WHERE app_id = ?1 AND message_id = 0 AND user_id = ?2
+                    ORDER BY 1 DESC LIMIT ?4
+                    """, arguments: [app, user, PerAppLogWindow.deliveries, max(0, limit)])
+            guard !ids.isEmpty else { return [] }
             return try Self.deliveryRecords(
-                db, where: "d.id > ? AND d.app_id = ? AND d.user_id = ? ORDER BY d.id DESC LIMIT ?",
-                arguments: [newest - Self.recentDeliveriesScanWindow, app, user, max(0, limit)]
+                db, where: "d.id IN (\(ids.map(String.init).joined(separator: ","))) ORDER BY d.id DESC", arguments: []
             ).map { try Self.logged(db, $0) }
         }
     }
 
-    /// A user's most recent skipped messages, newest first, among the newest
-    /// `SkippedMessage.scanWindow` decisions (read through `decisions_on_created`).
+    /// A user's most recent skipped messages, newest first, among their app's newest
+    /// `PerAppLogWindow.decisions` decisions (read through `decisions_by_app` alone).
     public func recentSkips(app: String, user: String, limit: Int) async throws -> [SkippedMessage] {
         try await pool.read { db in
             try Row.fetchAll(
                 db,
                 sql: """
                     SELECT message_id, decision, created_at_ms FROM
-                        (SELECT app_id, message_id, user_id, decision, created_at_ms FROM decisions
-                         ORDER BY created_at_ms DESC LIMIT ?)
-                    WHERE app_id = ? AND user_id = ? AND decision <> 'push'
+                        (SELECT message_id, user_id, decision, created_at_ms FROM decisions INDEXED BY decisions_by_app
+                         WHERE app_id = ? ORDER BY created_at_ms DESC LIMIT ?)
+                    WHERE user_id = ? AND decision <> 'push'
                     ORDER BY created_at_ms DESC, message_id DESC LIMIT ?
-                    """, arguments: [SkippedMessage.scanWindow, app, user, max(0, limit)]
+                    """, arguments: [app, PerAppLogWindow.decisions, user, max(0, limit)]
             ).map { SkippedMessage(messageID: $0[0], decision: PushDecision(code: $0[1]), atMs: $0[2]) }
         }
     }

@@ -70,8 +70,24 @@ extension SQLiteStore {
     /// that long: an erasure is rare, and a partial one is worse. `secure_delete` (set on every
     /// connection) zeroes what is deleted, and a final `wal_checkpoint(TRUNCATE)` empties the
     /// WAL, which held earlier page images.
+    /// Index probes, and the app's own skips from `decisions_by_app` alone (no per-user index:
+    /// `PerAppLogSchema`). Without a users row there are no deliveries.
+    public func namesUser(app: String, user: String) async throws -> Bool {
+        try await pool.read { db in
+            try Bool.fetchOne(
+                db,
+                sql: """
+                    SELECT EXISTS (SELECT 1 FROM users WHERE app_id = ?1 AND user_id = ?2)
+                        OR EXISTS (SELECT 1 FROM session_tokens WHERE app_id = ?1 AND user_id = ?2)
+                        OR EXISTS (SELECT 1 FROM badges WHERE app_id = ?1 AND user_id = ?2)
+                        OR EXISTS (SELECT 1 FROM events WHERE app_id = ?1 AND sender_id = ?2)
+                        OR EXISTS (SELECT 1 FROM decisions INDEXED BY decisions_by_app WHERE app_id = ?1 AND user_id = ?2)
+                    """, arguments: [app, user]) ?? false
+        }
+    }
+
     public func eraseUser(app: String, user: String) async throws -> Bool {
-        guard try await pool.read({ db in try UserErasure.find(db, app: app, user: user).isEmpty == false }) else { return false }
+        guard try await namesUser(app: app, user: user) else { return false }
         let erased = try await registryWrite(app: app) { db in
             let found = try UserErasure.find(db, app: app, user: user)
             try Self.eraseSentDeliveries(found.sentDeliveries, db)
@@ -209,20 +225,26 @@ struct UserErasure: Sendable {
                 sql: "SELECT id FROM deliveries WHERE app_id = ? AND message_id IN (SELECT value FROM json_each(?))",
                 arguments: [app, "[" + messages.map(String.init).joined(separator: ",") + "]"])
         }
-        let registry = try Bool.fetchOne(
-            db,
-            sql: """
-                SELECT EXISTS (SELECT 1 FROM users WHERE app_id = ?1 AND user_id = ?2)
-                    OR EXISTS (SELECT 1 FROM session_tokens WHERE app_id = ?1 AND user_id = ?2)
-                    OR EXISTS (SELECT 1 FROM badges WHERE app_id = ?1 AND user_id = ?2)
-                """, arguments: [app, user])
+        let registry =
+            try Bool.fetchOne(
+                db,
+                sql: """
+                    SELECT EXISTS (SELECT 1 FROM users WHERE app_id = ?1 AND user_id = ?2)
+                        OR EXISTS (SELECT 1 FROM session_tokens WHERE app_id = ?1 AND user_id = ?2)
+                        OR EXISTS (SELECT 1 FROM badges WHERE app_id = ?1 AND user_id = ?2)
+                    """, arguments: [app, user]) ?? false
         return UserErasure(
-            ownDeliveries: try Int64.fetchAll(
-                db, sql: "SELECT id FROM deliveries WHERE app_id = ? AND user_id = ?", arguments: [app, user]),
+            // Without a users row there are none (registering a token makes it; only erasure
+            // removes it), and an unknown user costs no read of the app's deliveries.
+            ownDeliveries: registry
+                ? try Int64.fetchAll(db, sql: "SELECT id FROM deliveries WHERE app_id = ? AND user_id = ?", arguments: [app, user]) : [],
             sentDeliveries: sentDeliveries,
+            // Skips name members who never registered too: found within the app's own decisions,
+            // from `decisions_by_app` alone.
             decisionMessages: try Int64.fetchAll(
-                db, sql: "SELECT message_id FROM decisions WHERE app_id = ? AND user_id = ?", arguments: [app, user]),
-            sentMessages: sentMessages, hasRegistryRows: registry ?? false)
+                db, sql: "SELECT message_id FROM decisions INDEXED BY decisions_by_app WHERE app_id = ? AND user_id = ?",
+                arguments: [app, user]),
+            sentMessages: sentMessages, hasRegistryRows: registry)
     }
 }
 

@@ -3,9 +3,6 @@ import PushCore
 /// A message the relay did not push to one user, and why: one skip decision of the delivery log,
 /// as "why no push?" lists a user's recent ones.
 public struct SkippedMessage: Sendable, Hashable {
-    /// How many of the newest decisions (of all users) a store looks through for one user's skips.
-    public static let scanWindow: Int64 = 200_000
-
     public var messageID: Int64
     public var decision: PushDecision
     /// When the event was accepted.

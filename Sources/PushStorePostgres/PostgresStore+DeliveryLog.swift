@@ -40,15 +40,12 @@ extension PostgresStore {
         }
     }
 
-    /// A user's most recent skipped messages, newest first, among the newest
-    /// `SkippedMessage.scanWindow` decisions (read through `decisions_on_created`).
+    /// A user's most recent skipped messages, newest first (read through `decisions_on_user`).
     public func recentSkips(app: String, user: String, limit: Int) async throws -> [SkippedMessage] {
         try await transaction(.snapshot) { connection in
             try await connection.rows(
                 """
-                SELECT message_id, decision, created_at_ms FROM
-                    (SELECT app_id, message_id, user_id, decision, created_at_ms FROM decisions
-                     ORDER BY created_at_ms DESC LIMIT \(SkippedMessage.scanWindow)) AS newest
+                SELECT message_id, decision, created_at_ms FROM decisions
                 WHERE app_id = \(app) AND user_id = \(user) AND decision <> 'push'
                 ORDER BY created_at_ms DESC, message_id DESC LIMIT \(Int64(max(0, limit)))
                 """, logger: logger

@@ -71,7 +71,25 @@ extension PostgresStore {
     /// finds the user's deliveries. The rows are gone at commit; their bytes stay in the table
     /// files until VACUUM reuses the space (docs/rest-api.md, "Erasure"). An erasure that
     /// found nothing notifies no relay and leaves every cache as it was.
+    /// A few index probes. Without a users row there are no deliveries (registering a token makes
+    /// the row; only erasure removes it).
+    public func namesUser(app: String, user: String) async throws -> Bool {
+        let named = try await withConnection { connection in
+            try await connection.value(
+                """
+                SELECT EXISTS (SELECT 1 FROM users WHERE app_id = \(app) AND user_id = \(user))
+                    OR EXISTS (SELECT 1 FROM session_tokens WHERE app_id = \(app) AND user_id = \(user))
+                    OR EXISTS (SELECT 1 FROM badges WHERE app_id = \(app) AND user_id = \(user))
+                    OR EXISTS (SELECT 1 FROM events WHERE app_id = \(app) AND sender_id = \(user))
+                    OR EXISTS (SELECT 1 FROM decisions WHERE app_id = \(app) AND user_id = \(user))
+                """, as: Bool.self, logger: logger)
+        }
+        return named == true
+    }
+
     public func eraseUser(app: String, user: String) async throws -> Bool {
+        // A user nothing names costs the probes and no write transaction.
+        guard try await namesUser(app: app, user: user) else { return false }
         let erased = try await transaction { connection in
             let counts = try await connection.rows(
                 """

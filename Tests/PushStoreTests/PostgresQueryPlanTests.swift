@@ -35,6 +35,12 @@ import Testing
         "SELECT * FROM deliveries WHERE app_id = 'a' AND user_id = 'u' ORDER BY id DESC LIMIT 20",
         "SELECT * FROM deliveries WHERE app_id = 'a' AND message_id = 1 AND user_id = 'u' ORDER BY id",
         "SELECT * FROM delivery_attempts WHERE delivery_id = ANY('{1,2}'::bigint[]) ORDER BY delivery_id, at_ms, id",
+        // A user's skips and the erasure's probes: by user, answer-bounded.
+        """
+        SELECT message_id, decision, created_at_ms FROM decisions WHERE app_id = 'a' AND user_id = 'u' AND decision <> 'push' \
+        ORDER BY created_at_ms DESC, message_id DESC LIMIT 20
+        """,
+        "SELECT EXISTS (SELECT 1 FROM events WHERE app_id = 'a' AND sender_id = 'u')",
         // Pruning.
         """
         SELECT id FROM deliveries WHERE created_at_ms < 5 AND (created_at_ms, id) > (0, 0) AND state NOT IN ('pending', 'in_flight') \

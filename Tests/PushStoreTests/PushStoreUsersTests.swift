@@ -91,6 +91,26 @@ import Testing
         #expect(try await store.eraseUser(app: "A", user: "nobody") == false)
     }
 
+    /// A member the relay only ever skipped (no token, no users row) is named by those skips and
+    /// erased with them; an id nothing names costs the probes and is nobody.
+    @Test(arguments: StoreKind.allCases) func aMemberOnlySkippedIsNamedAndErasedAndAnUnknownIdIsNot(kind: StoreKind) async throws {
+        let db = try await TestDatabase.make(kind)
+        let store = try await db.open()
+        #expect(
+            try await store.acceptEvent(
+                AcceptedEvent(
+                    appID: "A", messageID: 7, channelURL: "c-1", senderID: "bob", acceptedAtMs: 7,
+                    decisions: [RecipientDecisionRecord(userID: "lurker", decision: .skip(.noToken))], deliveries: [])))
+        #expect(try await store.namesUser(app: "A", user: "lurker"))
+        #expect(try await store.namesUser(app: "A", user: "bob"), "the sender of a stored event")
+        #expect(try await store.namesUser(app: "B", user: "lurker") == false, "another app's")
+        #expect(try await store.namesUser(app: "A", user: "nobody") == false)
+        #expect(try await store.recentSkips(app: "A", user: "lurker", limit: 10).map(\.messageID) == [7])
+        #expect(try await store.eraseUser(app: "A", user: "lurker"))
+        #expect(try await db.count("SELECT COUNT(*) FROM decisions WHERE user_id = 'lurker'") == 0)
+        #expect(try await store.namesUser(app: "A", user: "lurker") == false)
+    }
+
     /// The bytes of the SQLite file and its WAL, after the erasure: neither eve's id nor a token
     /// of hers is anywhere (`secure_delete`, and the WAL checkpointed and truncated).
     @Test func anErasedUserLeavesNoBytesInTheSQLiteFile() async throws {

@@ -68,6 +68,8 @@ extension RESTAPI {
         v3.delete("users/:user_id") { _, context in
             let app = try context.requireApp()
             let user = try RequestParameter.decoded("user_id", from: context)
+            // An id the store never saw costs a few index probes, and no slot in `ErasedUsers`.
+            guard try await store.namesUser(app: app.appID, user: user) else { throw APIError.notFound("User") }
             // Before and after: pushes the dispatcher already holds for the user, accepted up to
             // the erasure's commit, are dropped rather than sent (`ErasedUsers`).
             erasedUsers.erasing(app: app.appID, user: user, nowMs: clock())

@@ -5,12 +5,13 @@ public protocol DeliveryLogStore: Sendable {
     func deliveryLog(app: String, messageID: Int64, user: String) async throws -> MessageDeliveryLog
 
     /// A user's most recent deliveries, newest first, with their attempts. Implementations may
-    /// bound how far back they look (`SQLiteStore.recentDeliveriesScanWindow`).
+    /// bound how far back they look, within the user's app (`PerAppLogWindow`): another app's
+    /// volume never adds to the cost.
     func recentDeliveries(app: String, user: String, limit: Int) async throws -> [LoggedDelivery]
 
-    /// A user's most recent skipped messages, newest first: those among the newest
-    /// `SkippedMessage.scanWindow` decisions of all users (decisions have no per-user
-    /// index, which every skipped member of every event would pay for).
+    /// A user's most recent skipped messages, newest first. Implementations may bound how far back
+    /// they look, within the user's app (SQLite's `PerAppLogWindow`: a per-user index would cost
+    /// its single writer a random page per skipped member; `decisions_by_app` is appended per app).
     func recentSkips(app: String, user: String, limit: Int) async throws -> [SkippedMessage]
 
     /// The delivery with this id, with its attempts.

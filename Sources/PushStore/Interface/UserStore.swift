@@ -15,6 +15,10 @@ public protocol UserStore: Sendable {
     /// Up to `limit` users of `app` with ids after `after` (from the first when nil), by id.
     func users(app: String, after: String?, limit: Int) async throws -> [UserProfile]
 
+    /// Whether the store holds anything naming the user (what `eraseUser` would erase): a few index
+    /// probes, no write, for a user it never saw.
+    func namesUser(app: String, user: String) async throws -> Bool
+
     /// Erases the user: the user row with their device tokens, preferences and template choice,
     /// their session tokens, every delivery (payload and attempts) and decision naming them, and
     /// the payloads of pushes they sent (unsent ones fail with `UserDeleted`). Returns whether

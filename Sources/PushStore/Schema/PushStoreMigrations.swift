@@ -23,6 +23,7 @@ enum PushStoreMigrations {
         migrator.registerMigration("v15_reader_parity", migrate: ReaderParitySchema.migrate)
         migrator.registerMigration("v16_test_pushes", migrate: TestPushSchema.migrate)
         migrator.registerMigration("v17_console_sessions", migrate: ConsoleSessionSchema.migrate)
+        migrator.registerMigration("v18_per_app_log", migrate: PerAppLogSchema.migrate)
         return migrator
     }
 
