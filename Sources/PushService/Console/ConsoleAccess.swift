@@ -93,14 +93,6 @@ struct ConsoleAccess: Sendable {
         return false
     }
 
-    /// What a console user's requests are rate-limited by (an API token's are by its own digest).
-    static func rateKey(_ identity: ConsoleIdentity) -> [UInt8] {
-        switch identity {
-        case .apiToken(_, let digest): digest
-        case .user(let name, _): Array(SHA256.hash(data: Data("console-user:\(name)".utf8)))
-        }
-    }
-
     private func allowedApps(_ user: User) -> [AppConfiguration] {
         guard let names = user.apps else { return apps.apps }
         return names.compactMap { apps.app(withID: $0) }

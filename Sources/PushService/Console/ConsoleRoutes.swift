@@ -90,7 +90,7 @@ struct ConsoleRoutes: Sendable {
             throw APIError.credentialsUnverifiable
         }
         guard let app = access.apps.app(withID: session.app) else { throw ConsoleRedirect.signIn }
-        try rateLimits.admitServerCredential(app: app, digest: ConsoleAccess.rateKey(session.identity))
+        try rateLimits.admitServer(app: app, cost: RequestCost.units(method: request.method, path: request.uri.path[...]))
         return ConsoleVisit(
             cookie: cookie, session: session, app: app, apps: access.apps(for: session.identity), client: client,
             seesRelay: access.seesRelay(session.identity), pages: ConsoleChrome.pages(testPush: testPush != nil))

@@ -37,7 +37,7 @@ struct AuthenticationMiddleware: RouterMiddleware {
         if case .sessionToken(let user) = caller.credential {
             context.logger[metadataKey: "session_user"] = .string(user)
         }
-        try rateLimits.admit(caller)
+        try rateLimits.admit(caller, cost: RequestCost.units(method: request.method, path: request.uri.path[...]))
         return try await next(request, context)
     }
 

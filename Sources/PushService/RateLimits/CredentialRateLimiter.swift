@@ -2,16 +2,18 @@ import Metrics
 import PushCore
 import Synchronization
 
-/// Each credential's share of the REST API: `apps[].limits.api_token_requests_per_second` per
-/// API token (master or secondary), `session_token_requests_per_second` per session token, twice
-/// as many in a burst. Beyond it the request is answered 429 with `Retry-After` and Sendbird's
-/// error body before any work is done, so one noisy server or device cannot take the relay from
-/// its app's other credentials, nor from other apps.
+/// Each app's share of the REST API and console, charged by what each request costs
+/// (`RequestCost`): `apps[].limits.api_token_requests_per_second` units a second for all of the
+/// app's server credentials together (its master and secondary API tokens and console sessions:
+/// twenty tokens do not make twenty budgets), `session_token_requests_per_second` per session
+/// token (a device's own calls, which cannot spend the app's servers' budget), twice as many in a
+/// burst. Beyond it the request is answered 429 with `Retry-After` and Sendbird's error body before
+/// any work is done, so one app's costly reads cannot take the relay from the others.
 final class CredentialRateLimiter: Sendable {
     struct Key: Hashable {
         let app: ExactID
-        /// The SHA-256 of the credential presented.
-        let digest: [UInt8]
+        /// The SHA-256 of the session token; nil for the app's server credentials together.
+        let session: [UInt8]?
     }
 
     /// Credentials tracked at once (~100 bytes each).
@@ -26,32 +28,35 @@ final class CredentialRateLimiter: Sendable {
         self.now = nowMicros
     }
 
-    /// Throws 429 when `caller` is over its rate.
-    func admit(_ caller: Caller) throws(APIError) {
-        let limits = caller.app.limits
-        let perSecond =
-            if case .sessionToken = caller.credential { limits.sessionTokenRequestsPerSecond } else { limits.apiTokenRequestsPerSecond }
-        try admit(app: caller.app, digest: caller.digest, perSecond: perSecond)
+    /// Throws 429 when `caller`'s budget (its app's servers', or its session's) lacks `cost` units.
+    func admit(_ caller: Caller, cost: Int = 1) throws(APIError) {
+        if case .sessionToken = caller.credential {
+            try admit(
+                Key(app: ExactID(caller.app.appID), session: caller.digest), perSecond: caller.app.limits.sessionTokenRequestsPerSecond,
+                cost: cost, whose: "this session token")
+        } else {
+            try admitServer(app: caller.app, cost: cost)
+        }
     }
 
-    /// Throws 429 when the credential with this digest is over an API token's rate: the
-    /// console's requests count against the API token it was opened with, or against a console
-    /// user's own budget of the same size.
-    func admitServerCredential(app: AppConfiguration, digest: [UInt8]) throws(APIError) {
-        try admit(app: app, digest: digest, perSecond: app.limits.apiTokenRequestsPerSecond)
+    /// Throws 429 when the app's server budget lacks `cost` units: the console's requests spend it
+    /// too, whoever signed in.
+    func admitServer(app: AppConfiguration, cost: Int = 1) throws(APIError) {
+        try admit(
+            Key(app: ExactID(app.appID), session: nil), perSecond: app.limits.apiTokenRequestsPerSecond, cost: cost,
+            whose: "the app's API tokens and console together")
     }
 
-    private func admit(app: AppConfiguration, digest: [UInt8], perSecond: Int) throws(APIError) {
+    private func admit(_ key: Key, perSecond: Int, cost: Int, whose: String) throws(APIError) {
         guard perSecond > 0 else { return }
-        let key = Key(app: ExactID(app.appID), digest: digest)
         let nowMicros = now()
-        let decision = table.withLock { $0.admit(key, nowMicros: nowMicros, perSecond: perSecond, burst: perSecond * 2) }
+        let decision = table.withLock { $0.admit(key, nowMicros: nowMicros, perSecond: perSecond, burst: perSecond * 2, cost: cost) }
         guard case .refuse(let retryAfter) = decision else { return }
         refusals.increment()
         throw APIError(
             status: .tooManyRequests, code: .rateLimitExceeded,
-            message: "Rate limit exceeded: this credential may make \(perSecond) requests per second "
-                + "(apps[].limits); retry after \(retryAfter) s.",
+            message: "Rate limit exceeded: \(whose) may spend \(perSecond) request units per second (apps[].limits; "
+                + "this request costs \(cost)); retry after \(retryAfter) s.",
             retryAfterSeconds: retryAfter)
     }
 

@@ -25,16 +25,18 @@ struct RateLimitTable<Key: Hashable> {
 
     /// A request of `key` at `nowMicros`, allowed `perSecond` sustained and `burst` at once.
     /// `perSecond` 0 means no limit.
-    mutating func admit(_ key: Key, nowMicros: Int64, perSecond: Int, burst: Int) -> Decision {
+    mutating func admit(_ key: Key, nowMicros: Int64, perSecond: Int, burst: Int, cost: Int = 1) -> Decision {
         guard perSecond > 0 else { return .allow }
-        return admit(key, nowMicros: nowMicros, intervalMicros: 1_000_000 / Int64(perSecond), burst: burst)
+        return admit(key, nowMicros: nowMicros, intervalMicros: 1_000_000 / Int64(perSecond), burst: burst, cost: cost)
     }
 
-    /// A request of `key` at `nowMicros`, allowed one per `intervalMicros` sustained and `burst`
-    /// at once (rates slower than one a second: test pushes per minute).
-    mutating func admit(_ key: Key, nowMicros: Int64, intervalMicros interval: Int64, burst: Int) -> Decision {
+    /// A request of `key` at `nowMicros` costing `cost` units, allowed one unit per
+    /// `intervalMicros` sustained and `burst` units at once (rates slower than one a second: test
+    /// pushes per minute). A request costing more than the burst waits for a full bucket.
+    mutating func admit(_ key: Key, nowMicros: Int64, intervalMicros interval: Int64, burst: Int, cost: Int = 1) -> Decision {
         guard interval > 0 else { return .allow }
-        let tolerance = interval * Int64(max(1, burst) - 1)
+        let units = Int64(max(1, cost))
+        let tolerance = interval * max(0, Int64(max(1, burst)) - units)
         let previous = arrival[key] ?? nowMicros
         let start = max(previous, nowMicros)
         if start - nowMicros > tolerance {
@@ -45,7 +47,7 @@ struct RateLimitTable<Key: Hashable> {
             arrival = arrival.filter { $0.value > nowMicros }
             guard arrival.count < maximumKeys else { return .allow }
         }
-        arrival[key] = start + interval
+        arrival[key] = start + interval * units
         return .allow
     }
 }

@@ -47,4 +47,21 @@ import Testing
         #expect(table.count == 1)
         #expect(table.admit(4, nowMicros: 2_000_000, perSecond: 1, burst: 1) == .refuse(retryAfterSeconds: 1))
     }
+
+    /// A request costing several units spends them at once: 10 a second, 20 at once, and a list
+    /// of 8 leaves room for 12 more units.
+    @Test func aCostlyRequestSpendsItsUnits() {
+        var table = RateLimitTable<String>(maximumKeys: 10)
+        #expect(table.admit("k", nowMicros: 0, perSecond: 10, burst: 20, cost: 8) == .allow)
+        #expect(table.admit("k", nowMicros: 0, perSecond: 10, burst: 20, cost: 8) == .allow)
+        #expect(table.admit("k", nowMicros: 0, perSecond: 10, burst: 20, cost: 8) == .refuse(retryAfterSeconds: 1))
+        for _ in 0..<4 { #expect(table.admit("k", nowMicros: 0, perSecond: 10, burst: 20) == .allow) }
+        #expect(table.admit("k", nowMicros: 0, perSecond: 10, burst: 20) == .refuse(retryAfterSeconds: 1))
+        // One costing more than the burst goes when the bucket is full, and leaves it owing: its
+        // 50 units take 5 s to come back, the first 1.9 s of which the burst covers.
+        #expect(table.admit("big", nowMicros: 0, perSecond: 10, burst: 20, cost: 50) == .allow)
+        #expect(table.admit("big", nowMicros: 0, perSecond: 10, burst: 20) == .refuse(retryAfterSeconds: 4))
+        #expect(table.admit("big", nowMicros: 3_000_000, perSecond: 10, burst: 20) == .refuse(retryAfterSeconds: 1))
+        #expect(table.admit("big", nowMicros: 3_100_000, perSecond: 10, burst: 20) == .allow)
+    }
 }
