@@ -29,11 +29,12 @@ final class CredentialRateLimiter: Sendable {
     }
 
     /// Throws 429 when `caller`'s budget (its app's servers', or its session's) lacks `cost` units.
+    /// A session token pays one per request: it reads only its own user's rows.
     func admit(_ caller: Caller, cost: Int = 1) throws(APIError) {
         if case .sessionToken = caller.credential {
             try admit(
                 Key(app: ExactID(caller.app.appID), session: caller.digest), perSecond: caller.app.limits.sessionTokenRequestsPerSecond,
-                cost: cost, whose: "this session token")
+                cost: 1, whose: "this session token")
         } else {
             try admitServer(app: caller.app, cost: cost)
         }
