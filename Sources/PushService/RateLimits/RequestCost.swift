@@ -16,7 +16,8 @@ enum RequestCost {
     static func units(method: HTTPRequest.Method, path: Substring) -> Int {
         let segments = path.split(separator: "/", omittingEmptySubsequences: true)
         switch (method, segments.count) {
-        case (.get, 5) where segments[0] == "v3" && segments[1] == "users" && segments[3] == "push"
+        case (.get, 5)
+        where segments[0] == "v3" && segments[1] == "users" && segments[3] == "push"
             && (segments[4] == "deliveries" || segments[4] == "skips"):
             return logList
         case (.get, 3) where segments[0] == "v3" && segments[1] == "push" && segments[2] == "deliveries":
