@@ -24,6 +24,17 @@ extension SQLiteStore {
         insertEvent.bind(4, event.acceptedAtMs)
         insertEvent.bind(5, event.senderID)
         guard try insertEvent.run() > 0 else { return nil }
+        // Each user the log names (the sender, skipped members) is named once in `logged_users`:
+        // a probe, and a write only for a new name.
+        let name = try db.cachedStatement(
+            sql: "INSERT INTO logged_users (app_id, user_id) VALUES (?, ?) ON CONFLICT DO NOTHING")
+        func logName(_ user: String) throws {
+            let named = RawStatement(name)
+            named.bind(1, event.appID)
+            named.bind(2, user)
+            try named.run()
+        }
+        if let sender = event.senderID { try logName(sender) }
 
         let decision = try db.cachedStatement(
             sql: """
@@ -40,6 +51,7 @@ extension SQLiteStore {
             insert.bind(4, record.decision.code)
             insert.bind(5, event.acceptedAtMs)
             try insert.run()
+            try logName(record.userID)
         }
         let now = event.acceptedAtMs
         // The bytes every payload repeats, once for the event (`StoredPayload`).

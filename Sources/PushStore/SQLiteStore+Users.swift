@@ -70,8 +70,8 @@ extension SQLiteStore {
     /// that long: an erasure is rare, and a partial one is worse. `secure_delete` (set on every
     /// connection) zeroes what is deleted, and a final `wal_checkpoint(TRUNCATE)` empties the
     /// WAL, which held earlier page images.
-    /// Index probes, and the app's own skips from `decisions_by_app` alone (no per-user index:
-    /// `PerAppLogSchema`). Without a users row there are no deliveries.
+    /// Index probes only: the user's messages and skips name them in `logged_users` (`PerAppLogSchema`).
+    /// Without a users row there are no deliveries.
     public func namesUser(app: String, user: String) async throws -> Bool {
         try await pool.read { db in
             try Bool.fetchOne(
@@ -80,8 +80,7 @@ extension SQLiteStore {
                     SELECT EXISTS (SELECT 1 FROM users WHERE app_id = ?1 AND user_id = ?2)
                         OR EXISTS (SELECT 1 FROM session_tokens WHERE app_id = ?1 AND user_id = ?2)
                         OR EXISTS (SELECT 1 FROM badges WHERE app_id = ?1 AND user_id = ?2)
-                        OR EXISTS (SELECT 1 FROM events WHERE app_id = ?1 AND sender_id = ?2)
-                        OR EXISTS (SELECT 1 FROM decisions INDEXED BY decisions_by_app WHERE app_id = ?1 AND user_id = ?2)
+                        OR EXISTS (SELECT 1 FROM logged_users WHERE app_id = ?1 AND user_id = ?2)
                     """, arguments: [app, user]) ?? false
         }
     }
@@ -100,6 +99,7 @@ extension SQLiteStore {
             }
             try db.execute(sql: "DELETE FROM session_tokens WHERE app_id = ? AND user_id = ?", arguments: [app, user])
             try db.execute(sql: "DELETE FROM badges WHERE app_id = ? AND user_id = ?", arguments: [app, user])
+            try db.execute(sql: "DELETE FROM logged_users WHERE app_id = ? AND user_id = ?", arguments: [app, user])
             // Device tokens, preferences and channel preferences go with the user (ON DELETE CASCADE).
             try db.execute(sql: "DELETE FROM users WHERE app_id = ? AND user_id = ?", arguments: [app, user])
             return !found.isEmpty
@@ -214,8 +214,13 @@ struct UserErasure: Sendable {
     }
 
     static func find(_ db: Database, app: String, user: String) throws -> UserErasure {
-        let sentMessages = try Int64.fetchAll(
-            db, sql: "SELECT message_id FROM events WHERE app_id = ? AND sender_id = ?", arguments: [app, user])
+        // The log's rows are searched only for a user it names: the app's events by sender have
+        // no index (it would cost every webhook commit: v12), and an unknown id reads nothing.
+        let logged = try isLogged(db, app: app, user: user)
+        let sentMessages =
+            logged
+            ? try Int64.fetchAll(db, sql: "SELECT message_id FROM events WHERE app_id = ? AND sender_id = ?", arguments: [app, user])
+            : []
         // Their deliveries by message, one probe of `deliveries_on_message` each; a join would
         // let SQLite walk every delivery of the app instead, probing events for each.
         var sentDeliveries: [Int64] = []
@@ -241,10 +246,18 @@ struct UserErasure: Sendable {
             sentDeliveries: sentDeliveries,
             // Skips name members who never registered too: found within the app's own decisions,
             // from `decisions_by_app` alone.
-            decisionMessages: try Int64.fetchAll(
-                db, sql: "SELECT message_id FROM decisions INDEXED BY decisions_by_app WHERE app_id = ? AND user_id = ?",
-                arguments: [app, user]),
+            decisionMessages: logged
+                ? try Int64.fetchAll(
+                    db, sql: "SELECT message_id FROM decisions INDEXED BY decisions_by_app WHERE app_id = ? AND user_id = ?",
+                    arguments: [app, user]) : [],
             sentMessages: sentMessages, hasRegistryRows: registry)
+    }
+}
+
+extension UserErasure {
+    fileprivate static func isLogged(_ db: Database, app: String, user: String) throws -> Bool {
+        try Bool.fetchOne(
+            db, sql: "SELECT EXISTS (SELECT 1 FROM logged_users WHERE app_id = ? AND user_id = ?)", arguments: [app, user]) ?? false
     }
 }
 

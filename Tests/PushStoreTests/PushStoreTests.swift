@@ -129,7 +129,6 @@ import Testing
         SELECT message_id, decision, created_at_ms FROM (SELECT message_id, user_id, decision, created_at_ms FROM decisions
         INDEXED BY decisions_by_app WHERE app_id = 'a' ORDER BY created_at_ms DESC LIMIT 100) WHERE user_id = 'u'
         """,
-        "SELECT EXISTS (SELECT 1 FROM events WHERE app_id = 'a' AND sender_id = 'u')",
         "SELECT EXISTS (SELECT 1 FROM decisions INDEXED BY decisions_by_app WHERE app_id = 'a' AND user_id = 'u')",
     ])
     func lookupsUseAnIndex(query: String) async throws {
@@ -150,10 +149,29 @@ import Testing
         }
     }
 
+    /// The probes of a user by id are probes: an index on the id, not a search of the app's rows
+    /// (`app_id=?` alone would read every event of the app for an id nobody sent as; the events
+    /// and skips of a user are searched only once `logged_users` names them).
+    @Test(arguments: [
+        ("SELECT 1 FROM users WHERE app_id = 'a' AND user_id = 'u'", "PRIMARY KEY"),
+        ("SELECT 1 FROM session_tokens WHERE app_id = 'a' AND user_id = 'u'", "session_tokens_on_user"),
+        ("SELECT 1 FROM logged_users WHERE app_id = 'a' AND user_id = 'u'", "PRIMARY KEY"),
+    ])
+    func probesOfAUserUseAnIndexOnTheUser(query: String, index: String) async throws {
+        let db = try TemporaryDatabase()
+        let store = try db.open()
+        let plan = try await store.pool.read { db in
+            try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + query).map { $0["detail"] as String }
+        }
+        #expect(plan.contains { $0.contains(index) && $0.contains("user_id=?") }, "\(plan)")
+        #expect(!plan.contains { $0.hasPrefix("SCAN") }, "\(plan)")
+    }
+
     /// Every index on the tables an accepted event writes costs every webhook commit a page or
     /// more in the WAL and the checkpoint; these are all of them (erasure, which would want one by
     /// user or sender, scans instead: migrations v11, v12). Each is appended to in time order (per
-    /// app at most): none takes a random page per row (`decisions_by_app`: v18).
+    /// app at most): none takes a random page per row (`decisions_by_app`: v18). (`logged_users`,
+    /// its own key only, is written for a sender or member the log never named before.)
     @Test func anAcceptedEventWritesOnlyTheseIndexes() async throws {
         let db = try TemporaryDatabase()
         let store = try db.open()
