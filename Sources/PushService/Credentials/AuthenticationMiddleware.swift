@@ -26,6 +26,8 @@ struct AuthenticationMiddleware: RouterMiddleware {
     let credentials: CredentialDirectory
     let store: any RelayStore
     let rateLimits: CredentialRateLimiter
+    /// Each app's costly requests, a few at a time.
+    let costlySlots: CostlyRequestSlots
     /// Unix milliseconds; decides whether a session token has expired.
     let clock: @Sendable () -> Int64
 
@@ -37,7 +39,13 @@ struct AuthenticationMiddleware: RouterMiddleware {
         if case .sessionToken(let user) = caller.credential {
             context.logger[metadataKey: "session_user"] = .string(user)
         }
-        try rateLimits.admit(caller, cost: RequestCost.units(method: request.method, path: request.uri.path[...]))
+        let cost = RequestCost.units(method: request.method, path: request.uri.path[...])
+        try rateLimits.admit(caller, cost: cost)
+        // A costly request runs in one of its app's few slots, a session's too: its own user's
+        // list reads the app's window on SQLite, and an app may hold many session tokens.
+        guard cost > 1 else { return try await next(request, context) }
+        try await costlySlots.enter(app: caller.app.appID)
+        defer { costlySlots.leave(app: caller.app.appID) }
         return try await next(request, context)
     }
 

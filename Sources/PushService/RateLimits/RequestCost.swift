@@ -20,8 +20,6 @@ enum RequestCost {
         where segments[0] == "v3" && segments[1] == "users" && segments[3] == "push"
             && (segments[4] == "deliveries" || segments[4] == "skips"):
             return logList
-        case (.get, 3) where segments[0] == "v3" && segments[1] == "push" && segments[2] == "deliveries":
-            return logList
         case (.delete, 3) where segments[0] == "v3" && segments[1] == "users":
             return erasure
         case (.get, 2) where segments[0] == "v3" && segments[1] == "users":

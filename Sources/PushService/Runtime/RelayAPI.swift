@@ -22,6 +22,8 @@ public struct RelayAPI: Sendable {
     public let credentials: CredentialDirectory
     /// Each credential's request rate (`apps[].limits`).
     let rateLimits = CredentialRateLimiter()
+    /// Each app's costly requests, a few at a time (`CostlyRequestSlots`).
+    let costlySlots = CostlyRequestSlots()
     /// Each app's test pushes (`apps[].limits.test_pushes_per_minute`).
     let testPushLimits = TestPushRateLimiter()
     /// Users erased lately: the REST API adds them, the dispatcher drops what it holds for them.
@@ -71,7 +73,7 @@ public struct RelayAPI: Sendable {
         observability.register(on: router)
         let v3 = router.group("v3").add(
             middleware: AuthenticationMiddleware(
-                apps: apps, credentials: credentials, store: store, rateLimits: rateLimits, clock: clock))
+                apps: apps, credentials: credentials, store: store, rateLimits: rateLimits, costlySlots: costlySlots, clock: clock))
         RESTAPI(
             store: store, templates: templates, credentials: credentials, erasedUsers: erasedUsers,
             bodyLimit: configuration.http.maxBodyBytes,

@@ -153,6 +153,7 @@ import PushCore
             store: store, maximumSessionLifetime: AppLimits.defaultMaxSessionLifetime, logger: Logger(label: "test"))
         let middleware = AuthenticationMiddleware(
             apps: AppRegistry(apps: [TestApps.a]), credentials: credentials, store: store, rateLimits: CredentialRateLimiter(),
+            costlySlots: CostlyRequestSlots(),
             clock: WallClock.milliseconds)
         try store.pool.close()
         let forged = [
