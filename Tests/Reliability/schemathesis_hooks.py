@@ -110,6 +110,10 @@ def before_call(ctx, case, kwargs):
         token_for_its_path(case)
     if case.operation.path == TEST_PUSH_PATH and isinstance(case.body, dict):
         case.body = test_push_body(case.body)
+    if case.operation.path == "/v3/console/sessions" and case.query:
+        # A random name is no console user of the app: the 400 is the right answer, so the
+        # positive case ends the app's sessions instead.
+        case.query = {k: v for k, v in case.query.items() if k != "user"}
     if case.operation.path in REPORT_PATHS and isinstance(case.body, dict):
         case.body = {**case.body, "device_token": BOB_APNS_TOKEN, "push_tracking_id": push_to_bob()}
 
