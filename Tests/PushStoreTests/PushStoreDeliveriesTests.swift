@@ -505,6 +505,26 @@ import Testing
         #expect(left == 1 + 2, "event 8's decision, and the payloads of the two unsent deliveries")
     }
 
+    /// Skips are pruned app by app (SQLite walks `decisions_by_app`): every app's old ones go, in
+    /// small transactions, and only those.
+    @Test(arguments: StoreKind.allCases) func pruningDropsTheOldSkipsOfEveryApp(kind: StoreKind) async throws {
+        let db = try await TestDatabase.make(kind)
+        let store = try await db.open()
+        var events: [AcceptedEvent] = []
+        for (n, app) in ["a", "b", "c"].enumerated() {
+            for (m, at) in [Int64(1000), 1000, 1000, 5000].enumerated() {
+                events.append(
+                    AcceptedEvent(
+                        appID: app, messageID: Int64(10 * n + m), channelURL: "c1", acceptedAtMs: at,
+                        decisions: [RecipientDecisionRecord(userID: "u\(m)", decision: .skip(.online))], deliveries: []))
+            }
+        }
+        _ = try await store.acceptEvents(events)
+        _ = try await store.prune(olderThanMs: 2000, batch: 2)
+        #expect(try await db.count("SELECT COUNT(*) FROM decisions") == 3, "each app's skip at 5000")
+        #expect(try await db.count("SELECT COUNT(*) FROM decisions WHERE created_at_ms = 5000") == 3)
+    }
+
     @Test func durabilityIsFullByDefault() async throws {
         let db = try TemporaryDatabase()
         let store = try db.open()

@@ -186,7 +186,7 @@ import Testing
         }
         #expect(
             indexes == [
-                "decisions.decisions_by_app", "decisions.decisions_on_created", "deliveries.deliveries_due_by_app",
+                "decisions.decisions_by_app", "deliveries.deliveries_due_by_app",
                 "deliveries.deliveries_in_flight",
                 "deliveries.deliveries_on_message", "events.events_on_created",
             ])
