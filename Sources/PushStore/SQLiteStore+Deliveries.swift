@@ -320,7 +320,15 @@ extension SQLiteStore {
             if done { break }
             after = last
         }
-        try await pruneDecisions(before: cutoffMs, batch: batch)
+        // WITHOUT ROWID: rows are named by their primary key.
+        while try await queueWrite({ db in
+            try db.execute(
+                sql: """
+                    DELETE FROM decisions WHERE (app_id, message_id, user_id) IN
+                        (SELECT app_id, message_id, user_id FROM decisions WHERE created_at_ms < ? LIMIT ?)
+                    """, arguments: [cutoffMs, batch])
+            return db.changesCount
+        }) >= batch {}
         while try await queueWrite({ db in
             let events = try Row.fetchAll(
                 db, sql: "SELECT app_id, message_id FROM events WHERE created_at_ms < ? LIMIT ?", arguments: [cutoffMs, batch])
@@ -374,26 +382,5 @@ extension SQLiteStore {
     /// The writer's `PRAGMA synchronous` (2 FULL, 1 NORMAL), to check `durability`.
     public func synchronousSetting() async throws -> Int {
         try await pool.writeWithoutTransaction { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") ?? -1 }
-    }
-
-    /// Skips before `cutoffMs`, app by app through `decisions_by_app` (the one index on the
-    /// table: time within each app), in transactions of `batch` rows.
-    private func pruneDecisions(before cutoffMs: Int64, batch: Int) async throws {
-        var app = try await pool.read { db in try String.fetchOne(db, sql: "SELECT min(app_id) FROM decisions") }
-        while let current = app {
-            // WITHOUT ROWID: rows are named by their primary key.
-            while try await queueWrite({ db in
-                try db.execute(
-                    sql: """
-                        DELETE FROM decisions WHERE (app_id, message_id, user_id) IN
-                            (SELECT app_id, message_id, user_id FROM decisions INDEXED BY decisions_by_app
-                             WHERE app_id = ? AND created_at_ms < ? LIMIT ?)
-                        """, arguments: [current, cutoffMs, batch])
-                return db.changesCount
-            }) >= batch {}
-            app = try await pool.read { db in
-                try String.fetchOne(db, sql: "SELECT min(app_id) FROM decisions WHERE app_id > ?", arguments: [current])
-            }
-        }
     }
 }

@@ -50,15 +50,15 @@ extension SQLiteStore {
     }
 
     /// A user's most recent skipped messages, newest first, among their app's newest
-    /// `PerAppLogWindow.decisions` decisions (read through `decisions_by_app` alone).
+    /// `PerAppLogWindow.decisions` decisions by message id (the table's key: its rows alone).
     public func recentSkips(app: String, user: String, limit: Int) async throws -> [SkippedMessage] {
         try await pool.read { db in
             try Row.fetchAll(
                 db,
                 sql: """
                     SELECT message_id, decision, created_at_ms FROM
-                        (SELECT message_id, user_id, decision, created_at_ms FROM decisions INDEXED BY decisions_by_app
-                         WHERE app_id = ? ORDER BY created_at_ms DESC LIMIT ?)
+                        (SELECT message_id, user_id, decision, created_at_ms FROM decisions
+                         WHERE app_id = ? ORDER BY message_id DESC LIMIT ?)
                     WHERE user_id = ? AND decision <> 'push'
                     ORDER BY created_at_ms DESC, message_id DESC LIMIT ?
                     """, arguments: [app, PerAppLogWindow.decisions, user, max(0, limit)]

@@ -245,10 +245,10 @@ struct UserErasure: Sendable {
                 ? try Int64.fetchAll(db, sql: "SELECT id FROM deliveries WHERE app_id = ? AND user_id = ?", arguments: [app, user]) : [],
             sentDeliveries: sentDeliveries,
             // Skips name members who never registered too: found within the app's own decisions,
-            // from `decisions_by_app` alone.
+            // by the table's key (app, message).
             decisionMessages: logged
                 ? try Int64.fetchAll(
-                    db, sql: "SELECT message_id FROM decisions INDEXED BY decisions_by_app WHERE app_id = ? AND user_id = ?",
+                    db, sql: "SELECT message_id FROM decisions WHERE app_id = ? AND user_id = ?",
                     arguments: [app, user]) : [],
             sentMessages: sentMessages, hasRegistryRows: registry)
     }

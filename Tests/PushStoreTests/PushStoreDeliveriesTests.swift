@@ -505,8 +505,7 @@ import Testing
         #expect(left == 1 + 2, "event 8's decision, and the payloads of the two unsent deliveries")
     }
 
-    /// Skips are pruned app by app (SQLite walks `decisions_by_app`): every app's old ones go, in
-    /// small transactions, and only those.
+    /// Skips of every app are pruned, in small transactions, and only the old ones.
     @Test(arguments: StoreKind.allCases) func pruningDropsTheOldSkipsOfEveryApp(kind: StoreKind) async throws {
         let db = try await TestDatabase.make(kind)
         let store = try await db.open()

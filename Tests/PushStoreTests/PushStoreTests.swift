@@ -127,9 +127,9 @@ import Testing
         "SELECT id FROM deliveries INDEXED BY deliveries_on_message WHERE app_id = 'a' AND message_id = 0 AND user_id = 'u'",
         """
         SELECT message_id, decision, created_at_ms FROM (SELECT message_id, user_id, decision, created_at_ms FROM decisions
-        INDEXED BY decisions_by_app WHERE app_id = 'a' ORDER BY created_at_ms DESC LIMIT 100) WHERE user_id = 'u'
+        WHERE app_id = 'a' ORDER BY message_id DESC LIMIT 100) WHERE user_id = 'u'
         """,
-        "SELECT EXISTS (SELECT 1 FROM decisions INDEXED BY decisions_by_app WHERE app_id = 'a' AND user_id = 'u')",
+        "SELECT message_id FROM decisions WHERE app_id = 'a' AND user_id = 'u'",
     ])
     func lookupsUseAnIndex(query: String) async throws {
         let db = try TemporaryDatabase()
@@ -170,7 +170,7 @@ import Testing
     /// Every index on the tables an accepted event writes costs every webhook commit a page or
     /// more in the WAL and the checkpoint; these are all of them (erasure, which would want one by
     /// user or sender, scans instead: migrations v11, v12). Each is appended to in time order (per
-    /// app at most): none takes a random page per row (`decisions_by_app`: v18). (`logged_users`,
+    /// app at most): none takes a random page per row (none on skips by app: v18). (`logged_users`,
     /// its own key only, is written for a sender or member the log never named before.)
     @Test func anAcceptedEventWritesOnlyTheseIndexes() async throws {
         let db = try TemporaryDatabase()
@@ -186,7 +186,7 @@ import Testing
         }
         #expect(
             indexes == [
-                "decisions.decisions_by_app", "deliveries.deliveries_due_by_app",
+                "decisions.decisions_on_created", "deliveries.deliveries_due_by_app",
                 "deliveries.deliveries_in_flight",
                 "deliveries.deliveries_on_message", "events.events_on_created",
             ])

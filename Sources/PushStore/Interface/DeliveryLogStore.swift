@@ -10,8 +10,8 @@ public protocol DeliveryLogStore: Sendable {
     func recentDeliveries(app: String, user: String, limit: Int) async throws -> [LoggedDelivery]
 
     /// A user's most recent skipped messages, newest first. Implementations may bound how far back
-    /// they look, within the user's app (SQLite's `PerAppLogWindow`: a per-user index would cost
-    /// its single writer a random page per skipped member; `decisions_by_app` is appended per app).
+    /// they look, within the user's app (SQLite's `PerAppLogWindow`: any index on skips costs its
+    /// single writer on every webhook: `PerAppLogSchema`).
     func recentSkips(app: String, user: String, limit: Int) async throws -> [SkippedMessage]
 
     /// The delivery with this id, with its attempts.
