@@ -24,6 +24,7 @@
 #   TIMELINE=/tmp/t scripts/bench-compare.sh                  # step 4's latency per request: /tmp/t-tenth-1.csv, /tmp/t-half-1.csv, ...
 #   WAL_FRAMES=1 scripts/bench-compare.sh                     # step 3's WAL frames by table and index (scripts/wal-frames.py)
 #   WRK2=/path/to/wrk2 scripts/bench-compare.sh               # step 4 sent by wrk2 instead (see bench_openloop.py)
+#   MAX_EVENTS=2400 scripts/bench-compare.sh                  # step 4 at 240/s and 1,200/s whatever step 3 reached
 #
 # Needs: h2load (nghttp2-client), nghttpd (nghttp2-server), wrk, sqlite3, python3; release builds.
 set -euo pipefail
@@ -139,7 +140,9 @@ LAT_DURATION=${LAT_DURATION:-10}
 # A tenth and half alternate LAT_ROUNDS times and the ratio is of the medians: a single pair of
 # phases swung from 2.2x to 4.6x on one day with nothing changed.
 LAT_ROUNDS=${LAT_ROUNDS:-3}
-max_events=$(python3 -c "import re,sys; w=open('$work/wrk.txt').read(); print(int((int(re.search(r'([0-9]+) requests in', w).group(1)) - int(re.search(r'non-2xx: ([0-9]+)', w).group(1))) / $DURATION))")
+# MAX_EVENTS fixes the rates step 4 takes its tenth and half of, so two builds are compared at
+# the same load (by default each at half of its own capacity, a faster build at a higher rate).
+max_events=${MAX_EVENTS:-$(python3 -c "import re,sys; w=open('$work/wrk.txt').read(); print(int((int(re.search(r'([0-9]+) requests in', w).group(1)) - int(re.search(r'non-2xx: ([0-9]+)', w).group(1))) / $DURATION))")}
 tenth=$(( max_events / 10 > 1 ? max_events / 10 : 1 )); half=$(( max_events / 2 > 1 ? max_events / 2 : 1 ))
 echo "-- 4. open-loop latency at a tenth ($tenth/s) and half ($half/s) of $max_events events/s, ${LAT_DURATION}s each, $LAT_ROUNDS rounds"
 python3 scripts/bench_events.py "$work/events-open.txt" $(( (tenth + half) * LAT_DURATION * LAT_ROUNDS + 10 )) "$USERS" 50000000 "$MEMBERS"
