@@ -124,6 +124,7 @@ let package = Package(
             dependencies: [
                 "ConnectionLiveness",
                 "PooledHTTP",
+                "PushCore",
                 "PushSending",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),

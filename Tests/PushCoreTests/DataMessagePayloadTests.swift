@@ -5,12 +5,14 @@ import Testing
 @Suite(.timeLimit(.minutes(5))) struct DataMessagePayloadTests {
     let now = instant("2022-11-22T14:26:35Z")
 
-    func build(_ event: WebhookEvent, templates: PushTemplateSet = .sendbirdDefaults, fitHMS: Bool = false) throws -> DataMessagePayload {
+    func build(_ event: WebhookEvent, templates: PushTemplateSet = .sendbirdDefaults, rules: [any DataMessageSizeRule] = [])
+        throws -> DataMessagePayload
+    {
         let builder = PayloadBuilder()
         return try DataMessagePayload.build(
             builder: builder, prepared: builder.prepare(event, now: now), member: member("bob", nickname: "Bob", unread: 5),
             alert: TemplateRenderer.alertTemplate(for: event, recipientChoice: .default, templates: templates),
-            recipientTemplate: .default, sound: "default", fitHMS: fitHMS)
+            recipientTemplate: .default, sound: "default", rules: rules)
     }
 
     /// Sendbird's Android shape: `message`, and `sendbird` as a JSON string holding what the APNs
@@ -64,20 +66,21 @@ import Testing
     /// The builder says where `sendbird` stands in its payload, so the FCM form copies those bytes
     /// instead of parsing the payload: the result is the same as from a parse, byte for byte,
     /// with and without a title, quotes and non-ASCII text.
-    /// For a member with an HMS token the map also fits HMS's count, in which the map is one JSON
-    /// string: quotes (many in `sendbird`, and in a text full of them) cost twice.
-    @Test(arguments: ["é👋a", #"say "hi" \ "#]) func aLongMessageForAnHMSTokenIsCutToHMSsLimitToo(unit: String) throws {
+    /// A provider's own count also holds (here one like HMS's, in which the map is one JSON
+    /// string inside a body: quotes, many in `sendbird` and in a text full of them, cost twice).
+    @Test(arguments: ["é👋a", #"say "hi" \ "#]) func aLongMessageIsCutToTheProvidersOwnLimitToo(unit: String) throws {
         let event = makeEvent(text: String(repeating: unit, count: 6_000 / unit.count))
-        let fcmOnly = try build(event)
-        let both = try build(event, fitHMS: true)
-        #expect(fcmOnly.hmsMessageByteCount > HMSMessageSize.maximumBytes, "FCM's fit alone is too long for HMS")
-        #expect(both.hmsMessageByteCount <= HMSMessageSize.maximumBytes)
+        let rule = StringInABody()
+        let mapOnly = try build(event)
+        let both = try build(event, rules: [rule])
+        #expect(rule.bytes(of: mapOnly) > rule.maximumBytes, "the map's fit alone is too long for the rule")
+        #expect(rule.bytes(of: both) <= rule.maximumBytes)
         // Cut no more than needed: a few characters (a quote in the text costs 12 bytes here).
-        #expect(both.hmsMessageByteCount > HMSMessageSize.maximumBytes - 160)
+        #expect(rule.bytes(of: both) > rule.maximumBytes - 160)
         #expect(both.dataByteCount <= DataMessagePayload.maximumDataBytes)
         #expect(both.isShortened)
         #expect(both.data["message"]?.hasSuffix("…") == true)
-        let short = try build(makeEvent(text: "short"), fitHMS: true)
+        let short = try build(makeEvent(text: "short"), rules: [rule])
         #expect(try short == build(makeEvent(text: "short")), "short texts are not touched")
     }
 
@@ -101,5 +104,16 @@ import Testing
             #expect(fast.data == parsed.data)
             #expect(JSONWriter.data(.object(fast.data.mapValues(JSONValue.string))) == fast.json)
         }
+    }
+}
+
+/// A provider's count in which the map is one JSON string inside a body of 100 bytes.
+private struct StringInABody: DataMessageSizeRule {
+    let maximumBytes = 4096
+
+    func bytes(of payload: DataMessagePayload) -> Int {
+        var escaped: [UInt8] = []
+        JSONWriter.writeString(String(decoding: payload.json, as: UTF8.self), into: &escaped)
+        return 100 + escaped.count
     }
 }

@@ -6,6 +6,11 @@ import Testing
     let now = instant("2026-01-05T12:00:00Z")
     let bobTokens = [DeviceToken(token: "aa11", registeredAtMs: 1), DeviceToken(token: "bb22", registeredAtMs: 2)]
 
+    /// APNs takes the notification, the others the data message.
+    static func formats(_ providers: Set<PushProvider>) -> [PushProvider: PayloadFormat] {
+        Dictionary(uniqueKeysWithValues: providers.map { ($0, $0 == .apns ? .notification : .dataMessage(DataMapSize())) })
+    }
+
     /// An app without FCM settings pushes to APNs tokens only: a member whose only token is an
     /// FCM one has nothing to push to.
     @Test func tokensOfProvidersTheAppLacksAreNotPlanned() throws {
@@ -17,7 +22,7 @@ import Testing
         #expect(plan.deliveries.map(\.deviceToken.token) == ["aa11", "bb22"])
         #expect(plan.recipients[1].dataPayload == nil, "no Android form built for nobody")
 
-        let fcmOnly = PushPlanner(providers: [.fcm]).plan(event, lookup: lookup, now: now)
+        let fcmOnly = PushPlanner(formats: Self.formats([.fcm])).plan(event, lookup: lookup, now: now)
         #expect(fcmOnly.recipients.map(\.decision) == [.skip(.sender), .push, .push])
         #expect(fcmOnly.deliveries.map(\.deviceToken.token) == ["fcm-token", "fcm-token"])
     }
@@ -28,7 +33,7 @@ import Testing
         let event = makeEvent(members: [member("alice"), member("bob", unread: 3)])
         let fcm = DeviceToken(token: "fcm-token", registeredAtMs: 3, provider: .fcm)
         let lookup = RecipientLookup(deviceTokens: ["bob": bobTokens + [fcm]])
-        let plan = PushPlanner(providers: [.apns, .fcm]).plan(event, lookup: lookup, now: now)
+        let plan = PushPlanner(formats: Self.formats([.apns, .fcm])).plan(event, lookup: lookup, now: now)
         #expect(plan.recipients.map(\.decision) == [.skip(.sender), .push])
         let bob = plan.recipients[1]
         let apns = try #require(bob.payload)
@@ -64,7 +69,7 @@ import Testing
         try reader("bora", ["KO", "en"], bobTokens + [fcm])
         try reader("carl", ["fr", "es"], bobTokens)
         try reader("dan", [], bobTokens)
-        let plan = PushPlanner(providers: [.apns, .fcm]).plan(event, lookup: RecipientLookup(states), now: now)
+        let plan = PushPlanner(formats: Self.formats([.apns, .fcm])).plan(event, lookup: RecipientLookup(states), now: now)
         let (bora, carl, dan) = (plan.recipients[1], plan.recipients[2], plan.recipients[3])
         #expect(bora.payload?.alert == "Alice: 좋은 아침", "a code compares without case")
         #expect(bora.dataPayload?.data["message"] == "Alice: 좋은 아침", "the same on Android")
@@ -88,9 +93,9 @@ import Testing
             ]
         let lookup = RecipientLookup(deviceTokens: ["bob": devices])
         let all: Set<PushProvider> = [.apns, .fcm, .hms]
-        let plain = PushPlanner(providers: all).plan(event, lookup: lookup, now: now)
+        let plain = PushPlanner(formats: Self.formats(all)).plan(event, lookup: lookup, now: now)
         #expect(plain.recipients[1].decision == .skip(.online))
-        let multi = PushPlanner(options: AppPushOptions(multiDevice: true), providers: all).plan(event, lookup: lookup, now: now)
+        let multi = PushPlanner(options: AppPushOptions(multiDevice: true), formats: Self.formats(all)).plan(event, lookup: lookup, now: now)
         #expect(multi.recipients[1].decision == .push)
         #expect(Set(multi.deliveries.map(\.deviceToken.provider)) == all)
         #expect(multi.deliveries.count == 4)

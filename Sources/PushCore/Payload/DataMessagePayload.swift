@@ -1,31 +1,38 @@
 import Foundation
 
-/// What an Android device gets from FCM for one recipient, in the shape Sendbird's Android SDKs
-/// read: a *data* message whose `data` map holds
+/// What a device of a data-message provider gets for one recipient, in the shape Sendbird's
+/// Android SDKs read: a *data* message whose `data` map holds
 ///
-/// - `message`: the rendered text (what the APNs payload puts in `aps.alert`);
+/// - `message`: the rendered text (what the notification payload puts in `aps.alert`);
 /// - `push_title`: the rendered title, only when the template has one;
-/// - `sendbird`: the same dictionary the APNs payload carries, serialised as a JSON string.
+/// - `sendbird`: the same dictionary the notification payload carries, serialised as a JSON string.
 ///
-/// FCM and HMS devices get the same map (HMS as one JSON string). FCM allows 4,096 bytes of data
-/// (every key and value counted); HMS 4,096 bytes of message (`HMSMessageSize`). The message text
-/// is cut on a character boundary with "…" to fit, as for APNs (`PayloadBuilder`), in `message`,
+/// Every provider taking data messages gets the same map, within 4,096 bytes of keys and values
+/// and within each provider's own count (`DataMessageSizeRule`). The message text is cut on a
+/// character boundary with "…" to fit, as in the notification (`PayloadBuilder`), in `message`,
 /// the title and `sendbird.message` alike.
 public struct DataMessagePayload: Sendable, Hashable {
-    /// FCM's limit on a data message's keys and values.
+    /// The limit on a data message's keys and values (FCM's).
     public static let maximumDataBytes = 4096
 
     /// The `data` map as stored for the delivery, compact JSON with sorted keys; the sender adds
-    /// the device token and Android options (FCM's `FCMMessage.body`, HMS's `HMSMessage.body`).
+    /// the device token and its own options.
     public var json: Data
     public var data: [String: String]
     /// Whether the message text was cut to fit.
     public var isShortened: Bool
 
-    /// What FCM counts against `maximumDataBytes`.
+    /// What counts against `maximumDataBytes`: every key and value.
     public var dataByteCount: Int { Self.byteCount(data) }
 
-    /// The FCM form of an APNs payload `PayloadBuilder` made; nil when `payload` is not one.
+    /// The data form of a notification payload `PayloadBuilder` made; nil when `payload` is not one.
+    /// A map of its own (a test push's), written as compact JSON with sorted keys.
+    public init(data: [String: String]) {
+        self.data = data
+        json = JSONWriter.data(.object(data.mapValues { .string($0) }))
+        isShortened = false
+    }
+
     public init?(_ payload: PushPayload) {
         let sendbird: String
         if let range = payload.sendbirdRange {
@@ -57,15 +64,13 @@ public struct DataMessagePayload: Sendable, Hashable {
         isShortened = payload.isShortened
     }
 
-    /// HMS's count for a message carrying this map.
-    public var hmsMessageByteCount: Int { HMSMessageSize.bytes(dataJSON: json) }
-
-    /// The payload for `member`, fitted to FCM's limit and, with `fitHMS` (the member has an HMS
-    /// token), to HMS's: `builder`'s payload for a budget that shrinks by the overrun until the
-    /// data fits (the sizes of the forms differ by wrappers and escapes, so a few rounds do).
+    /// The payload for `member`, fitted to the map's limit and to every rule in `rules` (those of
+    /// the providers the member has tokens with): `builder`'s payload for a budget that shrinks by
+    /// the worst overrun until the data fits (the sizes of the forms differ by wrappers and
+    /// escapes, so a few rounds do).
     public static func build(
         builder: PayloadBuilder, prepared: PreparedEvent, member: WebhookMember, alert: AlertTemplate,
-        recipientTemplate: PushTemplateName, sound: String, translation: String? = nil, fitHMS: Bool = false
+        recipientTemplate: PushTemplateName, sound: String, translation: String? = nil, rules: [any DataMessageSizeRule] = []
     ) throws(PayloadError) -> DataMessagePayload {
         var budget = maximumDataBytes
         for _ in 0..<8 {
@@ -74,14 +79,15 @@ public struct DataMessagePayload: Sendable, Hashable {
             let apns = try PayloadBuilder(options: options).build(
                 prepared: prepared, member: member, alert: alert, recipientTemplate: recipientTemplate, sound: sound,
                 translation: translation)
-            guard let fcm = DataMessagePayload(apns) else { break }
-            var (count, limit) = (fcm.dataByteCount, maximumDataBytes)
-            if fitHMS, fcm.hmsMessageByteCount - HMSMessageSize.maximumBytes > count - limit {
-                (count, limit) = (fcm.hmsMessageByteCount, HMSMessageSize.maximumBytes)
+            guard let data = DataMessagePayload(apns) else { break }
+            var (count, limit) = (data.dataByteCount, maximumDataBytes)
+            for rule in rules {
+                let bytes = rule.bytes(of: data)
+                if bytes - rule.maximumBytes > count - limit { (count, limit) = (bytes, rule.maximumBytes) }
             }
-            if count <= limit { return fcm }
-            // The overrun in APNs bytes: a quote costs up to four times more in HMS's count (escaped
-            // in `sendbird`, then in the string HMS gets) than in the APNs payload.
+            if count <= limit { return data }
+            // The overrun in notification bytes: a quote costs up to four times more in a count
+            // that escapes the map again (HMS's) than in the notification payload.
             let scale = max(1, Double(count) / Double(apns.data.count))
             budget -= Int((Double(count - limit) / scale).rounded(.up))
         }

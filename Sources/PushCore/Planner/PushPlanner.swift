@@ -1,22 +1,23 @@
 import Foundation
 
 /// Turns one offline-message event into a plan: for every member the policy's decision, made
-/// once, and for pushes the payload of each device token's provider (APNs', or the Android data
-/// message FCM and HMS both carry). Pure: the caller loads `RecipientLookup` from the
+/// once, and for pushes the payload in the format of each device token's provider (the
+/// notification, or the data message: `PayloadFormat`), each built once. Pure: the caller loads `RecipientLookup` from the
 /// store first and passes `now`.
 public struct PushPlanner: Sendable {
     public let options: AppPushOptions
     public let templates: PushTemplateSet
-    /// Where the app can push: tokens of other providers are not deliverable (a member with
-    /// only those is skipped with `noDeviceToken`).
-    public let providers: Set<PushProvider>
+    /// Where the app can push, and the payload format of each: tokens of other providers are not
+    /// deliverable (a member with only those is skipped with `noDeviceToken`).
+    public let formats: [PushProvider: PayloadFormat]
 
     public init(
-        options: AppPushOptions = .defaults, templates: PushTemplateSet = .sendbirdDefaults, providers: Set<PushProvider> = [.apns]
+        options: AppPushOptions = .defaults, templates: PushTemplateSet = .sendbirdDefaults,
+        formats: [PushProvider: PayloadFormat] = [.apns: .notification]
     ) {
         self.options = options
         self.templates = templates
-        self.providers = providers
+        self.formats = formats
     }
 
     /// The plan for `event`. A member listed twice (the same bytes) is planned once (the first entry counts).
@@ -40,7 +41,7 @@ public struct PushPlanner: Sendable {
             let userPreferences = known.preferences
             let channelPreference = known.channelPreference
             var tokens = known.tokens
-            if providers.count < PushProvider.allCases.count { tokens.removeAll { !providers.contains($0.provider) } }
+            tokens.removeAll { formats[$0.provider] == nil }
             let decision = policy.decide(
                 event: event, member: member, userPreferences: userPreferences,
                 channelPreference: channelPreference, deviceTokenCount: tokens.count, now: now
@@ -65,18 +66,19 @@ public struct PushPlanner: Sendable {
                 let payload = try builder.build(
                     prepared: eventParts, member: member, alert: alert, recipientTemplate: choice, sound: sound,
                     translation: translation)
-                // The Android data message only for members with an FCM or HMS token; its own fit
-                // to their limit.
+                // The data message only for members with a token of a provider taking it, fitted
+                // to those providers' rules.
+                let dataProviders = Set(tokens.lazy.map(\.provider).filter { self.formats[$0]?.dataMessageRule != nil })
                 let dataPayload =
-                    tokens.contains { $0.provider.takesDataMessage }
-                    ? try DataMessagePayload.build(
+                    dataProviders.isEmpty
+                    ? nil
+                    : try DataMessagePayload.build(
                         builder: builder, prepared: eventParts, member: member, alert: alert.template, recipientTemplate: choice,
-                        sound: sound, translation: translation, fitHMS: tokens.contains { $0.provider == .hms })
-                    : nil
+                        sound: sound, translation: translation, rules: dataProviders.compactMap { self.formats[$0]?.dataMessageRule })
                 recipients.append(
                     RecipientPlan(
                         userID: member.userID, decision: .push, payload: payload, dataPayload: dataPayload,
-                        deviceTokens: tokens))
+                        dataMessageProviders: dataProviders, deviceTokens: tokens))
             } catch {
                 recipients.append(RecipientPlan(userID: member.userID, decision: .skip(.payloadTooLarge)))
             }

@@ -7,20 +7,23 @@ public struct RecipientPlan: Sendable, Hashable {
     public var decision: PushDecision
     /// Set exactly when `decision` is `.push`.
     public var payload: PushPayload?
-    /// The Android data message form of `payload`, when the member has an FCM or HMS token: the
-    /// same bytes for both providers.
+    /// The data message form of `payload`, when the member has a token of a provider taking it:
+    /// the same bytes for every such provider.
     public var dataPayload: DataMessagePayload?
+    /// The providers whose tokens get `dataPayload`; the others get `payload`.
+    public var dataMessageProviders: Set<PushProvider>
     /// The member's tokens (empty unless pushed).
     public var deviceTokens: [DeviceToken]
 
     public init(
         userID: String, decision: PushDecision, payload: PushPayload? = nil, dataPayload: DataMessagePayload? = nil,
-        deviceTokens: [DeviceToken] = []
+        dataMessageProviders: Set<PushProvider> = [], deviceTokens: [DeviceToken] = []
     ) {
         self.userID = userID
         self.decision = decision
         self.payload = payload
         self.dataPayload = dataPayload
+        self.dataMessageProviders = dataMessageProviders
         self.deviceTokens = deviceTokens
     }
 
@@ -29,10 +32,9 @@ public struct RecipientPlan: Sendable, Hashable {
     public var deliveries: [PlannedDelivery] {
         guard let payload else { return [] }
         return deviceTokens.compactMap { token in
-            switch token.provider {
-            case .apns: PlannedDelivery(userID: userID, deviceToken: token, payload: payload.data, sharedSpans: payload.sharedSpans)
-            case .fcm, .hms: dataPayload.map { PlannedDelivery(userID: userID, deviceToken: token, payload: $0.json) }
-            }
+            dataMessageProviders.contains(token.provider)
+                ? dataPayload.map { PlannedDelivery(userID: userID, deviceToken: token, payload: $0.json) }
+                : PlannedDelivery(userID: userID, deviceToken: token, payload: payload.data, sharedSpans: payload.sharedSpans)
         }
     }
 }

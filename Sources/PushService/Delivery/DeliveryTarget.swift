@@ -9,7 +9,11 @@ import PushSending
 public struct DeliveryTarget: Sendable {
     /// The app's senders; a provider without one gets no pushes (its tokens are skipped when
     /// planning, `noToken`).
-    public var senders: [PushProvider: any PushSender]
+    public var senders: [PushProvider: any PushSender] {
+        didSet { formats = Self.formats(of: senders.keys) }
+    }
+    /// The payload format of each provider the app pushes through (what the planner builds).
+    public private(set) var formats: [PushProvider: PayloadFormat]
     /// What APNs deliveries are stored with: the push type (`alert`, `background`) and priority
     /// (10, 5) of the app's `apns` settings. FCM and HMS deliveries store their provider's name
     /// and high priority.
@@ -26,6 +30,7 @@ public struct DeliveryTarget: Sendable {
         timeToLive: Duration = .seconds(86_400), options: AppPushOptions = AppPushOptions()
     ) {
         self.senders = senders
+        formats = Self.formats(of: senders.keys)
         self.pushType = pushType
         self.priority = priority
         self.timeToLive = timeToLive
@@ -54,6 +59,20 @@ public struct DeliveryTarget: Sendable {
 
     /// Where this app's pushes can go.
     public var providers: Set<PushProvider> { Set(senders.keys) }
+
+    /// Every provider's format, for checks made before an app is known.
+    static var knownFormats: some Sequence<PayloadFormat> { formats(of: PushProvider.allCases).values }
+
+    static func formats(of providers: some Sequence<PushProvider>) -> [PushProvider: PayloadFormat] {
+        Dictionary(
+            uniqueKeysWithValues: providers.map {
+                switch $0 {
+                case .apns: ($0, .notification)
+                case .fcm: ($0, .dataMessage(DataMapSize()))
+                case .hms: ($0, .dataMessage(HMSMessageSize()))
+                }
+            })
+    }
 
     /// The push type a delivery to a `provider` token is stored with.
     public func storedPushType(for provider: PushProvider) -> String {

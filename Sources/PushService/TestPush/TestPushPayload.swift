@@ -12,30 +12,30 @@ import PushCore
 /// No `sendbird` dictionary: a test push belongs to no channel or message, and an app that opens
 /// the channel a push names must not be sent to one that does not exist.
 enum TestPushPayload {
-    static func bytes(for provider: PushProvider, message: String, title: String?) -> [UInt8] {
-        let value: JSONValue
-        if provider.takesDataMessage {
-            var data: [String: JSONValue] = ["message": .string(message), "push_relay_test": .string("true")]
-            if let title { data["push_title"] = .string(title) }
-            value = .object(data)
-        } else {
-            let alert: JSONValue = title.map { .object(["title": .string($0), "body": .string(message)]) } ?? .string(message)
-            value = .object([
-                "aps": .object(["alert": alert, "sound": .string("default")]), "push_relay": .object(["test": .bool(true)]),
-            ])
-        }
+    static func bytes(for format: PayloadFormat, message: String, title: String?) -> [UInt8] {
+        if format.dataMessageRule != nil { return Array(dataMessage(message: message, title: title).json) }
+        let alert: JSONValue = title.map { .object(["title": .string($0), "body": .string(message)]) } ?? .string(message)
+        let value: JSONValue = .object([
+            "aps": .object(["alert": alert, "sound": .string("default")]), "push_relay": .object(["test": .bool(true)]),
+        ])
         return Array(JSONWriter.data(value))
     }
 
-    /// The largest push any provider takes (APNs' alert payload, FCM's data, HMS's message).
+    /// The largest push any provider takes (APNs' alert payload, the data map).
     static let maximumBytes = 4096
 
-    /// Whether `message` and `title` fit every provider's limit (escapes counted: a quote costs
-    /// most in HMS, where the map is a string in a string).
-    static func fits(message: String, title: String?) -> Bool {
-        let apns = bytes(for: .apns, message: message, title: title)
-        let data = bytes(for: .fcm, message: message, title: title)
-        return apns.count <= maximumBytes && data.count <= DataMessagePayload.maximumDataBytes
-            && HMSMessageSize.bytes(dataJSON: data) <= HMSMessageSize.maximumBytes
+    /// Whether `message` and `title` fit every provider's limit, each by its own count (escapes
+    /// counted: a quote costs most where the map is a string in a string).
+    static func fits(message: String, title: String?, formats: some Sequence<PayloadFormat>) -> Bool {
+        let notification = bytes(for: .notification, message: message, title: title)
+        let map = dataMessage(message: message, title: title)
+        guard notification.count <= maximumBytes, map.json.count <= DataMessagePayload.maximumDataBytes else { return false }
+        return formats.allSatisfy { format in format.dataMessageRule.map { $0.bytes(of: map) <= $0.maximumBytes } ?? true }
+    }
+
+    private static func dataMessage(message: String, title: String?) -> DataMessagePayload {
+        var data = ["message": message, "push_relay_test": "true"]
+        if let title { data["push_title"] = title }
+        return DataMessagePayload(data: data)
     }
 }

@@ -42,7 +42,8 @@ public struct TestPushRequest: Sendable, Hashable {
         }
         self.message = try Self.checkedText(message ?? Self.defaultMessage, field: "message")
         self.title = try title.map { text throws(APIError) in try Self.checkedText(text, field: "title") }
-        guard TestPushPayload.fits(message: self.message, title: self.title) else {
+        // Every provider's limit, whichever the device's: the CLI checks before it reads the configuration.
+        guard TestPushPayload.fits(message: self.message, title: self.title, formats: DeliveryTarget.knownFormats) else {
             throw APIError(
                 code: .invalidLength,
                 message: "Invalid value: \"message\" and \"title\" make a push larger than \(TestPushPayload.maximumBytes) bytes.")

@@ -373,7 +373,7 @@ public struct WebhookIntake: Sendable {
         let nowMs = clock()
         let planner = PushPlanner(
             options: target.options,
-            templates: templates.templates(forApp: event.appID).replacing(stored), providers: target.providers)
+            templates: templates.templates(forApp: event.appID).replacing(stored), formats: target.formats)
         let plan = planner.plan(event, lookup: lookup, now: Date(timeIntervalSince1970: Double(nowMs) / 1000))
         let expiresAt = nowMs + target.timeToLive.milliseconds
         var accepted = AcceptedEvent(plan: plan, senderID: event.sender?.userID, acceptedAtMs: nowMs) {

@@ -65,17 +65,17 @@ import Testing
         #expect(code(message: "a\u{0}b") == 400151)
         #expect(code(message: String(repeating: "x", count: 1024), title: String(repeating: "y", count: 1024)) == nil)
         #expect(code(message: String(repeating: "\"", count: 1000), title: "t") == 400110, "too large for HMS")
-        #expect(TestPushPayload.fits(message: String(repeating: "\"", count: 400), title: nil))
+        #expect(TestPushPayload.fits(message: String(repeating: "\"", count: 400), title: nil, formats: DeliveryTarget.knownFormats))
     }
 
     /// The payloads: the text alone, marked as a test, in each provider's shape.
     @Test func thePayloadsCarryTheTextAndTheMark() throws {
-        let apns = try JSONValue.parse(Data(TestPushPayload.bytes(for: .apns, message: "hi \"there\"", title: nil)))
+        let apns = try JSONValue.parse(Data(TestPushPayload.bytes(for: .notification, message: "hi \"there\"", title: nil)))
         #expect(apns == json(#"{"aps": {"alert": "hi \"there\"", "sound": "default"}, "push_relay": {"test": true}}"#))
-        let titled = try JSONValue.parse(Data(TestPushPayload.bytes(for: .apns, message: "hi", title: "T")))
+        let titled = try JSONValue.parse(Data(TestPushPayload.bytes(for: .notification, message: "hi", title: "T")))
         #expect(titled["aps"]?["alert"] == json(#"{"title": "T", "body": "hi"}"#))
-        for provider in [PushProvider.fcm, .hms] {
-            let data = try JSONValue.parse(Data(TestPushPayload.bytes(for: provider, message: "hi", title: "T")))
+        for format in DeliveryTarget.formats(of: [PushProvider.fcm, .hms]).values {
+            let data = try JSONValue.parse(Data(TestPushPayload.bytes(for: format, message: "hi", title: "T")))
             #expect(data == json(#"{"message": "hi", "push_title": "T", "push_relay_test": "true"}"#))
         }
     }
