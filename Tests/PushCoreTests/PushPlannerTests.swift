@@ -95,7 +95,8 @@ import Testing
         let all: Set<PushProvider> = [.apns, .fcm, .hms]
         let plain = PushPlanner(formats: Self.formats(all)).plan(event, lookup: lookup, now: now)
         #expect(plain.recipients[1].decision == .skip(.online))
-        let multi = PushPlanner(options: AppPushOptions(multiDevice: true), formats: Self.formats(all)).plan(event, lookup: lookup, now: now)
+        let multi = PushPlanner(options: AppPushOptions(multiDevice: true), formats: Self.formats(all)).plan(
+            event, lookup: lookup, now: now)
         #expect(multi.recipients[1].decision == .push)
         #expect(Set(multi.deliveries.map(\.deviceToken.provider)) == all)
         #expect(multi.deliveries.count == 4)
