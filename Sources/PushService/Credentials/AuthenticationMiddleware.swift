@@ -41,11 +41,14 @@ struct AuthenticationMiddleware: RouterMiddleware {
         }
         let cost = RequestCost.units(method: request.method, path: request.uri.path[...])
         try rateLimits.admit(caller, cost: cost)
-        // A costly request runs in one of its app's few slots, a session's too: its own user's
-        // list reads the app's window on SQLite, and an app may hold many session tokens.
+        // A costly request runs in one of its app's few slots, a session's too (in the devices'
+        // lane): its own user's list reads the app's window on SQLite, and an app may hold many
+        // session tokens.
         guard cost > 1 else { return try await next(request, context) }
-        try await costlySlots.enter(app: caller.app.appID)
-        defer { costlySlots.leave(app: caller.app.appID) }
+        let lane: CostlyRequestSlots.Lane
+        if case .sessionToken = caller.credential { lane = .device } else { lane = .server }
+        try await costlySlots.enter(app: caller.app.appID, lane: lane)
+        defer { costlySlots.leave(app: caller.app.appID, lane: lane) }
         return try await next(request, context)
     }
 

@@ -64,14 +64,17 @@ public struct DeliveryTarget: Sendable {
     static var knownFormats: some Sequence<PayloadFormat> { formats(of: PushProvider.allCases).values }
 
     static func formats(of providers: some Sequence<PushProvider>) -> [PushProvider: PayloadFormat] {
-        Dictionary(
-            uniqueKeysWithValues: providers.map {
-                switch $0 {
-                case .apns: ($0, .notification)
-                case .fcm: ($0, .dataMessage(DataMapSize()))
-                case .hms: ($0, .dataMessage(HMSMessageSize()))
-                }
-            })
+        Dictionary(uniqueKeysWithValues: providers.map { ($0, format(of: $0)) })
+    }
+
+    /// What `provider`'s devices get (the one place outside the provider modules that says so,
+    /// until the provider drivers describe themselves).
+    static func format(of provider: PushProvider) -> PayloadFormat {
+        switch provider {
+        case .apns: .notification
+        case .fcm: .dataMessage(DataMapSize())
+        case .hms: .dataMessage(HMSMessageSize())
+        }
     }
 
     /// The push type a delivery to a `provider` token is stored with.

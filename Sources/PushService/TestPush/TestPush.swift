@@ -86,9 +86,7 @@ public struct TestPush: Sendable {
         let startedAtMs = clock()
         let push = OutgoingPush(
             pushID: PushID.random(), deviceToken: device.token,
-            payload: TestPushPayload.bytes(
-                for: DeliveryTarget.formats(of: [device.provider]).values.first ?? .notification, message: request.message,
-                title: request.title),
+            payload: TestPushPayload.bytes(for: DeliveryTarget.format(of: device.provider), message: request.message, title: request.title),
             pushType: device.provider == .apns ? "alert" : nil, priority: 10, expiresAtMs: startedAtMs + Self.timeToLive.milliseconds)
         let result: PushSendResult
         var latency: Duration?

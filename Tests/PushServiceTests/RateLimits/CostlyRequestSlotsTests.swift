@@ -6,8 +6,10 @@ import Testing
 /// other apps never wait for them.
 @Suite(.timeLimit(.minutes(1))) struct CostlyRequestSlotsTests {
     /// Until `app` has `count` requests waiting (each `enter` registers before it suspends).
-    private func waitUntil(_ slots: CostlyRequestSlots, app: String, hasWaiting count: Int) async {
-        while slots.waiting(app: app) < count { await Task.yield() }
+    private func waitUntil(
+        _ slots: CostlyRequestSlots, app: String, lane: CostlyRequestSlots.Lane = .server, hasWaiting count: Int
+    ) async {
+        while slots.waiting(app: app, lane: lane) < count { await Task.yield() }
     }
 
     @Test func theSecondWaitsForTheFirstToLeave() async throws {
@@ -27,6 +29,25 @@ import Testing
         try await slots.enter(app: "b")
         slots.leave(app: "b")
         slots.leave(app: "a")
+    }
+
+    /// A device's full waiting room leaves the app's server a slot of its own.
+    @Test func devicesDoNotKeepTheServerWaiting() async throws {
+        let slots = CostlyRequestSlots()
+        try await slots.enter(app: "a", lane: .device)
+        var waiters: [Task<Void, any Error>] = []
+        for _ in 0..<CostlyRequestSlots.maximumWaiting {
+            waiters.append(Task { try await slots.enter(app: "a", lane: .device) })
+        }
+        await waitUntil(slots, app: "a", lane: .device, hasWaiting: CostlyRequestSlots.maximumWaiting)
+        await #expect(throws: APIError.self) { try await slots.enter(app: "a", lane: .device) }
+        try await slots.enter(app: "a", lane: .server)
+        slots.leave(app: "a", lane: .server)
+        slots.leave(app: "a", lane: .device)
+        for waiter in waiters {
+            try await waiter.value
+            slots.leave(app: "a", lane: .device)
+        }
     }
 
     @Test func beyondTheWaitingRoomTheAnswerIs429() async throws {
