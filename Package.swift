@@ -90,20 +90,33 @@ let package = Package(
         .target(
             name: "APNs",
             dependencies: [
+                "ConfigSupport",
                 "ConnectionLiveness",
                 "HTTP2Transport",
                 "LogRedaction",
+                "ProviderDriver",
+                "PushCore",
                 "PushSending",
                 "UUIDText",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Yams", package: "Yams"),
             ]
         ),
         .target(name: "PushCore"),
+        // The configuration's building blocks every part reads its section with: YAML mappings key by key, secrets and
+        // where they come from, durations, pool sizes, the errors that name a key.
+        .target(name: "ConfigSupport", dependencies: ["LogRedaction", .product(name: "Yams", package: "Yams")]),
+        // What a push provider's module implements to join the relay (`ProviderDriver`): its description, its
+        // settings, the sender they build. The composition root lists the drivers once (`ProviderCatalog`).
+        .target(
+            name: "ProviderDriver",
+            dependencies: ["ConfigSupport", "PushCore", "PushSending", .product(name: "Logging", package: "swift-log")]),
         // FCM HTTP v1: service-account credentials, the error model and the client, on the transport.
         .target(
             name: "FCM",
             dependencies: [
-                "ConnectionLiveness", "HTTP2Transport", "LogRedaction", "PushSending", .product(name: "Logging", package: "swift-log"),
+                "ConfigSupport", "ConnectionLiveness", "HTTP2Transport", "LogRedaction", "ProviderDriver", "PushCore", "PushSending",
+                .product(name: "Logging", package: "swift-log"),
             ]),
         // AsyncHTTPClient as the providers on it use it (HMS): HTTP/2 or HTTP/1.1 as ALPN chooses, and
         // every HTTP/2 connection watched by `ConnectionLiveness` (AsyncHTTPClient has no PING of its own).
@@ -122,7 +135,9 @@ let package = Package(
         .target(
             name: "HMS",
             dependencies: [
+                "ConfigSupport",
                 "ConnectionLiveness",
+                "ProviderDriver",
                 "PooledHTTP",
                 "PushCore",
                 "PushSending",
@@ -161,6 +176,8 @@ let package = Package(
             name: "PushService",
             dependencies: [
                 "APNs",
+                "ConfigSupport",
+                "ProviderDriver",
                 "FCM",
                 "HMS",
                 "HTTP2Transport",
@@ -290,6 +307,7 @@ let package = Package(
             name: "push-relay",
             dependencies: [
                 "APNs",
+                "ConfigSupport",
                 "HTTP2Transport",
                 "PushService",
                 "PushStore",
@@ -314,6 +332,7 @@ let package = Package(
             name: "relay-bench",
             dependencies: [
                 "APNs",
+                "ConfigSupport",
                 "HTTP2Transport",
                 "PushService",
                 "PushStore",
@@ -335,7 +354,8 @@ let package = Package(
             dependencies: ["HTTP2Transport", "APNsMock", "TestSupport", .product(name: "Logging", package: "swift-log")]
         ),
         .testTarget(
-            name: "APNsTests", dependencies: ["APNs", "APNsMock", "ConnectionLiveness", "HTTP2Transport", "TestSupport", "UUIDText"]),
+            name: "APNsTests",
+            dependencies: ["APNs", "APNsMock", "ConnectionLiveness", "ProviderDriver", "HTTP2Transport", "TestSupport", "UUIDText"]),
         .testTarget(
             name: "APNsMockTests",
             dependencies: [
@@ -397,6 +417,8 @@ let package = Package(
             dependencies: [
                 "APNs",
                 "APNsMock",
+                "ConfigSupport",
+                "ProviderDriver",
                 "PushSending",
                 "FCM",
                 "FCMMock",

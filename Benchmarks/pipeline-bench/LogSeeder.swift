@@ -33,7 +33,7 @@ struct LogSeeder {
     /// Writes `deliveries / 8` events; returns how many deliveries were stored.
     func seed(_ store: SQLiteStore, deliveries: Int) async throws -> Int {
         let events = deliveries / 8
-        let planner = PushPlanner()
+        let planner = PushPlanner(formats: [.apns: .notification])
         let policy = RecipientPolicy()
         var stored = 0
         var first = 0

@@ -59,7 +59,8 @@ struct PipelineBench {
         let store = try SQLiteStore(path: dir.appendingPathComponent("bench.sqlite").path)
         let users = 10_000
         for u in 0..<users {
-            _ = try await store.registerToken(app: "bench-app", user: "u\(u)", token: String(format: "%064x", u + 1), isUnique: false)
+            _ = try await store.registerToken(
+                app: "bench-app", user: "u\(u)", token: String(format: "%064x", u + 1), isUnique: false, provider: .apns)
         }
         var generator = SystemRandomNumberGenerator()
         let bodies: [Data] = (0..<n).map { i in
@@ -136,7 +137,7 @@ struct PipelineBench {
         var plans: [PushPlan] = []
         let now = Date()
         await measure("plan + payloads") {
-            let planner = PushPlanner()
+            let planner = PushPlanner(formats: [.apns: .notification])
             plans = zip(events, lookups).map { planner.plan($0, lookup: $1.0, now: now) }
         }
         var accepted: [AcceptedEvent] = []

@@ -1,5 +1,6 @@
 import APNs
 import ArgumentParser
+import ConfigSupport
 import Foundation
 import HTTP2Transport
 import Logging
@@ -45,14 +46,17 @@ struct RelayBench: AsyncParsableCommand {
             configuration: APNsClientConfiguration(
                 endpoint: TransportEndpoint(host: "127.0.0.1", port: apnsPort), authentication: .token(cache),
                 extraCAFile: repo + "/certs/dev/ca.pem", trustSystemRoots: false, connections: connections))
-        let targets = StaticDeliveryTargets([Self.appID: DeliveryTarget(apns: client, topic: "com.example.pushrelay")])
+        let targets = StaticDeliveryTargets([
+            Self.appID: DeliveryTarget(routes: [APNsDriver.route(client: client, topic: "com.example.pushrelay")])
+        ])
         let relay = try await RelayApplication.build(
             configuration: configuration, logger: logger,
             seams: .init(
                 targets: targets, dispatcher: DispatcherConfiguration(window: window, claimBatch: window / 4, recordBatch: 1000),
                 store: store))
         for n in 0..<users {
-            _ = try await store.registerToken(app: Self.appID, user: "u\(n)", token: String(format: "%064x", n + 1), isUnique: false)
+            _ = try await store.registerToken(
+                app: Self.appID, user: "u\(n)", token: String(format: "%064x", n + 1), isUnique: false, provider: .apns)
         }
         try await relay.makeApplication { port in
             FileHandle.standardOutput.write(Data("relay-bench listening on \(port)\n".utf8))

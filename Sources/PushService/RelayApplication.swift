@@ -1,9 +1,11 @@
+import ConfigSupport
 import Foundation
 import Hummingbird
 import HummingbirdCore
 import Logging
 import NIOCore
 import Prometheus
+import ProviderDriver
 import PushStore
 import ServiceLifecycle
 
@@ -157,12 +159,12 @@ public final class RelayApplication: Sendable {
             let built = try await PushClients.build(configuration: configuration, logger: logger)
             for app in built.snapshot {
                 if app.target == nil {
-                    logger.warning(
-                        "app has no apns, fcm or hms settings: its pushes are not sent", metadata: ["app": .string(app.app.appID)])
+                    let sections = ProviderCatalog.installed.descriptions.map(\.id.rawValue).joinedWithOr
+                    logger.warning("app has no \(sections) settings: its pushes are not sent", metadata: ["app": .string(app.app.appID)])
                 }
                 if let notAfter = app.certificateNotAfter, notAfter.timeIntervalSinceNow < 30 * 86_400 {
                     logger.warning(
-                        "APNs certificate expires soon", metadata: ["app": .string(app.app.appID), "not_after": .string("\(notAfter)")])
+                        "client certificate expires soon", metadata: ["app": .string(app.app.appID), "not_after": .string("\(notAfter)")])
                 }
             }
             clients = built
@@ -275,7 +277,7 @@ public final class RelayApplication: Sendable {
         let closed = await firstFinished(Task { await clients.shutdown() }, orAfter: Self.clientCloseLimit)
         if !closed {
             logger.warning(
-                "APNs connections did not close in time; exiting anyway",
+                "provider connections did not close in time; exiting anyway",
                 metadata: ["limit": "\(Self.clientCloseLimit)"])
         }
     }

@@ -24,8 +24,8 @@ public struct DeliveryRecord: Sendable, Hashable {
     public var createdAtMs: Int64
     public var updatedAtMs: Int64
 
-    /// APNs or FCM, by the stored push type.
-    public var provider: PushProvider { PushProvider(deliveryPushType: pushType) }
+    /// Where it goes, read from the stored push type (`StoredPushType`).
+    public var provider: PushProvider { StoredPushType.provider(of: pushType) }
 
     /// A delivery just inserted by `commitEvents`, as the dispatcher would have claimed it.
     package init(id: Int64, event: AcceptedEvent, delivery d: NewDelivery) {

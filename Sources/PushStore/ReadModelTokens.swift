@@ -12,8 +12,9 @@ import PushCore
 /// also tells a corrupt value from a valid one. Parsing every value through the general parser
 /// built a tree per user and was a quarter of a cache miss's CPU (`pipeline-bench`).
 enum ReadModelTokens {
-    /// Oldest registration first (ties by id, as `device_tokens_on_user` orders them). A provider
-    /// this version does not know (a newer relay's) cannot be delivered to here and is left out.
+    /// Oldest registration first (ties by id, as `device_tokens_on_user` orders them), of every
+    /// provider: the planner leaves out those the app has no route to. A provider name no driver
+    /// could have (`PushProvider(rawValue:)`) is left out.
     static func decode(_ text: String) throws -> [DeviceToken] {
         guard text != "[]" else { return [] }
         var tokens = try scan(text) ?? parse(text)

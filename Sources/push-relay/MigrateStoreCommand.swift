@@ -1,4 +1,5 @@
 import ArgumentParser
+import ConfigSupport
 import Foundation
 import Logging
 import PushService

@@ -1,3 +1,4 @@
+import ConfigSupport
 import Foundation
 import HTTPTypes
 import Hummingbird

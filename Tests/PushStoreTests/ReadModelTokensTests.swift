@@ -49,9 +49,9 @@ import Testing
         let spaced = #"[ ["t", 5, "apns", 1] ]"#
         #expect(ReadModelTokens.scan(spaced) == nil)
         #expect(try ReadModelTokens.decode(spaced) == [DeviceToken(token: "t", registeredAtMs: 5, provider: .apns)])
-        // Ties by id; an unknown provider (a newer relay's) is left out.
-        let ties = #"[["b",5,"apns",2],["x",1,"huawei",3],["a",5,"apns",1]]"#
-        #expect(try ReadModelTokens.decode(ties).map(\.token) == ["a", "b"])
+        // Ties by id; any provider's (the store names none), but not a name no driver could have.
+        let ties = #"[["b",5,"apns",2],["x",1,"huawei",3],["a",5,"apns",1],["y",1,"Not A Name",4]]"#
+        #expect(try ReadModelTokens.decode(ties).map(\.token) == ["x", "a", "b"])
         #expect(try ReadModelTokens.decode("[]") == [])
     }
 

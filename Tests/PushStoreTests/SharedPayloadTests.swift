@@ -28,7 +28,8 @@ import Testing
             """#
         let event = try WebhookEnvelope(json: Data(body.utf8)).offlineMessageEvent()
         let (states, _) = try store.recipientStatesAndTemplates(app: app, users: users, channel: "channel-1")
-        let plan = PushPlanner().plan(event, lookup: RecipientLookup(states), now: Date(timeIntervalSince1970: 1_700_000_000))
+        let plan = PushPlanner(formats: [.apns: .notification]).plan(
+            event, lookup: RecipientLookup(states), now: Date(timeIntervalSince1970: 1_700_000_000))
         return AcceptedEvent(plan: plan, senderID: sender, acceptedAtMs: 1_700_000_000_000) {
             NewDelivery(planned: $0, pushID: UUID(), pushType: "alert", priority: 10, expiresAtMs: 1_800_000_000_000)
         }

@@ -13,7 +13,7 @@ public struct PushPlanner: Sendable {
 
     public init(
         options: AppPushOptions = .defaults, templates: PushTemplateSet = .sendbirdDefaults,
-        formats: [PushProvider: PayloadFormat] = [.apns: .notification]
+        formats: [PushProvider: PayloadFormat]
     ) {
         self.options = options
         self.templates = templates

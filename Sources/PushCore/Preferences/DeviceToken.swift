@@ -7,7 +7,7 @@ public struct DeviceToken: Sendable, Hashable {
     public var registeredAtMs: Int64
     public var provider: PushProvider
 
-    public init(token: String, registeredAtMs: Int64, provider: PushProvider = .apns) {
+    public init(token: String, registeredAtMs: Int64, provider: PushProvider) {
         self.token = token
         self.registeredAtMs = registeredAtMs
         self.provider = provider

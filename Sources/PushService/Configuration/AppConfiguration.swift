@@ -1,3 +1,5 @@
+import ConfigSupport
+import ProviderDriver
 import PushCore
 
 /// One app (tenant) the relay serves (`apps[]`). All stored data is scoped by `appID`.
@@ -9,12 +11,9 @@ public struct AppConfiguration: Sendable, Hashable, CustomStringConvertible {
     /// The key of the webhook signature (`x-sendbird-signature`): `webhook_secret` when
     /// configured, else the master API token, as Sendbird signs with it.
     public var webhookSecret: Secret
-    /// APNs delivery settings; an app without them can register tokens but gets no pushes.
-    public var apns: APNsAppConfiguration?
-    /// FCM delivery settings; without them the app's FCM tokens get no pushes.
-    public var fcm: FCMAppConfiguration?
-    /// HMS Push Kit delivery settings; without them the app's Huawei tokens get no pushes.
-    public var hms: HMSAppConfiguration?
+    /// Each provider's settings (`apps[].<provider>`), read by its driver; an app without a
+    /// provider's can register its tokens, which get no pushes.
+    public var providers: ProviderSettingsList
     /// The app's push templates: `default` and `alternative` (users choose between them) and
     /// templates by channel custom type. A template changed through the REST API wins over its
     /// configured texts; Sendbird's texts stand in for everything not configured.
@@ -32,17 +31,14 @@ public struct AppConfiguration: Sendable, Hashable, CustomStringConvertible {
     public static let minimumAPITokenLength = 16
 
     public init(
-        appID: String, apiToken: Secret, webhookSecret: Secret? = nil, apns: APNsAppConfiguration? = nil,
-        fcm: FCMAppConfiguration? = nil, hms: HMSAppConfiguration? = nil,
+        appID: String, apiToken: Secret, webhookSecret: Secret? = nil, providers: ProviderSettingsList = ProviderSettingsList(),
         templates: PushTemplateSet = .sendbirdDefaults, limits: AppLimits = AppLimits(), badgeSync: BadgeSyncSetting? = nil,
         multiDevice: Bool = false
     ) {
         self.appID = appID
         self.apiToken = apiToken
         self.webhookSecret = webhookSecret ?? apiToken
-        self.apns = apns
-        self.fcm = fcm
-        self.hms = hms
+        self.providers = providers
         self.templates = templates
         self.limits = limits
         self.badgeSync = badgeSync

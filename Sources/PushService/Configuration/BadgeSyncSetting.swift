@@ -1,3 +1,5 @@
+import ConfigSupport
+
 /// `apps[].badge_sync`: on `group_channel:message_read`, a background push sets each reader's
 /// badge to their new total unread (off by default).
 ///

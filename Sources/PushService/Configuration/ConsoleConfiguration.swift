@@ -1,3 +1,5 @@
+import ConfigSupport
+
 /// The operator console at `/console` (`console:`, optional; off unless `enabled`).
 ///
 /// ```yaml

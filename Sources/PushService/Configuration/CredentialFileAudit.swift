@@ -1,13 +1,4 @@
-/// A file the configuration reads a secret or a private key from, and the key that names it.
-public struct CredentialFile: Sendable, Hashable {
-    public var key: String
-    public var path: String
-
-    public init(key: String, path: String) {
-        self.key = key
-        self.path = path
-    }
-}
+import ConfigSupport
 
 /// The verdict on credential files' modes (`FileExposure`): one every user of the machine can
 /// read stops the start (`error`, exit 78); one its group can read is a warning. A file that

@@ -1,3 +1,4 @@
+import ConfigSupport
 import Foundation
 
 /// `check-config`'s look at the host directory the unit's `LoadCredential=` lines copy from

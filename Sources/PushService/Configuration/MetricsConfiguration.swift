@@ -1,3 +1,5 @@
+import ConfigSupport
+
 /// `GET /metrics` settings (`metrics:`, optional).
 public struct MetricsConfiguration: Sendable, Hashable {
     /// When set, `/metrics` requires `Authorization: Bearer <token>`.

@@ -1,3 +1,5 @@
+import ConfigSupport
+import ProviderDriver
 import PushCore
 
 extension RelayConfiguration {
@@ -5,10 +7,10 @@ extension RelayConfiguration {
     static func parseApp(_ app: ConfigMapping, after earlier: [AppConfiguration], environment: ConfigurationEnvironment)
         throws(ConfigurationError) -> AppConfiguration
     {
-        try app.allowOnly([
-            "app_id", "api_token", "webhook_secret", "apns", "fcm", "hms", "templates", "limits", "badge_sync",
-            "multi_device",
-        ])
+        let catalog = ProviderCatalog.installed
+        try app.allowOnly(
+            Set(["app_id", "api_token", "webhook_secret", "templates", "limits", "badge_sync", "multi_device"])
+                .union(catalog.descriptions.map(\.id.rawValue)))
         guard let appID = try app.string("app_id") else { throw .missingKey(app.name("app_id")) }
         if let problem = IdentifierRules.problem(with: appID) {
             throw .invalidValue(key: app.name("app_id"), reason: "must be \(problem)")
@@ -33,26 +35,27 @@ extension RelayConfiguration {
             throw .invalidValue(
                 key: app.name("webhook_secret"), reason: "must be at least \(AppConfiguration.minimumAPITokenLength) characters")
         }
-        let apns = try app.mapping("apns").map { mapping throws(ConfigurationError) in
-            try Self.parseAPNs(mapping, environment: environment)
+        var providers = ProviderSettingsList()
+        for driver in catalog.drivers {
+            guard let section = try app.mapping(driver.description.id.rawValue) else { continue }
+            providers[driver.description.id] = try driver.settings(from: section, environment: environment)
         }
         return AppConfiguration(
-            appID: appID, apiToken: secret, webhookSecret: webhookSecret, apns: apns,
-            fcm: try app.mapping("fcm").map { mapping throws(ConfigurationError) in try Self.parseFCM(mapping, environment: environment) },
-            hms: try app.mapping("hms").map { mapping throws(ConfigurationError) in try Self.parseHMS(mapping, environment: environment) },
+            appID: appID, apiToken: secret, webhookSecret: webhookSecret, providers: providers,
             templates: try app.mapping("templates").map(Self.parseTemplates) ?? PushTemplateSet.sendbirdDefaults,
             limits: try app.mapping("limits").map(Self.parseLimits) ?? AppLimits(), badgeSync: try app.badgeSync("badge_sync"),
-            multiDevice: try Self.multiDevice(app, apns: apns))
+            multiDevice: try Self.multiDevice(app, providers: providers))
     }
 
-    /// `multi_device`, or its first name `apns.push_when_online` (an app-wide choice that lived
-    /// in the APNs block); both given, they must agree.
-    private static func multiDevice(_ app: ConfigMapping, apns: APNsAppConfiguration?) throws(ConfigurationError) -> Bool {
-        let legacy = apns?.options.multiDevice == true
-        guard let value = try app.bool("multi_device") else { return legacy }
-        if legacy && !value {
+    /// `multi_device`, or its first name `push_when_online` in a provider's section (an app-wide
+    /// choice that lived in the APNs block); both given, they must agree.
+    private static func multiDevice(_ app: ConfigMapping, providers: ProviderSettingsList) throws(ConfigurationError) -> Bool {
+        let legacy = providers.all.first { $0.pushOptions?.multiDevice == true }
+        guard let value = try app.bool("multi_device") else { return legacy != nil }
+        if let legacy, !value {
             throw .invalidValue(
-                key: app.name("multi_device"), reason: "is false while apns.push_when_online is true: give only multi_device")
+                key: app.name("multi_device"),
+                reason: "is false while \(legacy.provider).push_when_online is true: give only multi_device")
         }
         return value
     }

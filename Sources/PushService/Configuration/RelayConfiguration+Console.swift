@@ -1,3 +1,5 @@
+import ConfigSupport
+
 extension RelayConfiguration {
     /// `console:`. Users' secrets are read like every other secret (inline, `{file:}`, `{env:}`,
     /// `{credential:}`); their `apps` must be configured apps.

@@ -1,7 +1,9 @@
+import ConfigSupport
+
 extension RelayConfiguration {
     /// Every file the configuration reads a secret or a private key from, each once, named by
-    /// its key: `{file:}` secrets (HMS client secrets among them), APNs signing keys, .p12 files
-    /// and PEM private keys, FCM service accounts. Certificates and CA files are public and left out; so are systemd credentials
+    /// its key: `{file:}` secrets, and each provider's keys and secret files
+    /// (`ProviderSettings.credentialFiles`: APNs signing keys, .p12 files, FCM service accounts, …). Certificates and CA files are public and left out; so are systemd credentials
     /// (`{credential:}`, under `$CREDENTIALS_DIRECTORY`), which systemd keeps private.
     /// A new secret or key in the configuration belongs here too.
     public func credentialFiles(environment: ConfigurationEnvironment) -> [CredentialFile] {
@@ -16,16 +18,9 @@ extension RelayConfiguration {
             let name = "apps[\(index)]"
             secret(app.apiToken, "\(name).api_token")
             secret(app.webhookSecret, "\(name).webhook_secret")
-            switch app.apns?.auth {
-            case .token(let file, _, _)?: key(file, "\(name).apns.auth.token.key_file")
-            case .p12(let file, let password)?:
-                key(file, "\(name).apns.auth.certificate.p12_file")
-                secret(password, "\(name).apns.auth.certificate.password")
-            case .pem(_, let file)?: key(file, "\(name).apns.auth.certificate.key_file")
-            case nil: break
+            for settings in app.providers.all {
+                for file in settings.credentialFiles { key(file.path, "\(name).\(settings.provider).\(file.key)") }
             }
-            if let fcm = app.fcm { key(fcm.serviceAccountFile, "\(name).fcm.service_account") }
-            secret(app.hms?.clientSecret, "\(name).hms.client_secret")
         }
         for (index, user) in console.users.enumerated() { secret(user.secret, "console.users[\(index)].secret") }
         let credentials = environment.credentialsDirectory

@@ -1,3 +1,4 @@
+import ConfigSupport
 import PushCore
 import PushStorePostgres
 

@@ -1,3 +1,5 @@
+import ConfigSupport
+
 extension RelayConfiguration {
     /// `http:`.
     static func parseHTTP(_ map: ConfigMapping) throws(ConfigurationError) -> HTTPConfiguration {

@@ -1,3 +1,4 @@
+import ConfigSupport
 import Foundation
 
 extension RelayConfiguration {
@@ -15,8 +16,9 @@ extension RelayConfiguration {
             secret(app.apiToken, "\(name).api_token")
             // Without its own key the webhook secret is the API token, reported as such.
             if app.webhookSecret != app.apiToken { secret(app.webhookSecret, "\(name).webhook_secret") }
-            if case .p12(_, let password)? = app.apns?.auth { secret(password, "\(name).apns.auth.certificate.password") }
-            secret(app.hms?.clientSecret, "\(name).hms.client_secret")
+            for settings in app.providers.all {
+                keys += settings.inlineSecretKeys.map { "\(name).\(settings.provider).\($0)" }
+            }
         }
         for (index, user) in console.users.enumerated() { secret(user.secret, "console.users[\(index)].secret") }
         return keys

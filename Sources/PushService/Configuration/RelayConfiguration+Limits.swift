@@ -1,3 +1,5 @@
+import ConfigSupport
+
 extension RelayConfiguration {
     /// `apps[].limits`.
     static func parseLimits(_ map: ConfigMapping) throws(ConfigurationError) -> AppLimits {

@@ -1,3 +1,4 @@
+import ConfigSupport
 import PushCore
 
 extension RelayConfiguration {

@@ -1,3 +1,4 @@
+import ConfigSupport
 import Foundation
 import Logging
 import PushCore
@@ -109,71 +110,5 @@ extension RelayConfiguration {
         if let error = audit.error { throw error }
         configuration.warnings = audit.warnings
         return configuration
-    }
-}
-
-/// A YAML mapping read key by key, with the key path for error messages.
-struct ConfigMapping {
-    let mapping: Node.Mapping
-    let path: String
-
-    init(_ node: Node, path: String) throws(ConfigurationError) {
-        guard let mapping = node.mapping else {
-            throw .invalidValue(key: path.isEmpty ? "(top level)" : path, reason: "must be a mapping of keys to values")
-        }
-        self.mapping = mapping
-        self.path = path
-    }
-
-    func name(_ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
-
-    /// The keys as written, in file order.
-    var keys: [String] { mapping.keys.map { $0.string ?? "\($0)" } }
-
-    func allowOnly(_ keys: Set<String>) throws(ConfigurationError) {
-        for key in mapping.keys {
-            let text = key.string ?? "\(key)"
-            if !keys.contains(text) { throw .unknownKey(name(text)) }
-        }
-    }
-
-    private func value(_ key: String) -> Node? {
-        guard let node = mapping[key] else { return nil }
-        if case .scalar(let scalar) = node, scalar.string == "~" || scalar.string == "null" || scalar.string.isEmpty,
-            scalar.style == Node.Scalar.Style.plain
-        {
-            return nil
-        }
-        return node
-    }
-
-    func string(_ key: String) throws(ConfigurationError) -> String? {
-        guard let node = value(key) else { return nil }
-        guard case .scalar(let scalar) = node else { throw .invalidValue(key: name(key), reason: "must be a string") }
-        return scalar.string
-    }
-
-    func int(_ key: String) throws(ConfigurationError) -> Int? {
-        guard let node = value(key) else { return nil }
-        guard case .scalar(let scalar) = node, let value = Int(scalar.string) else {
-            throw .invalidValue(key: name(key), reason: "must be an integer")
-        }
-        return value
-    }
-
-    func mapping(_ key: String) throws(ConfigurationError) -> ConfigMapping? {
-        guard let node = value(key) else { return nil }
-        return try ConfigMapping(node, path: name(key))
-    }
-
-    func requiredMapping(_ key: String) throws(ConfigurationError) -> ConfigMapping {
-        guard let mapping = try mapping(key) else { throw .missingKey(name(key)) }
-        return mapping
-    }
-
-    func sequence(_ key: String) throws(ConfigurationError) -> [Node]? {
-        guard let node = value(key) else { return nil }
-        guard case .sequence(let sequence) = node else { throw .invalidValue(key: name(key), reason: "must be a list") }
-        return Array(sequence)
     }
 }

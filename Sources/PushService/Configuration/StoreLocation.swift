@@ -1,3 +1,4 @@
+import ConfigSupport
 import PushStorePostgres
 
 /// A store named on the command line (`push-relay migrate-store --from … --to …`):

@@ -1,52 +1,38 @@
-import APNs
-import FCM
-import HMS
 import PushCore
 import PushSending
+import ProviderDriver
 
-/// Everything the dispatcher needs to deliver one app's pushes: one sender per provider the app
-/// is configured for (each behind the `PushSender` seam) and the per-app settings.
+/// Everything the dispatcher needs to deliver one app's pushes: a route per provider the app is
+/// configured for (its sender behind the `PushSender` seam, its payload format, what its
+/// deliveries are stored with) and the per-app settings. It names no provider.
 public struct DeliveryTarget: Sendable {
-    /// The app's senders; a provider without one gets no pushes (its tokens are skipped when
-    /// planning, `noToken`).
-    public var senders: [PushProvider: any PushSender] {
-        didSet { formats = Self.formats(of: senders.keys) }
-    }
+    /// The app's routes by provider; a provider without one gets no pushes (its tokens are
+    /// skipped when planning, `noToken`).
+    public private(set) var routes: [PushProvider: ProviderRoute]
+    /// Each route's sender (looked up per push).
+    public private(set) var senders: [PushProvider: any PushSender]
     /// The payload format of each provider the app pushes through (what the planner builds).
     public private(set) var formats: [PushProvider: PayloadFormat]
-    /// What APNs deliveries are stored with: the push type (`alert`, `background`) and priority
-    /// (10, 5) of the app's `apns` settings. FCM and HMS deliveries store their provider's name
-    /// and high priority.
-    public var pushType: APNsPushType
-    public var priority: APNsPriority
     /// How long a delivery may wait (in the queue, at the provider) before it is dropped as
-    /// expired; FCM's and HMS's TTL too.
+    /// expired; every provider's TTL.
     public var timeToLive: Duration
     /// Badge, sound, mutable-content, admin-message and payload-size choices for the payload.
     public var options: AppPushOptions
 
-    public init(
-        senders: [PushProvider: any PushSender] = [:], pushType: APNsPushType = .alert, priority: APNsPriority = .immediate,
-        timeToLive: Duration = .seconds(86_400), options: AppPushOptions = AppPushOptions()
-    ) {
-        self.senders = senders
-        formats = Self.formats(of: senders.keys)
-        self.pushType = pushType
-        self.priority = priority
+    public init(routes: [ProviderRoute] = [], timeToLive: Duration = .seconds(86_400), options: AppPushOptions = AppPushOptions()) {
+        self.routes = [:]
+        senders = [:]
+        formats = [:]
         self.timeToLive = timeToLive
         self.options = options
+        for route in routes { add(route) }
     }
 
-    /// From clients (tests, benchmarks): each wrapped in its provider's sender.
-    public init(
-        apns: APNsClient? = nil, fcm: FCMClient? = nil, hms: HMSClient? = nil, topic: String = "", pushType: APNsPushType = .alert,
-        priority: APNsPriority = .immediate, timeToLive: Duration = .seconds(86_400), options: AppPushOptions = AppPushOptions()
-    ) {
-        var senders: [PushProvider: any PushSender] = [:]
-        if let apns { senders[.apns] = APNsSender(client: apns, topic: topic, defaultPushType: pushType, defaultPriority: priority) }
-        if let fcm { senders[.fcm] = FCMSender(client: fcm) }
-        if let hms { senders[.hms] = HMSSender(client: hms) }
-        self.init(senders: senders, pushType: pushType, priority: priority, timeToLive: timeToLive, options: options)
+    /// Adds (or replaces) a provider's route.
+    public mutating func add(_ route: ProviderRoute) {
+        routes[route.provider] = route
+        senders[route.provider] = route.sender
+        formats[route.provider] = route.format
     }
 
     /// Closes every sender after its in-flight requests.
@@ -60,40 +46,12 @@ public struct DeliveryTarget: Sendable {
     /// Where this app's pushes can go.
     public var providers: Set<PushProvider> { Set(senders.keys) }
 
-    /// Every provider's format, for checks made before an app is known.
-    static var knownFormats: some Sequence<PayloadFormat> { formats(of: PushProvider.allCases).values }
-
-    static func formats(of providers: some Sequence<PushProvider>) -> [PushProvider: PayloadFormat] {
-        Dictionary(uniqueKeysWithValues: providers.map { ($0, format(of: $0)) })
-    }
-
-    /// What `provider`'s devices get (the one place outside the provider modules that says so,
-    /// until the provider drivers describe themselves).
-    static func format(of provider: PushProvider) -> PayloadFormat {
-        switch provider {
-        case .apns: .notification
-        case .fcm: .dataMessage(DataMapSize())
-        case .hms: .dataMessage(HMSMessageSize())
-        }
-    }
-
     /// The push type a delivery to a `provider` token is stored with.
-    public func storedPushType(for provider: PushProvider) -> String {
-        provider.deliveryPushType ?? pushType.rawValue
-    }
+    public func storedPushType(for provider: PushProvider) -> String { routes[provider]?.pushType ?? provider.rawValue }
 
-    /// The priority a delivery to a `provider` token is stored with: the app's for APNs, high for
-    /// the Android providers (a chat message must not wait for the device's maintenance window).
-    public func storedPriority(for provider: PushProvider) -> Int {
-        provider.takesDataMessage ? APNsPriority.immediate.rawValue : priority.rawValue
-    }
-
-    /// The APNs client, for what only it offers (the configuration check's probe).
-    public var apns: APNsClient? { (senders[.apns] as? APNsSender)?.client }
-    /// `apns-topic`, the app's bundle id.
-    public var topic: String { (senders[.apns] as? APNsSender)?.topic ?? "" }
-    /// The FCM client, likewise.
-    public var fcm: FCMClient? { (senders[.fcm] as? FCMSender)?.client }
+    /// The priority a delivery to a `provider` token is stored with (high when the provider's
+    /// route does not say: a chat message must not wait for a device's maintenance window).
+    public func storedPriority(for provider: PushProvider) -> Int { routes[provider]?.priority ?? 10 }
 }
 
 /// Where the webhook and the dispatcher find each app's `DeliveryTarget`. The service's runtime

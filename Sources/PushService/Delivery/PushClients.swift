@@ -1,4 +1,3 @@
-import APNs
 import Foundation
 import Logging
 import Synchronization

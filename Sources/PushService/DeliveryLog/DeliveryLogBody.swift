@@ -1,6 +1,7 @@
 import Hummingbird
 import LogRedaction
 import PushCore
+import ProviderDriver
 import PushStore
 import UUIDText
 
@@ -89,7 +90,8 @@ struct DeliveryBody: Encodable {
         device_token = Redaction.redact(d.deviceToken)
         state = d.state.rawValue
         push_id = UUIDText.lowercase(d.pushID)
-        let apns = d.provider == .apns
+        let fields = ProviderCatalog.installed.description(of: d.provider)?.logFields ?? DeliveryLogFields()
+        let apns = fields.pushIDIsProviderID
         apns_id = apns ? push_id : nil
         push_type = d.pushType
         priority = apns ? d.priority : nil
@@ -104,7 +106,7 @@ struct DeliveryBody: Encodable {
         clicked_at = logged.clickedAtMs
         provider = d.provider.rawValue
         provider_message_id = logged.providerMessageID
-        fcm_message_name = d.provider == .fcm ? logged.providerMessageID : nil
+        fcm_message_name = fields.messageName ? logged.providerMessageID : nil
         test = logged.isTest ? true : nil
         attempt_log = logged.attempts.map { AttemptBody($0, apns: apns) }
     }

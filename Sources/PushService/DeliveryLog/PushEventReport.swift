@@ -1,4 +1,5 @@
 import PushCore
+import ProviderDriver
 
 /// What a device reports about one push, read from Sendbird's body: `{"device_token",
 /// "push_tracking_id", "event_type", …}` (`POST /v3/sdk/push_delivery`, as Sendbird's JavaScript
@@ -32,11 +33,15 @@ struct PushEventReport: Sendable, Hashable {
     init(_ body: JSONObject, pathEvent: Event? = nil) throws(APIError) {
         guard let rawToken = try body.string("device_token") else { throw .missing("device_token") }
         var candidates: [Candidate] = []
-        if case .success(let token) = APNsTokenFormat.normalise(rawToken) { candidates.append(Candidate(provider: .apns, token: token)) }
-        for (provider, format) in [(PushProvider.fcm, OpaqueTokenFormat.fcm), (.hms, .hms)] {
-            if case .success(let token) = format.normalise(rawToken) { candidates.append(Candidate(provider: provider, token: token)) }
+        let providers = ProviderCatalog.installed.descriptions
+        for provider in providers {
+            if case .success(let token) = provider.tokenFormat.normalise(rawToken) {
+                candidates.append(Candidate(provider: provider.id, token: token))
+            }
         }
-        guard !candidates.isEmpty else { throw .invalidValue("device_token", "is not an APNs, FCM or HMS device token") }
+        guard !candidates.isEmpty else {
+            throw .invalidValue("device_token", "is not a device token of \(providers.map(\.displayName).joinedWithOr)")
+        }
         self.candidates = candidates
         guard let rawID = try body.string("push_tracking_id") else { throw .missing("push_tracking_id") }
         guard let tracking = PushTrackingID(rawID) else { throw .invalidValue("push_tracking_id", "is not one this relay wrote") }

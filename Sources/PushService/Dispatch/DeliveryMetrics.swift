@@ -1,4 +1,5 @@
 import Metrics
+import ProviderDriver
 import PushCore
 import PushSending
 import PushStore
@@ -35,25 +36,13 @@ public enum DeliveryMetrics {
         ]
         let wait: [Duration] = fine + [.seconds(30), .seconds(60), .seconds(300)]
         return [
-            webhookDurationLabel: fine, eventCommitLabel: fine, pushWaitLabel: wait, apnsLatencyLabel: fine,
-            fcmLatencyLabel: fine, hmsLatencyLabel: fine,
-        ]
+            webhookDurationLabel: fine, eventCommitLabel: fine, pushWaitLabel: wait,
+        ].merging(ProviderCatalog.installed.descriptions.map { ($0.latencyMetric, fine) }) { $1 }
     }()
 
     static let webhookDurationLabel = "pushrelay_webhook_duration_seconds"
     static let eventCommitLabel = "pushrelay_event_commit_seconds"
     static let pushWaitLabel = "pushrelay_push_wait_seconds"
-    static let apnsLatencyLabel = "pushrelay_apns_latency_seconds"
-    static let fcmLatencyLabel = "pushrelay_fcm_latency_seconds"
-    static let hmsLatencyLabel = "pushrelay_hms_latency_seconds"
-    /// Each provider's request latency histogram.
-    static func latencyLabel(_ provider: PushProvider) -> String {
-        switch provider {
-        case .apns: apnsLatencyLabel
-        case .fcm: fcmLatencyLabel
-        case .hms: hmsLatencyLabel
-        }
-    }
 
     // MARK: Recording (through cached handles)
 
@@ -82,7 +71,9 @@ public enum DeliveryMetrics {
         init(factory: any MetricsFactory = MetricsSystem.factory) {
             self.factory = factory
             latencies = Dictionary(
-                uniqueKeysWithValues: PushProvider.allCases.map { ($0, Metrics.Timer(label: latencyLabel($0), factory: factory)) })
+                uniqueKeysWithValues: ProviderCatalog.installed.descriptions.map {
+                    ($0.id, Metrics.Timer(label: $0.latencyMetric, factory: factory))
+                })
             wait = Metrics.Timer(label: pushWaitLabel, factory: factory)
             webhookDuration = Metrics.Timer(label: webhookDurationLabel, factory: factory)
             webhooksInFlight = Gauge(label: "pushrelay_webhooks_in_flight", factory: factory)

@@ -10,11 +10,11 @@ import Logging
 /// exhausted table fails whichever of them asks next (accept, an APNs reconnect, a SQLite read).
 ///
 /// `required` = `http.max_connections` + the sockets in transit (`ConnectionGate.inTransit`)
-/// + 4 per APNs pool connection (its socket and wake-up eventfd, twice: a SIGHUP reload opens
+/// + 4 per provider pool connection (its socket and wake-up eventfd, twice: a SIGHUP reload opens
 /// the new pools before the old ones close) + `reserve`.
 public struct DescriptorBudget: Sendable, Hashable {
     public var httpConnections: Int
-    public var apnsConnections: Int
+    public var providerConnections: Int
 
     /// The listening socket, stdio, the journal socket, SQLite (database, WAL and shared-memory
     /// files for the writer, the checkpointer, each reader of the pool and each of the webhook's
@@ -22,18 +22,18 @@ public struct DescriptorBudget: Sendable, Hashable {
     /// timerfd descriptors: about 100 on a 16-core machine; the rest is margin.
     public static let reserve = 256
 
-    public init(httpConnections: Int, apnsConnections: Int) {
+    public init(httpConnections: Int, providerConnections: Int) {
         self.httpConnections = httpConnections
-        self.apnsConnections = apnsConnections
+        self.providerConnections = providerConnections
     }
 
     public init(configuration: RelayConfiguration) {
         self.init(
             httpConnections: configuration.http.maxConnections,
-            apnsConnections: configuration.apps.reduce(0) { $0 + ($1.apns?.poolSize ?? 0) })
+            providerConnections: configuration.apps.reduce(0) { $0 + $1.providers.all.reduce(0) { $0 + $1.poolSize } })
     }
 
-    public var required: Int { httpConnections + ConnectionGate.inTransit + 4 * apnsConnections + Self.reserve }
+    public var required: Int { httpConnections + ConnectionGate.inTransit + 4 * providerConnections + Self.reserve }
 
     /// What to do with RLIMIT_NOFILE (soft, hard) for `required` descriptors: keep a soft limit
     /// that fits, else raise it towards `required` but never past the hard limit (only root could
@@ -74,7 +74,7 @@ public struct DescriptorBudget: Sendable, Hashable {
                 "the descriptor limit is below what http.max_connections needs: raise LimitNOFILE= in the unit or lower http.max_connections",
                 metadata: [
                     "limit": .stringConvertible(soft), "required": .stringConvertible(needed),
-                    "max_connections": .stringConvertible(httpConnections), "apns_connections": .stringConvertible(apnsConnections),
+                    "max_connections": .stringConvertible(httpConnections), "provider_connections": .stringConvertible(providerConnections),
                 ])
         }
     }

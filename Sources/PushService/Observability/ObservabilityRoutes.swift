@@ -1,3 +1,5 @@
+import ConfigSupport
+import ProviderDriver
 import PushCore
 import PushSending
 import PushStore
@@ -8,7 +10,7 @@ import Hummingbird
 import NIOCore
 import Prometheus
 
-/// `GET /health` (liveness), `GET /ready` (database writable; each app's APNs pool) and
+/// `GET /health` (liveness), `GET /ready` (database writable; each app's providers) and
 /// `GET /metrics` (Prometheus text, optionally behind a bearer token). Unauthenticated by
 /// `Api-Token`: they are for the operator's probes, not for apps, so none of them opens a
 /// database connection or takes a lock others need (`/ready` answers from `DatabaseReadiness`).
@@ -38,22 +40,74 @@ public struct ObservabilityRoutes: Sendable {
         self.dispatcher = dispatcher
     }
 
+    /// An app in `/ready`: each configured provider's state under its id (`"apns": "idle"`, `"fcm": "connected"`),
+    /// the first listed provider's as `not configured` too; that provider's pool figures and certificate.
     struct AppState: Codable, Equatable {
         var app_id: String
-        var apns: String
+        var states: [String: String]
         var connections: Int?
         var ready_connections: Int?
         var streams_in_flight: Int?
         var queued: Int?
         var certificate_not_after: String?
-        /// The FCM pool, for apps with `fcm` settings.
-        var fcm: String?
-        /// The HMS client, for apps with `hms` settings.
-        var hms: String?
         /// Providers that have answered nothing for 10 s or more while pushes waited on them, and
         /// for how many seconds (absent when every provider answers). Not a reason to be unready:
         /// accepted events are still committed and wait for the provider.
         var silent_seconds: [String: Int]?
+
+        private enum Fixed: String, CaseIterable {
+            case app_id, connections, ready_connections, streams_in_flight, queued, certificate_not_after, silent_seconds
+        }
+
+        private struct Key: CodingKey {
+            var stringValue: String
+            var intValue: Int? { nil }
+            init(_ string: String) { stringValue = string }
+            init?(stringValue: String) { self.stringValue = stringValue }
+            init?(intValue: Int) { nil }
+        }
+
+        init(
+            app_id: String, states: [String: String], connections: Int? = nil, ready_connections: Int? = nil,
+            streams_in_flight: Int? = nil, queued: Int? = nil, certificate_not_after: String? = nil, silent_seconds: [String: Int]? = nil
+        ) {
+            self.app_id = app_id
+            self.states = states
+            self.connections = connections
+            self.ready_connections = ready_connections
+            self.streams_in_flight = streams_in_flight
+            self.queued = queued
+            self.certificate_not_after = certificate_not_after
+            self.silent_seconds = silent_seconds
+        }
+
+        init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: Key.self)
+            app_id = try c.decode(String.self, forKey: Key("app_id"))
+            connections = try c.decodeIfPresent(Int.self, forKey: Key("connections"))
+            ready_connections = try c.decodeIfPresent(Int.self, forKey: Key("ready_connections"))
+            streams_in_flight = try c.decodeIfPresent(Int.self, forKey: Key("streams_in_flight"))
+            queued = try c.decodeIfPresent(Int.self, forKey: Key("queued"))
+            certificate_not_after = try c.decodeIfPresent(String.self, forKey: Key("certificate_not_after"))
+            silent_seconds = try c.decodeIfPresent([String: Int].self, forKey: Key("silent_seconds"))
+            let fixed = Set(Fixed.allCases.map(\.rawValue))
+            states = [:]
+            for key in c.allKeys where !fixed.contains(key.stringValue) {
+                states[key.stringValue] = try c.decode(String.self, forKey: key)
+            }
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: Key.self)
+            try c.encode(app_id, forKey: Key("app_id"))
+            for (provider, state) in states.sorted(by: { $0.key < $1.key }) { try c.encode(state, forKey: Key(provider)) }
+            try c.encodeIfPresent(connections, forKey: Key("connections"))
+            try c.encodeIfPresent(ready_connections, forKey: Key("ready_connections"))
+            try c.encodeIfPresent(streams_in_flight, forKey: Key("streams_in_flight"))
+            try c.encodeIfPresent(queued, forKey: Key("queued"))
+            try c.encodeIfPresent(certificate_not_after, forKey: Key("certificate_not_after"))
+            try c.encodeIfPresent(silent_seconds, forKey: Key("silent_seconds"))
+        }
     }
 
     struct Readiness: Codable, Equatable {
@@ -125,7 +179,7 @@ public struct ObservabilityRoutes: Sendable {
 
     static let readyMetric = "pushrelay_ready"
 
-    /// The database must take a write lock (checked at most once a second); APNs and FCM pools are
+    /// The database must take a write lock (checked at most once a second); providers' pools are
     /// reported but do not gate readiness, since connections open lazily on the first push.
     func readiness() async -> Readiness {
         let failure = await database.current()
@@ -136,19 +190,22 @@ public struct ObservabilityRoutes: Sendable {
             return statistics.readyConnections > 0 ? "connected" : (statistics.connections > 0 ? "connecting" : "idle")
         }
         let silence = Self.silentSeconds(dispatcher)
+        let primary = ProviderCatalog.installed.descriptions.first?.id
         let apps = (clients?.snapshot ?? []).map { app -> AppState in
             let senders = app.target?.senders ?? [:]
-            let (fcm, hms) = (state(senders[.fcm]), state(senders[.hms]))
+            var states = senders.compactMapValues(state)
             let silent = silence[app.app.appID]
-            guard let apns = senders[.apns], let statistics = apns.statistics else {
-                return AppState(app_id: app.app.appID, apns: "not configured", fcm: fcm, hms: hms, silent_seconds: silent)
+            guard let primary, let sender = senders[primary], let statistics = sender.statistics else {
+                if let primary, states[primary] == nil { states[primary] = "not configured" }
+                return AppState(
+                    app_id: app.app.appID, states: Dictionary(uniqueKeysWithValues: states.map { ($0.key.rawValue, $0.value) }),
+                    silent_seconds: silent)
             }
             return AppState(
-                app_id: app.app.appID, apns: state(apns) ?? "idle",
+                app_id: app.app.appID, states: Dictionary(uniqueKeysWithValues: states.map { ($0.key.rawValue, $0.value) }),
                 connections: statistics.connections, ready_connections: statistics.readyConnections,
                 streams_in_flight: statistics.inFlight, queued: statistics.queued,
-                certificate_not_after: app.certificateNotAfter.map { formatter.string(from: $0) }, fcm: fcm, hms: hms,
-                silent_seconds: silent)
+                certificate_not_after: app.certificateNotAfter.map { formatter.string(from: $0) }, silent_seconds: silent)
         }
         return Readiness(
             status: failure == nil ? Self.ready : Self.notReady, database: failure.map { "not writable: \($0)" } ?? "writable",

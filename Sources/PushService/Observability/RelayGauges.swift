@@ -1,4 +1,5 @@
 import Foundation
+import ProviderDriver
 import Prometheus
 import PushCore
 import PushSending
@@ -19,14 +20,16 @@ public enum RelayGauges {
             let labels = [("app", app.app.appID)]
             if let notAfter = app.certificateNotAfter {
                 registry.makeGauge(
-                    descriptor: descriptor(certificateExpiry, "When the app's APNs client certificate expires (Unix seconds)"),
+                    descriptor: descriptor(certificateExpiry, "When the app's client certificate expires (Unix seconds)"),
                     labels: labels
                 )
                 .set(notAfter.timeIntervalSince1970)
             }
             for (provider, sender) in app.target?.senders ?? [:] {
                 guard let statistics = sender.statistics else { continue }
-                set(statistics, provider: provider.displayName, prefix: "pushrelay_\(provider.rawValue)_", labels, registry)
+                set(
+                    statistics, provider: ProviderCatalog.installed.displayName(of: provider), prefix: "pushrelay_\(provider.rawValue)_",
+                    labels, registry)
             }
         }
     }

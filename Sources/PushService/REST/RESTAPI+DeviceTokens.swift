@@ -1,5 +1,6 @@
 import Hummingbird
 import LogRedaction
+import ProviderDriver
 import PushCore
 import PushStore
 
@@ -22,7 +23,7 @@ extension RESTAPI {
             let registration: TokenRegistration
             do {
                 registration = try await store.registerToken(
-                    app: app.appID, user: user, token: token, isUnique: isUnique, provider: provider,
+                    app: app.appID, user: user, token: token, isUnique: isUnique, provider: provider.id,
                     movesFromOtherUsers: !context.isSessionCaller)
             } catch PushStoreError.heldByAnotherUser {
                 throw APIError.notAccessible(
@@ -42,7 +43,7 @@ extension RESTAPI {
             let (app, user) = try context.requireUser()
             let provider = try Self.provider(context)
             guard let tokens = try await store.tokens(app: app.appID, user: user) else { throw APIError.notFound("User") }
-            let list = tokens.filter { $0.provider == provider }.map(\.token)
+            let list = tokens.filter { $0.provider == provider.id }.map(\.token)
             return TokenList(tokens: list, type: provider.sendbirdType, user: SendbirdUser(user), token: list)
         }
 
@@ -53,7 +54,7 @@ extension RESTAPI {
             guard try await store.userExists(app: app.appID, user: user) else { throw APIError.notFound("User") }
             // Idempotent: removing a token the user does not hold succeeds (an app unregisters
             // on every logout, whether or not the registration ever arrived).
-            try await store.removeToken(app: app.appID, user: user, token: token, provider: provider)
+            try await store.removeToken(app: app.appID, user: user, token: token, provider: provider.id)
             return TokenRemoved(token: token, user: SendbirdUser(user))
         }
 
@@ -69,7 +70,7 @@ extension RESTAPI {
             let app = try context.requireApp()
             let provider = try Self.provider(context)
             let token = try Self.pathToken(context, provider: provider)
-            let owner = try await store.owner(app: app.appID, token: token, provider: provider)
+            let owner = try await store.owner(app: app.appID, token: token, provider: provider.id)
             return owner.map { [TokenOwner(userID: $0)] } ?? []
         }
 
@@ -77,39 +78,32 @@ extension RESTAPI {
             let app = try context.requireApp()
             let provider = try Self.provider(context)
             let token = try Self.pathToken(context, provider: provider)
-            let owner = try await store.removeTokenFromOwner(app: app.appID, token: token, provider: provider)
+            let owner = try await store.removeTokenFromOwner(app: app.appID, token: token, provider: provider.id)
             return owner.map { [TokenOwner(userID: $0)] } ?? []
         }
     }
 
-    /// The path's `{token_type}`: `apns`, `gcm` (FCM) or `huawei` (HMS), any case.
-    static func provider(_ context: RelayRequestContext) throws(APIError) -> PushProvider {
+    /// The path's `{token_type}`, any case: a provider's Sendbird name (`apns`, `gcm`, `huawei`, …).
+    static func provider(_ context: RelayRequestContext) throws(APIError) -> ProviderDescription {
         let type = try RequestParameter.decoded("token_type", from: context)
-        if let provider = PushProvider(pathName: type) { return provider }
-        throw APIError.invalidValue("token_type", "must be \"apns\", \"gcm\" or \"huawei\" (got \"\(LogText.cut(type))\")")
+        if let provider = ProviderCatalog.installed.provider(sendbirdPath: type) { return provider }
+        let names = ProviderCatalog.installed.descriptions.map { "\"\($0.sendbirdPath)\"" }
+        throw APIError.invalidValue("token_type", "must be \(names.joinedWithOr) (got \"\(LogText.cut(type))\")")
     }
 
     /// A token in the path, normalised like a registered one of `provider`.
-    static func pathToken(_ context: RelayRequestContext, provider: PushProvider) throws(APIError) -> String {
+    static func pathToken(_ context: RelayRequestContext, provider: ProviderDescription) throws(APIError) -> String {
         try normalise(try RequestParameter.decoded("token", from: context), provider: provider, field: "token", code: .tokenRemovalFailed)
     }
 
-    /// `raw` as stored: APNs tokens lowercase hex, FCM and HMS tokens as given.
-    static func normalise(_ raw: String, provider: PushProvider, field: String, code: SendbirdErrorCode) throws(APIError) -> String {
-        let problem: String
-        switch provider {
-        case .apns:
-            switch APNsTokenFormat.normalise(raw) {
-            case .success(let token): return token
-            case .failure(let failure): problem = failure.description
-            }
-        case .fcm, .hms:
-            switch (provider == .fcm ? OpaqueTokenFormat.fcm : .hms).normalise(raw) {
-            case .success(let token): return token
-            case .failure(let failure): problem = failure.description
-            }
+    /// `raw` as stored, by the provider's token format (APNs tokens lowercase hex, FCM and HMS tokens as given).
+    static func normalise(_ raw: String, provider: ProviderDescription, field: String, code: SendbirdErrorCode) throws(APIError)
+        -> String
+    {
+        switch provider.tokenFormat.normalise(raw) {
+        case .success(let token): return token
+        case .failure(let problem): throw APIError(code: code, message: "Invalid value: \"\(field)\" \(problem).")
         }
-        throw APIError(code: code, message: "Invalid value: \"\(field)\" \(problem).")
     }
 }
 

@@ -1,8 +1,7 @@
-import APNs
-import FCM
-import HMS
+import ConfigSupport
 import Foundation
 import Logging
+import ProviderDriver
 import PushCore
 
 /// What `push-relay check-config` found: the file, the modes of the files holding secrets (the
@@ -57,13 +56,10 @@ public struct ConfigurationCheck: Sendable {
         return .usable
     }
 
-    /// A device token no device has: APNs answers `BadDeviceToken` once it has accepted the
-    /// credentials and topic, which is what the probe wants to learn.
-    public static let probeDeviceToken = String(repeating: "0", count: 64)
     /// Certificates expiring sooner than this get a warning.
     public static let expiryWarning: TimeInterval = 30 * 86_400
 
-    /// Checks the file at `path`; with `probe`, sends one push per app to `probeDeviceToken`.
+    /// Checks the file at `path`; with `probe`, asks each app's providers to take one request (`ProviderRoute.probe`).
     public static func run(
         path: String, probe: Bool, environment: ConfigurationEnvironment = .process,
         now: Date = Date(), logger: Logger = Logger(label: "push-relay.check")
@@ -100,11 +96,12 @@ public struct ConfigurationCheck: Sendable {
 
     private mutating func checkApp(_ app: AppConfiguration, probe: Bool, now: Date, logger: Logger) async {
         let subject = "app \(app.appID)"
-        guard app.apns != nil || app.fcm != nil || app.hms != nil else {
+        guard !app.providers.isEmpty else {
+            let sections = ProviderCatalog.installed.descriptions.map(\.id.rawValue).joinedWithOr
             findings.append(
                 Finding(
                     severity: .warning, subject: subject,
-                    message: "no apns, fcm or hms settings: tokens can be registered but nothing is pushed"))
+                    message: "no \(sections) settings: tokens can be registered but nothing is pushed"))
             return
         }
         let built: AppClient
@@ -114,139 +111,26 @@ public struct ConfigurationCheck: Sendable {
             findings.append(Finding(severity: .error, subject: subject, message: error.detail))
             return
         }
-        if let apns = app.apns, let client = built.target?.apns, let target = built.target {
-            var summary = "\(apns.auth) loaded; topic \(apns.topic), \(apns.environment)"
-            if let notAfter = built.certificateNotAfter {
-                summary += "; certificate valid until \(notAfter.ISO8601Format())"
-            }
-            findings.append(Finding(severity: .ok, subject: subject, message: summary))
-            if let notAfter = built.certificateNotAfter, notAfter.timeIntervalSince(now) < Self.expiryWarning {
-                let days = Int(notAfter.timeIntervalSince(now) / 86_400)
-                findings.append(
-                    Finding(
-                        severity: .warning, subject: subject,
-                        message: "the APNs certificate expires in \(days) day(s) (\(notAfter.ISO8601Format())): renew it"))
-            }
-            if probe { findings.append(await Self.probe(client, topic: target.topic, subject: subject)) }
-        }
-        if let fcm = built.target?.fcm {
-            let c = fcm.configuration
-            findings.append(
-                Finding(
-                    severity: .ok, subject: subject,
-                    message: "fcm: \(c.serviceAccount) loaded; project \(c.projectID), https://\(c.endpoint)"))
-            if probe { findings.append(await Self.probe(fcm, subject: subject)) }
-        }
-        if let hms = built.target?.senders[.hms] as? HMSSender {
-            let c = hms.client.configuration
-            findings.append(Finding(severity: .ok, subject: subject, message: "hms: app \(c.appID), \(c.endpoint.absoluteString)"))
-            if probe { findings.append(await Self.probe(hms.client, subject: subject)) }
+        let routes = built.target?.routes ?? [:]
+        for route in ProviderCatalog.installed.descriptions.compactMap({ routes[$0.id] }) {
+            await checkRoute(route, subject: subject, probe: probe, now: now)
         }
         await built.target?.shutdown()
     }
 
-    /// HMS's token exchange, then a dry run (`validate_only`) to a dummy token under the app id:
-    /// the secret is what the OAuth endpoint takes, and the app id one HMS sends for. HMS answers
-    /// success or, for the dummy token, 80300007; both show the settings work.
-    static func probe(_ client: HMSClient, subject: String) async -> Finding {
-        let host = client.configuration.endpoint.host ?? "?"
-        do {
-            try await client.checkCredentials()
-            let body = HMSMessage.body(
-                data: Array(#"{"message":"push-relay check-config probe"}"#.utf8), token: probeHMSToken, ttlSeconds: 60,
-                validateOnly: true)
-            let response = try await client.send(body: body)
-            switch response.code {
-            case .success?, .allTokensInvalid?:
-                return Finding(severity: .ok, subject: subject, message: "hms probe: token exchange and a dry-run send to \(host) accepted")
-            case .authenticationFailed?, .noPermission?:
-                return Finding(
-                    severity: .error, subject: subject, fromProbe: true,
-                    message: "hms probe: \(host) refused app \(client.configuration.appID) (\(response.code?.rawValue ?? "")): "
-                        + "check hms.app_id and the client secret belong to the same AppGallery Connect app")
-            default:
-                return Finding(
-                    severity: .error, subject: subject, fromProbe: true,
-                    message: "hms probe: \(host) refused the dry run: status \(response.status) \(response.code?.rawValue ?? "")")
-            }
-        } catch {
-            return Finding(severity: .error, subject: subject, fromProbe: true, message: "hms probe: \(error)")
+    /// What a provider's settings loaded, when its certificate ends, and what it answered a probe.
+    private mutating func checkRoute(_ route: ProviderRoute, subject: String, probe: Bool, now: Date) async {
+        findings.append(Finding(severity: .ok, subject: subject, message: route.summary))
+        if let notAfter = route.certificateNotAfter, notAfter.timeIntervalSince(now) < Self.expiryWarning {
+            let days = Int(notAfter.timeIntervalSince(now) / 86_400)
+            let name = ProviderCatalog.installed.displayName(of: route.provider)
+            findings.append(
+                Finding(
+                    severity: .warning, subject: subject,
+                    message: "the \(name) certificate expires in \(days) day(s) (\(notAfter.ISO8601Format())): renew it"))
         }
-    }
-
-    /// A push token no device has (HMS's shape).
-    public static let probeHMSToken = "push-relay-probe-" + String(repeating: "A", count: 110)
-
-    /// A dry run (`validate_only`) of a message to a dummy token: it proves the token exchange
-    /// (the service account's key and account) and that FCM takes the project's messages from
-    /// it. FCM answers 200 or, for the dummy token, INVALID_ARGUMENT; both show the credentials work.
-    static func probe(_ client: FCMClient, subject: String) async -> Finding {
-        let body = FCMMessage.body(
-            data: Array(#"{"message":"push-relay check-config probe"}"#.utf8), token: probeFCMToken, ttlSeconds: 0, validateOnly: true)
-        let endpoint = client.configuration.endpoint
-        do {
-            let response = try await client.send(body: body, timeout: .seconds(20))
-            switch response.outcome {
-            case .delivered:
-                return Finding(
-                    severity: .ok, subject: subject, message: "fcm probe: token exchange and a dry-run send to \(endpoint) accepted")
-            case .permanentFailure(.invalidArgument), .tokenInvalid:
-                return Finding(
-                    severity: .ok, subject: subject,
-                    message:
-                        "fcm probe: token exchange accepted; \(endpoint) took the dry run and refused only the dummy token, as expected")
-            case .credentialsRejected(let code), .permanentFailure(let code), .retryable(let code, _):
-                return Finding(
-                    severity: .error, subject: subject, fromProbe: true,
-                    message:
-                        "fcm probe: \(endpoint) refused the dry run: status \(response.status) \(code): \(response.error?.message ?? "")"
-                        + (code == .senderIDMismatch || code == .unauthenticated
-                            ? " (check fcm.project_id: the service account must belong to the project)" : ""))
-            }
-        } catch {
-            return Finding(severity: .error, subject: subject, fromProbe: true, message: "fcm probe: \(error)")
-        }
-    }
-
-    /// A registration token no device has (FCM's format, 152 characters).
-    public static let probeFCMToken = "push-relay-probe:" + String(repeating: "A", count: 135)
-
-    /// One push to a dummy token. `BadDeviceToken` (or a 200 from a mock) means the connection,
-    /// the credentials and the topic were accepted.
-    static func probe(_ client: APNsClient, topic: String, subject: String) async -> Finding {
-        let request = APNsRequest(
-            deviceToken: probeDeviceToken, topic: topic,
-            payload: Array(#"{"aps":{"alert":"push-relay check-config probe"}}"#.utf8),
-            pushType: .alert, priority: .immediate, expiration: .immediately)
-        let endpoint = client.configuration.endpoint
-        do {
-            let response = try await client.send(request, timeout: .seconds(20))
-            switch (response.status, response.reason) {
-            case (200, _):
-                return Finding(severity: .ok, subject: subject, message: "probe: \(endpoint) accepted the push (status 200)")
-            case (_, .badDeviceToken?):
-                return Finding(
-                    severity: .ok, subject: subject,
-                    message: "probe: \(endpoint) accepted the credentials and topic (BadDeviceToken for the dummy token, as expected)")
-            case (let status, let reason):
-                return Finding(
-                    severity: .error, subject: subject, fromProbe: true,
-                    message: "probe: \(endpoint) rejected the push: status \(status) \(reason.map { "\($0)" } ?? "")\(Self.advice(reason))")
-            }
-        } catch {
-            return Finding(severity: .error, subject: subject, fromProbe: true, message: "probe: no answer from \(endpoint): \(error)")
-        }
-    }
-
-    private static func advice(_ reason: APNsReason?) -> String {
-        switch reason {
-        case .invalidProviderToken?, .badEnvironmentKeyIdInToken?, .unrelatedKeyIdInToken?:
-            " (check key_id, team_id and the .p8 file, and production vs sandbox)"
-        case .badCertificate?, .badCertificateEnvironment?:
-            " (the certificate is not accepted here: check production vs sandbox)"
-        case .topicDisallowed?, .badTopic?, .deviceTokenNotForTopic?:
-            " (check apns.topic: the bundle id the key or certificate may push to)"
-        default: ""
-        }
+        guard probe else { return }
+        let answer = await route.probe()
+        findings.append(Finding(severity: answer.ok ? .ok : .error, subject: subject, fromProbe: !answer.ok, message: answer.message))
     }
 }

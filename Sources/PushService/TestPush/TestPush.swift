@@ -1,6 +1,7 @@
 import Foundation
 import LogRedaction
 import Logging
+import ProviderDriver
 import PushCore
 import PushSending
 import PushStore
@@ -84,10 +85,12 @@ public struct TestPush: Sendable {
         _ request: TestPushRequest, to device: DeviceToken, user: String?, app: String, sender: (any PushSender)?
     ) async -> TestPushResult {
         let startedAtMs = clock()
+        let provider = ProviderCatalog.installed.description(of: device.provider)
         let push = OutgoingPush(
             pushID: PushID.random(), deviceToken: device.token,
-            payload: TestPushPayload.bytes(for: DeliveryTarget.format(of: device.provider), message: request.message, title: request.title),
-            pushType: device.provider == .apns ? "alert" : nil, priority: 10, expiresAtMs: startedAtMs + Self.timeToLive.milliseconds)
+            payload: TestPushPayload.bytes(
+                for: provider?.payloadFormat ?? .notification, message: request.message, title: request.title),
+            pushType: provider?.testPushType, priority: 10, expiresAtMs: startedAtMs + Self.timeToLive.milliseconds)
         let result: PushSendResult
         var latency: Duration?
         if let sender {
@@ -105,11 +108,11 @@ public struct TestPush: Sendable {
             push, device: device, user: user, app: app, result: result, outcome: outcome, startedAtMs: startedAtMs,
             answeredAtMs: answeredAtMs)
         // APNs names a push by the apns-id it was sent with, in its answers too.
-        let apnsID = device.provider == .apns && result.answered ? UUIDText.lowercase(push.pushID) : nil
+        let sentID = provider?.logFields.pushIDIsProviderID == true && result.answered ? UUIDText.lowercase(push.pushID) : nil
         let report = TestPushResult(
             provider: device.provider, deviceToken: Redaction.redact(device.token), status: outcome.status, httpStatus: result.status,
             reason: result.reason, error: result.error.map(Redaction.scrub), pushID: push.pushID,
-            providerMessageID: outcome.providerMessageID ?? apnsID, latencyMs: latency?.milliseconds, tokenRemoved: removed)
+            providerMessageID: outcome.providerMessageID ?? sentID, latencyMs: latency?.milliseconds, tokenRemoved: removed)
         logger.info("test push", metadata: metadata(report, app: app, user: user))
         return report
     }
@@ -122,7 +125,7 @@ public struct TestPush: Sendable {
     ) async -> Bool {
         let delivery = NewDelivery(
             userID: user ?? "", deviceToken: device.token, payload: Data(push.payload), pushID: push.pushID,
-            pushType: device.provider.deliveryPushType ?? "alert", priority: push.priority, expiresAtMs: push.expiresAtMs)
+            pushType: push.pushType ?? device.provider.rawValue, priority: push.priority, expiresAtMs: push.expiresAtMs)
         let attempt = DeliveryAttempt(
             atMs: answeredAtMs, status: result.status, reason: result.reason, error: result.error, pushID: push.pushID)
         do {

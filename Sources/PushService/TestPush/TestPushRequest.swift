@@ -1,3 +1,4 @@
+import ProviderDriver
 import PushCore
 
 /// What a test push is asked to do (`POST /v3/push/test`'s body, `push-relay test-push`'s
@@ -43,7 +44,8 @@ public struct TestPushRequest: Sendable, Hashable {
         self.message = try Self.checkedText(message ?? Self.defaultMessage, field: "message")
         self.title = try title.map { text throws(APIError) in try Self.checkedText(text, field: "title") }
         // Every provider's limit, whichever the device's: the CLI checks before it reads the configuration.
-        guard TestPushPayload.fits(message: self.message, title: self.title, formats: DeliveryTarget.knownFormats) else {
+        let formats = ProviderCatalog.installed.descriptions.map(\.payloadFormat)
+        guard TestPushPayload.fits(message: self.message, title: self.title, formats: formats) else {
             throw APIError(
                 code: .invalidLength,
                 message: "Invalid value: \"message\" and \"title\" make a push larger than \(TestPushPayload.maximumBytes) bytes.")
@@ -53,8 +55,11 @@ public struct TestPushRequest: Sendable, Hashable {
     /// A token type as Sendbird's paths name it (`apns`, `gcm`, `huawei`) or as the relay does
     /// (`fcm`, `hms`), any case.
     static func provider(named name: String) throws(APIError) -> PushProvider {
-        if let provider = PushProvider(pathName: name) ?? PushProvider(rawValue: name.lowercased()) { return provider }
-        throw .invalidValue("token_type", "must be \"apns\", \"gcm\" or \"huawei\" (got \"\(LogText.cut(LogText.escape(name)))\")")
+        let catalog = ProviderCatalog.installed
+        if let provider = catalog.provider(sendbirdPath: name)?.id { return provider }
+        if let provider = PushProvider(rawValue: name.lowercased()), catalog.description(of: provider) != nil { return provider }
+        let names = catalog.descriptions.map { "\"\($0.sendbirdPath)\"" }
+        throw .invalidValue("token_type", "must be \(names.joinedWithOr) (got \"\(LogText.cut(LogText.escape(name)))\")")
     }
 
     private static func checkedUser(_ user: String) throws(APIError) -> String {
@@ -67,18 +72,13 @@ public struct TestPushRequest: Sendable, Hashable {
         return user
     }
 
-    /// The token as the store keeps it: APNs' lowercase hex, FCM's and HMS's as given.
+    /// The token as the store keeps it, by the provider's token format.
     private static func normalised(_ token: String, provider: PushProvider) throws(APIError) -> String {
-        let result: Result<String, any Error> =
-            switch provider {
-            case .apns: APNsTokenFormat.normalise(token).mapError { $0 }
-            case .fcm: OpaqueTokenFormat.fcm.normalise(token).mapError { $0 }
-            case .hms: OpaqueTokenFormat.hms.normalise(token).mapError { $0 }
-            }
-        switch result {
+        guard let description = ProviderCatalog.installed.description(of: provider) else { throw .invalidValue("token_type", "is unknown") }
+        switch description.tokenFormat.normalise(token) {
         case .success(let token): return token
         case .failure(let problem):
-            throw .invalidValue("device_token", "is not a valid \(provider.displayName) device token: it \(problem)")
+            throw .invalidValue("device_token", "is not a valid \(description.displayName) device token: it \(problem)")
         }
     }
 

@@ -283,13 +283,13 @@ public struct WebhookIntake: Sendable {
         }
     }
 
-    /// Where the app's pushes go; 503 for an app with neither APNs nor FCM settings.
+    /// Where the app's pushes go; 503 for an app without any provider's settings.
     private func target(of app: AppConfiguration, category: String) throws -> DeliveryTarget {
         guard let target = targets.target(forApp: app.appID) else {
             refused(result: "no_target", appID: app.appID, category: category)
             throw APIError(
                 status: .serviceUnavailable, code: .unexpected,
-                message: "Application \"\(app.appID)\" has no APNs or FCM configuration; the event was not accepted.")
+                message: "Application \"\(app.appID)\" has no push provider configured; the event was not accepted.")
         }
         return target
     }

@@ -42,30 +42,11 @@ public protocol DeviceTokenStore: Sendable {
     func removeToken(app: String, token: String, ifRegisteredBefore timestampMs: Int64) async throws -> Bool
 }
 
-/// The APNs forms, which most callers (and every caller before FCM) mean.
 extension DeviceTokenStore {
-    public func registerToken(app: String, user: String, token: String, isUnique: Bool) async throws -> TokenRegistration {
-        try await registerToken(app: app, user: user, token: token, isUnique: isUnique, provider: .apns)
-    }
-
     /// A server's registration: a token another user holds moves.
     public func registerToken(app: String, user: String, token: String, isUnique: Bool, provider: PushProvider) async throws
         -> TokenRegistration
     {
         try await registerToken(app: app, user: user, token: token, isUnique: isUnique, provider: provider, movesFromOtherUsers: true)
-    }
-
-    @discardableResult
-    public func removeToken(app: String, user: String, token: String) async throws -> Bool {
-        try await removeToken(app: app, user: user, token: token, provider: .apns)
-    }
-
-    public func owner(app: String, token: String) async throws -> String? {
-        try await owner(app: app, token: token, provider: .apns)
-    }
-
-    @discardableResult
-    public func removeTokenFromOwner(app: String, token: String) async throws -> String? {
-        try await removeTokenFromOwner(app: app, token: token, provider: .apns)
     }
 }

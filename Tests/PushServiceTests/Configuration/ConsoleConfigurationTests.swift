@@ -1,3 +1,4 @@
+import ConfigSupport
 import Foundation
 import TestSupport
 import Testing

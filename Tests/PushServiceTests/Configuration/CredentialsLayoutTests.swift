@@ -1,3 +1,4 @@
+import ConfigSupport
 import TestSupport
 import Foundation
 import Testing

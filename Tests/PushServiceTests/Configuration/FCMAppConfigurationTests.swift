@@ -1,4 +1,5 @@
 import APNs
+import ConfigSupport
 import FCM
 import Foundation
 import HTTP2Transport

@@ -1,3 +1,4 @@
+import ConfigSupport
 import PushCore
 import Testing
 @testable import PushService

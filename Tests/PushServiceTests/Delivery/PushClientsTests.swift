@@ -1,8 +1,11 @@
+import ConfigSupport
 import TestSupport
 import APNs
 import Foundation
+import HMS
 import HTTP2Transport
 import Logging
+import ProviderDriver
 import Testing
 @testable import PushService
 
@@ -31,8 +34,11 @@ import Testing
         var configuration = try Self.configuration()
         configuration.apps[0].multiDevice = true
         let hms = HMSAppConfiguration(appID: "104783201", clientSecret: Secret("s"))
-        configuration.apps.append(AppConfiguration(appID: "app-H", apiToken: Secret("hhhhhhhhhhhhhhhhhhhh"), hms: hms, multiDevice: true))
-        configuration.apps.append(AppConfiguration(appID: "app-F", apiToken: Secret("ffffffffffffffffffff"), hms: hms))
+        configuration.apps.append(
+            AppConfiguration(
+                appID: "app-H", apiToken: Secret("hhhhhhhhhhhhhhhhhhhh"), providers: ProviderSettingsList([hms]), multiDevice: true))
+        configuration.apps.append(
+            AppConfiguration(appID: "app-F", apiToken: Secret("ffffffffffffffffffff"), providers: ProviderSettingsList([hms])))
         let runtime = try await PushClients.build(configuration: configuration, logger: Self.logger)
         #expect(runtime.target(forApp: "app-A")?.options.multiDevice == true)
         #expect(runtime.target(forApp: "app-H")?.options.multiDevice == true)
@@ -62,8 +68,9 @@ import Testing
         await #expect {
             _ = try await PushClients.build(configuration: config, logger: Self.logger)
         } throws: { error in
-            guard case RuntimeError.credential(appID: "A", let underlying) = error else { return false }
-            return underlying == .credential(.wrongPassword(path: Repository.privateDevCert("client.p12")))
+            guard let error = error as? RuntimeError, error.appID == "A", error.provider == .apns else { return false }
+            let underlying = APNsCredentialError.credential(.wrongPassword(path: Repository.privateDevCert("client.p12")))
+            return error.detail == "apns.auth: \(underlying)"
         }
     }
 

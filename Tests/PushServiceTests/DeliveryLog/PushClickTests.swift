@@ -26,7 +26,7 @@ import Testing
             #expect(r.status == .ok, "\(path): \(r.text)")
         }
         let now = WallClock.milliseconds()
-        let deliveries = [(apnsToken(1), "alert"), (fcmToken, PushProvider.fcmPushType), (hmsToken, PushProvider.hmsPushType)].map {
+        let deliveries = [(apnsToken(1), "alert"), (fcmToken, "fcm"), (hmsToken, "hms")].map {
             NewDelivery(
                 userID: "bob", deviceToken: $0.0, payload: Data("{}".utf8), pushID: UUID(), pushType: $0.1, priority: 10,
                 expiresAtMs: now + 60_000)

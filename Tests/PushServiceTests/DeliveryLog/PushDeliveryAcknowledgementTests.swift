@@ -71,7 +71,7 @@ import Testing
                 appID: TestApps.a.appID, messageID: 11, channelURL: "c1", senderID: "alice", acceptedAtMs: now, decisions: [],
                 deliveries: [
                     NewDelivery(
-                        userID: "bob", deviceToken: fcm, payload: Data("{}".utf8), pushID: UUID(), pushType: PushProvider.fcmPushType,
+                        userID: "bob", deviceToken: fcm, payload: Data("{}".utf8), pushID: UUID(), pushType: "fcm",
                         priority: 10, expiresAtMs: now + 60_000)
                 ])
             #expect(try await relay.store.acceptEvent(event))

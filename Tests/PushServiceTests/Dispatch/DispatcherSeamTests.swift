@@ -53,7 +53,7 @@ final class ScriptedSender: PushSender {
                     deliveries: deliveries.map { d in
                         NewDelivery(
                             userID: d.user, deviceToken: d.token, payload: Data(#"{"message":"hi"}"#.utf8), pushID: UUID(),
-                            pushType: d.provider.deliveryPushType ?? "alert", priority: 10, expiresAtMs: now + 3_600_000)
+                            pushType: d.provider.storedPushType, priority: 10, expiresAtMs: now + 3_600_000)
                     })
             ])
             var logger = Logger(label: "DispatcherSeamTests")
@@ -92,7 +92,7 @@ final class ScriptedSender: PushSender {
     static func token(_ n: Int) -> String { "token-\(n)-" + String(repeating: "x", count: 20) }
 
     @Test func eachOutcomeIsRecordedTheSameWhateverTheProvider() async throws {
-        for provider in PushProvider.allCases {
+        for provider in [PushProvider.apns, .fcm, .hms] {
             let sender = ScriptedSender([
                 Self.token(1): PushSendResult(.delivered(providerID: "req-1"), status: 200, latency: .milliseconds(3)),
                 Self.token(2): PushSendResult(.tokenDead(.always), status: 400, reason: "BadToken", label: "BadToken"),
@@ -135,7 +135,7 @@ final class ScriptedSender: PushSender {
         #expect(apns.pushes.map(\.deviceToken) == [Self.token(1)])
         #expect(fcm.pushes.map(\.deviceToken) == [Self.token(2)])
         #expect(hms.pushes.map(\.deviceToken) == [Self.token(3)])
-        #expect(hms.pushes.first?.pushType == PushProvider.hmsPushType)
+        #expect(hms.pushes.first?.pushType == "hms")
         #expect(hms.pushes.first?.payload == Array(#"{"message":"hi"}"#.utf8))
         #expect(try await fixture.delivery(of: "u3").delivery.pushID == hms.pushes.first?.pushID)
         // One collapse id per message, whatever the provider (APNs sends it; the others ignore it).

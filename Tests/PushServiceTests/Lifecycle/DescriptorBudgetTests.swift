@@ -13,10 +13,10 @@ import Testing
                   - {app_id: B, api_token: bbbbbbbbbbbbbbbbbbbb}
                 """)
         let budget = DescriptorBudget(configuration: config)
-        #expect(budget == DescriptorBudget(httpConnections: 1000, apnsConnections: 3))
+        #expect(budget == DescriptorBudget(httpConnections: 1000, providerConnections: 3))
         #expect(budget.required == 1000 + ConnectionGate.inTransit + 12 + DescriptorBudget.reserve)
         // The defaults fit the unit's LimitNOFILE=8192 with room for 64 apps of 2 connections.
-        #expect(DescriptorBudget(httpConnections: HTTPConfiguration.defaultMaxConnections, apnsConnections: 128).required <= 8192)
+        #expect(DescriptorBudget(httpConnections: HTTPConfiguration.defaultMaxConnections, providerConnections: 128).required <= 8192)
     }
 
     @Test(

@@ -1,3 +1,4 @@
+import ConfigSupport
 import TestSupport
 import PushStore
 import Foundation
@@ -66,7 +67,7 @@ import Testing
             #expect(
                 readiness.apps == [
                     ObservabilityRoutes.AppState(
-                        app_id: "app-A", apns: "idle", connections: 0, ready_connections: 0,
+                        app_id: "app-A", states: ["apns": "idle"], connections: 0, ready_connections: 0,
                         streams_in_flight: 0, queued: 0, certificate_not_after: nil)
                 ])
         }

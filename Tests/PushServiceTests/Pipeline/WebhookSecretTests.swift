@@ -1,3 +1,4 @@
+import ConfigSupport
 import Testing
 import PushCore
 @testable import PushService

@@ -1,3 +1,4 @@
+import ConfigSupport
 import TestSupport
 import APNs
 import Foundation

@@ -1,3 +1,4 @@
+import ConfigSupport
 import Synchronization
 import Testing
 @testable import PushService

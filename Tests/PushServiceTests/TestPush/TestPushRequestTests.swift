@@ -1,4 +1,7 @@
+import FCM
 import Foundation
+import HMS
+import ProviderDriver
 import PushCore
 import Testing
 @testable import PushService
@@ -65,7 +68,10 @@ import Testing
         #expect(code(message: "a\u{0}b") == 400151)
         #expect(code(message: String(repeating: "x", count: 1024), title: String(repeating: "y", count: 1024)) == nil)
         #expect(code(message: String(repeating: "\"", count: 1000), title: "t") == 400110, "too large for HMS")
-        #expect(TestPushPayload.fits(message: String(repeating: "\"", count: 400), title: nil, formats: DeliveryTarget.knownFormats))
+        #expect(
+            TestPushPayload.fits(
+                message: String(repeating: "\"", count: 400), title: nil,
+                formats: ProviderCatalog.installed.descriptions.map(\.payloadFormat)))
     }
 
     /// The payloads: the text alone, marked as a test, in each provider's shape.
@@ -74,7 +80,7 @@ import Testing
         #expect(apns == json(#"{"aps": {"alert": "hi \"there\"", "sound": "default"}, "push_relay": {"test": true}}"#))
         let titled = try JSONValue.parse(Data(TestPushPayload.bytes(for: .notification, message: "hi", title: "T")))
         #expect(titled["aps"]?["alert"] == json(#"{"title": "T", "body": "hi"}"#))
-        for format in DeliveryTarget.formats(of: [PushProvider.fcm, .hms]).values {
+        for format in [PushProvider.fcm, .hms].compactMap({ ProviderCatalog.installed.description(of: $0)?.payloadFormat }) {
             let data = try JSONValue.parse(Data(TestPushPayload.bytes(for: format, message: "hi", title: "T")))
             #expect(data == json(#"{"message": "hi", "push_title": "T", "push_relay_test": "true"}"#))
         }

@@ -20,7 +20,7 @@ final class StageFixture: Sendable {
     /// The same file with the recipient cache off: every member is read from SQLite, as nearly
     /// every one is at a million registered users.
     let uncached: SQLiteStore
-    let planner = PushPlanner()
+    let planner = PushPlanner(formats: [.apns: .notification])
     /// Unique across iterations: the store takes a repeated message id for a duplicate event.
     private let nextMessageID = Atomic<Int>(1_000_000)
 

@@ -1,3 +1,5 @@
+import ProviderDriver
+
 /// The overview as the template shows it: every figure formatted, each with the id the browser
 /// suite reads it by.
 struct OverviewPage: Sendable {
@@ -53,30 +55,22 @@ struct OverviewPage: Sendable {
             ] : []
     }
 
-    /// Each configured provider's credential and how long it lasts. Only an APNs certificate has
-    /// an end the relay can read; the others have none (an FCM service account key is valid
-    /// until revoked in Google Cloud, an HMS client secret until reset).
+    /// Each configured provider's credential and how long it lasts. Only a certificate has an
+    /// end the relay can read (an APNs client certificate); the others say what ends them (an
+    /// FCM service account key is valid until revoked in Google Cloud, an HMS client secret until reset).
     static func credentials(_ app: AppConfiguration, certificateNotAfter: Double?, nowMs: Int64) -> [Credential] {
-        var rows: [Credential] = []
-        if let apns = app.apns {
-            switch apns.auth {
-            case .token(_, let keyID, _):
-                rows.append(Credential(provider: "APNs", kind: "Token signing key \(keyID)", daysLeft: "does not expire", tone: "good"))
-            case .p12, .pem:
+        app.providers.all.map { settings in
+            let credential = settings.credential
+            let provider = ProviderCatalog.installed.displayName(of: settings.provider)
+            switch credential.lifetime {
+            case .until(let text):
+                return Credential(provider: provider, kind: credential.kind, daysLeft: text, tone: "good")
+            case .certificate:
                 let days = certificateNotAfter.map { ($0 - Double(nowMs) / 1000) / 86_400 }
                 let tone = days.map { $0 < 3 ? "bad" : ($0 < 14 ? "warn" : "good") } ?? "muted"
-                rows.append(
-                    Credential(
-                        provider: "APNs", kind: "Client certificate",
-                        daysLeft: days.map { String(Int($0.rounded(.down))) } ?? "—", tone: tone))
+                return Credential(
+                    provider: provider, kind: credential.kind, daysLeft: days.map { String(Int($0.rounded(.down))) } ?? "—", tone: tone)
             }
         }
-        if app.fcm != nil {
-            rows.append(Credential(provider: "FCM", kind: "Service account key", daysLeft: "until revoked", tone: "good"))
-        }
-        if app.hms != nil {
-            rows.append(Credential(provider: "HMS", kind: "OAuth client secret", daysLeft: "until reset", tone: "good"))
-        }
-        return rows
     }
 }

@@ -26,7 +26,7 @@ enum DecisionText {
         case .supergroup: "The channel is a supergroup channel, and supergroup channels never push."
         case .silent: "The message was sent silently."
         case .suppressed: "The sender suppressed the push (push_notification_delivery_option: suppress)."
-        case .adminMessage: "An admin message, and this app does not push admin messages (apps[].apns.push_admin_messages)."
+        case .adminMessage: "An admin message, and this app does not push admin messages (its push_admin_messages setting)."
         case .notJoined: "The user was invited to the channel but had not joined it."
         case .inactive: "The user's account is deactivated."
         case .online: "The user was connected and saw the message in the app."

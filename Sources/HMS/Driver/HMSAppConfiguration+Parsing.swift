@@ -1,8 +1,10 @@
+import ConfigSupport
 import Foundation
 
-extension RelayConfiguration {
+extension HMSAppConfiguration {
     /// `apps[i].hms`: `{app_id, client_secret, url?, token_url?, ca_file?, pool_size?}`.
-    static func parseHMS(_ map: ConfigMapping, environment: ConfigurationEnvironment) throws(ConfigurationError) -> HMSAppConfiguration {
+    public static func parse(_ map: ConfigMapping, environment: ConfigurationEnvironment) throws(ConfigurationError) -> HMSAppConfiguration
+    {
         try map.allowOnly(["app_id", "client_secret", "url", "token_url", "ca_file", "pool_size"])
         guard let appID = try map.string("app_id") else { throw .missingKey(map.name("app_id")) }
         guard !appID.isEmpty, appID.utf8.count <= 64, appID.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "/") }) else {
@@ -14,7 +16,7 @@ extension RelayConfiguration {
         guard !secret.value.isEmpty else { throw .invalidValue(key: map.name("client_secret"), reason: "must not be empty") }
         var config = HMSAppConfiguration(appID: appID, clientSecret: secret)
         if let text = try map.string("url") {
-            guard let url = URL(string: text), Self.httpsOrigin(url) != nil else {
+            guard let url = URL(string: text), HTTPSOrigin(url) != nil else {
                 throw .invalidValue(key: map.name("url"), reason: "must be https://HOST[:PORT]")
             }
             config.endpoint = url

@@ -21,3 +21,14 @@ public struct Secret: Sendable, Hashable, CustomStringConvertible, CustomDebugSt
     public static func == (lhs: Secret, rhs: Secret) -> Bool { lhs.value == rhs.value }
     public func hash(into hasher: inout Hasher) { hasher.combine(value) }
 }
+
+extension Secret {
+    /// The file it was read from (`{file:}`), named by `key` + `.file`, for the credential audit.
+    public func credentialFile(key: String) -> CredentialFile? {
+        if case .file(let path) = source { return CredentialFile(key: key + ".file", path: path) }
+        return nil
+    }
+
+    /// Whether it is written in the configuration file itself.
+    public var isInline: Bool { source == .inline }
+}

@@ -1,11 +1,12 @@
-import FCM
+import ConfigSupport
 import Foundation
 import HTTP2Transport
 
-extension RelayConfiguration {
+extension FCMAppConfiguration {
     /// `apps[i].fcm`: `{service_account: PATH | {credential: NAME}, project_id?, url?, token_url?,
     /// ca_file?, pool_size?}`. The file is read (and its key checked) when the clients are built.
-    static func parseFCM(_ map: ConfigMapping, environment: ConfigurationEnvironment) throws(ConfigurationError) -> FCMAppConfiguration {
+    public static func parse(_ map: ConfigMapping, environment: ConfigurationEnvironment) throws(ConfigurationError) -> FCMAppConfiguration
+    {
         try map.allowOnly(["service_account", "project_id", "url", "token_url", "ca_file", "pool_size"])
         guard let file = try map.filePath("service_account", environment: environment) else {
             throw .missingKey(map.name("service_account"))
@@ -18,10 +19,10 @@ extension RelayConfiguration {
             config.projectID = project
         }
         if let text = try map.string("url") {
-            guard let url = URL(string: text), let endpoint = Self.httpsOrigin(url) else {
+            guard let url = URL(string: text), let origin = HTTPSOrigin(url) else {
                 throw .invalidValue(key: map.name("url"), reason: "must be https://HOST:PORT")
             }
-            config.endpoint = endpoint
+            config.endpoint = TransportEndpoint(host: origin.host, port: origin.port)
         }
         if let text = try map.string("token_url") {
             guard let url = URL(string: text), url.scheme == "https", url.host?.isEmpty == false else {
@@ -32,11 +33,5 @@ extension RelayConfiguration {
         config.caFile = try map.filePath("ca_file", environment: environment)
         if let size = try map.poolSize() { config.poolSize = size }
         return config
-    }
-
-    /// `https://HOST[:PORT]` with no path.
-    static func httpsOrigin(_ url: URL) -> TransportEndpoint? {
-        guard url.scheme == "https", let host = url.host, !host.isEmpty, url.path.isEmpty || url.path == "/" else { return nil }
-        return TransportEndpoint(host: host, port: url.port ?? 443)
     }
 }

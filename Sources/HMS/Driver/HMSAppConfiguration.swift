@@ -1,5 +1,5 @@
+import ConfigSupport
 import Foundation
-import HMS
 
 /// An app's HMS Push Kit settings (`apps[].hms`): the AppGallery Connect app's id and client
 /// secret (OAuth client credentials), and, for tests, where HMS and its token endpoint are.

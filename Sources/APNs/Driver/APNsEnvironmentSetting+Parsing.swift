@@ -1,3 +1,4 @@
+import ConfigSupport
 import Foundation
 import HTTP2Transport
 import Yams
@@ -40,9 +41,9 @@ extension APNsEnvironmentSetting {
     }
 
     private static func origin(_ text: String, key: String) throws(ConfigurationError) -> TransportEndpoint {
-        guard let url = URL(string: text), let endpoint = RelayConfiguration.httpsOrigin(url) else {
+        guard let url = URL(string: text), let origin = HTTPSOrigin(url) else {
             throw .invalidValue(key: key, reason: "must be https://HOST:PORT")
         }
-        return endpoint
+        return TransportEndpoint(host: origin.host, port: origin.port)
     }
 }

@@ -72,7 +72,7 @@ public struct ConfigurationEnvironment: Sendable {
     /// Path of a systemd credential, or an error naming `key` when the service has none or the
     /// directory lacks it (the unit has no `LoadCredential=` line for it). The fix names the
     /// directory being checked, else the unit's.
-    func credentialPath(_ name: String, key: String) throws(ConfigurationError) -> String {
+    public func credentialPath(_ name: String, key: String) throws(ConfigurationError) -> String {
         let source = hostCredentialsDirectory ?? Self.unitCredentialsDirectory
         let line = "LoadCredential=\(name):\((source as NSString).appendingPathComponent(name))"
         guard let directory = credentialsDirectory else {
@@ -95,7 +95,7 @@ public struct ConfigurationEnvironment: Sendable {
 
 extension ConfigMapping {
     /// A secret at `key` (inline, `{file:}`, `{env:}` or `{credential:}`), resolved now.
-    func secret(_ key: String, environment: ConfigurationEnvironment) throws(ConfigurationError) -> (Secret, SecretSource)? {
+    public func secret(_ key: String, environment: ConfigurationEnvironment) throws(ConfigurationError) -> (Secret, SecretSource)? {
         guard let node = mapping[key] else { return nil }
         if case .scalar = node {
             guard let text = try string(key) else { return nil }
@@ -125,7 +125,7 @@ extension ConfigMapping {
     }
 
     /// A file path at `key`: a plain path, or `{credential: NAME}` for a systemd credential.
-    func filePath(_ key: String, environment: ConfigurationEnvironment) throws(ConfigurationError) -> String? {
+    public func filePath(_ key: String, environment: ConfigurationEnvironment) throws(ConfigurationError) -> String? {
         guard let node = mapping[key] else { return nil }
         if case .scalar = node {
             guard let path = try string(key) else { return nil }
@@ -138,7 +138,7 @@ extension ConfigMapping {
         return try environment.credentialPath(credential, key: source.name("credential"))
     }
 
-    static func readSecretFile(_ path: String, key: String) throws(ConfigurationError) -> Secret {
+    public static func readSecretFile(_ path: String, key: String) throws(ConfigurationError) -> Secret {
         guard let data = FileManager.default.contents(atPath: path), var text = String(data: data, encoding: .utf8) else {
             throw .invalidValue(key: key, reason: "cannot read secret file \(path)")
         }

@@ -1,10 +1,11 @@
 import Testing
-@testable import PushService
+import APNs
+import ProviderDriver
 
 @Suite(.timeLimit(.minutes(5))) struct APNsTokenFormatTests {
     @Test func acceptsEvenLengthHexFrom16To200AndLowercasesIt() throws {
-        #expect(try APNsTokenFormat.normalise("ABCDEF0123456789").get() == "abcdef0123456789")
-        #expect(try APNsTokenFormat.normalise(String(repeating: "a", count: 200)).get().count == 200)
+        #expect(try APNsTokenFormat().normalise("ABCDEF0123456789").get() == "abcdef0123456789")
+        #expect(try APNsTokenFormat().normalise(String(repeating: "a", count: 200)).get().count == 200)
     }
 
     @Test(arguments: [
@@ -12,6 +13,6 @@ import Testing
         "ａｂcdef0123456789",
     ])
     func rejects(_ text: String) {
-        #expect(throws: APNsTokenFormat.Problem.self) { try APNsTokenFormat.normalise(text).get() }
+        #expect(throws: TokenFormatProblem.self) { try APNsTokenFormat().normalise(text).get() }
     }
 }

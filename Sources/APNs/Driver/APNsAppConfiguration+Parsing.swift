@@ -1,10 +1,11 @@
-import APNs
+import ConfigSupport
 import Foundation
 import PushCore
 
-extension RelayConfiguration {
+extension APNsAppConfiguration {
     /// `apps[i].apns`: topic, environment, auth, pool and payload options.
-    static func parseAPNs(_ map: ConfigMapping, environment: ConfigurationEnvironment) throws(ConfigurationError) -> APNsAppConfiguration {
+    public static func parse(_ map: ConfigMapping, environment: ConfigurationEnvironment) throws(ConfigurationError) -> APNsAppConfiguration
+    {
         try map.allowOnly([
             "topic", "environment", "auth", "pool_size", "badge", "default_sound", "mutable_content",
             "content_available", "push_admin_messages", "push_when_online", "require_auth_for_files",

@@ -1,4 +1,3 @@
-import APNs
 import HTTP2Transport
 
 /// Which APNs an app talks to (`apns.environment`): Apple's production or sandbox servers, or an

@@ -1,4 +1,4 @@
-import APNs
+import ConfigSupport
 import PushCore
 
 /// An app's APNs settings (`apps[].apns`): where and how to push, and the payload options.

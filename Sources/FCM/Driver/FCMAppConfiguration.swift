@@ -1,4 +1,4 @@
-import FCM
+import ConfigSupport
 import Foundation
 import HTTP2Transport
 

@@ -1,3 +1,5 @@
+import ConfigSupport
+
 /// How an app authenticates to APNs (`apns.auth`). Paths are as written (relative ones are
 /// relative to the working directory) or resolved from `{credential: NAME}`.
 public enum APNsAuthSetting: Sendable, Hashable, CustomStringConvertible {

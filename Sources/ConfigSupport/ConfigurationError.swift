@@ -23,7 +23,7 @@ public enum ConfigurationError: Error, Sendable, Hashable, CustomStringConvertib
 extension ConfigurationError {
     /// A YAML error by its position and problem, without the line Yams quotes: that line may
     /// hold a secret (an inline token, a PostgreSQL URL with its password).
-    static func yamlProblem(_ error: any Error) -> String {
+    public static func yamlProblem(_ error: any Error) -> String {
         guard let error = error as? YamlError else { return "\(type(of: error))" }
         switch error {
         case .scanner(let context, let problem, let mark, _), .parser(let context, let problem, let mark, _),

@@ -1,0 +1,16 @@
+/// What a provider's device tokens look like: checked at registration, in test pushes and in
+/// device reports, and brought to the form the store keeps.
+public protocol DeviceTokenFormat: Sendable {
+    /// The token as stored, or what is wrong with the text.
+    func normalise(_ text: String) -> Result<String, TokenFormatProblem>
+}
+
+/// Why a text is not a provider's token, as a phrase that follows "it" ("must be 16 to 200 hex
+/// digits (got 3 characters)").
+public struct TokenFormatProblem: Error, Sendable, Hashable, CustomStringConvertible {
+    public var description: String
+
+    public init(_ description: String) {
+        self.description = description
+    }
+}

@@ -1,0 +1,24 @@
+import APNs
+import FCM
+import HMS
+import ProviderDriver
+import PushCore
+
+extension ProviderCatalog {
+    /// The providers this relay is built with, in the order pages and checks list them: the one
+    /// line a new provider's driver joins. Nothing else in the service names a provider.
+    public static let installed = ProviderCatalog([APNsDriver(), FCMDriver(), HMSDriver()])
+}
+
+extension PushProvider {
+    /// How logs, errors and pages name it (its driver's name).
+    var displayName: String { ProviderCatalog.installed.displayName(of: self) }
+}
+
+extension Array where Element == String {
+    /// `"a", "b" or "c"`.
+    var joinedWithOr: String {
+        guard count > 1 else { return first ?? "" }
+        return dropLast().joined(separator: ", ") + " or " + last!
+    }
+}
