@@ -22,6 +22,6 @@ public struct DeliveryAttempt: Sendable, Hashable {
 
 extension DeliveryAttempt {
     /// APNs' plain 200: nothing to say beyond what the sent delivery's row holds (`sent_at_ms`,
-    /// `last_status`, its `apns_id`, which every attempt of a delivery reuses).
+    /// `last_status`, its `push_id`, which every attempt of a delivery reuses).
     package var isPlainAcceptance: Bool { status == 200 && reason == nil && error == nil }
 }

@@ -24,8 +24,8 @@ public struct DeliveryRecord: Sendable, Hashable {
     public var createdAtMs: Int64
     public var updatedAtMs: Int64
 
-    /// Where it goes, read from the stored push type (`StoredPushType`).
-    public var provider: PushProvider { StoredPushType.provider(of: pushType) }
+    /// Where it goes.
+    public var provider: PushProvider
 
     /// A delivery just inserted by `commitEvents`, as the dispatcher would have claimed it.
     package init(id: Int64, event: AcceptedEvent, delivery d: NewDelivery) {
@@ -36,6 +36,7 @@ public struct DeliveryRecord: Sendable, Hashable {
         deviceToken = d.deviceToken
         payload = d.payload
         pushID = d.pushID
+        provider = d.provider
         pushType = d.pushType
         priority = d.priority
         expiresAtMs = d.expiresAtMs
@@ -48,8 +49,9 @@ public struct DeliveryRecord: Sendable, Hashable {
 
     /// The columns `init(_:)` reads, in its order, from `deliveries d`.
     static let columns = """
-        d.id, d.app_id, d.message_id, d.user_id, d.device_token, d.apns_id, d.push_type, d.priority, d.expires_at_ms, \
-        d.state, d.attempts, d.next_attempt_at_ms, d.last_status, d.last_reason, d.sent_at_ms, d.created_at_ms, d.updated_at_ms
+        d.id, d.app_id, d.message_id, d.user_id, d.device_token, d.push_id, d.push_type, d.priority, d.expires_at_ms, \
+        d.state, d.attempts, d.next_attempt_at_ms, d.last_status, d.last_reason, d.sent_at_ms, d.created_at_ms, d.updated_at_ms, \
+        d.provider
         """
 
     /// A row of `SELECT \(columns)`, read by position (the claim reads thousands).
@@ -61,9 +63,14 @@ public struct DeliveryRecord: Sendable, Hashable {
         deviceToken = row.string(4)
         let rawID = row.string(5)
         guard let uuid = UUIDText.parse(rawID) else {
-            throw PushStoreError.corruptValue(table: "deliveries", column: "apns_id", value: rawID)
+            throw PushStoreError.corruptValue(table: "deliveries", column: "push_id", value: rawID)
         }
         pushID = uuid
+        let rawProvider = row.optionalString(17)
+        guard let provider = rawProvider.flatMap(PushProvider.init(rawValue:)) else {
+            throw PushStoreError.corruptValue(table: "deliveries", column: "provider", value: rawProvider ?? "NULL")
+        }
+        self.provider = provider
         pushType = row.string(6)
         priority = Int(row.int64(7))
         expiresAtMs = row.int64(8)

@@ -1,7 +1,7 @@
 import Foundation
 import PushCore
 
-/// One APNs request to queue, as the webhook planned it.
+/// One push to queue, as the webhook planned it.
 public struct NewDelivery: Sendable, Hashable {
     public var userID: String
     public var deviceToken: String
@@ -9,9 +9,11 @@ public struct NewDelivery: Sendable, Hashable {
     /// Chosen at accept time and sent with every retry, so APNs and logs can tell retries apart
     /// from new pushes.
     public var pushID: UUID
-    /// `apns-push-type` value (e.g. `alert`).
+    /// Where it goes.
+    public var provider: PushProvider
+    /// The provider's push type (APNs' `apns-push-type`, e.g. `alert`; the provider's name for one that has none).
     public var pushType: String
-    /// `apns-priority` value (10, 5 or 1).
+    /// The provider's priority (APNs' `apns-priority`: 10, 5 or 1).
     public var priority: Int
     /// Unix ms after which the delivery is expired instead of sent.
     public var expiresAtMs: Int64
@@ -19,13 +21,14 @@ public struct NewDelivery: Sendable, Hashable {
     public var sharedSpans: [SharedSpan]
 
     public init(
-        userID: String, deviceToken: String, payload: Data, pushID: UUID, pushType: String, priority: Int,
+        userID: String, deviceToken: String, payload: Data, pushID: UUID, provider: PushProvider, pushType: String, priority: Int,
         expiresAtMs: Int64, sharedSpans: [SharedSpan] = []
     ) {
         self.userID = userID
         self.deviceToken = deviceToken
         self.payload = payload
         self.pushID = pushID
+        self.provider = provider
         self.pushType = pushType
         self.priority = priority
         self.expiresAtMs = expiresAtMs
@@ -39,6 +42,7 @@ extension NewDelivery {
     public init(planned: PlannedDelivery, pushID: UUID, pushType: String, priority: Int, expiresAtMs: Int64) {
         self.init(
             userID: planned.userID, deviceToken: planned.deviceToken.token, payload: planned.payload, pushID: pushID,
-            pushType: pushType, priority: priority, expiresAtMs: expiresAtMs, sharedSpans: planned.sharedSpans)
+            provider: planned.deviceToken.provider, pushType: pushType, priority: priority, expiresAtMs: expiresAtMs,
+            sharedSpans: planned.sharedSpans)
     }
 }

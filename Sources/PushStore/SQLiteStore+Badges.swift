@@ -58,9 +58,9 @@ extension SQLiteStore {
         for token in tokens {
             try db.execute(
                 sql: """
-                    INSERT INTO deliveries (app_id, message_id, user_id, device_token, apns_id, push_type, priority,
+                    INSERT INTO deliveries (app_id, message_id, user_id, device_token, push_id, provider, push_type, priority,
                         expires_at_ms, state, attempts, next_attempt_at_ms, created_at_ms, updated_at_ms)
-                    VALUES (?, 0, ?, ?, ?, ?, ?, ?, 'pending', 0, ?, ?, ?)
+                    VALUES (?, 0, ?, ?, ?, 'apns', ?, ?, ?, 'pending', 0, ?, ?, ?)
                     """,
                 arguments: [
                     app, user, token, UUIDText.lowercase(UUID()), BadgePayload.pushType, BadgePayload.priority,

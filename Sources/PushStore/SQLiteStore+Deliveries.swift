@@ -39,7 +39,7 @@ extension SQLiteStore {
                 let before = claimed.count
                 try query.forEachRow { row in
                     let payload = try payloads.payload(
-                        row, alone: 17, spans: 18, app: app, messageID: row.int64(2), deliveryID: row.int64(0))
+                        row, alone: 18, spans: 19, app: app, messageID: row.int64(2), deliveryID: row.int64(0))
                     claimed.append(try DeliveryRecord(row, payload: payload))
                 }
                 if claimed.count - before == room { cut = true }
@@ -104,7 +104,7 @@ extension SQLiteStore {
             let updateReturning = try db.cachedStatement(sql: set + " RETURNING app_id, device_token")
             let attempt = try db.cachedStatement(
                 sql: """
-                    INSERT INTO delivery_attempts (delivery_id, at_ms, status, reason, error, apns_id) VALUES (?, ?, ?, ?, ?, ?)
+                    INSERT INTO delivery_attempts (delivery_id, at_ms, status, reason, error, push_id) VALUES (?, ?, ?, ?, ?, ?)
                     """)
             var removed = 0
             var apps: Set<String> = []
@@ -128,7 +128,7 @@ extension SQLiteStore {
                     guard target != nil else { continue }  // pruned meanwhile
                 }
                 // A send APNs accepted is the delivery row itself (state, sent_at_ms, last_status,
-                // apns_id): only other attempts get a log row, one insert and one index entry
+                // push_id): only other attempts get a log row, one insert and one index entry
                 // fewer per push. `attempts(_:delivery:)` puts the accepted one back on reading.
                 if let a, !(outcome.state == .sent && a.isPlainAcceptance && a.atMs == outcome.atMs) {
                     let log = RawStatement(attempt)

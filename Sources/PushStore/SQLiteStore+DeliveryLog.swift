@@ -125,12 +125,12 @@ extension SQLiteStore {
     /// before 2026-11-23 hold it already.
     static func attempts(_ db: Database, delivery: DeliveryRecord) throws -> [DeliveryAttempt] {
         var attempts = try Row.fetchAll(
-            db, sql: "SELECT at_ms, status, reason, error, apns_id FROM delivery_attempts WHERE delivery_id = ? ORDER BY at_ms, rowid",
+            db, sql: "SELECT at_ms, status, reason, error, push_id FROM delivery_attempts WHERE delivery_id = ? ORDER BY at_ms, rowid",
             arguments: [delivery.id]
         ).map { row in
-            let raw: String = row["apns_id"]
+            let raw: String = row["push_id"]
             guard let uuid = UUIDText.parse(raw) else {
-                throw PushStoreError.corruptValue(table: "delivery_attempts", column: "apns_id", value: raw)
+                throw PushStoreError.corruptValue(table: "delivery_attempts", column: "push_id", value: raw)
             }
             return DeliveryAttempt(atMs: row["at_ms"], status: row["status"], reason: row["reason"], error: row["error"], pushID: uuid)
         }

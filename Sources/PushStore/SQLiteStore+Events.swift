@@ -137,13 +137,14 @@ extension SQLiteStore {
             insert.bind(4, event.acceptedAtMs)
             insert.bind(5, next)
             for (offset, d) in chunk.enumerated() {
-                let first = Int32(6 + offset * 6)
+                let first = Int32(6 + offset * 7)
                 insert.bind(first, d.userID)
                 insert.bind(first + 1, d.deviceToken)
                 insert.bind(first + 2, UUIDText.lowercase(d.pushID))
-                insert.bind(first + 3, d.pushType)
-                insert.bind(first + 4, d.priority)
-                insert.bind(first + 5, d.expiresAtMs)
+                insert.bind(first + 3, d.provider.rawValue)
+                insert.bind(first + 4, d.pushType)
+                insert.bind(first + 5, d.priority)
+                insert.bind(first + 6, d.expiresAtMs)
             }
             try insert.run()
             for _ in chunk {
@@ -159,14 +160,14 @@ extension SQLiteStore {
     static let deliveriesPerInsert = 16
 
     /// The insert of 1...`deliveriesPerInsert` deliveries: ?1 app, ?2 message id, ?3 state,
-    /// ?4 accepted at, ?5 the first id, then six parameters per delivery.
+    /// ?4 accepted at, ?5 the first id, then seven parameters per delivery.
     private static let insertDeliveriesSQL: [String] = (1...deliveriesPerInsert).map { count in
         let rows = (0..<count).map { row in
-            let p = 6 + row * 6
-            return "(?5 + \(row), ?1, ?2, ?\(p), ?\(p + 1), ?\(p + 2), ?\(p + 3), ?\(p + 4), ?\(p + 5), ?3, 0, ?4, ?4, ?4)"
+            let p = 6 + row * 7
+            return "(?5 + \(row), ?1, ?2, ?\(p), ?\(p + 1), ?\(p + 2), ?\(p + 3), ?\(p + 4), ?\(p + 5), ?\(p + 6), ?3, 0, ?4, ?4, ?4)"
         }
         return """
-            INSERT INTO deliveries (id, app_id, message_id, user_id, device_token, apns_id, push_type, priority,
+            INSERT INTO deliveries (id, app_id, message_id, user_id, device_token, push_id, provider, push_type, priority,
                 expires_at_ms, state, attempts, next_attempt_at_ms, created_at_ms, updated_at_ms)
             VALUES \(rows.joined(separator: ", "))
             """

@@ -11,13 +11,14 @@ extension SQLiteStore {
             let a = test.attempt
             try db.execute(
                 sql: """
-                    INSERT INTO deliveries (app_id, message_id, user_id, device_token, apns_id, push_type, priority, expires_at_ms,
+                    INSERT INTO deliveries (app_id, message_id, user_id, device_token, push_id, provider, push_type, priority, expires_at_ms,
                         state, attempts, next_attempt_at_ms, last_status, last_reason, sent_at_ms, created_at_ms, updated_at_ms,
                         message_name, is_test)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1)
                     """,
                 arguments: [
-                    test.appID, TestDelivery.messageID, d.userID, d.deviceToken, UUIDText.lowercase(d.pushID), d.pushType, d.priority,
+                    test.appID, TestDelivery.messageID, d.userID, d.deviceToken, UUIDText.lowercase(d.pushID), d.provider.rawValue,
+                    d.pushType, d.priority,
                     d.expiresAtMs, test.state.rawValue, a == nil ? 0 : 1, test.createdAtMs, a?.status, a?.reason ?? a?.error,
                     test.state == .sent ? test.atMs : nil, test.createdAtMs, test.atMs, test.providerMessageID,
                 ])
@@ -30,7 +31,7 @@ extension SQLiteStore {
             // A plain acceptance is the delivery row itself, as `recordOutcomes` leaves it.
             if let a, !(test.state == .sent && a.isPlainAcceptance && a.atMs == test.atMs) {
                 try db.execute(
-                    sql: "INSERT INTO delivery_attempts (delivery_id, at_ms, status, reason, error, apns_id) VALUES (?, ?, ?, ?, ?, ?)",
+                    sql: "INSERT INTO delivery_attempts (delivery_id, at_ms, status, reason, error, push_id) VALUES (?, ?, ?, ?, ?, ?)",
                     arguments: [id, a.atMs, a.status, a.reason, a.error, UUIDText.lowercase(a.pushID)])
             }
             switch test.tokenRemoval {

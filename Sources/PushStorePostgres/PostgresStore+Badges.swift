@@ -86,9 +86,9 @@ extension PostgresStore {
                     WHERE app_id = \(app) AND user_id = \(user) AND provider = 'apns' ORDER BY registered_at, id
                 ) t
             ), queued AS (
-                INSERT INTO deliveries (id, app_id, message_id, user_id, device_token, apns_id, push_type, priority,
+                INSERT INTO deliveries (id, app_id, message_id, user_id, device_token, push_id, provider, push_type, priority,
                     expires_at_ms, state, attempts, next_attempt_at_ms, created_at_ms, updated_at_ms)
-                SELECT id, \(app), 0, \(user), token, gen_random_uuid()::text, \(BadgePayload.pushType),
+                SELECT id, \(app), 0, \(user), token, gen_random_uuid()::text, 'apns', \(BadgePayload.pushType),
                     \(BadgePayload.priority), \(queueing.expiresAtMs), 'pending', 0, \(queueing.dueAtMs), \(nowMs), \(nowMs)
                 FROM tokens
             ), stored AS (

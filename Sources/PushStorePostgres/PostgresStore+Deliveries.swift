@@ -153,7 +153,7 @@ extension PostgresStore {
         var removals: [(id: Int64, before: Int64?)] = []
         for outcome in outcomes {
             // A send APNs accepted is the delivery row itself (state, sent_at_ms, last_status,
-            // apns_id): only other attempts get a log row. `attempts(_:)` puts it back on reading.
+            // push_id): only other attempts get a log row. `attempts(_:)` puts it back on reading.
             if let a = outcome.attempt, !(outcome.state == .sent && a.isPlainAcceptance && a.atMs == outcome.atMs) {
                 attemptOutcomes.append(outcome)
                 attemptRows.append(a)
@@ -185,14 +185,14 @@ extension PostgresStore {
                 FROM o WHERE d.id = o.id
                 RETURNING d.id, d.app_id, d.device_token
             ), logged AS (
-                INSERT INTO delivery_attempts (delivery_id, at_ms, status, reason, error, apns_id)
-                SELECT a.delivery_id, a.at_ms, a.status, a.reason, a.error, a.apns_id
+                INSERT INTO delivery_attempts (delivery_id, at_ms, status, reason, error, push_id)
+                SELECT a.delivery_id, a.at_ms, a.status, a.reason, a.error, a.push_id
                 FROM unnest(
                     \(PostgresArray.int8(attemptOutcomes.map(\.deliveryID))), \(PostgresArray.int8(attemptRows.map(\.atMs))),
                     \(PostgresArray.int8(attemptRows.map { $0.status.map(Int64.init) })), \(PostgresArray.text(attemptRows.map(\.reason))),
                     \(PostgresArray.text(attemptRows.map(\.error))),
                     \(PostgresArray.text(attemptRows.map { UUIDText.lowercase($0.pushID) }))
-                ) WITH ORDINALITY AS a(delivery_id, at_ms, status, reason, error, apns_id, n)
+                ) WITH ORDINALITY AS a(delivery_id, at_ms, status, reason, error, push_id, n)
                 WHERE a.delivery_id IN (SELECT id FROM updated)  -- pruned meanwhile: nothing to log
                 ORDER BY a.n
             ), removed AS (

@@ -49,17 +49,17 @@ extension PostgresStore {
                             SELECT v.*, f.app_id, f.message_id, f.created_at_ms, f.handed_off
                             FROM unnest(
                                 \(PostgresArray.int8(batch.deliveryEvents)), \(PostgresArray.text(batch.deliveryUsers)),
-                                \(PostgresArray.text(batch.deviceTokens)), \(PostgresArray.text(batch.apnsIDs)),
-                                \(PostgresArray.text(batch.pushTypes)), \(PostgresArray.int8(batch.priorities)),
+                                \(PostgresArray.text(batch.deviceTokens)), \(PostgresArray.text(batch.pushIDs)),
+                                \(PostgresArray.text(batch.providers)), \(PostgresArray.text(batch.pushTypes)), \(PostgresArray.int8(batch.priorities)),
                                 \(PostgresArray.int8(batch.expiresAtMs)), \(PostgresArray.bytea(batch.payloads))
-                            ) WITH ORDINALITY AS v(event, user_id, device_token, apns_id, push_type, priority, expires_at_ms, payload, k)
+                            ) WITH ORDINALITY AS v(event, user_id, device_token, push_id, provider, push_type, priority, expires_at_ms, payload, k)
                             JOIN fresh f ON f.n = v.event
                             ORDER BY v.k
                         ) v
                     ), queued AS (
-                        INSERT INTO deliveries (id, app_id, message_id, user_id, device_token, apns_id, push_type, priority, expires_at_ms,
-                            state, attempts, next_attempt_at_ms, created_at_ms, updated_at_ms, lease_owner, lease_expires_at_ms)
-                        SELECT id, app_id, message_id, user_id, device_token, apns_id, push_type, priority, expires_at_ms,
+                        INSERT INTO deliveries (id, app_id, message_id, user_id, device_token, push_id, provider, push_type, priority,
+                            expires_at_ms, state, attempts, next_attempt_at_ms, created_at_ms, updated_at_ms, lease_owner, lease_expires_at_ms)
+                        SELECT id, app_id, message_id, user_id, device_token, push_id, provider, push_type, priority, expires_at_ms,
                             CASE WHEN handed_off THEN 'in_flight' ELSE 'pending' END, 0, created_at_ms, created_at_ms, created_at_ms,
                             CASE WHEN handed_off THEN \(nodeID) END, CASE WHEN handed_off THEN \(leaseUntil) END
                         FROM planned
@@ -120,7 +120,8 @@ private struct EventBatch {
     private(set) var handedOff: [Bool] = [], senderIDs: [String?] = []
     private(set) var decisionEvents: [Int64?] = [], decisionUsers: [String?] = [], decisionCodes: [String?] = []
     private(set) var deliveryEvents: [Int64?] = [], deliveryUsers: [String?] = [], deviceTokens: [String?] = []
-    private(set) var apnsIDs: [String?] = [], pushTypes: [String?] = [], priorities: [Int64?] = [], expiresAtMs: [Int64?] = []
+    private(set) var pushIDs: [String?] = [], providers: [String?] = [], pushTypes: [String?] = [], priorities: [Int64?] = [],
+        expiresAtMs: [Int64?] = []
     private(set) var payloads: [Data] = []
     private(set) var badgeEvents: [Int64?] = [], badgeUsers: [String?] = [], badgeCounts: [Int64?] = [], badgeAt: [Int64?] = []
 
@@ -155,7 +156,8 @@ private struct EventBatch {
                 deliveryEvents.append(number)
                 deliveryUsers.append(d.userID)
                 deviceTokens.append(d.deviceToken)
-                apnsIDs.append(UUIDText.lowercase(d.pushID))
+                pushIDs.append(UUIDText.lowercase(d.pushID))
+                providers.append(d.provider.rawValue)
                 pushTypes.append(d.pushType)
                 priorities.append(Int64(d.priority))
                 expiresAtMs.append(d.expiresAtMs)

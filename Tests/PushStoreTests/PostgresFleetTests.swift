@@ -28,7 +28,8 @@ import Testing
             decisions: [RecipientDecisionRecord(userID: "zed", decision: .skip(.online))],
             deliveries: (0..<users).map { n in
                 NewDelivery(
-                    userID: "u\(n)", deviceToken: hexToken(n + 1), payload: Data(#"{"aps":{}}"#.utf8), pushID: UUID(), pushType: "alert",
+                    userID: "u\(n)", deviceToken: hexToken(n + 1), payload: Data(#"{"aps":{}}"#.utf8), pushID: UUID(), provider: .apns,
+                    pushType: "alert",
                     priority: 10, expiresAtMs: .max)
             })
     }

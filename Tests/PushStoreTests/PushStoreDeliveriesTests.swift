@@ -16,7 +16,7 @@ import Testing
             deliveries: users.enumerated().map { n, user in
                 NewDelivery(
                     userID: user, deviceToken: hexToken(n + 1), payload: Data(#"{"aps":{}}"#.utf8), pushID: UUID(),
-                    pushType: "alert", priority: 10, expiresAtMs: expiresAt)
+                    provider: .apns, pushType: "alert", priority: 10, expiresAtMs: expiresAt)
             })
     }
 
@@ -269,7 +269,7 @@ import Testing
         var event = Self.event(5, users: ["bob", "carol"])
         event.deliveries[1] = NewDelivery(
             userID: "carol", deviceToken: fcmToken, payload: Data(#"{"message":"hi","sendbird":"{}"}"#.utf8), pushID: UUID(),
-            pushType: "fcm", priority: 10, expiresAtMs: 1_800_000_000_000)
+            provider: .fcm, pushType: "fcm", priority: 10, expiresAtMs: 1_800_000_000_000)
         #expect(try await store.acceptEvent(event))
         let claimed = try await store.claimDue(nowMs: 1_700_000_000_000, limit: 10)
         #expect(claimed.map(\.provider) == [.apns, .fcm])
@@ -290,6 +290,7 @@ import Testing
         var again = Self.event(6, users: ["bob", "carol"])
         again.deliveries[1].deviceToken = fcmToken
         again.deliveries[1].pushType = "fcm"
+        again.deliveries[1].provider = .fcm
         #expect(try await store.acceptEvent(again))
         let second = try #require(try await store.claimDue(nowMs: 1_700_000_000_000, limit: 10).first { $0.provider == .fcm })
         func unregistered(sendStartedAtMs: Int64) async throws {

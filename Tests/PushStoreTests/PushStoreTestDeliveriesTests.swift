@@ -17,7 +17,7 @@ import Testing
             appID: "app",
             delivery: NewDelivery(
                 userID: user, deviceToken: token, payload: Data(#"{"aps":{"alert":"PushRelay test push"}}"#.utf8), pushID: pushID,
-                pushType: provider == .apns ? "alert" : provider.rawValue, priority: 10, expiresAtMs: now + 600_000),
+                provider: provider, pushType: provider == .apns ? "alert" : provider.rawValue, priority: 10, expiresAtMs: now + 600_000),
             createdAtMs: now + 10, state: state, atMs: now + 20,
             attempt: DeliveryAttempt(atMs: now + 20, status: status, reason: reason, error: nil, pushID: pushID),
             providerMessageID: providerMessageID, tokenRemoval: removal)

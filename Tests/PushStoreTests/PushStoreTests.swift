@@ -65,6 +65,33 @@ import Testing
         #expect(claimed.map(\.state) == [.inFlight])
     }
 
+    /// Deliveries queued before `v19_delivery_provider` (the provider told by the push type) keep
+    /// where they go: FCM's and HMS's by the name they stored as push type, the others APNs.
+    @Test func v19NamesEachQueuedDeliverysProvider() async throws {
+        let db = try TemporaryDatabase()
+        do {
+            let pool = try DatabasePool(path: db.path)
+            try PushStoreMigrations.migrator.migrate(pool, upTo: "v18_per_app_log")
+            try await pool.write { db in
+                for (n, pushType) in ["alert", "fcm", "hms", "background"].enumerated() {
+                    try db.execute(
+                        sql: """
+                            INSERT INTO deliveries (app_id, message_id, user_id, device_token, apns_id, push_type, priority,
+                                expires_at_ms, state, attempts, next_attempt_at_ms, created_at_ms, updated_at_ms)
+                            VALUES ('A', 1, 'u', ?, ?, ?, 10, 9e15, 'pending', 0, ?, 0, 0)
+                            """, arguments: ["t\(n)", "00000000-0000-4000-8000-00000000000\(n)", pushType, n])
+                    try db.execute(
+                        sql: "INSERT INTO delivery_payloads (delivery_id, payload) VALUES (?, X'7B7D')", arguments: [db.lastInsertedRowID])
+                }
+            }
+        }
+        let store = try db.open()
+        let claimed = try await store.claimDue(nowMs: 10, limit: 10)
+        #expect(claimed.map(\.provider) == [.apns, .fcm, .hms, .apns])
+        #expect(claimed.map(\.pushType) == ["alert", "fcm", "hms", "background"])
+        #expect(claimed.map { $0.pushID.uuidString.suffix(1) } == ["0", "1", "2", "3"])
+    }
+
     @Test func aPathThatCannotBeOpenedIsAnErrorNamingThePath() throws {
         let path = "/nonexistent-dir-\(UUID().uuidString)/relay.sqlite"
         #expect {

@@ -171,7 +171,7 @@ import Testing
             NewDelivery(
                 userID: user, deviceToken: token,
                 payload: Data(#"{"aps":{"alert":"hi"},"sendbird":{"sender":{"id":"\#(sender)"},"recipient":{"id":"\#(user)"}}}"#.utf8),
-                pushID: UUID(), pushType: "alert", priority: 10, expiresAtMs: .max)
+                pushID: UUID(), provider: .apns, pushType: "alert", priority: 10, expiresAtMs: .max)
         }
         #expect(
             try await store.acceptEvent(

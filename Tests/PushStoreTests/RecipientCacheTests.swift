@@ -61,7 +61,7 @@ import Testing
                 deliveries: [
                     NewDelivery(
                         userID: "u", deviceToken: hexToken(1), payload: Data("{}".utf8), pushID: UUID(),
-                        pushType: "alert", priority: 10, expiresAtMs: .max)
+                        provider: .apns, pushType: "alert", priority: 10, expiresAtMs: .max)
                 ]))
         #expect(try await read(store).states["u"]?.tokens.count == 1)
         let delivery = try #require(try await store.claimDue(nowMs: .max, limit: 1).first)

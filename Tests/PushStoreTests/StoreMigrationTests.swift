@@ -53,7 +53,7 @@ import Testing
                 deliveries: [
                     NewDelivery(
                         userID: "bob", deviceToken: hexToken(0), payload: Data(#"{"aps":{"alert":"\#(message)"}}"#.utf8), pushID: id,
-                        pushType: "alert", priority: 10, expiresAtMs: clock.milliseconds + 86_400_000)
+                        provider: .apns, pushType: "alert", priority: 10, expiresAtMs: clock.milliseconds + 86_400_000)
                 ])
             #expect(try await store.acceptEvent(event))
         }

@@ -125,7 +125,8 @@ public struct TestPush: Sendable {
     ) async -> Bool {
         let delivery = NewDelivery(
             userID: user ?? "", deviceToken: device.token, payload: Data(push.payload), pushID: push.pushID,
-            pushType: push.pushType ?? device.provider.rawValue, priority: push.priority, expiresAtMs: push.expiresAtMs)
+            provider: device.provider, pushType: push.pushType ?? device.provider.rawValue, priority: push.priority,
+            expiresAtMs: push.expiresAtMs)
         let attempt = DeliveryAttempt(
             atMs: answeredAtMs, status: result.status, reason: result.reason, error: result.error, pushID: push.pushID)
         do {

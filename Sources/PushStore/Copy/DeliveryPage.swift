@@ -10,6 +10,7 @@ public struct DeliveryPage: Sendable {
         public var userID: String
         public var deviceToken: String
         public var pushID: String
+        public var provider: String
         public var pushType: String
         public var priority: Int64
         public var expiresAtMs: Int64

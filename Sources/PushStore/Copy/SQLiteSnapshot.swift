@@ -62,10 +62,10 @@ public final class SQLiteSnapshot: Sendable {
             let rows = try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT d.id, d.app_id, d.message_id, d.user_id, d.device_token, d.apns_id, d.push_type, d.priority,
+                    SELECT d.id, d.app_id, d.message_id, d.user_id, d.device_token, d.push_id, d.push_type, d.priority,
                         d.expires_at_ms, d.state, d.attempts, d.next_attempt_at_ms, d.last_status, d.last_reason, d.sent_at_ms,
                         d.created_at_ms, d.updated_at_ms, p.payload, d.acknowledged_at_ms, d.message_name, p.spans,
-                        d.clicked_at_ms, d.is_test
+                        d.clicked_at_ms, d.is_test, d.provider
                     FROM deliveries d LEFT JOIN delivery_payloads p ON p.delivery_id = d.id
                     WHERE d.id > ? ORDER BY d.id LIMIT ?
                     """, arguments: [id ?? Int64.min, limit])
@@ -76,7 +76,7 @@ public final class SQLiteSnapshot: Sendable {
             let attempts = try Row.fetchCursor(
                 db,
                 sql: """
-                    SELECT delivery_id, at_ms, status, reason, error, apns_id FROM delivery_attempts
+                    SELECT delivery_id, at_ms, status, reason, error, push_id FROM delivery_attempts
                     WHERE delivery_id BETWEEN ? AND ? ORDER BY delivery_id, at_ms, rowid
                     """, arguments: [first, last])
             while let row = try attempts.next() {
@@ -100,7 +100,8 @@ public final class SQLiteSnapshot: Sendable {
                     payload = whole
                 }
                 return DeliveryPage.Delivery(
-                    appID: row[1], messageID: row[2], userID: row[3], deviceToken: row[4], pushID: row[5], pushType: row[6],
+                    appID: row[1], messageID: row[2], userID: row[3], deviceToken: row[4], pushID: row[5], provider: row[23],
+                    pushType: row[6],
                     priority: row[7], expiresAtMs: row[8], state: row[9], attempts: row[10], nextAttemptAtMs: row[11],
                     lastStatus: row[12], lastReason: row[13], sentAtMs: row[14], createdAtMs: row[15], updatedAtMs: row[16],
                     acknowledgedAtMs: row[18], clickedAtMs: row[21], providerMessageID: row[19], isTest: (row[22] as Int64? ?? 0) != 0,

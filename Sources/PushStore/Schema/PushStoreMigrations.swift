@@ -24,6 +24,7 @@ enum PushStoreMigrations {
         migrator.registerMigration("v16_test_pushes", migrate: TestPushSchema.migrate)
         migrator.registerMigration("v17_console_sessions", migrate: ConsoleSessionSchema.migrate)
         migrator.registerMigration("v18_per_app_log", migrate: PerAppLogSchema.migrate)
+        migrator.registerMigration("v19_delivery_provider", migrate: DeliveryProviderSchema.migrate)
         return migrator
     }
 

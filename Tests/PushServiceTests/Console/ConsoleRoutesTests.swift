@@ -122,7 +122,8 @@ import Testing
         try await LiveRelay.run(console: Self.on) { relay async throws in
             let now = WallClock.milliseconds()
             let push = NewDelivery(
-                userID: "alice", deviceToken: apnsToken(1), payload: Data("{}".utf8), pushID: UUID(), pushType: "alert", priority: 10,
+                userID: "alice", deviceToken: apnsToken(1), payload: Data("{}".utf8), pushID: UUID(), provider: .apns, pushType: "alert",
+                priority: 10,
                 expiresAtMs: now + 600_000)
             _ = try await relay.store.recordTestDelivery(
                 TestDelivery(

@@ -26,9 +26,9 @@ import Testing
             #expect(r.status == .ok, "\(path): \(r.text)")
         }
         let now = WallClock.milliseconds()
-        let deliveries = [(apnsToken(1), "alert"), (fcmToken, "fcm"), (hmsToken, "hms")].map {
+        let deliveries = [(apnsToken(1), PushProvider.apns, "alert"), (fcmToken, .fcm, "fcm"), (hmsToken, .hms, "hms")].map {
             NewDelivery(
-                userID: "bob", deviceToken: $0.0, payload: Data("{}".utf8), pushID: UUID(), pushType: $0.1, priority: 10,
+                userID: "bob", deviceToken: $0.0, payload: Data("{}".utf8), pushID: UUID(), provider: $0.1, pushType: $0.2, priority: 10,
                 expiresAtMs: now + 60_000)
         }
         let event = AcceptedEvent(

@@ -19,7 +19,8 @@ import Testing
                 appID: TestApps.a.appID, messageID: 9, channelURL: "c1", senderID: "alice", acceptedAtMs: now, decisions: [],
                 deliveries: [
                     NewDelivery(
-                        userID: "bob", deviceToken: apnsToken(1), payload: Data("{}".utf8), pushID: UUID(), pushType: "alert", priority: 10,
+                        userID: "bob", deviceToken: apnsToken(1), payload: Data("{}".utf8), pushID: UUID(), provider: .apns,
+                        pushType: "alert", priority: 10,
                         expiresAtMs: now + 60_000)
                 ])
             #expect(try await relay.store.acceptEvent(event))
@@ -71,7 +72,7 @@ import Testing
                 appID: TestApps.a.appID, messageID: 11, channelURL: "c1", senderID: "alice", acceptedAtMs: now, decisions: [],
                 deliveries: [
                     NewDelivery(
-                        userID: "bob", deviceToken: fcm, payload: Data("{}".utf8), pushID: UUID(), pushType: "fcm",
+                        userID: "bob", deviceToken: fcm, payload: Data("{}".utf8), pushID: UUID(), provider: .fcm, pushType: "fcm",
                         priority: 10, expiresAtMs: now + 60_000)
                 ])
             #expect(try await relay.store.acceptEvent(event))

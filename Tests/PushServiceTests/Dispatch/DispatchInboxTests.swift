@@ -12,7 +12,7 @@ import Testing
             appID: "app", messageID: 1, channelURL: "channel", acceptedAtMs: 0, decisions: [],
             deliveries: (0..<count).map { _ in
                 NewDelivery(
-                    userID: "u", deviceToken: "t", payload: Data(), pushID: UUID(), pushType: "alert",
+                    userID: "u", deviceToken: "t", payload: Data(), pushID: UUID(), provider: .apns, pushType: "alert",
                     priority: 10, expiresAtMs: 1000)
             })
         return event.deliveryRecords(ids: (0..<count).map(Int64.init))

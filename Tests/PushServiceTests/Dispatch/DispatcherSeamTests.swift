@@ -53,7 +53,7 @@ final class ScriptedSender: PushSender {
                     deliveries: deliveries.map { d in
                         NewDelivery(
                             userID: d.user, deviceToken: d.token, payload: Data(#"{"message":"hi"}"#.utf8), pushID: UUID(),
-                            pushType: d.provider.storedPushType, priority: 10, expiresAtMs: now + 3_600_000)
+                            provider: d.provider, pushType: d.provider.storedPushType, priority: 10, expiresAtMs: now + 3_600_000)
                     })
             ])
             var logger = Logger(label: "DispatcherSeamTests")

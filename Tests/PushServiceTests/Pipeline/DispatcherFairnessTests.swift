@@ -26,7 +26,7 @@ import Testing
         func delivery(_ n: Int) -> NewDelivery {
             NewDelivery(
                 userID: "u\(n % 1000)", deviceToken: apnsToken(n % 1000 + 1), payload: payload, pushID: UUID(),
-                pushType: "alert", priority: 10, expiresAtMs: now + 3_600_000)
+                provider: .apns, pushType: "alert", priority: 10, expiresAtMs: now + 3_600_000)
         }
         // The backlog: 100,000 pending pushes of app A, committed before the dispatcher starts.
         let perEvent = 1_000

@@ -29,7 +29,7 @@ import Testing
                 deliveries: (1...Self.pushes).map { n in
                     NewDelivery(
                         userID: "u\(n)", deviceToken: apnsToken(n), payload: Data(#"{"aps":{"alert":"x"}}"#.utf8),
-                        pushID: UUID(), pushType: "alert", priority: 10, expiresAtMs: now + 3_600_000)
+                        pushID: UUID(), provider: .apns, pushType: "alert", priority: 10, expiresAtMs: now + 3_600_000)
                 })
         ])
         let client = try PipelineFixtures.client(port: mock.port)
