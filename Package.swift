@@ -172,9 +172,26 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // The engine: the dispatcher and delivery (claims, sends through each app's routes, outcomes, retries), on the
+        // store contract and the sender seam. No HTTP server and no provider: the service hands it routes.
+        .target(
+            name: "PushEngine",
+            dependencies: [
+                "LogRedaction",
+                "ProviderDriver",
+                "PushCore",
+                "PushSending",
+                "PushStore",
+                "UUIDText",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
         .target(
             name: "PushService",
             dependencies: [
+                "PushEngine",
                 "APNs",
                 "ConfigSupport",
                 "ProviderDriver",
@@ -415,6 +432,7 @@ let package = Package(
         .testTarget(
             name: "PushServiceTests",
             dependencies: [
+                "PushEngine",
                 "APNs",
                 "APNsMock",
                 "ConfigSupport",

@@ -4,6 +4,7 @@ import ConfigSupport
 import Foundation
 import HTTP2Transport
 import Logging
+import PushEngine
 import PushService
 import PushStore
 

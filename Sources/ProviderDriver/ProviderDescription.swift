@@ -16,8 +16,6 @@ public struct ProviderDescription: Sendable {
     public var tokenFormat: any DeviceTokenFormat
     /// What the planner builds for its devices.
     public var payloadFormat: PayloadFormat
-    /// Its request latency histogram (`pushrelay_apns_latency_seconds`).
-    public var latencyMetric: String
     /// The push type a test push is sent with, when the provider takes one (APNs' `alert`).
     public var testPushType: String?
     /// The delivery log's compatibility fields for this provider.
@@ -25,7 +23,7 @@ public struct ProviderDescription: Sendable {
 
     public init(
         id: PushProvider, displayName: String, sendbirdPath: String, sendbirdType: String, tokenField: String,
-        tokenFormat: any DeviceTokenFormat, payloadFormat: PayloadFormat, latencyMetric: String, testPushType: String? = nil,
+        tokenFormat: any DeviceTokenFormat, payloadFormat: PayloadFormat, testPushType: String? = nil,
         logFields: DeliveryLogFields = DeliveryLogFields()
     ) {
         self.id = id
@@ -35,7 +33,6 @@ public struct ProviderDescription: Sendable {
         self.tokenField = tokenField
         self.tokenFormat = tokenFormat
         self.payloadFormat = payloadFormat
-        self.latencyMetric = latencyMetric
         self.testPushType = testPushType
         self.logFields = logFields
     }

@@ -2,6 +2,7 @@ import APNs
 import FCM
 import HMS
 import ProviderDriver
+import PushEngine
 import PushCore
 
 extension ProviderCatalog {
@@ -20,5 +21,12 @@ extension Array where Element == String {
     var joinedWithOr: String {
         guard count > 1 else { return first ?? "" }
         return dropLast().joined(separator: ", ") + " or " + last!
+    }
+}
+
+extension DeliveryMetrics {
+    /// The histograms' buckets, every installed provider's latency among them.
+    public static var durationBuckets: [String: [Duration]] {
+        durationBuckets(providers: ProviderCatalog.installed.descriptions.map(\.id))
     }
 }

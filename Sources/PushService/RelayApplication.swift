@@ -6,6 +6,7 @@ import Logging
 import NIOCore
 import Prometheus
 import ProviderDriver
+import PushEngine
 import PushStore
 import ServiceLifecycle
 

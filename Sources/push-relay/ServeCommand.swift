@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import Metrics
 import Prometheus
+import PushEngine
 import PushService
 
 #if canImport(Glibc)

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
+import PushEngine
 import PushService
 import PushStore
 

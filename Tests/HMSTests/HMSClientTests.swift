@@ -114,7 +114,7 @@ import TestSupport
         try await Self.withMock { server, client in
             server.arm(HMSMockFaults(refuseCredentials: 1))
             await #expect(throws: HMSError.self) { try await client.send(body: Self.body(1)) }
-            let result = HMSSender.result(HMSError.accessTokenRefused(status: 400, reason: "x"))
+            let result = HMSClient.result(HMSError.accessTokenRefused(status: 400, reason: "x"))
             #expect(result.outcome == .credentialsRefused)
             // The next send fetches again (a refused fetch is not cached) and goes through.
             let again = try await client.send(body: Self.body(1))
@@ -130,11 +130,11 @@ import TestSupport
                 Issue.record("sent without an access token")
             } catch let error as HMSError {
                 #expect(error.isRetryable, "\(error)")
-                #expect(HMSSender.result(error).outcome == .retry(after: .zero))
+                #expect(HMSClient.result(error).outcome == .retry(after: .zero))
             } catch {
                 Issue.record("\(error)")
             }
-            #expect(HMSSender.result(HMSError.accessTokenRefused(status: 0, reason: "connection refused")).outcome == .retry(after: .zero))
+            #expect(HMSClient.result(HMSError.accessTokenRefused(status: 0, reason: "connection refused")).outcome == .retry(after: .zero))
             let again = try await client.send(body: Self.body(1))
             #expect(again.code == .success)
         }

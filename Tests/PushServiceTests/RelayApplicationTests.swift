@@ -6,6 +6,7 @@ import Prometheus
 import PushStore
 import Testing
 @testable import PushService
+@testable import PushEngine
 
 @Suite(.timeLimit(.minutes(5))) struct RelayApplicationTests {
     @Test func reloadAppliesAValidFileAndKeepsTheRunningConfigurationOtherwise() async throws {

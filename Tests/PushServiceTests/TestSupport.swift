@@ -8,6 +8,7 @@ import NIOCore
 import PushCore
 import PushStore
 @testable import PushService
+@testable import PushEngine
 
 /// Two apps, so every test can also check that data stays within its app.
 enum TestApps {

@@ -15,7 +15,7 @@ public struct APNsDriver: ProviderDriver {
     public var description: ProviderDescription {
         ProviderDescription(
             id: .apns, displayName: "APNs", sendbirdPath: "apns", sendbirdType: "APNS", tokenField: "apns_device_token",
-            tokenFormat: APNsTokenFormat(), payloadFormat: .notification, latencyMetric: "pushrelay_apns_latency_seconds",
+            tokenFormat: APNsTokenFormat(), payloadFormat: .notification,
             testPushType: APNsPushType.alert.rawValue, logFields: DeliveryLogFields(pushIDIsProviderID: true))
     }
 

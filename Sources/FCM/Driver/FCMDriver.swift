@@ -19,7 +19,7 @@ public struct FCMDriver: ProviderDriver {
     public var description: ProviderDescription {
         ProviderDescription(
             id: .fcm, displayName: "FCM", sendbirdPath: "gcm", sendbirdType: "GCM", tokenField: "gcm_reg_token",
-            tokenFormat: Self.tokenFormat, payloadFormat: .dataMessage(DataMapSize()), latencyMetric: "pushrelay_fcm_latency_seconds",
+            tokenFormat: Self.tokenFormat, payloadFormat: .dataMessage(DataMapSize()),
             logFields: DeliveryLogFields(messageName: true))
     }
 

@@ -19,7 +19,7 @@ public struct HMSDriver: ProviderDriver {
     public var description: ProviderDescription {
         ProviderDescription(
             id: .hms, displayName: "HMS", sendbirdPath: "huawei", sendbirdType: "HUAWEI", tokenField: "huawei_device_token",
-            tokenFormat: Self.tokenFormat, payloadFormat: .dataMessage(HMSMessageSize()), latencyMetric: "pushrelay_hms_latency_seconds")
+            tokenFormat: Self.tokenFormat, payloadFormat: .dataMessage(HMSMessageSize()))
     }
 
     public func settings(from map: ConfigMapping, environment: ConfigurationEnvironment) throws(ConfigurationError)

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import PushCore
+import PushEngine
 import PushStore
 import ServiceLifecycle
 import Synchronization

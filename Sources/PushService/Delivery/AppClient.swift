@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import ProviderDriver
 import PushCore
+import PushEngine
 
 /// One app as the running service sees it: its configuration and, when it has provider
 /// settings, the delivery target (open client pools) built from them.

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import PushEngine
 import Synchronization
 
 /// The live per-app delivery targets, swapped as a whole on reload.

@@ -1,5 +1,6 @@
 import Hummingbird
 import PushCore
+import PushEngine
 import PushStore
 
 /// The delivery log, per app (behind `Api-Token`): what happened to message M for user U, and a

@@ -1,4 +1,5 @@
 import Logging
+import PushEngine
 import PushStore
 import ServiceLifecycle
 

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import Logging
+import PushEngine
 
 /// Turns every error into Sendbird's error body, so a client never sees Hummingbird's default
 /// text or an empty 500: `APIError`s as they are, Hummingbird's own HTTP errors (unknown path,

@@ -1,4 +1,5 @@
 import Metrics
+import PushEngine
 import PushStore
 import Synchronization
 

@@ -1,4 +1,5 @@
 import Prometheus
+import PushEngine
 
 /// The gauges read from the dispatcher at scrape time, from what it keeps anyway:
 /// `pushrelay_app_queue_depth{app}` (each app's unsent pushes, from the backlog ledger) and, on

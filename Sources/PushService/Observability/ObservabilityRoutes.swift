@@ -1,6 +1,7 @@
 import ConfigSupport
 import ProviderDriver
 import PushCore
+import PushEngine
 import PushSending
 import PushStore
 import Crypto

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import PushCore
+import PushEngine
 import PushStore
 
 /// `/v3/users` and `/v3/users/{user_id}`: Sendbird's user API. Creating a user is optional: tokens

@@ -1,4 +1,5 @@
 import Hummingbird
+import PushEngine
 import PushStore
 
 /// The Sendbird-compatible REST API: users, device tokens, push preferences, template choice, app

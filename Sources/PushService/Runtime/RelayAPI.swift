@@ -3,6 +3,7 @@ import HummingbirdCore
 import Logging
 import NIOCore
 import Prometheus
+import PushEngine
 import PushStore
 import ServiceLifecycle
 

@@ -3,6 +3,7 @@ import LogRedaction
 import Logging
 import ProviderDriver
 import PushCore
+import PushEngine
 import PushSending
 import PushStore
 import UUIDText

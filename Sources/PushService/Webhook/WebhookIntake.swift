@@ -1,3 +1,4 @@
+import PushEngine
 import PushSending
 import Foundation
 import HTTPTypes
@@ -123,7 +124,9 @@ public struct WebhookIntake: Sendable {
         try checkSize(event.members.count, of: "members", app: app, category: envelope.category)
         let target = try target(of: app, category: envelope.category)
         var accepted = try await storeStep(app: app.appID, category: envelope.category) {
-            try await self.plan(event, target: target, badgeSync: app.badgeSync != nil)
+            try await IntakePlanner(store: self.store).plan(
+                event, target: target, templates: self.templates.templates(forApp: event.appID), badgeSync: app.badgeSync != nil,
+                nowMs: self.clock())
         }
         let count = accepted.deliveries.count
         try admit(app: app.appID, count: count, category: envelope.category)
@@ -359,41 +362,6 @@ public struct WebhookIntake: Sendable {
                 "could not put handed-off deliveries back to pending; the next start will",
                 metadata: ["count": .stringConvertible(ids.count), "error": "\(store.describe(error))"])
         }
-    }
-
-    /// Loads the members' state in one read and turns the plan into rows to store.
-    /// - Parameter badgeSync: whether the app has `badge_sync` (its pushes' counts are recorded).
-    func plan(_ event: WebhookEvent, target: DeliveryTarget, badgeSync: Bool) async throws -> AcceptedEvent {
-        // Members skipped for reasons in the event alone (sender, online, …) need no lookup.
-        let policy = RecipientPolicy(options: target.options)
-        let members = event.members.filter { policy.skipBeforePreferences(event: event, member: $0) == nil }.map(\.userID)
-        let (states, stored) = try await store.recipientStatesAndTemplates(
-            app: event.appID, users: members, channel: event.channel.channelURL)
-        let lookup = RecipientLookup(states)
-        let nowMs = clock()
-        let planner = PushPlanner(
-            options: target.options,
-            templates: templates.templates(forApp: event.appID).replacing(stored), formats: target.formats)
-        let plan = planner.plan(event, lookup: lookup, now: Date(timeIntervalSince1970: Double(nowMs) / 1000))
-        let expiresAt = nowMs + target.timeToLive.milliseconds
-        var accepted = AcceptedEvent(plan: plan, senderID: event.sender?.userID, acceptedAtMs: nowMs) {
-            // The id names the delivery at APNs (apns-id) and in logs and retries for every provider.
-            let provider = $0.deviceToken.provider
-            return NewDelivery(
-                planned: $0, pushID: PushID.random(), pushType: target.storedPushType(for: provider),
-                priority: target.storedPriority(for: provider), expiresAtMs: expiresAt)
-        }
-        if badgeSync {
-            // What each push tells its recipient's badge (`BadgeStore`: a waiting badge push
-            // must not undo it).
-            let pushed = Set(plan.recipients.lazy.filter { $0.decision == .push }.map { ExactID($0.userID) })
-            var counts: [ExactID: Int] = [:]
-            for member in event.members where pushed.contains(ExactID(member.userID)) {
-                counts[ExactID(member.userID)] = member.totalUnreadMessageCount
-            }
-            accepted.badges = BadgeSnapshot(counts: counts, atMs: event.message.createdAt)
-        }
-        return accepted
     }
 }
 

@@ -3,6 +3,7 @@ import FCM
 import HMS
 import ProviderDriver
 import PushCore
+import PushEngine
 import PushSending
 import PushService
 import PushStore

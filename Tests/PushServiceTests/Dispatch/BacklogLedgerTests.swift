@@ -1,5 +1,6 @@
 import Testing
 @testable import PushService
+@testable import PushEngine
 
 @Suite(.timeLimit(.minutes(5))) struct BacklogLedgerTests {
     typealias State = BacklogLedger.State

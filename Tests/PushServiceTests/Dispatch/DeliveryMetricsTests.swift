@@ -3,6 +3,7 @@ import PushCore
 import PushSending
 import Testing
 @testable import PushService
+@testable import PushEngine
 
 /// The timers' histograms as `serve` sets them up (`DeliveryMetrics.durationBuckets`): a webhook
 /// answer, a commit or a provider's answer is often under a millisecond, and must count there,

@@ -2,6 +2,7 @@ import Foundation
 import PushStore
 import Testing
 @testable import PushService
+@testable import PushEngine
 
 /// The hand-off path's room: taken by a reservation, given back exactly once. Using a
 /// reservation twice (`release()` after `handOff`, or two `release()`s) does not compile: it is

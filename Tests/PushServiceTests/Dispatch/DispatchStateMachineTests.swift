@@ -1,6 +1,7 @@
 import PushStore
 import Testing
 @testable import PushService
+@testable import PushEngine
 
 /// The dispatcher loop's decisions, driven with plain numbers: no SQLite, no APNs, no tasks.
 @Suite(.timeLimit(.minutes(5))) struct DispatchStateMachineTests {

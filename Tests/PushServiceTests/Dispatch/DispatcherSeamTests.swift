@@ -6,6 +6,7 @@ import PushStore
 import Synchronization
 import Testing
 @testable import PushService
+@testable import PushEngine
 
 /// A provider that answers what the test scripts, per device token, without a socket: the
 /// dispatcher sees only the seam, so one fake stands for APNs, FCM or HMS.
@@ -147,7 +148,7 @@ final class ScriptedSender: PushSender {
     @Test func noSenderForTheProviderIsAFailureNamingIt() async throws {
         let fixture = try await Fixture(senders: [.apns: ScriptedSender([:])], deliveries: [("u1", Self.token(1), .hms)])
         try await fixture.run { $0 == [.failed: 1] }
-        #expect(try await fixture.delivery(of: "u1").attempts.first?.error == "app \(Self.app) has no HMS configuration")
+        #expect(try await fixture.delivery(of: "u1").attempts.first?.error == "app \(Self.app) has no hms settings (apps[].hms)")
         try await fixture.close()
     }
 }

@@ -2,6 +2,7 @@ import PushCore
 import Testing
 
 @testable import PushService
+@testable import PushEngine
 
 /// What `/ready` and `pushrelay_provider_silent_seconds` say of a provider: silent from when
 /// pushes began to wait or it last answered, while any waits; answering (0) otherwise.

@@ -1,5 +1,6 @@
 import Testing
 @testable import PushService
+@testable import PushEngine
 
 @Suite(.timeLimit(.minutes(5))) struct RetryPolicyTests {
     let policy = RetryPolicy(initial: .seconds(1), maximum: .seconds(60))

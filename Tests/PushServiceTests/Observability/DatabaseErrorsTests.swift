@@ -1,5 +1,6 @@
 import Testing
 @testable import PushService
+@testable import PushEngine
 
 /// `pushrelay_database_errors_total{operation}`: one series per operation from the start, at 0,
 /// so that an alert on its increase sees the first error; each error counts under its operation.

@@ -1,5 +1,6 @@
 import Prometheus
 @testable import PushService
+@testable import PushEngine
 
 /// A registry of a test's own and its text as `/metrics` renders it; `factory` feeds it through
 /// swift-metrics, as `serve` bootstraps it.

@@ -4,6 +4,7 @@ import Logging
 import Testing
 import Yams
 @testable import PushService
+@testable import PushEngine
 
 @Suite(.timeLimit(.minutes(5))) struct OpenAPIDocumentTests {
     /// `METHOD /path/{param}` for every operation in the document.

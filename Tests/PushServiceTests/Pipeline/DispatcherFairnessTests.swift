@@ -4,6 +4,7 @@ import Logging
 import PushStore
 import Testing
 @testable import PushService
+@testable import PushEngine
 
 /// Tenants cannot hurt each other through the queue: with a large backlog for app A, whose
 /// APNs answers slowly, a new push of app B is claimed and sent at once instead of waiting

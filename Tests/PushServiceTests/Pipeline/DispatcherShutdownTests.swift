@@ -4,6 +4,7 @@ import Logging
 import PushStore
 import Testing
 @testable import PushService
+@testable import PushEngine
 
 /// Pushes APNs has not answered when the dispatcher ends come back pending, due now, with no
 /// attempt counted (the next start sends them with the same apns-id), and the dispatcher ends

@@ -3,6 +3,7 @@ import Foundation
 import PushStore
 import Testing
 @testable import PushService
+@testable import PushEngine
 
 @Suite(.timeLimit(.minutes(5))) struct DispatcherTests {
     /// The single delivery of `user` for `message` (waits until it reaches `state`).

@@ -4,6 +4,7 @@ import PushStore
 import Synchronization
 import Testing
 @testable import PushService
+@testable import PushEngine
 
 /// Pushes the dispatcher already holds for a user being erased are dropped, not sent: the real
 /// relay, a real SQLite file and the mock APNs. The relay's clock stands still from the erasure

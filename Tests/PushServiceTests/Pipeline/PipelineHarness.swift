@@ -13,6 +13,7 @@ import Logging
 import NIOCore
 import PushStore
 @testable import PushService
+@testable import PushEngine
 
 /// Dev key material (certs/dev) for the mock APNs and the client.
 enum PipelineFixtures {

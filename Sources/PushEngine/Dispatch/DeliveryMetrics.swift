@@ -1,5 +1,4 @@
 import Metrics
-import ProviderDriver
 import PushCore
 import PushSending
 import PushStore
@@ -20,7 +19,7 @@ public enum DeliveryMetrics {
         "user:block", "user:unblock", "message:reaction_updated", "alert:user_message_rate_limit_exceeded",
     ]
 
-    static func categoryLabel(_ category: String) -> String {
+    package static func categoryLabel(_ category: String) -> String {
         knownCategories.contains(category) ? category : "other"
     }
 
@@ -28,7 +27,7 @@ public enum DeliveryMetrics {
     /// `durationHistogramBuckets`). Its default starts at 5 ms: a webhook's answer and its
     /// commit (an fsync, about a millisecond) fall below that, and a push's wait under load was
     /// "p50 at most 50 ms". These reach down to half a millisecond.
-    public static let durationBuckets: [String: [Duration]] = {
+    public static func durationBuckets(providers: some Sequence<PushProvider>) -> [String: [Duration]] {
         let fine: [Duration] = [
             .microseconds(500), .milliseconds(1), .milliseconds(2), .milliseconds(3), .milliseconds(5), .microseconds(7500),
             .milliseconds(10), .milliseconds(15), .milliseconds(20), .milliseconds(30), .milliseconds(50), .milliseconds(100),
@@ -37,8 +36,11 @@ public enum DeliveryMetrics {
         let wait: [Duration] = fine + [.seconds(30), .seconds(60), .seconds(300)]
         return [
             webhookDurationLabel: fine, eventCommitLabel: fine, pushWaitLabel: wait,
-        ].merging(ProviderCatalog.installed.descriptions.map { ($0.latencyMetric, fine) }) { $1 }
-    }()
+        ].merging(providers.map { (latencyLabel($0), fine) }) { $1 }
+    }
+
+    /// Each provider's request latency histogram: `pushrelay_<provider>_latency_seconds`.
+    public static func latencyLabel(_ provider: PushProvider) -> String { "pushrelay_\(provider.rawValue)_latency_seconds" }
 
     static let webhookDurationLabel = "pushrelay_webhook_duration_seconds"
     static let eventCommitLabel = "pushrelay_event_commit_seconds"
@@ -49,9 +51,9 @@ public enum DeliveryMetrics {
     /// The handles, made once and then looked up by label values: asking the metrics factory for
     /// a handle on every push costs its lock, its registry's dictionary and its string keys each
     /// time. Made after `MetricsSystem.bootstrap`, like any handle.
-    final class Handles: Sendable {
+    package final class Handles: Sendable {
         private let factory: any MetricsFactory
-        private let latencies: [PushProvider: Metrics.Timer]
+        private let latencies = Mutex<[PushProvider: Metrics.Timer]>([:])
         private let wait: Metrics.Timer
         private let webhookDuration: Metrics.Timer
         private let webhooksInFlight: Gauge
@@ -68,12 +70,8 @@ public enum DeliveryMetrics {
         }
 
         /// - Parameter factory: the bootstrapped backend; a test passes its own.
-        init(factory: any MetricsFactory = MetricsSystem.factory) {
+        package init(factory: any MetricsFactory = MetricsSystem.factory) {
             self.factory = factory
-            latencies = Dictionary(
-                uniqueKeysWithValues: ProviderCatalog.installed.descriptions.map {
-                    ($0.id, Metrics.Timer(label: $0.latencyMetric, factory: factory))
-                })
             wait = Metrics.Timer(label: pushWaitLabel, factory: factory)
             webhookDuration = Metrics.Timer(label: webhookDurationLabel, factory: factory)
             webhooksInFlight = Gauge(label: "pushrelay_webhooks_in_flight", factory: factory)
@@ -93,81 +91,87 @@ public enum DeliveryMetrics {
             }
         }
 
-        func webhookEvent(category: String, result: String) {
+        package func webhookEvent(category: String, result: String) {
             counter("pushrelay_webhook_events_total", ["category", "result"], [category, result]).increment()
         }
 
-        func decisions(_ counts: [PushDecision: Int]) {
+        package func decisions(_ counts: [PushDecision: Int]) {
             for (decision, count) in counts {
                 counter("pushrelay_decisions_total", ["reason"], [decision.code]).increment(by: count)
             }
         }
 
-        func push(app: String, provider: PushProvider, status: String, reason: String) {
+        package func push(app: String, provider: PushProvider, status: String, reason: String) {
             counter("pushrelay_pushes_total", ["app", "status", "reason", "provider"], [app, status, reason, provider.rawValue])
                 .increment()
         }
 
         /// From the request to the provider's answer (APNs, or FCM with the token exchange when one was due).
-        func providerLatency(_ provider: PushProvider, _ duration: Duration) {
-            latencies[provider]?.record(duration: duration)
+        package func providerLatency(_ provider: PushProvider, _ duration: Duration) {
+            let timer = latencies.withLock { timers in
+                if let timer = timers[provider] { return timer }
+                let timer = Metrics.Timer(label: DeliveryMetrics.latencyLabel(provider), factory: factory)
+                timers[provider] = timer
+                return timer
+            }
+            timer.record(duration: duration)
         }
 
         /// A webhook request reached its handler (its body may still be arriving). With
         /// `webhookAnswered`, the gauge of requests under way: a database that stopped answering
         /// shows as webhooks piling up there.
-        func webhookStarted() {
+        package func webhookStarted() {
             webhooksInFlight.record(webhooksUnderWay.add(1, ordering: .relaxed).newValue)
         }
 
         /// A webhook request in the relay, from its head to the answer (any answer): with
         /// `eventCommit`, how much of what a sender waits is the relay's, and how much the disk's.
-        func webhookAnswered(after duration: Duration) {
+        package func webhookAnswered(after duration: Duration) {
             webhooksInFlight.record(webhooksUnderWay.subtract(1, ordering: .relaxed).newValue)
             webhookDuration.record(duration: duration)
         }
 
         /// An accepted event's wait for its commit: the writer (group commit) and the fsync.
-        func eventCommitted(after duration: Duration) {
+        package func eventCommitted(after duration: Duration) {
             eventCommit.record(duration: duration)
         }
 
         /// From the webhook's commit to APNs' answer: what a user waits for a push (queue and send).
-        func pushWait(milliseconds: Int64) {
+        package func pushWait(milliseconds: Int64) {
             wait.recordNanoseconds(max(0, milliseconds) * 1_000_000)
         }
 
         /// Every unsent push: waiting in SQLite, handed to the dispatcher, on the wire, or awaiting
         /// a retry (`BacklogLedger`).
-        func queueDepth(_ value: Int) {
+        package func queueDepth(_ value: Int) {
             depth.record(value)
         }
 
         /// How long the oldest unsent push has waited since the webhook accepted it.
-        func oldestUnsentAge(milliseconds: Int64) {
+        package func oldestUnsentAge(milliseconds: Int64) {
             oldest.record(Double(milliseconds) / 1000)
         }
 
-        func retry(app: String) {
+        package func retry(app: String) {
             counter("pushrelay_retries_total", ["app"], [app]).increment()
         }
 
         /// A device said it got a push; `delay` from APNs accepting it (nil if the relay had not
         /// recorded the send yet, as when the answer and the device race).
-        func acknowledged(app: String, delayMilliseconds: Int64?) {
+        package func acknowledged(app: String, delayMilliseconds: Int64?) {
             counter("pushrelay_push_acknowledgements_total", ["app"], [app]).increment()
             if let delayMilliseconds { ackDelay.recordNanoseconds(max(0, delayMilliseconds) * 1_000_000) }
         }
 
         /// Pushes the user opened (first clicks only): over `pushrelay_pushes_total{status="sent"}`,
         /// the app's open rate.
-        func clicked(app: String, count: Int) {
+        package func clicked(app: String, count: Int) {
             guard count > 0 else { return }
             counter("pushrelay_push_clicks_total", ["app"], [app]).increment(by: count)
         }
 
         /// A read event's badge updates, by what became of them.
-        func badgeSync(app: String, _ result: BadgeSyncResult) {
+        package func badgeSync(app: String, _ result: BadgeSyncResult) {
             for (outcome, count) in [
                 ("queued", result.queued), ("coalesced", result.coalesced), ("unchanged", result.unchanged), ("stale", result.stale),
                 ("no_tokens", result.noTokens),
@@ -177,14 +181,14 @@ public enum DeliveryMetrics {
         }
 
         /// Pushes whose claim's lease had run out, put back to be sent (`DueClaim.takenOver`).
-        func claimsTakenOver(_ count: Int) {
+        package func claimsTakenOver(_ count: Int) {
             counter("pushrelay_claims_taken_over_total", [], []).increment(by: count)
         }
 
         /// The counters dashboards divide by, at 0 for an app until their first event: its
         /// acknowledgements, clicks and retries, and per provider its senders' known reasons for
         /// token removals and credential errors. Idempotent (the handles are cached).
-        func exportFromZero(app: String, labels: [PushProvider: PushSenderLabels]) {
+        package func exportFromZero(app: String, labels: [PushProvider: PushSenderLabels]) {
             for name in ["pushrelay_push_acknowledgements_total", "pushrelay_push_clicks_total", "pushrelay_retries_total"] {
                 counter(name, ["app"], [app]).increment(by: 0)
             }
@@ -202,17 +206,17 @@ public enum DeliveryMetrics {
 
         /// A test push (`POST /v3/push/test`, the console's), by how it ended: counted apart from
         /// `pushrelay_pushes_total`, which is the traffic the relay was asked to deliver.
-        func testPush(app: String, provider: PushProvider, status: String) {
+        package func testPush(app: String, provider: PushProvider, status: String) {
             counter("pushrelay_test_pushes_total", ["app", "status", "provider"], [app, status, provider.rawValue]).increment()
         }
 
-        func tokenRemoved(app: String, provider: PushProvider, reason: String) {
+        package func tokenRemoved(app: String, provider: PushProvider, reason: String) {
             counter("pushrelay_token_removals_total", ["app", "reason", "provider"], [app, reason, provider.rawValue]).increment()
         }
 
         /// FCM refused the app's credentials (SENDER_ID_MISMATCH, THIRD_PARTY_AUTH_ERROR, a token
         /// exchange refused): an operator must act; alert on any increase.
-        func credentialError(app: String, provider: PushProvider, reason: String) {
+        package func credentialError(app: String, provider: PushProvider, reason: String) {
             counter("pushrelay_credential_errors_total", ["app", "provider", "reason"], [app, provider.rawValue, reason]).increment()
         }
     }

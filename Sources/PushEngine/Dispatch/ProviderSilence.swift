@@ -5,7 +5,7 @@ import Synchronization
 /// counts every send and every ending, and `/ready` and `pushrelay_provider_silent_seconds` read
 /// it. A connection that goes silent is replaced within seconds (`ConnectionLiveness`); a provider
 /// silent for long is down, or unreachable from here, whichever connection is tried.
-final class ProviderSilence: Sendable {
+package final class ProviderSilence: Sendable {
     private let ledger = Mutex(ProviderSilenceLedger())
 
     func sent(app: String, provider: PushProvider, nowMs: Int64) {
@@ -18,16 +18,16 @@ final class ProviderSilence: Sendable {
 
     /// Milliseconds each (app, provider) that has sent anything has been silent (0: answering, or
     /// nothing waiting).
-    func silentMs(nowMs: Int64) -> [ProviderSilenceLedger.Key: Int64] {
+    package func silentMs(nowMs: Int64) -> [ProviderSilenceLedger.Key: Int64] {
         ledger.withLock { $0.silentMs(nowMs: nowMs) }
     }
 }
 
 /// The decisions of `ProviderSilence`, without a lock or a clock.
-struct ProviderSilenceLedger: Sendable {
-    struct Key: Sendable, Hashable {
-        var app: String
-        var provider: PushProvider
+package struct ProviderSilenceLedger: Sendable {
+    package struct Key: Sendable, Hashable {
+        package var app: String
+        package var provider: PushProvider
     }
 
     private struct Entry {
@@ -55,7 +55,7 @@ struct ProviderSilenceLedger: Sendable {
         entries[key] = entry
     }
 
-    func silentMs(nowMs: Int64) -> [Key: Int64] {
+    package func silentMs(nowMs: Int64) -> [Key: Int64] {
         entries.mapValues { $0.inFlight > 0 ? max(0, nowMs - $0.quietSinceMs) : 0 }
     }
 }

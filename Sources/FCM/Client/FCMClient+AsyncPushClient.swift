@@ -1,43 +1,21 @@
-import Foundation
 import PushSending
 
-/// FCM behind the provider seam: an app's `FCMClient`, each send a task of its own (the client
-/// is `async`), each answer classified as every provider's is. The stored payload is the Android
-/// data map; the sender wraps it in `messages:send` with the token, high priority and what is
-/// left of the push's life as its TTL.
-public struct FCMSender: PushSender {
-    public let client: FCMClient
-    /// Unix ms, for the TTL and for "registered before the send".
-    let clock: @Sendable () -> Int64
+/// FCM behind the provider seam. The stored payload is the Android data map; the send wraps it
+/// in `messages:send` with the token, high priority and what is left of the push's life as its TTL.
+public typealias FCMSender = AsyncClientSender<FCMClient>
 
-    public init(client: FCMClient, clock: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970 * 1000) }) {
-        self.client = client
-        self.clock = clock
+extension FCMClient: AsyncPushClient {
+    public func send(_ push: OutgoingPush, ttlSeconds: Int64, timeout: Duration) async throws -> FCMResponse {
+        try await send(body: FCMMessage.body(data: push.payload, token: push.deviceToken, ttlSeconds: ttlSeconds), timeout: timeout)
     }
 
-    @discardableResult
-    public func submit(_ push: OutgoingPush, timeout: Duration, completion: @escaping @Sendable (PushSendResult) -> Void)
-        -> PushSendHandle
-    {
-        let client = client
-        return AsyncPushSend(
-            clock: clock,
-            send: { ttl in
-                try await client.send(body: FCMMessage.body(data: push.payload, token: push.deviceToken, ttlSeconds: ttl), timeout: timeout)
-            },
-            answered: { Self.result($0, startedAtMs: $1, latency: $2) }, failed: Self.result
-        ).submit(push, completion: completion)
-    }
-
-    public var statistics: PushSenderStatistics? {
-        let s = client.statistics
+    public var pushStatistics: PushSenderStatistics? {
+        let s = statistics
         return PushSenderStatistics(
             connections: s.connections, readyConnections: s.readyConnections, inFlight: s.streamsInFlight, queued: s.queued)
     }
 
-    public func shutdown() async { await client.shutdown() }
-
-    public var labels: PushSenderLabels {
+    public var pushLabels: PushSenderLabels {
         PushSenderLabels(
             tokenRemovalReasons: [Self.label(.unregistered)],
             credentialErrorReasons: [FCMErrorCode.senderIDMismatch, .thirdPartyAuthError, .unauthenticated].map(Self.label) + [
@@ -45,7 +23,7 @@ public struct FCMSender: PushSender {
             ])
     }
 
-    static func result(_ response: FCMResponse, startedAtMs: Int64, latency: Duration) -> PushSendResult {
+    public static func result(_ response: FCMResponse, token: String, startedAtMs: Int64, latency: Duration) -> PushSendResult {
         let outcome: PushSendOutcome =
             switch response.outcome {
             case .delivered(let name): .delivered(providerID: name)
@@ -66,8 +44,7 @@ public struct FCMSender: PushSender {
         return code.rawValue
     }
 
-    /// No answer: cancelled or shut down (not sent), the moment (retried), or the credentials.
-    static func result(_ failure: any Error) -> PushSendResult {
+    public static func result(_ failure: any Error) -> PushSendResult {
         guard let error = failure as? FCMError else { return PushSendResult(.notSent) }
         if case .transport(.shutdown) = error { return PushSendResult(.notSent) }
         if error.isRetryable { return PushSendResult(.retry(after: .zero), error: "\(error)") }

@@ -20,8 +20,8 @@ import Synchronization
 public final class Dispatcher: Service, Sendable {
     let store: any RelayStore
     let targets: any DeliveryTargetProvider
-    let configuration: DispatcherConfiguration
-    let clock: @Sendable () -> Int64
+    package let configuration: DispatcherConfiguration
+    package let clock: @Sendable () -> Int64
     let logger: Logger
     /// What wakes the loop: hand-offs, `wake()`, senders' answers and its child tasks' reports.
     let mailbox = DispatchMailbox<DispatchLoop.Report>()
@@ -41,7 +41,7 @@ public final class Dispatcher: Service, Sendable {
     /// Users erased lately: what is held for them is dropped, not sent.
     public let erasedUsers: ErasedUsers
     /// How long each app's provider has answered nothing while pushes waited (`/ready`, metrics).
-    let silence = ProviderSilence()
+    package let silence = ProviderSilence()
     /// How many relays the shared store last said were connected (`connectedNodes`, read by the
     /// fleet upkeep); -1 until read, and on a store of one relay.
     private let fleetNodes = Atomic<Int>(-1)
@@ -266,13 +266,13 @@ public final class Dispatcher: Service, Sendable {
             deliveryID: delivery.id, state: .failed, atMs: now,
             attempt: DeliveryAttempt(
                 atMs: now, status: nil, reason: nil,
-                error: "app \(delivery.appID) has no \(delivery.provider.displayName) configuration", pushID: delivery.pushID))
+                error: "app \(delivery.appID) has no \(delivery.provider) settings (apps[].\(delivery.provider))", pushID: delivery.pushID))
     }
 
     /// Exports the counters dashboards divide by at 0 for each app the dispatcher sends for
     /// (`DeliveryMetrics.Handles.exportFromZero`); called when `/metrics` is read, so apps a
     /// reload adds are covered too.
-    func exportCountersFromZero(apps: [String]) {
+    package func exportCountersFromZero(apps: [String]) {
         for app in apps {
             let senders = targets.target(forApp: app)?.senders ?? [:]
             metrics.exportFromZero(app: app, labels: senders.mapValues(\.labels))

@@ -14,10 +14,3 @@ struct RetryPolicy: Sendable {
         return min(maximum, max(suggested, jittered))
     }
 }
-
-extension Duration {
-    var milliseconds: Int64 {
-        let (seconds, attoseconds) = components
-        return seconds * 1000 + attoseconds / 1_000_000_000_000_000
-    }
-}

@@ -4,14 +4,14 @@ import Synchronization
 /// awaited). The stop's steps use it so that one waiting on something outside the relay (an APNs
 /// connection, a PostgreSQL query on a hung connection, which cannot be cancelled) does not hold
 /// the stop past systemd's TimeoutStopSec.
-func firstFinished(_ task: Task<Void, Never>, orAfter limit: Duration) async -> Bool {
+package func firstFinished(_ task: Task<Void, Never>, orAfter limit: Duration) async -> Bool {
     let timer = Task { _ = try? await Task.sleep(for: limit) }
     defer { timer.cancel() }
     return await firstFinished(task, before: timer)
 }
 
 /// True when `task` finishes before `other`; false otherwise. Neither is awaited further.
-func firstFinished(_ task: Task<Void, Never>, before other: Task<Void, Never>) async -> Bool {
+package func firstFinished(_ task: Task<Void, Never>, before other: Task<Void, Never>) async -> Bool {
     let first = FirstResume()
     return await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
         first.set(continuation)

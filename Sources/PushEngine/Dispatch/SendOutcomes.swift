@@ -68,7 +68,7 @@ struct SendOutcomes: Sendable {
     private func rejected(_ delivery: DeliveryRecord, attempt: DeliveryAttempt, reason: String) -> DeliveryOutcome {
         metrics.push(app: delivery.appID, provider: delivery.provider, status: "failed", reason: reason)
         logger.warning(
-            "push rejected by \(delivery.provider.displayName)",
+            "push rejected by the provider",
             metadata: logMetadata(delivery, status: attempt.status, reason: attempt.reason))
         return DeliveryOutcome(deliveryID: delivery.id, state: .failed, atMs: attempt.atMs, attempt: attempt)
     }
@@ -85,7 +85,7 @@ struct SendOutcomes: Sendable {
         metrics.credentialError(app: delivery.appID, provider: delivery.provider, reason: reason)
         metrics.push(app: delivery.appID, provider: delivery.provider, status: "failed", reason: reason)
         logger.error(
-            "\(delivery.provider.displayName) refused the app's credentials",
+            "the provider refused the app's credentials",
             metadata: logMetadata(delivery, status: attempt.status, reason: attempt.reason ?? attempt.error))
         return DeliveryOutcome(deliveryID: delivery.id, state: .failed, atMs: attempt.atMs, attempt: attempt)
     }
@@ -99,7 +99,7 @@ struct SendOutcomes: Sendable {
         if next >= delivery.expiresAtMs {
             metrics.push(app: delivery.appID, provider: delivery.provider, status: "expired", reason: reason)
             logger.warning(
-                "push expired before \(delivery.provider.displayName) accepted it",
+                "push expired before the provider accepted it",
                 metadata: logMetadata(delivery, status: attempt.status, reason: reason))
             return DeliveryOutcome(deliveryID: delivery.id, state: .expired, atMs: attempt.atMs, attempt: attempt)
         }
