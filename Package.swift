@@ -18,6 +18,7 @@ let package = Package(
         // For the per-stage suite in Benchmarks/Stages, a package of its own.
         .library(name: "PushCore", targets: ["PushCore"]),
         .library(name: "PushStore", targets: ["PushStore"]),
+        .library(name: "StoreContract", targets: ["StoreContract"]),
         .library(name: "PushStorePostgres", targets: ["PushStorePostgres"]),
     ],
     dependencies: [
@@ -148,10 +149,14 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]
         ),
+        // The store contract: the interfaces both stores implement, their records, and the rules both follow
+        // (the recipient cache, credential watching, preference limits). No database.
+        .target(name: "StoreContract", dependencies: ["PushCore", "UUIDText"]),
         // GRDB links the system libsqlite3 on Linux (its `GRDBSQLite` system module; libsqlite3-dev).
         .target(
             name: "PushStore",
             dependencies: [
+                "StoreContract",
                 "CLZ4",
                 "LogRedaction",
                 "PushCore",
@@ -164,6 +169,7 @@ let package = Package(
         .target(
             name: "PushStorePostgres",
             dependencies: [
+                "StoreContract",
                 "LogRedaction",
                 "PushCore",
                 "PushStore",
@@ -177,11 +183,11 @@ let package = Package(
         .target(
             name: "PushEngine",
             dependencies: [
+                "StoreContract",
                 "LogRedaction",
                 "ProviderDriver",
                 "PushCore",
                 "PushSending",
-                "PushStore",
                 "UUIDText",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -191,6 +197,7 @@ let package = Package(
         .target(
             name: "PushService",
             dependencies: [
+                "StoreContract",
                 "PushEngine",
                 "APNs",
                 "ConfigSupport",
@@ -428,10 +435,11 @@ let package = Package(
         ),
         .testTarget(name: "LogRedactionTests", dependencies: ["LogRedaction"]),
         .testTarget(name: "UUIDTextTests", dependencies: ["UUIDText"]),
-        .testTarget(name: "PushStoreTests", dependencies: ["PushStore", "PushStorePostgres", "PushCore", "TestSupport"]),
+        .testTarget(name: "PushStoreTests", dependencies: ["PushStore", "PushStorePostgres", "PushCore", "StoreContract", "TestSupport"]),
         .testTarget(
             name: "PushServiceTests",
             dependencies: [
+                "StoreContract",
                 "PushEngine",
                 "APNs",
                 "APNsMock",

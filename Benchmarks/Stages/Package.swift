@@ -19,6 +19,7 @@ let package = Package(
                 .product(name: "APNs", package: "PushRelay"),
                 .product(name: "PushCore", package: "PushRelay"),
                 .product(name: "PushStore", package: "PushRelay"),
+                .product(name: "StoreContract", package: "PushRelay"),
                 .product(name: "Benchmark", package: "benchmark"),
             ],
             path: "Benchmarks/PipelineStages",

@@ -3,6 +3,7 @@ import Foundation
 import PushCore
 import PushService
 import PushStore
+import StoreContract
 
 /// Fills a store with a delivery log the way the relay writes one, for `scripts/bench-costs.sh`
 /// curves 3 (a log of millions of sent pushes) and 4 (a backlog an APNs outage leaves): every

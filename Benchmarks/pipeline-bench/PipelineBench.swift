@@ -3,6 +3,7 @@ import Foundation
 import PushCore
 import PushService
 import PushStore
+import StoreContract
 
 /// CPU time of the whole process (all threads), in microseconds.
 func cpuMicroseconds() -> Double {
@@ -143,9 +144,11 @@ struct PipelineBench {
         var accepted: [AcceptedEvent] = []
         await measure("to rows (apns-id, etc.)") {
             accepted = plans.map { plan in
-                AcceptedEvent(plan: plan, senderID: nil, acceptedAtMs: 1) {
+                var event = AcceptedEvent(plan: plan, senderID: nil, acceptedAtMs: 1) {
                     NewDelivery(planned: $0, pushID: APNsID.random(), pushType: "alert", priority: 10, expiresAtMs: Int64.max / 2)
                 }
+                store.prepareForCommit(&event)
+                return event
             }
         }
         // What the layout saves: payload bytes per event, whole, with the shared bytes once (v10),

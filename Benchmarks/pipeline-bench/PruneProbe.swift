@@ -1,5 +1,6 @@
 import Foundation
 import PushStore
+import StoreContract
 
 /// Prunes a store with the relay's own `prune` (the same transactions of 5,000 deliveries as
 /// `DeliveryLogPruner`) while a probe writes a token every 10 ms through the same writer, for

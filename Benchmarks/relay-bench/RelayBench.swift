@@ -7,6 +7,7 @@ import Logging
 import PushEngine
 import PushService
 import PushStore
+import StoreContract
 
 /// The relay's whole pipeline in one process for `scripts/bench-relay.sh`: REST + webhook on
 /// `--port`, SQLite at `--database`, the dispatcher sending to an APNs sink on `--apns-port`.

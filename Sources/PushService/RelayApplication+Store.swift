@@ -1,5 +1,6 @@
 import Logging
 import PushStore
+import StoreContract
 import PushStorePostgres
 
 extension RelayApplication {

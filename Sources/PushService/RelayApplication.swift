@@ -8,6 +8,7 @@ import Prometheus
 import ProviderDriver
 import PushEngine
 import PushStore
+import StoreContract
 import ServiceLifecycle
 
 /// The whole relay, assembled in this one place: the database, each app's APNs clients, the

@@ -1,5 +1,6 @@
 import Foundation
 import GRDBSQLite
+import StoreContract
 
 #if canImport(Glibc)
     import Glibc

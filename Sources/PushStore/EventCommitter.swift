@@ -1,3 +1,4 @@
+import StoreContract
 import Synchronization
 
 /// Group commit for webhook events: callers arriving while a write transaction runs wait and are

@@ -1,6 +1,7 @@
 import CLZ4
 import Foundation
 import GRDB
+import StoreContract
 
 /// The payloads of one event's deliveries in one `packed_payloads` row (migration
 /// `v13_packed_payloads`), instead of a `delivery_payloads` row each: the deliveries of one event
@@ -149,5 +150,13 @@ extension AcceptedEvent {
             return deliveries.reduce(0) { $0 + $1.payload.count }
         }
         return shared.count + (packedPayloads ?? PackedPayloads.encode(deliveries, shared: shared)).count
+    }
+}
+
+extension SQLiteStore {
+    /// Packs the event's payloads now, so the commit on the one writer does not.
+    public func prepareForCommit(_ event: inout AcceptedEvent) {
+        guard let shared = event.usedSharedPayload else { return }
+        event.packedPayloads = PackedPayloads.encode(event.deliveries, shared: shared)
     }
 }

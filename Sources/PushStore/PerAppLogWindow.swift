@@ -1,3 +1,5 @@
+import StoreContract
+
 /// How far back a user's delivery-log lists look when no per-user index serves them: within the
 /// user's own app, so one tenant's volume never makes another's lists dearer, and an app's lists
 /// cost at most this many index entries (read without touching the tables).

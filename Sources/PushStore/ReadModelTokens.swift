@@ -1,6 +1,7 @@
 import Foundation
 import LogRedaction
 import PushCore
+import StoreContract
 
 /// `users.push_tokens` (`RecipientReadModelSchema`): a JSON array of `[token, registered_at,
 /// provider, id]`, decoded for every recipient the webhook's cache misses, which at a million

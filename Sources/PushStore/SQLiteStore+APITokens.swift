@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import StoreContract
 
 /// Secondary API tokens (`/v3/applications/api_tokens`), stored as digests. The table is the
 /// truth; each relay keeps a view of it in memory for authentication (`CredentialDirectory`),

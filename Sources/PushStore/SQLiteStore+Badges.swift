@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import PushCore
+import StoreContract
 import UUIDText
 
 /// Badge sync: background pushes carrying a reader's new total unread (`BadgeStore`). The

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import StoreContract
 
 /// The console's sessions (`ConsoleSessionStore`): one primary-key lookup per console request.
 extension SQLiteStore {

@@ -1,4 +1,5 @@
 import GRDB
+import StoreContract
 import UUIDText
 
 extension SQLiteStore {

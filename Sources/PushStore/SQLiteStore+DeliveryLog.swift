@@ -1,6 +1,7 @@
 import PushCore
 import Foundation
 import GRDB
+import StoreContract
 import UUIDText
 
 extension SQLiteStore {

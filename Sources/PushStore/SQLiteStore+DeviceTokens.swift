@@ -1,5 +1,6 @@
 import GRDB
 import PushCore
+import StoreContract
 
 extension SQLiteStore {
     /// Registers a device token for a user, creating the user on first use

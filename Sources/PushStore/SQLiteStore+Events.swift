@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import StoreContract
 import UUIDText
 
 extension SQLiteStore {

@@ -1,5 +1,6 @@
 import GRDB
 import PushCore
+import StoreContract
 
 extension SQLiteStore {
     /// A user's app-wide push preferences: the defaults when none were set; `nil` when the user

@@ -1,5 +1,6 @@
 import GRDB
 import PushCore
+import StoreContract
 
 extension SQLiteStore {
     /// The push state of several users for one channel, from one consistent read. Users the relay

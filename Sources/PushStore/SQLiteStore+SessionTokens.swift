@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import StoreContract
 
 /// Session tokens: issued by an app's server for one user (`POST /v3/users/{id}/token`), stored
 /// as digests, looked up by digest alone on every request that presents one (once its tag has

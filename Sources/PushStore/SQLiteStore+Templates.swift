@@ -1,5 +1,6 @@
 import GRDB
 import PushCore
+import StoreContract
 
 extension SQLiteStore {
     /// The template a user chose; `nil` when the user is unknown.

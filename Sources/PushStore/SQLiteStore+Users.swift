@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import PushCore
+import StoreContract
 
 /// Sendbird's user API (`/v3/users`) and erasure.
 extension SQLiteStore {

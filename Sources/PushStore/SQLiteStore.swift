@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import StoreContract
 
 /// The relay's state in one SQLite file: users, device tokens, push preferences, template
 /// choices and app templates, every row scoped by app id.
@@ -154,5 +155,15 @@ public final class SQLiteStore: RelayStore {
             sql: "INSERT INTO users (app_id, user_id, created_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
             arguments: [app, user, now]
         )
+    }
+}
+
+extension StoreDurability {
+    /// `PRAGMA synchronous` for it.
+    var pragmaValue: String {
+        switch self {
+        case .full: "FULL"
+        case .normal: "NORMAL"
+        }
     }
 }

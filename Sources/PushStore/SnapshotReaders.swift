@@ -1,4 +1,5 @@
 import GRDB
+import StoreContract
 import Synchronization
 
 /// Read connections for the webhook's recipient reads that keep their read transaction, and so

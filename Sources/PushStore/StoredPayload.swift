@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import PushCore
+import StoreContract
 
 /// A payload as `delivery_payloads` keeps it when it repeats its event's shared bytes
 /// (`SharedSpan`): the bytes it has alone, and `spans`, 12 bytes per span (its position in the

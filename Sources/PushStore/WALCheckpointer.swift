@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import StoreContract
 import Synchronization
 
 /// Copies the WAL back into the database file on a connection of its own, every `interval`, so

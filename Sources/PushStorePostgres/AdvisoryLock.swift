@@ -1,3 +1,5 @@
+import StoreContract
+
 /// PostgreSQL advisory locks the store takes, all transaction-scoped (released at commit or
 /// rollback, so a relay that dies holds none).
 ///

@@ -1,3 +1,4 @@
+import StoreContract
 import Synchronization
 
 /// `withDeadline` gave up waiting.

@@ -2,6 +2,7 @@ import Foundation
 import PostgresNIO
 import PushCore
 import PushStore
+import StoreContract
 import UUIDText
 
 /// `deliveries` and `delivery_attempts` rows, read by position (a claim reads thousands).

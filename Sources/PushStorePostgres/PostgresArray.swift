@@ -1,5 +1,6 @@
 import Foundation
 import PostgresNIO
+import StoreContract
 
 /// A one-dimensional PostgreSQL array bound as ONE parameter, in the binary array format, for
 /// `unnest($1::text[], …)`: a batch of thousands of rows costs one statement, not one per row.

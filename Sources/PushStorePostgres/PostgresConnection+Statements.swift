@@ -1,5 +1,6 @@
 import Logging
 import PostgresNIO
+import StoreContract
 
 /// The connection ended before a statement could be sent on it.
 struct ConnectionClosed: Error, CustomStringConvertible {

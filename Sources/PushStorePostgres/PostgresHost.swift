@@ -1,3 +1,5 @@
+import StoreContract
+
 #if canImport(Glibc)
     import Glibc
 #endif

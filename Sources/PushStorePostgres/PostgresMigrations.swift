@@ -1,5 +1,6 @@
 import Logging
 import PostgresNIO
+import StoreContract
 
 /// The schema as named migrations, in the spirit of SQLite's (`PushStoreMigrations`): applied
 /// names are kept in `pushrelay_migrations`, a migration that has shipped is never edited, only

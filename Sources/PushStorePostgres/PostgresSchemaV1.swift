@@ -1,3 +1,5 @@
+import StoreContract
+
 /// Migration `v1_schema`: the whole schema as SQLite's five migrations left it, plus what a fleet
 /// needs (delivery leases). Times are Unix ms in `bigint`, strings `text`, digests and payloads
 /// `bytea`. Shipped: never edited, only followed by new migrations.

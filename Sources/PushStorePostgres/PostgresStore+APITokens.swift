@@ -1,6 +1,7 @@
 import Foundation
 import PostgresNIO
 import PushStore
+import StoreContract
 
 /// Secondary API tokens (`/v3/applications/api_tokens`), stored as digests. The table is the
 /// truth; each relay keeps a view of it in memory (`CredentialDirectory`), which every change here

@@ -3,6 +3,7 @@ import Logging
 import PostgresNIO
 import PushCore
 import PushStore
+import StoreContract
 
 /// Badge sync (`BadgeStore`): the decisions are `BadgeSyncAction`'s, this is their SQL. Each
 /// user's `badges` row is locked for the transaction, so two relays taking read events of one

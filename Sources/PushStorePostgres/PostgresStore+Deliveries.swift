@@ -1,5 +1,6 @@
 import PostgresNIO
 import PushStore
+import StoreContract
 import UUIDText
 
 extension PostgresStore {

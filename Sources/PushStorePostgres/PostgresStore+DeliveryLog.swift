@@ -1,6 +1,7 @@
 import PostgresNIO
 import PushCore
 import PushStore
+import StoreContract
 
 extension PostgresStore {
     /// What happened to message `messageID` for `user`: the decision and each delivery with its

@@ -1,6 +1,7 @@
 import PostgresNIO
 import PushCore
 import PushStore
+import StoreContract
 
 extension PostgresStore {
     /// Registers a device token for a user, creating the user on first use (see

@@ -1,6 +1,7 @@
 import Foundation
 import PostgresNIO
 import PushStore
+import StoreContract
 
 /// What `StoreMigration` writes with: a page of another store's rows at a time, one statement
 /// each, and a count of which of them are here. A row whose key is here already is left as it

@@ -1,6 +1,7 @@
 import PostgresNIO
 import PushCore
 import PushStore
+import StoreContract
 
 extension PostgresStore {
     /// A user's app-wide push preferences: the defaults when none were set; `nil` when the user

@@ -1,5 +1,6 @@
 import PostgresNIO
 import PushStore
+import StoreContract
 
 extension PostgresStore {
     /// Deletes events, decisions and finished deliveries (with their attempts and payloads)

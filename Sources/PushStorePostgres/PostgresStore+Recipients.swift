@@ -1,6 +1,7 @@
 import PostgresNIO
 import PushCore
 import PushStore
+import StoreContract
 
 extension PostgresStore {
     /// The push state of several users for one channel, from one statement (one snapshot). Users

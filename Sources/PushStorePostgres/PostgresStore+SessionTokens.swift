@@ -1,6 +1,7 @@
 import Foundation
 import PostgresNIO
 import PushStore
+import StoreContract
 
 /// Session tokens: issued by an app's server for one user (`POST /v3/users/{id}/token`), stored
 /// as digests, looked up by digest alone on every request that presents one (once its tag has

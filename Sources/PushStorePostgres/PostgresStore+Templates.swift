@@ -1,6 +1,7 @@
 import PostgresNIO
 import PushCore
 import PushStore
+import StoreContract
 
 extension PostgresStore {
     /// The template a user chose; `nil` when the user is unknown.

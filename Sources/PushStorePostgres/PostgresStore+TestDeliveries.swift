@@ -1,6 +1,7 @@
 import Foundation
 import PostgresNIO
 import PushStore
+import StoreContract
 import UUIDText
 
 extension PostgresStore {

@@ -1,5 +1,6 @@
 import Logging
 import PostgresNIO
+import StoreContract
 
 extension PostgresStore {
     enum TransactionKind {

@@ -3,6 +3,7 @@ import Logging
 import PostgresNIO
 import PushCore
 import PushStore
+import StoreContract
 
 /// The relay's state in a PostgreSQL database that a fleet of relays shares: the same tables,
 /// results, ordering and errors as `SQLiteStore` (whose doc comments are the specification), plus

@@ -2,6 +2,7 @@ import Foundation
 import PostgresNIO
 import PushCore
 import PushStore
+import StoreContract
 
 /// `user_push_preferences` and `channel_push_preferences` rows, read by position. The schedules
 /// and bot ids are JSON text in the store's own keys (`StoredDNDSchedule`, `StoredJSON`), exactly

@@ -1,6 +1,7 @@
 import Logging
 import PostgresNIO
 import PushStore
+import StoreContract
 import Synchronization
 
 /// Keeps this relay's `RecipientCache` and credential view honest about the other relays'

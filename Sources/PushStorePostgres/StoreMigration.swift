@@ -1,4 +1,5 @@
 import PushStore
+import StoreContract
 
 /// `push-relay migrate-store`: copies an SQLite store, as one snapshot, into a PostgreSQL store
 /// whose schema `PostgresStore.open` has brought up to date: users, device tokens (with their

@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import PushService
 import PushStore
+import StoreContract
 
 /// `push-relay end-console-sessions --config PATH (--user NAME | --app ID)`: ends console
 /// sessions in the database the relays share (as `DELETE /v3/console/sessions` does), for an

@@ -4,6 +4,7 @@ import Foundation
 import Logging
 import PushService
 import PushStore
+import StoreContract
 import PushStorePostgres
 
 /// `push-relay migrate-store --from sqlite:PATH --to postgres://…`: moves a relay's state from

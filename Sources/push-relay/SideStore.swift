@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import PushService
 import PushStore
+import StoreContract
 
 /// The configured store, opened by a command beside a relay that may be serving it: an SQLite
 /// file must exist (none is made), and a PostgreSQL store gets two connections under a node id of

@@ -4,6 +4,7 @@ import Logging
 import PushEngine
 import PushService
 import PushStore
+import StoreContract
 
 /// `push-relay test-push --config PATH --app ID (--user ID | --token-type T --device-token D)`:
 /// one test push through the app's providers (`TestPush`, as `POST /v3/push/test` sends it),

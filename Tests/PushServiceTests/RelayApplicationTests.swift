@@ -4,6 +4,7 @@ import Foundation
 import Logging
 import Prometheus
 import PushStore
+import StoreContract
 import Testing
 @testable import PushService
 @testable import PushEngine

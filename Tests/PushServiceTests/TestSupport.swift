@@ -7,6 +7,7 @@ import Logging
 import NIOCore
 import PushCore
 import PushStore
+import StoreContract
 @testable import PushService
 @testable import PushEngine
 

@@ -1,5 +1,6 @@
 import Testing
 @testable import PushStore
+@testable import StoreContract
 
 /// The doorkeeper lets a key in on its second offer, forgets everything every `capacity` marks,
 /// and rarely takes a key never offered for one that was.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PushStore
+@testable import StoreContract
 
 /// `GET /ready`'s check of a SQLite database: the write lock, then room on its file system.
 @Suite(.timeLimit(.minutes(5))) struct DatabaseProbeTests {

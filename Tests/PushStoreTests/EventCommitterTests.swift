@@ -3,6 +3,7 @@ import GRDB
 import Testing
 
 @testable import PushStore
+@testable import StoreContract
 
 /// The committer's leader/follower hand-off when transactions fail: every caller is answered,
 /// and the lead passes on, so the committer works again once the store does.

@@ -3,6 +3,7 @@ import GRDB
 import PushCore
 import Testing
 @testable import PushStore
+@testable import StoreContract
 @testable import PushStorePostgres
 
 /// The store side of issue 47, on both stores: ids are bytes (two spellings of one name are two

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import Testing
 @testable import PushStore
+@testable import StoreContract
 
 /// An event's payloads are one `packed_payloads` row (`PackedPayloads`): each delivery reads its
 /// own part back whole, erasure empties a user's part and nothing else, and a damaged row fails
@@ -61,12 +62,15 @@ import Testing
         #expect(stored * 3 < whole, "\(stored) bytes stored for \(whole)")
     }
 
-    /// The packed row is made with the event, off SQLite's writer; an event changed afterwards
-    /// drops it and is packed again at the commit, so what is stored is what it holds.
+    /// The packed row is made before the commit (`prepareForCommit`, off SQLite's writer); an
+    /// event changed afterwards drops it and is packed again at the commit, so what is stored is
+    /// what it holds.
     @Test func anEventChangedAfterItWasMadeIsPackedAgain() async throws {
         let db = try TemporaryDatabase()
         let store = try db.open()
         var event = try await SharedPayloadTests.plannedEvent(store, messageID: 4)
+        #expect(event.packedPayloads == nil)
+        store.prepareForCommit(&event)
         let made = try #require(event.packedPayloads)
         #expect(made == PackedPayloads.encode(event.deliveries, shared: try #require(event.sharedPayload)))
         event.deliveries.removeLast()

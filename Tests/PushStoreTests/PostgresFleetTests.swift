@@ -3,6 +3,7 @@ import PushCore
 import TestSupport
 import Testing
 @testable import PushStore
+@testable import StoreContract
 @testable import PushStorePostgres
 
 /// Several relays on one PostgreSQL database: what sharing the store must guarantee. Each test

@@ -2,6 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 @testable import PushStore
+@testable import StoreContract
 @testable import PushStorePostgres
 
 /// TLS to PostgreSQL against a real server: a cluster of its own with `ssl=on` and a certificate

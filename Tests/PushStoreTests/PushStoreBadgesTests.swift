@@ -2,6 +2,7 @@ import Foundation
 import PushCore
 import Testing
 @testable import PushStore
+@testable import StoreContract
 
 @Suite(.timeLimit(.minutes(5))) struct PushStoreBadgesTests {
     static let settings = BadgePushSettings(intervalMs: 5_000, timeToLiveMs: 60_000)

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PushStore
+@testable import StoreContract
 
 /// The console's sessions in the store, on both stores: what one relay writes, another reads.
 @Suite(.timeLimit(.minutes(5))) struct PushStoreConsoleSessionsTests {

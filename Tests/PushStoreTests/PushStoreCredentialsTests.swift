@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PushStore
+@testable import StoreContract
 
 /// Session tokens and secondary API tokens in a real database. The store is handed digests
 /// only; these tests use arbitrary bytes for them.

@@ -3,6 +3,7 @@ import GRDB
 import PushCore
 import Testing
 @testable import PushStore
+@testable import StoreContract
 
 @Suite(.timeLimit(.minutes(5))) struct PushStoreDeliveriesTests {
     static func event(_ messageID: Int64, users: [String] = ["bob"], at: Int64 = 1_700_000_000_000, expiresAt: Int64 = 1_800_000_000_000)

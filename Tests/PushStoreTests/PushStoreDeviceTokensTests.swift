@@ -1,6 +1,7 @@
 import PushCore
 import Testing
 @testable import PushStore
+@testable import StoreContract
 
 @Suite(.timeLimit(.minutes(5))) struct PushStoreDeviceTokensTests {
     @Test(arguments: StoreKind.allCases) func registeringCreatesTheUserAndStampsTheTime(kind: StoreKind) async throws {

@@ -1,6 +1,7 @@
 import PushCore
 import Testing
 @testable import PushStore
+@testable import StoreContract
 
 @Suite(.timeLimit(.minutes(5))) struct PushStorePreferencesTests {
     struct Rejected: Error {}

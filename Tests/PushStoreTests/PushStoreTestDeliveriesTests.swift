@@ -2,6 +2,7 @@ import Foundation
 import PushCore
 import Testing
 @testable import PushStore
+@testable import StoreContract
 
 /// Test pushes in the delivery log (`recordTestDelivery`), on both stores: logged final and
 /// marked, never in the queue, a dead token removed by the dispatcher's rule.

@@ -3,6 +3,7 @@ import GRDB
 import Synchronization
 import Testing
 @testable import PushStore
+@testable import StoreContract
 @testable import PushStorePostgres
 
 @Suite(.timeLimit(.minutes(5))) struct PushStoreTests {

@@ -3,6 +3,7 @@ import GRDB
 import PushCore
 import Testing
 @testable import PushStore
+@testable import StoreContract
 
 @Suite(.timeLimit(.minutes(5))) struct PushStoreUsersTests {
     @Test(arguments: StoreKind.allCases) func usersAreCreatedOnceReadUpdatedAndListedInPages(kind: StoreKind) async throws {

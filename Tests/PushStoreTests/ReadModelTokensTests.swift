@@ -3,6 +3,7 @@ import GRDB
 import PushCore
 import Testing
 @testable import PushStore
+@testable import StoreContract
 
 /// `users.push_tokens` is decoded by one scan when SQLite wrote it; anything else goes through
 /// the general JSON parser. Both must read the same tokens, and a corrupt value must throw.

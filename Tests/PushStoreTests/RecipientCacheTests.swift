@@ -2,6 +2,7 @@ import Foundation
 import PushCore
 import Testing
 @testable import PushStore
+@testable import StoreContract
 @testable import PushStorePostgres
 
 /// The webhook's recipient cache must never serve state older than the last committed write.

@@ -3,6 +3,7 @@ import GRDB
 import PushCore
 import Testing
 @testable import PushStore
+@testable import StoreContract
 
 /// The read model in `users` (`RecipientReadModelSchema`) must say what the source tables say,
 /// after every kind of write and after the migration that introduces it.

@@ -1,4 +1,5 @@
 import PushStore
+import StoreContract
 import Testing
 
 /// The order of "revoke every session" and new sessions, from what is stored rather than from

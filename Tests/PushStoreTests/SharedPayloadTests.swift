@@ -3,6 +3,7 @@ import GRDB
 import PushCore
 import Testing
 @testable import PushStore
+@testable import StoreContract
 
 /// The bytes every push of one event repeats are stored once (`event_payloads`,
 /// `StoredPayload`), and every reader gets each payload back whole.

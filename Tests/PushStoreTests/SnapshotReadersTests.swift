@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import Testing
 @testable import PushStore
+@testable import StoreContract
 
 /// The webhook's readers keep their snapshot between reads, but never past a registry write or a
 /// checkpoint. A database of its own and no `WALCheckpointer`, so the test says when checkpoints run.

@@ -2,6 +2,7 @@ import Foundation
 import PushCore
 import Testing
 @testable import PushStore
+@testable import StoreContract
 @testable import PushStorePostgres
 
 /// `push-relay migrate-store`'s copy: a real SQLite file into a real PostgreSQL database.

@@ -1,5 +1,6 @@
 import PushCore
 import PushStore
+import StoreContract
 
 // The providers the tests name. The store knows none by name: each provider's module declares its own.
 extension PushProvider {

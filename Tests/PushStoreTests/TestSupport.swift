@@ -4,6 +4,7 @@ import Synchronization
 import TestSupport
 import Testing
 @testable import PushStore
+@testable import StoreContract
 @testable import PushStorePostgres
 
 /// A clock the test moves by hand (Unix milliseconds).

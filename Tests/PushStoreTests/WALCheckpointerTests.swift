@@ -3,6 +3,7 @@ import GRDB
 import TestSupport
 import Testing
 @testable import PushStore
+@testable import StoreContract
 
 @Suite(.timeLimit(.minutes(5))) struct WALCheckpointerTests {
     /// Commits reach the database file without any commit checkpointing: the writer's own

@@ -1,5 +1,5 @@
 import PushSending
-import PushStore
+import StoreContract
 
 extension TokenRemovalRule {
     /// How a token the provider called dead leaves the registry, its answer having come at

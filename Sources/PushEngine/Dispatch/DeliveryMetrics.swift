@@ -1,7 +1,7 @@
 import Metrics
 import PushCore
 import PushSending
-import PushStore
+import StoreContract
 import Synchronization
 
 /// The dispatcher's and webhook's metric names in one place (the Prometheus backend is

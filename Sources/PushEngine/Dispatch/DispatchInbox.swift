@@ -1,4 +1,4 @@
-import PushStore
+import StoreContract
 import Synchronization
 
 /// Deliveries the webhook hands over right after committing them (stored as in flight), so the

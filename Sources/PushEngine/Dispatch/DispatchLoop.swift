@@ -1,7 +1,7 @@
 import Foundation
 import PushCore
 import PushSending
-import PushStore
+import StoreContract
 
 /// The dispatcher's loop: performs what `DispatchStateMachine` decides (claims and writes in the
 /// store, child tasks, the inbox, sends through each app's senders) and tells it what happened;

@@ -1,5 +1,5 @@
 import PushSending
-import PushStore
+import StoreContract
 import Synchronization
 
 /// Everything that wakes the dispatcher's loop, with one waiter: hand-offs and `wake()` (a

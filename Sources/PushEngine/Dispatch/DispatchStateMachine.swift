@@ -1,4 +1,4 @@
-import PushStore
+import StoreContract
 
 /// The dispatcher loop's decisions, apart from SQLite, APNs and tasks: when to claim and how
 /// much, when to record outcomes, when to wait, and how to shut down.

@@ -1,7 +1,7 @@
 import Foundation
 import Logging
 import PushCore
-import PushStore
+import StoreContract
 import ServiceLifecycle
 import Synchronization
 

@@ -3,7 +3,7 @@ import LogRedaction
 import Logging
 import PushCore
 import PushSending
-import PushStore
+import StoreContract
 import UUIDText
 
 /// What a sender's answer means for the delivery, the same for every provider: the outcome to

@@ -1,7 +1,7 @@
 import Foundation
 import PushCore
 import PushSending
-import PushStore
+import StoreContract
 
 /// A message event's intake as the engine plans it: the members' state in one read, the planner's
 /// decisions by each app route's payload format, and the rows to commit (a delivery per push,
@@ -36,6 +36,7 @@ public struct IntakePlanner: Sendable {
                 priority: target.storedPriority(for: provider), expiresAtMs: expiresAt)
         }
         if badgeSync { accepted.badges = Self.badges(plan, event: event) }
+        store.prepareForCommit(&accepted)
         return accepted
     }
 

@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import PushCore
 import PushStore
+import StoreContract
 
 /// Finds the app an `Api-Token` belongs to. Tokens are compared as SHA-256 digests in constant
 /// time, over every app without stopping early, so response timing reveals neither a token's

@@ -1,4 +1,5 @@
 import PushStore
+import StoreContract
 
 /// Where the relay keeps its state (`database:`): one SQLite file, the embedded default for one
 /// relay, or a PostgreSQL database that a fleet of relays shares; and how many users the

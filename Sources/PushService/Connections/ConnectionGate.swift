@@ -5,6 +5,7 @@ import Logging
 import Metrics
 import NIOCore
 import PushStore
+import StoreContract
 import Synchronization
 
 /// The HTTP server's connection limit and request deadlines, shared by every event loop:

@@ -1,5 +1,6 @@
 import Foundation
 import PushStore
+import StoreContract
 
 /// A browser's proof that a console user signed in from it before (OWASP's "device cookie"
 /// defence against online guessing without locking users out): set on a named user's sign-in,

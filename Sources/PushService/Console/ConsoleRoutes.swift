@@ -1,6 +1,7 @@
 import Hummingbird
 import Logging
 import PushStore
+import StoreContract
 
 /// The operator console at `/console`: server-rendered pages behind a sign-in (an app's API
 /// token or a `console.users` entry), each scoped to the one app the session shows. See

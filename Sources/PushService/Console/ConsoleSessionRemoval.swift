@@ -1,4 +1,5 @@
 import PushStore
+import StoreContract
 
 /// Ending console sessions in bulk, as `push-relay end-console-sessions` asks: a console user's
 /// (by name), or an app's (signed in with its API tokens or showing it). `DELETE

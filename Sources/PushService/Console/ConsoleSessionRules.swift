@@ -1,4 +1,5 @@
 import PushStore
+import StoreContract
 
 /// The console sessions' rules, decided without I/O: a session ends after `idleTimeout` without a
 /// request or `maximumLifetime` in all; a request is written to the store only when the one

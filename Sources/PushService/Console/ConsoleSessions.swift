@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import PushStore
+import StoreContract
 
 /// The console's sessions, kept in the store (`ConsoleSessionStore`) so that every relay of a
 /// fleet knows each one, found by the cookie's value under `ConsoleSessionRules`.

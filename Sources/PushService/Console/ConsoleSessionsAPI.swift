@@ -1,5 +1,6 @@
 import Hummingbird
 import PushStore
+import StoreContract
 
 /// `DELETE /v3/console/sessions` (a PushRelay extension, not a Sendbird call): an app's master API
 /// token ends every console session signed in with the app's API tokens or showing the app, or,

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import PushStore
+import StoreContract
 import Synchronization
 
 /// Sign-in attempts, limited before any credential is looked at: per client address (the

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import PushStore
+import StoreContract
 
 /// Finds who a `/v3` request comes from and puts it in the context (`Caller`), then holds it to
 /// its credential's request rate (`CredentialRateLimiter`); what the caller may do is

@@ -3,6 +3,7 @@ import Logging
 import PushCore
 import PushEngine
 import PushStore
+import StoreContract
 import ServiceLifecycle
 import Synchronization
 

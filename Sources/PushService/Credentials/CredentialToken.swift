@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import LogRedaction
 import PushStore
+import StoreContract
 
 /// The tokens the relay issues itself, session tokens and secondary API tokens: 32 random bytes
 /// (256 bits, from the system's CSPRNG via swift-crypto) as 64 lowercase hex characters. Only

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import PushStore
+import StoreContract
 
 /// Session tokens that prove on their own that the fleet issued them: 64 hex characters of
 /// randomness (256 bits) and 16 of a tag, the first 8 bytes of HMAC-SHA256 over those 64

@@ -2,6 +2,7 @@ import Hummingbird
 import PushCore
 import PushEngine
 import PushStore
+import StoreContract
 
 /// The delivery log, per app (behind `Api-Token`): what happened to message M for user U, and a
 /// user's recent deliveries and skipped messages.

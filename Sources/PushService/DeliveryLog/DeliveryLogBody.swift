@@ -3,6 +3,7 @@ import LogRedaction
 import PushCore
 import ProviderDriver
 import PushStore
+import StoreContract
 import UUIDText
 
 /// JSON bodies of the delivery log API. Device tokens are redacted (`Redaction`).

@@ -1,6 +1,7 @@
 import Logging
 import PushEngine
 import PushStore
+import StoreContract
 import ServiceLifecycle
 
 /// Deletes delivery log entries (events, decisions, finished deliveries and their attempts)

@@ -7,6 +7,7 @@ import Logging
 import NIOCore
 import NIOHTTP1
 import PushStore
+import StoreContract
 
 /// A request its client did not finish sending: the connection was reset or closed partway
 /// through the body, the body broke HTTP's framing, or a deadline passed

@@ -1,6 +1,7 @@
 import Metrics
 import PushEngine
 import PushStore
+import StoreContract
 import Synchronization
 
 /// The database's writability as `GET /ready` reports it: the result of the last

@@ -4,6 +4,7 @@ import PushCore
 import PushEngine
 import PushSending
 import PushStore
+import StoreContract
 import Crypto
 import Foundation
 import HTTPTypes

@@ -1,5 +1,6 @@
 import Prometheus
 import PushStore
+import StoreContract
 import Synchronization
 
 /// The webhook's recipient cache in `/metrics`, read at scrape time:

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import LogRedaction
 import PushStore
+import StoreContract
 
 /// `/v3/applications/api_tokens`: secondary API tokens, which authenticate like the master
 /// token but cannot manage API tokens. Master token only.

@@ -1,6 +1,7 @@
 import Hummingbird
 import PushCore
 import PushStore
+import StoreContract
 
 /// `/v3/users/{user_id}/push_preference/{channel_url}`; the channel URL is percent-decoded.
 extension RESTAPI {

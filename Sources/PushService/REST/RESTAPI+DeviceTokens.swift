@@ -3,6 +3,7 @@ import LogRedaction
 import ProviderDriver
 import PushCore
 import PushStore
+import StoreContract
 
 /// `/v3/users/{user_id}/push/{token_type}…` and `/v3/push/device_tokens/{token_type}/{token}`.
 extension RESTAPI {

@@ -1,5 +1,6 @@
 import Hummingbird
 import PushStore
+import StoreContract
 
 /// `/v3/users/{user_id}/push_preference`.
 extension RESTAPI {

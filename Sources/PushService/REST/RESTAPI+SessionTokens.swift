@@ -1,5 +1,6 @@
 import Hummingbird
 import PushStore
+import StoreContract
 
 /// `/v3/users/{user_id}/token`: session tokens, which an app's server issues for one user and
 /// hands to that user's device, so the device never holds an API token. Server credentials only.

@@ -1,6 +1,7 @@
 import Hummingbird
 import PushCore
 import PushStore
+import StoreContract
 
 /// The user's template choice (`/v3/users/{user_id}/push/template`) and the app's templates
 /// (`/v3/applications/push/message_templates…`). An app's template is the one last written

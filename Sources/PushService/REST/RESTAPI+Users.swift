@@ -3,6 +3,7 @@ import Hummingbird
 import PushCore
 import PushEngine
 import PushStore
+import StoreContract
 
 /// `/v3/users` and `/v3/users/{user_id}`: Sendbird's user API. Creating a user is optional: tokens
 /// and preferences written for a user the relay never saw create them as before, and the

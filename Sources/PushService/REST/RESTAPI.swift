@@ -1,6 +1,7 @@
 import Hummingbird
 import PushEngine
 import PushStore
+import StoreContract
 
 /// The Sendbird-compatible REST API: users, device tokens, push preferences, template choice, app
 /// templates, session tokens and secondary API tokens. Routes are registered on a group that

@@ -1,5 +1,6 @@
 import Hummingbird
 import PushStore
+import StoreContract
 
 /// The user object of Sendbird's answers: the user API's, and the one in token responses (which
 /// name only the user; the profile fields are there, empty, because Sendbird's SDK models

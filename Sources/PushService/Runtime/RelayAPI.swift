@@ -5,6 +5,7 @@ import NIOCore
 import Prometheus
 import PushEngine
 import PushStore
+import StoreContract
 import ServiceLifecycle
 
 /// The HTTP API's shared state: configuration, store, the apps and their templates and

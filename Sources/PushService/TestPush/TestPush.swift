@@ -6,6 +6,7 @@ import PushCore
 import PushEngine
 import PushSending
 import PushStore
+import StoreContract
 import UUIDText
 
 /// Sends one test push to a user's devices, or to one device token, through the app's senders

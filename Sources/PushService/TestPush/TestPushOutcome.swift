@@ -1,5 +1,6 @@
 import PushSending
 import PushStore
+import StoreContract
 
 /// How a device's test push ended, as the answer reports it.
 public enum TestPushStatus: String, Sendable, Hashable, Codable {

@@ -7,6 +7,7 @@ import Logging
 import NIOCore
 import PushCore
 import PushStore
+import StoreContract
 
 /// `POST /webhooks/sendbird[/{app_id}]`: verifies, plans and durably queues one offline-message
 /// event.

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import StoreContract
 
 /// An SQLite database as it stood at one moment, read page by page: every read sees the same
 /// state (one read transaction, held until the snapshot is released), whatever a relay still

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import StoreContract
 
 /// A page of a `CopiedTable`'s rows, column by column: the arrays PostgreSQL's `unnest` takes.
 public struct TablePage: Sendable {

@@ -1,5 +1,6 @@
 import GRDB
 import PushCore
+import StoreContract
 
 /// A row of `channel_push_preferences`.
 struct ChannelPreferenceRecord: Codable, FetchableRecord, PersistableRecord {

@@ -1,5 +1,6 @@
 import GRDB
 import PushCore
+import StoreContract
 
 /// A row of `push_message_templates`.
 struct MessageTemplateRecord: Codable, FetchableRecord, PersistableRecord {

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import GRDBSQLite
+import StoreContract
 
 /// A GRDB-cached statement driven through SQLite's C API, for the few statements the webhook and
 /// the dispatcher run thousands of times per second.

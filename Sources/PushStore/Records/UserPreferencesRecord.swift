@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import PushCore
+import StoreContract
 
 /// A row of `user_push_preferences`. The weekly schedules and bot ids are JSON text with the
 /// store's own keys (`StoredDNDSchedule`), so renaming a PushCore property never breaks stored data.

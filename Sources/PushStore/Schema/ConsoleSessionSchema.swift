@@ -1,4 +1,5 @@
 import GRDB
+import StoreContract
 
 /// Migration `v17_console_sessions`: the console's sessions, by the SHA-256 of their cookie
 /// (`ConsoleSessionStore`). `console_sessions_by_identity` finds the share of the identity

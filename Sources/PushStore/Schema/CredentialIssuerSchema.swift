@@ -1,4 +1,5 @@
 import GRDB
+import StoreContract
 
 /// Migration `v14_credential_issuers`: what makes credential state one truth across relays.
 ///

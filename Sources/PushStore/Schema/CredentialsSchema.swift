@@ -1,4 +1,5 @@
 import GRDB
+import StoreContract
 
 /// Migration `v4_credentials`: session tokens (per user) and secondary API tokens (per app).
 ///

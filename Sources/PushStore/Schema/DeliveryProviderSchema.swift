@@ -1,4 +1,5 @@
 import GRDB
+import StoreContract
 
 /// Migration `v19_delivery_provider`: a delivery names its provider in a column of its own, and its
 /// push id is `push_id` (every provider's, not only APNs'). Before, FCM's and HMS's deliveries

@@ -1,4 +1,5 @@
 import GRDB
+import StoreContract
 
 /// Migration `v2_events_deliveries`: accepted webhook events (dedupe), every recipient decision,
 /// the durable delivery queue and its attempt log.

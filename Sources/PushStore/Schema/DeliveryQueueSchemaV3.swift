@@ -1,4 +1,5 @@
 import GRDB
+import StoreContract
 
 /// Migration `v3_delivery_payloads`: the delivery queue made cheap to update.
 ///

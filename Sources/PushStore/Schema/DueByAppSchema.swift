@@ -1,4 +1,5 @@
 import GRDB
+import StoreContract
 
 /// Migration `v5_due_by_app`: pending deliveries indexed by app, so the dispatcher claims each
 /// app's due deliveries separately (`SQLiteStore.claimDue(nowMs:limit:roomByApp:rotation:)`). One

@@ -1,4 +1,5 @@
 import GRDB
+import StoreContract
 
 /// Migration `v9_one_due_index`: `deliveries_due` (v3) goes. `deliveries_due_by_app` (v5) holds
 /// the same pending rows ordered per app and answers everything the other did: the earliest due

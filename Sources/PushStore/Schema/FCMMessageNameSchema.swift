@@ -1,4 +1,5 @@
 import GRDB
+import StoreContract
 
 /// Migration `v7_fcm_message_names`: FCM names each message it accepts
 /// (`projects/{project}/messages/{id}`); the delivery log shows it. NULL for APNs deliveries

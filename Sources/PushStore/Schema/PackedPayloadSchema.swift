@@ -1,4 +1,5 @@
 import GRDB
+import StoreContract
 
 /// Migration `v13_packed_payloads`: the payloads of an event's deliveries go in one row
 /// (`PackedPayloads`), keyed by the first delivery's id, instead of a `delivery_payloads` row

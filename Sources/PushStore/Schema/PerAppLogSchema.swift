@@ -1,4 +1,5 @@
 import GRDB
+import StoreContract
 
 /// Migration `v18_per_app_log`: `logged_users` names each user the app's log ever named (a
 /// sender, a skipped member), once: whether an id is known is then one probe, and erasing an id

@@ -1,4 +1,5 @@
 import GRDB
+import StoreContract
 
 /// Migration `v11_prune_by_id`: `deliveries_on_created` goes. Only the pruner read it, and ids
 /// follow the order deliveries were accepted in, so it walks the table itself by id

@@ -1,4 +1,5 @@
 import GRDB
+import StoreContract
 
 /// The schema, as named GRDB migrations. Later features (webhook events, the delivery queue, the
 /// delivery log) append their own named migrations here; a migration that has shipped is never

@@ -1,4 +1,5 @@
 import GRDB
+import StoreContract
 
 /// Migration `v15_reader_parity`: what each reader sees as on Sendbird. A user's
 /// `preferred_languages` (Sendbird's, up to four, in order; `PreferredLanguages.stored` form,

@@ -1,4 +1,5 @@
 import GRDB
+import StoreContract
 
 /// Migration `v8_recipient_read_model`: each `users` row also holds what the webhook reads about
 /// that user (tokens, push preferences, whether any channel preference exists), so looking up a

@@ -1,4 +1,5 @@
 import GRDB
+import StoreContract
 
 /// Migration `v12_no_sender_index`: `events_on_sender` goes. Only erasing a user read it, and
 /// erasure already scans `deliveries` and `decisions` for the user (neither has an index by user

@@ -1,4 +1,5 @@
 import GRDB
+import StoreContract
 
 /// Migration `v10_shared_payloads`: the bytes every push of one event repeats (its channel,
 /// message, sender; `PreparedEvent.sharedBytes`) are stored once per event in `event_payloads`,

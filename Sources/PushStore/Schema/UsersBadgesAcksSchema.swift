@@ -1,4 +1,5 @@
 import GRDB
+import StoreContract
 
 /// Migration `v6_users_badges_acks`: Sendbird's user API (`POST /v3/users`) and erasure, badge
 /// sync (`badge_sync`), delivery acknowledgement (`POST /v3/sdk/push_delivery`), and FCM tokens

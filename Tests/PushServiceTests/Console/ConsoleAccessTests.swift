@@ -5,6 +5,7 @@ import Testing
 
 @testable import PushService
 @testable import PushStore
+@testable import StoreContract
 
 /// A console user's session is tied to the secret it signed in with: the same secret keeps it, a
 /// changed or removed one ends it, and a session stored before secrets were fingerprinted cannot

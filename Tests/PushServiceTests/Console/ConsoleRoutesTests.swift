@@ -3,6 +3,7 @@ import Foundation
 import HTTPTypes
 import PushCore
 import PushStore
+import StoreContract
 import Testing
 @testable import PushService
 

@@ -1,4 +1,5 @@
 import PushStore
+import StoreContract
 import Testing
 @testable import PushService
 

@@ -4,6 +4,7 @@ import Testing
 
 @testable import PushService
 @testable import PushStore
+@testable import StoreContract
 
 /// The relay's view of the fleet's credentials when a change it heard of cannot be read: it
 /// tries again at once, and past `maximumStaleness` it says it cannot vouch for what it holds,

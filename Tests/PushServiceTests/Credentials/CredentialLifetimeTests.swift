@@ -6,6 +6,7 @@ import Synchronization
 import Testing
 @testable import PushService
 @testable import PushStore
+@testable import StoreContract
 
 /// What a session dies by, over the live HTTP server and a real SQLite file: its lifetime's
 /// bound, its issuer's revocation, its app's "revoke every session"; and the old token form's

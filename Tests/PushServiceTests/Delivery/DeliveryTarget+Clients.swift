@@ -7,6 +7,7 @@ import PushEngine
 import PushSending
 import PushService
 import PushStore
+import StoreContract
 
 // The tests' shorthands for targets and settings of the three providers (the service itself names none).
 extension DeliveryTarget {

@@ -1,5 +1,6 @@
 import Foundation
 import PushStore
+import StoreContract
 import Testing
 @testable import PushService
 

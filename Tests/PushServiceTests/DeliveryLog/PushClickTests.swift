@@ -3,6 +3,7 @@ import PushCore
 import Testing
 @testable import PushService
 @testable import PushStore
+@testable import StoreContract
 
 /// A user opening a push: `POST /v3/sdk/push_delivery` with `event_type: CLICKED` (what Sendbird's
 /// SDKs post for `markPushNotificationAsClicked`) and `POST /v3/sdk/push_click`, with Sendbird's

@@ -3,6 +3,7 @@ import PushCore
 import Testing
 @testable import PushService
 @testable import PushStore
+@testable import StoreContract
 
 /// `POST /v3/sdk/push_delivery` over the live HTTP server and a real SQLite file.
 @Suite(.timeLimit(.minutes(5))) struct PushDeliveryAcknowledgementTests {

@@ -3,6 +3,7 @@ import Logging
 import PushCore
 import PushSending
 import PushStore
+import StoreContract
 import Synchronization
 import Testing
 @testable import PushService

@@ -3,6 +3,7 @@ import FCMMock
 import Foundation
 import HMSMock
 import PushStore
+import StoreContract
 import TestSupport
 import Testing
 @testable import PushService

@@ -1,6 +1,7 @@
 import ConfigSupport
 import TestSupport
 import PushStore
+import StoreContract
 import Foundation
 import HTTPTypes
 import Hummingbird

@@ -2,6 +2,7 @@ import APNsMock
 import Foundation
 import PushCore
 import PushStore
+import StoreContract
 import Testing
 @testable import PushService
 

@@ -1,6 +1,7 @@
 import APNsMock
 import Foundation
 import PushStore
+import StoreContract
 import Testing
 @testable import PushService
 @testable import PushEngine

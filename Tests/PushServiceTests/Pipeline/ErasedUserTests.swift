@@ -1,6 +1,7 @@
 import APNsMock
 import Foundation
 import PushStore
+import StoreContract
 import Synchronization
 import Testing
 @testable import PushService

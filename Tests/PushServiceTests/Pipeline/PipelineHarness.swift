@@ -12,6 +12,7 @@ import HummingbirdTesting
 import Logging
 import NIOCore
 import PushStore
+import StoreContract
 @testable import PushService
 @testable import PushEngine
 

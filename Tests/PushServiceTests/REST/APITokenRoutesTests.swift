@@ -5,6 +5,7 @@ import Testing
 import PushCore
 @testable import PushService
 @testable import PushStore
+@testable import StoreContract
 
 /// Secondary API tokens over the live HTTP server and a real SQLite file.
 @Suite(.timeLimit(.minutes(5))) struct APITokenRoutesTests {

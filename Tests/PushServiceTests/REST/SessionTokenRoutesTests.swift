@@ -7,6 +7,7 @@ import Testing
 import PushCore
 @testable import PushService
 @testable import PushStore
+@testable import StoreContract
 
 /// Session tokens over the live HTTP server and a real SQLite file: issued by a server
 /// credential, they reach their own user's device tokens, preferences and template choice and

@@ -3,6 +3,7 @@ import Testing
 import PushCore
 @testable import PushService
 @testable import PushStore
+@testable import StoreContract
 
 /// `/v3/users` over the live HTTP server and a real SQLite file.
 @Suite(.timeLimit(.minutes(5))) struct UserRoutesTests {

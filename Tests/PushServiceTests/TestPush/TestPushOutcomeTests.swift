@@ -1,6 +1,7 @@
 import PushCore
 import PushSending
 import PushStore
+import StoreContract
 import Testing
 @testable import PushService
 

@@ -2,6 +2,7 @@ import Benchmark
 import Foundation
 import PushCore
 import PushStore
+import StoreContract
 
 /// The relay's webhook → queue → dispatch path stage by stage, without HTTP or APNs: each
 /// benchmark prepares 1,000 events' input unmeasured, then measures its stage over them, so the

@@ -2,6 +2,7 @@ import APNs
 import Foundation
 import PushCore
 import PushStore
+import StoreContract
 import Synchronization
 
 /// What the stages start from, as in pipeline-bench: a real SQLite file with 10,000 users holding
@@ -78,9 +79,11 @@ final class StageFixture: Sendable {
         let nowMs = WallClock.milliseconds()
         return try events(count).map { event in
             let plan = planner.plan(event, lookup: try lookup(for: event), now: Date(timeIntervalSince1970: Double(nowMs) / 1000))
-            return AcceptedEvent(plan: plan, senderID: event.sender?.userID, acceptedAtMs: nowMs) {
+            var accepted = AcceptedEvent(plan: plan, senderID: event.sender?.userID, acceptedAtMs: nowMs) {
                 NewDelivery(planned: $0, pushID: APNsID.random(), pushType: "alert", priority: 10, expiresAtMs: nowMs + 86_400_000)
             }
+            store.prepareForCommit(&accepted)
+            return accepted
         }
     }
 

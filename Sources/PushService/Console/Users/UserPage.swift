@@ -1,6 +1,7 @@
 import LogRedaction
 import PushCore
 import PushStore
+import StoreContract
 
 /// A user's devices and preferences as the template shows them. Tokens are redacted
 /// (`Redaction`); each device's last result is its newest push in the delivery log.

@@ -1,5 +1,6 @@
 import LogRedaction
 import PushStore
+import StoreContract
 import UUIDText
 
 /// One push of the timeline: where it went (redacted), where it stands, and each attempt with

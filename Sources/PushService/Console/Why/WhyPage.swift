@@ -1,6 +1,7 @@
 import LogRedaction
 import PushCore
 import PushStore
+import StoreContract
 import UUIDText
 
 /// "Why no push?" as the template shows it: the form, then the user's recent pushes and skipped

@@ -30,7 +30,7 @@ package struct StoredDNDSchedule: Codable {
 
     package func schedule() throws -> DNDSchedule {
         guard let day = Weekday(rawValue: dayOfWeek) else {
-            throw PushStoreError.corruptValue(table: UserPreferencesRecord.databaseTableName, column: "dnd_schedules", value: dayOfWeek)
+            throw PushStoreError.corruptValue(table: "user_push_preferences", column: "dnd_schedules", value: dayOfWeek)
         }
         return DNDSchedule(
             dayOfWeek: day,

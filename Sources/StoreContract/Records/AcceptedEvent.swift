@@ -15,11 +15,11 @@ public struct AcceptedEvent: Sendable, Hashable {
     public var deliveries: [NewDelivery] { didSet { packedPayloads = nil } }
     /// The bytes the deliveries' payloads repeat (`NewDelivery.sharedSpans`), stored once.
     public var sharedPayload: [UInt8]? { didSet { packedPayloads = nil } }
-    /// The deliveries' payloads as `packed_payloads` keeps them (`PackedPayloads`), made when the
-    /// event is made from its plan, on the webhook's task: the commit then runs on SQLite's one
+    /// The deliveries' payloads as the store packs them (SQLite's `packed_payloads`), made by
+    /// `EventStore.prepareForCommit` on the webhook's task: the commit then runs on SQLite's one
     /// writer without splitting and compressing them. Changing `deliveries` or `sharedPayload`
     /// drops it, and the commit makes it again.
-    public private(set) var packedPayloads: [UInt8]?
+    public var packedPayloads: [UInt8]?
     /// Store the deliveries as already in flight, because the caller hands them straight to the
     /// dispatcher after the commit instead of letting it claim them (see `Dispatcher.reserve`).
     /// A crash before they are sent is covered by `resumeInFlight()` at the next start.
@@ -53,14 +53,11 @@ extension AcceptedEvent {
             decisions: plan.recipients.map { RecipientDecisionRecord(userID: $0.userID, decision: $0.decision) },
             deliveries: try plan.deliveries.map(delivery))
         sharedPayload = plan.sharedPayload
-        if let shared = usedSharedPayload {
-            packedPayloads = PackedPayloads.encode(deliveries, shared: shared)
-        }
     }
 
     /// `sharedPayload` when some payload leaves runs of it out (only then is it stored, and the
     /// payloads packed against it).
-    var usedSharedPayload: [UInt8]? {
+    public var usedSharedPayload: [UInt8]? {
         deliveries.contains(where: { !$0.sharedSpans.isEmpty }) ? sharedPayload : nil
     }
 

@@ -9,9 +9,15 @@ public protocol EventStore: Sendable {
 
     /// Whether an event was accepted (and not yet pruned).
     func eventExists(app: String, messageID: Int64) async throws -> Bool
+
+    /// What the store can do for `event`'s commit before it (on the caller's task, off a single
+    /// writer): SQLite packs the payloads. Nothing by default.
+    func prepareForCommit(_ event: inout AcceptedEvent)
 }
 
 extension EventStore {
+    public func prepareForCommit(_ event: inout AcceptedEvent) {}
+
     /// `commitEvents`, saying only whether each event was new.
     public func acceptEvents(_ events: [AcceptedEvent]) async throws -> [Bool] {
         try await commitEvents(events).map { $0 != nil }

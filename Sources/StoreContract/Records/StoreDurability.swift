@@ -10,10 +10,4 @@ public enum StoreDurability: String, Sendable, Hashable, CaseIterable {
     case full
     case normal
 
-    var pragmaValue: String {
-        switch self {
-        case .full: "FULL"
-        case .normal: "NORMAL"
-        }
-    }
 }

@@ -22,7 +22,7 @@ public struct CopiedTable: Sendable, Hashable {
     /// Whether a write to it must empty the relays' recipient caches.
     public let isRegistry: Bool
 
-    init(_ name: String, _ columns: [(String, Kind)], pageKey: [String], matchKey: [String]? = nil, isRegistry: Bool) {
+    package init(_ name: String, _ columns: [(String, Kind)], pageKey: [String], matchKey: [String]? = nil, isRegistry: Bool) {
         self.name = name
         self.columns = columns.map { Column(name: $0.0, kind: $0.1) }
         self.pageKey = pageKey
