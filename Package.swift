@@ -435,6 +435,7 @@ let package = Package(
         ),
         .testTarget(name: "LogRedactionTests", dependencies: ["LogRedaction"]),
         .testTarget(name: "UUIDTextTests", dependencies: ["UUIDText"]),
+        .testTarget(name: "StoreContractTests", dependencies: ["StoreContract"]),
         .testTarget(name: "PushStoreTests", dependencies: ["PushStore", "PushStorePostgres", "PushCore", "StoreContract", "TestSupport"]),
         .testTarget(
             name: "PushServiceTests",

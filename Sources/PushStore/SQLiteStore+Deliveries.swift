@@ -128,10 +128,8 @@ extension SQLiteStore {
                     try change.forEachRow { row in target = (row.string(0), row.string(1)) }
                     guard target != nil else { continue }  // pruned meanwhile
                 }
-                // A send APNs accepted is the delivery row itself (state, sent_at_ms, last_status,
-                // push_id): only other attempts get a log row, one insert and one index entry
-                // fewer per push. `attempts(_:delivery:)` puts the accepted one back on reading.
-                if let a, !(outcome.state == .sent && a.isPlainAcceptance && a.atMs == outcome.atMs) {
+                // `AttemptLog`: a plain acceptance is the delivery row itself.
+                if let a = outcome.loggedAttempt {
                     let log = RawStatement(attempt)
                     log.bind(1, outcome.deliveryID)
                     log.bind(2, a.atMs)

@@ -10,45 +10,29 @@ extension SQLiteStore {
     ) async throws -> TokenRegistration {
         let now = clock()
         let limit = configuration.maximumTokensPerUser
+        let rule = TokenRegistrationRule(user: user, isUnique: isUnique, movesFromOtherUsers: movesFromOtherUsers, limit: limit)
         return try await registryWrite(app: app) { db in
             try Self.ensureUser(db, app: app, user: user, now: now)
-            let previousOwner = try String.fetchOne(
+            let holder = try String.fetchOne(
                 db, sql: "SELECT user_id FROM device_tokens WHERE app_id = ? AND token = ?", arguments: [app, token])
-            let movesFromOther = previousOwner.map { !$0.sameBytes(as: user) } ?? false
+            let userTokens = try String.fetchAll(
+                db,
+                sql: """
+                    SELECT token FROM device_tokens WHERE app_id = ? AND user_id = ? AND provider = ? AND token != ?
+                    ORDER BY registered_at, id
+                    """,
+                arguments: [app, user, provider.rawValue, token])
             // Thrown before anything is written: the transaction (and the user just ensured) rolls back.
-            if movesFromOther, !movesFromOtherUsers { throw PushStoreError.heldByAnotherUser }
-            // Delete and re-insert rather than update, so the row gets the newest `id` and ranks
-            // as the newest registration even within the same millisecond.
-            try db.execute(sql: "DELETE FROM device_tokens WHERE app_id = ? AND token = ?", arguments: [app, token])
-            var removed: [String] = []
-            if isUnique {
-                removed = try String.fetchAll(
-                    db,
-                    sql: "SELECT token FROM device_tokens WHERE app_id = ? AND user_id = ? AND provider = ? ORDER BY registered_at, id",
-                    arguments: [app, user, provider.rawValue])
-                try db.execute(
-                    sql: "DELETE FROM device_tokens WHERE app_id = ? AND user_id = ? AND provider = ?",
-                    arguments: [app, user, provider.rawValue])
+            let plan = try rule.plan(holder: holder, userTokens: userTokens)
+            for gone in [token] + plan.removedTokens {
+                try db.execute(sql: "DELETE FROM device_tokens WHERE app_id = ? AND token = ?", arguments: [app, gone])
             }
             try db.execute(
                 sql: "INSERT INTO device_tokens (app_id, token, user_id, registered_at, provider) VALUES (?, ?, ?, ?, ?)",
                 arguments: [app, token, user, now, provider.rawValue])
-            let excess = try String.fetchAll(
-                db,
-                sql: """
-                    SELECT token FROM device_tokens WHERE app_id = ? AND user_id = ? AND provider = ?
-                    ORDER BY registered_at DESC, id DESC LIMIT -1 OFFSET ?
-                    """,
-                arguments: [app, user, provider.rawValue, limit])
-            for old in excess {
-                try db.execute(sql: "DELETE FROM device_tokens WHERE app_id = ? AND token = ?", arguments: [app, old])
-            }
-            removed += excess.reversed()
             return TokenRegistration(
-                token: DeviceToken(token: token, registeredAtMs: now, provider: provider),
-                previousOwner: movesFromOther ? previousOwner : nil,
-                removedTokens: removed
-            )
+                token: DeviceToken(token: token, registeredAtMs: now, provider: provider), previousOwner: plan.previousOwner,
+                removedTokens: plan.removedTokens)
         }
     }
 

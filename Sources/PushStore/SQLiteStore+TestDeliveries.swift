@@ -30,7 +30,7 @@ extension SQLiteStore {
             try db.execute(
                 sql: "INSERT INTO delivery_payloads (delivery_id, payload, spans) VALUES (?, ?, NULL)", arguments: [id, d.payload])
             // A plain acceptance is the delivery row itself, as `recordOutcomes` leaves it.
-            if let a, !(test.state == .sent && a.isPlainAcceptance && a.atMs == test.atMs) {
+            if let a = test.loggedAttempt {
                 try db.execute(
                     sql: "INSERT INTO delivery_attempts (delivery_id, at_ms, status, reason, error, push_id) VALUES (?, ?, ?, ?, ?, ?)",
                     arguments: [id, a.atMs, a.status, a.reason, a.error, UUIDText.lowercase(a.pushID)])

@@ -153,9 +153,8 @@ extension PostgresStore {
         var attemptRows: [DeliveryAttempt] = []
         var removals: [(id: Int64, before: Int64?)] = []
         for outcome in outcomes {
-            // A send APNs accepted is the delivery row itself (state, sent_at_ms, last_status,
-            // push_id): only other attempts get a log row. `attempts(_:)` puts it back on reading.
-            if let a = outcome.attempt, !(outcome.state == .sent && a.isPlainAcceptance && a.atMs == outcome.atMs) {
+            // `AttemptLog`: a plain acceptance is the delivery row itself.
+            if let a = outcome.loggedAttempt {
                 attemptOutcomes.append(outcome)
                 attemptRows.append(a)
             }

@@ -12,52 +12,36 @@ extension PostgresStore {
     ) async throws -> TokenRegistration {
         let now = clock()
         let limit = configuration.store.maximumTokensPerUser
+        let rule = TokenRegistrationRule(user: user, isUnique: isUnique, movesFromOtherUsers: movesFromOtherUsers, limit: limit)
         return try await registryWrite(app: app) { connection in
             try await Self.lockAndEnsureUser(connection, app: app, user: user, token: token, now: now, logger: logger)
-            if !movesFromOtherUsers {
-                let owner = try await connection.value(
-                    "SELECT user_id FROM device_tokens WHERE app_id = \(app) AND token = \(token)", as: String.self, logger: logger)
-                // Thrown before anything is written: the transaction (and the user just ensured) rolls back.
-                if let owner, !owner.sameBytes(as: user) { throw PushStoreError.heldByAnotherUser }
-            }
-            // The token wherever it is (its owner is the previous one) and, under `isUnique`, the
-            // user's other tokens. Deleted and re-inserted rather than updated, so the row gets
-            // the newest `id` and ranks as the newest registration even within one millisecond.
-            var previousOwner: String?
-            var removed: [StoredToken] = []
+            // Who holds the token, and the user's other tokens of the provider, oldest first: one read.
+            var holder: String?
+            var userTokens: [String] = []
             for row in try await connection.rows(
                 """
-                DELETE FROM device_tokens
-                WHERE app_id = \(app) AND (token = \(token) OR (\(isUnique) AND user_id = \(user) AND provider = \(provider.rawValue)))
-                RETURNING token, user_id, registered_at, id
+                SELECT token, user_id FROM device_tokens
+                WHERE app_id = \(app) AND (token = \(token) OR (user_id = \(user) AND provider = \(provider.rawValue)))
+                ORDER BY registered_at, id
                 """, logger: logger)
             {
-                let (held, owner, registeredAt, id) = try row.decode((String, String, Int64, Int64).self)
-                if held.sameBytes(as: token) {
-                    previousOwner = owner
-                } else {
-                    removed.append(StoredToken(token: held, registeredAt: registeredAt, id: id))
-                }
+                let (held, owner) = try row.decode((String, String).self)
+                if held.sameBytes(as: token) { holder = owner } else { userTokens.append(held) }
             }
+            // Thrown before anything is written: the transaction (and the user just ensured) rolls back.
+            let plan = try rule.plan(holder: holder, userTokens: userTokens)
+            try await connection.run(
+                "DELETE FROM device_tokens WHERE app_id = \(app) AND token = ANY(\(PostgresArray.text([token] + plan.removedTokens)))",
+                logger: logger)
             try await connection.run(
                 """
                 INSERT INTO device_tokens (app_id, token, user_id, registered_at, provider)
                 VALUES (\(app), \(token), \(user), \(now), \(provider.rawValue))
                 """,
                 logger: logger)
-            let excess = try await connection.rows(
-                """
-                DELETE FROM device_tokens WHERE id IN (
-                    SELECT id FROM device_tokens WHERE app_id = \(app) AND user_id = \(user) AND provider = \(provider.rawValue)
-                    ORDER BY registered_at DESC, id DESC OFFSET \(Int64(max(0, limit))))
-                RETURNING token, registered_at, id
-                """, logger: logger, StoredToken.init)
-            let moved = previousOwner.map { !$0.sameBytes(as: user) } ?? false
             return TokenRegistration(
-                token: DeviceToken(token: token, registeredAtMs: now, provider: provider),
-                previousOwner: moved ? previousOwner : nil,
-                removedTokens: StoredToken.oldestFirst(removed) + StoredToken.oldestFirst(excess)
-            )
+                token: DeviceToken(token: token, registeredAtMs: now, provider: provider), previousOwner: plan.previousOwner,
+                removedTokens: plan.removedTokens)
         }
     }
 

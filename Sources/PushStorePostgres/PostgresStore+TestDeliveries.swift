@@ -12,7 +12,7 @@ extension PostgresStore {
         let d = test.delivery
         let a = test.attempt
         // A plain acceptance is the delivery row itself, as `recordOutcomes` leaves it.
-        let logsAttempt = a.map { !(test.state == .sent && $0.isPlainAcceptance && $0.atMs == test.atMs) } ?? false
+        let logsAttempt = test.loggedAttempt != nil
         let (removes, before): (Bool, Int64?) =
             switch test.tokenRemoval {
             case .ifRegisteredBefore(let ms)?: (true, ms)
