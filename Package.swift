@@ -172,7 +172,6 @@ let package = Package(
                 "StoreContract",
                 "LogRedaction",
                 "PushCore",
-                "PushStore",
                 "UUIDText",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),

@@ -1,7 +1,6 @@
 import Foundation
 import PostgresNIO
 import PushCore
-import PushStore
 import StoreContract
 import UUIDText
 

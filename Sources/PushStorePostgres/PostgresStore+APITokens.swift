@@ -1,6 +1,5 @@
 import Foundation
 import PostgresNIO
-import PushStore
 import StoreContract
 
 /// Secondary API tokens (`/v3/applications/api_tokens`), stored as digests. The table is the

@@ -2,7 +2,6 @@ import Foundation
 import Logging
 import PostgresNIO
 import PushCore
-import PushStore
 import StoreContract
 
 /// Badge sync (`BadgeStore`): the decisions are `BadgeSyncAction`'s, this is their SQL. Each

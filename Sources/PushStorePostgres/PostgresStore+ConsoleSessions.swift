@@ -1,6 +1,5 @@
 import Foundation
 import PostgresNIO
-import PushStore
 import StoreContract
 
 /// The console's sessions (`ConsoleSessionStore`), shared by the fleet: one primary-key lookup

@@ -1,5 +1,4 @@
 import PostgresNIO
-import PushStore
 import StoreContract
 import UUIDText
 

@@ -1,6 +1,5 @@
 import Foundation
 import PostgresNIO
-import PushStore
 import StoreContract
 import UUIDText
 

@@ -1,6 +1,5 @@
 import Foundation
 import PostgresNIO
-import PushStore
 import StoreContract
 
 /// What `StoreMigration` writes with: a page of another store's rows at a time, one statement

@@ -1,6 +1,5 @@
 import PostgresNIO
 import PushCore
-import PushStore
 import StoreContract
 
 extension PostgresStore {

@@ -1,6 +1,5 @@
 import Foundation
 import PostgresNIO
-import PushStore
 import StoreContract
 
 /// Session tokens: issued by an app's server for one user (`POST /v3/users/{id}/token`), stored

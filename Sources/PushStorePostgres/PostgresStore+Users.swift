@@ -1,6 +1,5 @@
 import PostgresNIO
 import PushCore
-import PushStore
 import StoreContract
 
 /// Sendbird's user API (`/v3/users`) and erasure, as `SQLiteStore` does them.

@@ -2,7 +2,6 @@ import LogRedaction
 import Logging
 import PostgresNIO
 import PushCore
-import PushStore
 import StoreContract
 
 /// The relay's state in a PostgreSQL database that a fleet of relays shares: the same tables,

@@ -1,5 +1,4 @@
 import Foundation
-import PushStore
 import StoreContract
 
 /// Where the fleet's PostgreSQL database is and how this relay uses it. Built once at start-up

@@ -1,7 +1,6 @@
 import Foundation
 import PostgresNIO
 import PushCore
-import PushStore
 import StoreContract
 
 /// `user_push_preferences` and `channel_push_preferences` rows, read by position. The schedules

@@ -1,6 +1,5 @@
 import Logging
 import PostgresNIO
-import PushStore
 import StoreContract
 import Synchronization
 

@@ -1,4 +1,3 @@
-import PushStore
 import StoreContract
 
 /// `push-relay migrate-store`: copies an SQLite store, as one snapshot, into a PostgreSQL store
@@ -36,14 +35,14 @@ public struct StoreMigration: Sendable {
         public var isComplete: Bool { tables.allSatisfy { $0.missing == 0 } }
     }
 
-    public let source: SQLiteSnapshot
+    public let source: any StoreSnapshot
     public let target: PostgresStore
     /// Rows per statement (registry, events, decisions).
     public var pageSize: Int
     /// Deliveries per statement (each with a payload of up to 5 KB and its attempts).
     public var deliveryPageSize: Int
 
-    public init(source: SQLiteSnapshot, target: PostgresStore, pageSize: Int = 1000, deliveryPageSize: Int = 500) {
+    public init(source: any StoreSnapshot, target: PostgresStore, pageSize: Int = 1000, deliveryPageSize: Int = 500) {
         self.source = source
         self.target = target
         self.pageSize = pageSize

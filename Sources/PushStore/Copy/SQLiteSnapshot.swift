@@ -5,7 +5,7 @@ import StoreContract
 /// An SQLite database as it stood at one moment, read page by page: every read sees the same
 /// state (one read transaction, held until the snapshot is released), whatever a relay still
 /// running on the file writes meanwhile. What `push-relay migrate-store` copies from.
-public final class SQLiteSnapshot: Sendable {
+public final class SQLiteSnapshot: StoreSnapshot {
     private let snapshot: DatabaseSnapshot
 
     /// - Parameter store: opened (and so migrated to the current schema) by the caller.
@@ -40,7 +40,7 @@ public final class SQLiteSnapshot: Sendable {
                 SELECT \(key), \(table.columnNames.joined(separator: ", ")) FROM \(table.name) \(filter)
                 ORDER BY \(key) LIMIT \(limit)
                 """
-            let rows = try Row.fetchAll(db, sql: sql, arguments: StatementArguments(cursor?.key ?? []))
+            let rows = try Row.fetchAll(db, sql: sql, arguments: StatementArguments((cursor?.key ?? []).map(Self.databaseValue)))
             let offset = table.pageKey.count
             let columns = table.columns.enumerated().map { index, column -> TablePage.Values in
                 let i = offset + index
@@ -51,7 +51,8 @@ public final class SQLiteSnapshot: Sendable {
                 case .boolean: return .boolean(rows.map { ($0[i] as Int64? ?? 0) != 0 })
                 }
             }
-            let next = rows.count < limit ? nil : rows.last.map { row in TablePage.Cursor(key: (0..<offset).map { row[$0] }) }
+            let next =
+                rows.count < limit ? nil : rows.last.map { row in TablePage.Cursor(key: (0..<offset).map { Self.cursorValue(row[$0]) }) }
             return TablePage(table: table, columns: columns, count: rows.count, next: next)
         }
     }
@@ -109,6 +110,25 @@ public final class SQLiteSnapshot: Sendable {
                     payload: payload, attemptLog: log[row[0]] ?? [])
             }
             return DeliveryPage(deliveries: deliveries, next: rows.count < limit ? nil : last)
+        }
+    }
+
+    static func databaseValue(_ value: TablePage.Cursor.Value) -> DatabaseValue {
+        switch value {
+        case .null: .null
+        case .integer(let v): v.databaseValue
+        case .text(let v): v.databaseValue
+        case .blob(let v): v.databaseValue
+        }
+    }
+
+    static func cursorValue(_ value: DatabaseValue) -> TablePage.Cursor.Value {
+        switch value.storage {
+        case .null: .null
+        case .int64(let v): .integer(v)
+        case .double(let v): .integer(Int64(v))
+        case .string(let v): .text(v)
+        case .blob(let v): .blob(v)
         }
     }
 }

@@ -1,6 +1,4 @@
 import Foundation
-import GRDB
-import StoreContract
 
 /// A page of a `CopiedTable`'s rows, column by column: the arrays PostgreSQL's `unnest` takes.
 public struct TablePage: Sendable {
@@ -19,9 +17,27 @@ public struct TablePage: Sendable {
     /// Where the next page starts; nil after the last page.
     public let next: Cursor?
 
-    /// A position in `table.pageKey` order (the last row read).
+    /// A position in `table.pageKey` order (the last row read), as the source reads it back.
     public struct Cursor: Sendable {
-        let key: [DatabaseValue]
+        public enum Value: Sendable, Hashable {
+            case null
+            case integer(Int64)
+            case text(String)
+            case blob(Data)
+        }
+
+        public let key: [Value]
+
+        public init(key: [Value]) {
+            self.key = key
+        }
+    }
+
+    public init(table: CopiedTable, columns: [Values], count: Int, next: Cursor?) {
+        self.table = table
+        self.columns = columns
+        self.count = count
+        self.next = next
     }
 
     /// The values of the column named `name`.
