@@ -33,7 +33,7 @@ extension SQLiteStore {
                             "UPDATE delivery_payloads SET payload = ? WHERE delivery_id IN (\(waiting.map(String.init).joined(separator: ",")))",
                         arguments: [BadgePayload.data(badge: update.badge)])
                 case .queue(let queueing):
-                    queued = try Self.queueBadgePushes(queueing, app: app, user: update.userID, nowMs: nowMs, db)
+                    queued = try Self.queueBadgePushes(queueing, to: settings.provider, app: app, user: update.userID, nowMs: nowMs, db)
                 }
                 result.count(action, queued: queued)
                 guard let record = action.record(queued: queued) else { continue }
@@ -48,23 +48,24 @@ extension SQLiteStore {
         }
     }
 
-    /// One background push per APNs token of `user`, oldest token first. Returns how many.
-    private static func queueBadgePushes(_ queueing: BadgeQueueing, app: String, user: String, nowMs: Int64, _ db: Database) throws
-        -> Int
-    {
+    /// One background push per token of `user` of `provider`, oldest token first. Returns how many.
+    private static func queueBadgePushes(
+        _ queueing: BadgeQueueing, to provider: PushProvider?, app: String, user: String, nowMs: Int64, _ db: Database
+    ) throws -> Int {
+        guard let provider else { return 0 }
         let tokens = try String.fetchAll(
             db,
-            sql: "SELECT token FROM device_tokens WHERE app_id = ? AND user_id = ? AND provider = 'apns' ORDER BY registered_at, id",
-            arguments: [app, user])
+            sql: "SELECT token FROM device_tokens WHERE app_id = ? AND user_id = ? AND provider = ? ORDER BY registered_at, id",
+            arguments: [app, user, provider.rawValue])
         for token in tokens {
             try db.execute(
                 sql: """
                     INSERT INTO deliveries (app_id, message_id, user_id, device_token, push_id, provider, push_type, priority,
                         expires_at_ms, state, attempts, next_attempt_at_ms, created_at_ms, updated_at_ms)
-                    VALUES (?, 0, ?, ?, ?, 'apns', ?, ?, ?, 'pending', 0, ?, ?, ?)
+                    VALUES (?, 0, ?, ?, ?, ?, ?, ?, ?, 'pending', 0, ?, ?, ?)
                     """,
                 arguments: [
-                    app, user, token, UUIDText.lowercase(UUID()), BadgePayload.pushType, BadgePayload.priority,
+                    app, user, token, UUIDText.lowercase(UUID()), provider.rawValue, BadgePayload.pushType, BadgePayload.priority,
                     queueing.expiresAtMs, queueing.dueAtMs, nowMs, nowMs,
                 ])
             try db.execute(

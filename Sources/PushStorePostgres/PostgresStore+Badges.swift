@@ -37,7 +37,8 @@ extension PostgresStore {
                 }
                 var queued = 0
                 if case .queue(let queueing) = action {
-                    queued = try await Self.queueBadgePushes(queueing, app: app, user: user, nowMs: nowMs, connection, logger: logger)
+                    queued = try await Self.queueBadgePushes(
+                        queueing, to: settings.provider, app: app, user: user, nowMs: nowMs, connection, logger: logger)
                 }
                 result.count(action, queued: queued)
                 guard let record = action.record(queued: queued) else { continue }
@@ -73,22 +74,24 @@ extension PostgresStore {
         return (badge < 0 ? nil : BadgeState(badge: Int(badge), readAtMs: readAt, queuedAtMs: queuedAt), waiting)
     }
 
-    /// One background push per APNs token of `user`, oldest token first, in one statement.
-    /// Returns how many.
+    /// One background push per token of `user` of `provider`, oldest token first, in one
+    /// statement. Returns how many.
     private static func queueBadgePushes(
-        _ queueing: BadgeQueueing, app: String, user: String, nowMs: Int64, _ connection: PostgresConnection, logger: Logger
+        _ queueing: BadgeQueueing, to provider: PushProvider?, app: String, user: String, nowMs: Int64,
+        _ connection: PostgresConnection, logger: Logger
     ) async throws -> Int {
+        guard let provider else { return 0 }
         let queued = try await connection.value(
             """
             WITH tokens AS (
                 SELECT nextval(pg_get_serial_sequence('deliveries', 'id')) AS id, token, registered_at, tid FROM (
                     SELECT token, registered_at, id AS tid FROM device_tokens
-                    WHERE app_id = \(app) AND user_id = \(user) AND provider = 'apns' ORDER BY registered_at, id
+                    WHERE app_id = \(app) AND user_id = \(user) AND provider = \(provider.rawValue) ORDER BY registered_at, id
                 ) t
             ), queued AS (
                 INSERT INTO deliveries (id, app_id, message_id, user_id, device_token, push_id, provider, push_type, priority,
                     expires_at_ms, state, attempts, next_attempt_at_ms, created_at_ms, updated_at_ms)
-                SELECT id, \(app), 0, \(user), token, gen_random_uuid()::text, 'apns', \(BadgePayload.pushType),
+                SELECT id, \(app), 0, \(user), token, gen_random_uuid()::text, \(provider.rawValue), \(BadgePayload.pushType),
                     \(BadgePayload.priority), \(queueing.expiresAtMs), 'pending', 0, \(queueing.dueAtMs), \(nowMs), \(nowMs)
                 FROM tokens
             ), stored AS (

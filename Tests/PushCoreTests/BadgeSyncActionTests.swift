@@ -3,7 +3,7 @@ import Testing
 
 /// Badge sync's decisions, without a store: stale → unchanged → coalesce → queue.
 @Suite(.timeLimit(.minutes(5))) struct BadgeSyncActionTests {
-    static let settings = BadgePushSettings(intervalMs: 5_000, timeToLiveMs: 60_000)
+    static let settings = BadgePushSettings(intervalMs: 5_000, timeToLiveMs: 60_000, provider: .apns)
     static let last = BadgeState(badge: 3, readAtMs: 100, queuedAtMs: 1_000)
 
     static func decide(_ last: BadgeState?, badge: Int, readAtMs: Int64, waiting: Bool = false, nowMs: Int64 = 2_000)
@@ -74,7 +74,7 @@ import Testing
 
     /// "Never" and "forever" saturate instead of wrapping.
     @Test func extremeTimesSaturate() {
-        let settings = BadgePushSettings(intervalMs: .max, timeToLiveMs: .max)
+        let settings = BadgePushSettings(intervalMs: .max, timeToLiveMs: .max, provider: .apns)
         let action = BadgeSyncAction.decide(
             last: BadgeState(badge: 1, readAtMs: 0, queuedAtMs: 10), update: BadgeUpdate(userID: "u", badge: 2, readAtMs: 1),
             pushWaiting: false, nowMs: 20, settings: settings)

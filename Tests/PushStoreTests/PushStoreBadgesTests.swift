@@ -5,7 +5,7 @@ import Testing
 @testable import StoreContract
 
 @Suite(.timeLimit(.minutes(5))) struct PushStoreBadgesTests {
-    static let settings = BadgePushSettings(intervalMs: 5_000, timeToLiveMs: 60_000)
+    static let settings = BadgePushSettings(intervalMs: 5_000, timeToLiveMs: 60_000, provider: .apns)
 
     static func badgePayloads(_ db: TestDatabase, user: String) async throws -> Int {
         try await db.count(

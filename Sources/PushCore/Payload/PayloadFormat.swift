@@ -13,6 +13,8 @@ public enum PayloadFormat: Sendable {
         if case .dataMessage(let rule) = self { return rule }
         return nil
     }
+
+    public var isNotification: Bool { dataMessageRule == nil }
 }
 
 /// How a provider measures a data message against its limit: its wrapping and escapes counted,

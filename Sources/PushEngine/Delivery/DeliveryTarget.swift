@@ -43,6 +43,12 @@ public struct DeliveryTarget: Sendable {
     /// Whether this app's pushes can go through `provider` (asked per push: no set is built).
     public func delivers(through provider: PushProvider) -> Bool { senders[provider] != nil }
 
+    /// Whose devices get badge pushes (`BadgePayload`, a notification payload): the provider the
+    /// app sends the notification format through, if any.
+    public var badgeProvider: PushProvider? {
+        routes.values.filter { $0.format.isNotification }.map(\.provider).min()
+    }
+
     /// Where this app's pushes can go.
     public var providers: Set<PushProvider> { Set(senders.keys) }
 

@@ -17,11 +17,11 @@ public final class BacklogLedger: Sendable {
 
     public struct State: Sendable {
         /// Capacity is the most pushes an app finished in one second over this many seconds:
-        /// while a backlog exists that is what the app's APNs takes; while idle it is the last
+        /// while a backlog exists that is what the app's providers take; while idle it is the last
         /// burst's figure, not the idle rate.
         static let windowSeconds = 10
         /// Assumed capacity (pushes/s) before anything was measured, or when less was: a fresh
-        /// relay, or one whose APNs just came back, may queue this much times `maxBacklog`.
+        /// relay, or one whose provider just came back, may queue this much times `maxBacklog`.
         let floorPerSecond: Int
         let maxBacklogMs: Int64
 

@@ -106,7 +106,7 @@ public enum DeliveryMetrics {
                 .increment()
         }
 
-        /// From the request to the provider's answer (APNs, or FCM with the token exchange when one was due).
+        /// From the request to the provider's answer (with the token exchange when one was due).
         package func providerLatency(_ provider: PushProvider, _ duration: Duration) {
             let timer = latencies.withLock { timers in
                 if let timer = timers[provider] { return timer }
@@ -136,7 +136,7 @@ public enum DeliveryMetrics {
             eventCommit.record(duration: duration)
         }
 
-        /// From the webhook's commit to APNs' answer: what a user waits for a push (queue and send).
+        /// From the webhook's commit to the provider's answer: what a user waits for a push (queue and send).
         package func pushWait(milliseconds: Int64) {
             wait.recordNanoseconds(max(0, milliseconds) * 1_000_000)
         }
@@ -156,7 +156,7 @@ public enum DeliveryMetrics {
             counter("pushrelay_retries_total", ["app"], [app]).increment()
         }
 
-        /// A device said it got a push; `delay` from APNs accepting it (nil if the relay had not
+        /// A device said it got a push; `delay` from the provider accepting it (nil if the relay had not
         /// recorded the send yet, as when the answer and the device race).
         package func acknowledged(app: String, delayMilliseconds: Int64?) {
             counter("pushrelay_push_acknowledgements_total", ["app"], [app]).increment()
@@ -214,7 +214,7 @@ public enum DeliveryMetrics {
             counter("pushrelay_token_removals_total", ["app", "reason", "provider"], [app, reason, provider.rawValue]).increment()
         }
 
-        /// FCM refused the app's credentials (SENDER_ID_MISMATCH, THIRD_PARTY_AUTH_ERROR, a token
+        /// A provider refused the app's credentials (a reason its sender labels, a token
         /// exchange refused): an operator must act; alert on any increase.
         package func credentialError(app: String, provider: PushProvider, reason: String) {
             counter("pushrelay_credential_errors_total", ["app", "provider", "reason"], [app, provider.rawValue, reason]).increment()

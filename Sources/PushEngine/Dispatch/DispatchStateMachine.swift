@@ -1,6 +1,6 @@
 import StoreContract
 
-/// The dispatcher loop's decisions, apart from SQLite, APNs and tasks: when to claim and how
+/// The dispatcher loop's decisions, apart from the store, the providers and tasks: when to claim and how
 /// much, when to record outcomes, when to wait, and how to shut down.
 ///
 /// `Dispatcher` feeds it what happened (a turn began, a claim came back, a send finished, the
@@ -76,7 +76,7 @@ struct DispatchStateMachine {
     private let shutdownGrace: Duration
     private let drainedClaimDelayMs: Int64
     private let recordIntervalMs: Int64
-    /// Claims come in steps of a quarter batch, so the APNs connections never wait for a whole
+    /// Claims come in steps of a quarter batch, so the provider connections never wait for a whole
     /// batch's room.
     let claimStep: Int
 
@@ -189,7 +189,7 @@ struct DispatchStateMachine {
     /// Outcomes a record timer already covers wait for it, idle or not: recording each event's
     /// few outcomes as soon as its sends came back cost a write transaction per event at low
     /// rates, on the one writer the webhooks' commits wait for. A crash loses at most
-    /// `recordInterval` of outcomes, as under load: those pushes are sent again (same apns-id).
+    /// `recordInterval` of outcomes, as under load: those pushes are sent again (same push id).
     /// The backlog gauges are published then all the same (an idle flush used to do it), so an
     /// idle relay never shows the last backlog it had.
     mutating func readyToWait() -> Action {
@@ -218,7 +218,7 @@ struct DispatchStateMachine {
         return .startWaker(inFlight == 0 ? .untilNextRetry : answersWake ? .idlePoll : .answersDue)
     }
 
-    /// Whether an APNs answer must wake the waiting loop: only when finished sends free
+    /// Whether a provider's answer must wake the waiting loop: only when finished sends free
     /// something waited for. Claimed sends free claim room (a backlog drains through it);
     /// handed-off sends free the webhooks' hand-off room, which matters once half of it is held;
     /// a stopping loop waits for its last sends. Otherwise answers wait for the next hand-off's
@@ -244,7 +244,7 @@ struct DispatchStateMachine {
         }
     }
 
-    /// A delivery was not sent (expired, or its app has no APNs target): its outcome is known.
+    /// A delivery was not sent (expired, or its app has no route for its provider): its outcome is known.
     mutating func notStarted(_ outcome: DeliveryOutcome, app: String, handedOff: Bool) -> Action {
         outcomes.append(outcome)
         return handedOff ? settleHandedOff(app: app) : .none
@@ -277,7 +277,7 @@ struct DispatchStateMachine {
     // MARK: Other child tasks
 
     /// The waker fired: a signal (a hand-off, `wake()`, `stop()`) or its timeout. Report the
-    /// gauges at least every `idlePoll`: while APNs stalls no outcome arrives to flush, and the
+    /// gauges at least every `idlePoll`: while a provider stalls no outcome arrives to flush, and the
     /// oldest push's age is what an alert needs to see grow.
     ///
     /// Only the timeout makes a drained or capped queue worth claiming again (retries falling

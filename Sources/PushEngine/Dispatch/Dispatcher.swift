@@ -5,8 +5,7 @@ import StoreContract
 import ServiceLifecycle
 import Synchronization
 
-/// Sends queued deliveries through each app's sender for their provider (`PushSender`: APNs,
-/// FCM, HMS) and records what happened.
+/// Sends queued deliveries through each app's sender for their provider (`PushSender`) and records what happened.
 ///
 /// Run it as a ServiceLifecycle `Service` next to the HTTP server. On start it puts deliveries a
 /// crash left in flight back to pending. Then it claims due deliveries in batches, never holding
@@ -311,7 +310,7 @@ public final class Dispatcher: Service, Sendable {
 
     /// Records outcomes in one transaction. Runs detached from cancellation so a shutdown still
     /// records what was sent; on failure the deliveries stay in flight and are resent (same
-    /// apns-id) after a restart, or on a shared store once their lease runs out.
+    /// push id) after a restart, or on a shared store once their lease runs out.
     func write(_ batch: [DeliveryOutcome]) async {
         let store = self.store
         let result = await Task { try await store.recordOutcomes(batch) }.result

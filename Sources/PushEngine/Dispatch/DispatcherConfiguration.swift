@@ -2,18 +2,18 @@
 public struct DispatcherConfiguration: Sendable, Hashable {
     /// Most deliveries held in memory (claimed and not yet recorded). Everything beyond waits in
     /// SQLite, so a backlog of millions costs disk, not RAM. Pick about twice the sum of the
-    /// APNs clients' stream capacity (connections × concurrent streams).
+    /// the provider clients' stream capacity (connections × concurrent streams).
     public var window: Int
     /// Most deliveries claimed per query.
     public var claimBatch: Int
     /// Most claimed deliveries one app holds at once. The default leaves a claim batch of the
-    /// window to the other apps: an app whose APNs is slow (or whose backlog is a million
+    /// window to the other apps: an app whose provider is slow (or whose backlog is a million
     /// pushes) cannot delay another app's pushes beyond one claim.
     public var appWindow: Int
     /// Outcomes recorded per transaction (recorded sooner when the pipeline runs dry).
     public var recordBatch: Int
     /// Outcomes are recorded at least this often while sends finish, even short of a batch:
-    /// a sent push shows as sent (and leaves in-flight) soon after APNs accepted it.
+    /// a sent push shows as sent (and leaves in-flight) soon after the provider accepted it.
     public var recordInterval: Duration
     /// After a claim found nothing more due, the dispatcher claims again without a `wake()` no
     /// sooner than this: retries falling due are picked up, without a query per loop turn.
@@ -26,7 +26,7 @@ public struct DispatcherConfiguration: Sendable, Hashable {
     public var idlePoll: Duration
     /// On graceful shutdown, how long in-flight sends may take before they are put back.
     public var shutdownGrace: Duration
-    /// Per-request deadline every sender is given (APNs' and FCM's clients' default, 15 s).
+    /// Per-request deadline every sender is given (the HTTP/2 clients' default, 15 s).
     public var requestTimeout: Duration
     /// The longest an accepted push should wait, in measured sending time of its app: the
     /// webhook refuses (503, Retry-After) an event that would make the app's unsent pushes take

@@ -5,7 +5,7 @@ struct RetryPolicy: Sendable {
 
     /// - Parameters:
     ///   - attempts: attempts made so far, including the one that just failed (≥ 1).
-    ///   - suggested: APNs' Retry-After or the client's suggested minimum.
+    ///   - suggested: the provider's Retry-After or the client's suggested minimum.
     ///   - random: a value in 0..<1 (injected so tests are deterministic).
     func delay(attempts: Int, suggested: Duration, random: Double) -> Duration {
         let exponent = min(max(attempts - 1, 0), 30)

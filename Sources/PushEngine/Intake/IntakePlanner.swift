@@ -29,7 +29,7 @@ public struct IntakePlanner: Sendable {
         let plan = planner.plan(event, lookup: RecipientLookup(states), now: Date(timeIntervalSince1970: Double(nowMs) / 1000))
         let expiresAt = nowMs + target.timeToLive.milliseconds
         var accepted = AcceptedEvent(plan: plan, senderID: event.sender?.userID, acceptedAtMs: nowMs) {
-            // The id names the delivery at the provider (APNs' apns-id) and in logs and retries.
+            // The id names the delivery at the provider (the push id) and in logs and retries.
             let provider = $0.deviceToken.provider
             return NewDelivery(
                 planned: $0, pushID: PushID.random(), pushType: target.storedPushType(for: provider),

@@ -1,7 +1,7 @@
 import Synchronization
 
 /// True when `task` finishes before `limit`; false otherwise, leaving it to run (it is not
-/// awaited). The stop's steps use it so that one waiting on something outside the relay (an APNs
+/// awaited). The stop's steps use it so that one waiting on something outside the relay (a provider
 /// connection, a PostgreSQL query on a hung connection, which cannot be cancelled) does not hold
 /// the stop past systemd's TimeoutStopSec.
 package func firstFinished(_ task: Task<Void, Never>, orAfter limit: Duration) async -> Bool {

@@ -84,7 +84,7 @@ extension RESTAPI {
         }
     }
 
-    /// The path's `{token_type}`, any case: a provider's Sendbird name (`apns`, `gcm`, `huawei`, …).
+    /// The path's `{token_type}`, any case: a provider's Sendbird name (`ProviderDescription.sendbirdPath`).
     static func provider(_ context: RelayRequestContext) throws(APIError) -> ProviderDescription {
         let type = try RequestParameter.decoded("token_type", from: context)
         if let provider = ProviderCatalog.installed.provider(sendbirdPath: type) { return provider }
@@ -97,7 +97,7 @@ extension RESTAPI {
         try normalise(try RequestParameter.decoded("token", from: context), provider: provider, field: "token", code: .tokenRemovalFailed)
     }
 
-    /// `raw` as stored, by the provider's token format (APNs tokens lowercase hex, FCM and HMS tokens as given).
+    /// `raw` as stored, by the provider's token format.
     static func normalise(_ raw: String, provider: ProviderDescription, field: String, code: SendbirdErrorCode) throws(APIError)
         -> String
     {
@@ -108,14 +108,14 @@ extension RESTAPI {
     }
 }
 
-/// `POST …/push/{apns,gcm,huawei}`: the registered token.
+/// `POST …/push/{token_type}`: the registered token.
 private struct TokenAdded: ResponseEncodable {
     var token: String
     var type: String
     var user: SendbirdUser
 }
 
-/// `GET …/push/{apns,gcm,huawei}`; `token` is Sendbird's deprecated copy of `tokens`.
+/// `GET …/push/{token_type}`; `token` is Sendbird's deprecated copy of `tokens`.
 private struct TokenList: ResponseEncodable {
     var tokens: [String]
     var type: String
@@ -123,7 +123,7 @@ private struct TokenList: ResponseEncodable {
     var token: [String]
 }
 
-/// `DELETE …/push/{apns,gcm,huawei}/{token}`. `token` is a string, as Sendbird's doc table and SDK model
+/// `DELETE …/push/{token_type}/{token}`. `token` is a string, as Sendbird's doc table and SDK model
 /// type it (one doc example shows a list; the SDK rejects that).
 private struct TokenRemoved: ResponseEncodable {
     var token: String

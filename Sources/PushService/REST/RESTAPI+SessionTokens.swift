@@ -14,7 +14,7 @@ extension RESTAPI {
 
     func registerSessionTokenRoutes(on v3: RouterGroup<RelayRequestContext>) {
         // Issues a token. The user need not be known yet (the relay learns users on their first
-        // write, typically the device registering its APNs token with this very token).
+        // write, typically the device registering its device token with this very token).
         v3.post("users/:user_id/token") { request, context in
             let app = try context.requireApp()
             let user = try RequestParameter.decoded("user_id", from: context)

@@ -252,7 +252,8 @@ public struct WebhookIntake: Sendable {
         }
         try checkSize(read.updateCount, of: "read_updates", app: app, category: envelope.category)
         let target = try target(of: app, category: envelope.category)
-        let settings = BadgePushSettings(intervalMs: setting.interval.milliseconds, timeToLiveMs: target.timeToLive.milliseconds)
+        let settings = BadgePushSettings(
+            intervalMs: setting.interval.milliseconds, timeToLiveMs: target.timeToLive.milliseconds, provider: target.badgeProvider)
         let updates = read.readers.map { BadgeUpdate(userID: $0.userID, badge: $0.totalUnread, readAtMs: $0.readAtMs) }
         let nowMs = clock()
         let result = try await storeStep(app: app.appID, category: envelope.category) {

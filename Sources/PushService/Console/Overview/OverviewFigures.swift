@@ -26,7 +26,7 @@ struct OverviewFigures: Sendable, Equatable {
     var testPushes: Double
     /// The app's unsent pushes, where the relay exports them per app.
     var queueDepth: Double?
-    /// When the app's APNs client certificate expires (Unix seconds).
+    /// When the app's client certificate expires (Unix seconds).
     var certificateNotAfter: Double?
     /// Figures of the whole relay, every app's together.
     var relay: RelayFigures

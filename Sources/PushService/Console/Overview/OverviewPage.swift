@@ -56,8 +56,8 @@ struct OverviewPage: Sendable {
     }
 
     /// Each configured provider's credential and how long it lasts. Only a certificate has an
-    /// end the relay can read (an APNs client certificate); the others say what ends them (an
-    /// FCM service account key is valid until revoked in Google Cloud, an HMS client secret until reset).
+    /// end the relay can read (a client certificate); the others say what ends them
+    /// (`CredentialDescription`).
     static func credentials(_ app: AppConfiguration, certificateNotAfter: Double?, nowMs: Int64) -> [Credential] {
         app.providers.all.map { settings in
             let credential = settings.credential

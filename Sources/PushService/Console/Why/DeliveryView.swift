@@ -45,7 +45,7 @@ struct DeliveryView: Sendable {
         attempts = logged.attempts.map { Self.attempt($0, provider: d.provider.displayName) }
     }
 
-    /// "APNs answered 410 Unregistered", or "no answer: <the transport's error>" (scrubbed of tokens).
+    /// "answered 410 Unregistered", or "no answer: <the transport's error>" (scrubbed of tokens).
     static func attempt(_ a: DeliveryAttempt, provider: String) -> Attempt {
         let outcome: String
         if let status = a.status {
