@@ -8,7 +8,7 @@ import UUIDText
 enum DeliveryColumns {
     /// The columns `record(_:)` reads, in order; a payload may follow.
     static let list = """
-        id, app_id, message_id, user_id, device_token, push_id, push_type, priority, expires_at_ms, state, attempts, \
+        id, app_id, message_id, user_id, device_token, apns_id, push_type, priority, expires_at_ms, state, attempts, \
         next_attempt_at_ms, last_status, last_reason, sent_at_ms, created_at_ms, updated_at_ms, provider
         """
 
@@ -21,9 +21,9 @@ enum DeliveryColumns {
             try row.decode((Int64, String, Int64, String, String, String, String, Int, Int64, String, Int, Int64).self)
         let columns = row.makeRandomAccess()
         guard let pushID = UUIDText.parse(rawAPNsID) else {
-            throw PushStoreError.corruptValue(table: "deliveries", column: "push_id", value: rawAPNsID)
+            throw PushStoreError.corruptValue(table: "deliveries", column: "apns_id", value: rawAPNsID)
         }
-        let rawProvider = try columns[17].decode(String.self)
+        let rawProvider = try columns[17].decode(String?.self) ?? LegacyDeliveryProvider.name(ofPushType: pushType)
         guard let provider = PushProvider(rawValue: rawProvider) else {
             throw PushStoreError.corruptValue(table: "deliveries", column: "provider", value: rawProvider)
         }
@@ -48,11 +48,11 @@ enum DeliveryColumns {
         return record
     }
 
-    /// A row of `SELECT delivery_id, at_ms, status, reason, error, push_id FROM delivery_attempts`.
+    /// A row of `SELECT delivery_id, at_ms, status, reason, error, apns_id FROM delivery_attempts`.
     static func attempt(_ row: PostgresRow) throws -> (deliveryID: Int64, attempt: DeliveryAttempt) {
         let (deliveryID, atMs, status, reason, error, rawAPNsID) = try row.decode((Int64, Int64, Int?, String?, String?, String).self)
         guard let pushID = UUIDText.parse(rawAPNsID) else {
-            throw PushStoreError.corruptValue(table: "delivery_attempts", column: "push_id", value: rawAPNsID)
+            throw PushStoreError.corruptValue(table: "delivery_attempts", column: "apns_id", value: rawAPNsID)
         }
         return (deliveryID, DeliveryAttempt(atMs: atMs, status: status, reason: reason, error: error, pushID: pushID))
     }

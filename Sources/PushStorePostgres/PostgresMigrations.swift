@@ -82,15 +82,15 @@ enum PostgresMigrations {
         // its single writer pays for every random page). Built while the migration holds the
         // table: minutes on a log of tens of millions of skips.
         ("v8_per_app_log", ["CREATE INDEX decisions_on_user ON decisions (app_id, user_id, created_at_ms)"]),
-        // A delivery names its provider; its push id is every provider's (SQLite's `v19_delivery_provider`).
+        // A delivery names its provider (SQLite's `v19_delivery_provider`). Additive, as a fleet's roll
+        // needs: a relay of the previous release still inserts rows without it (read by
+        // `LegacyDeliveryProvider`), and still names the push id `apns_id`, the column's name until
+        // the release after this one renames it.
         (
             "v9_delivery_provider",
             [
-                "ALTER TABLE deliveries RENAME COLUMN apns_id TO push_id",
-                "ALTER TABLE delivery_attempts RENAME COLUMN apns_id TO push_id",
                 "ALTER TABLE deliveries ADD COLUMN provider text",
                 "UPDATE deliveries SET provider = CASE WHEN push_type IN ('fcm', 'hms') THEN push_type ELSE 'apns' END",
-                "ALTER TABLE deliveries ALTER COLUMN provider SET NOT NULL",
             ]
         ),
     ]

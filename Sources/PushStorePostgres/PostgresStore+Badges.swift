@@ -89,7 +89,7 @@ extension PostgresStore {
                     WHERE app_id = \(app) AND user_id = \(user) AND provider = \(provider.rawValue) ORDER BY registered_at, id
                 ) t
             ), queued AS (
-                INSERT INTO deliveries (id, app_id, message_id, user_id, device_token, push_id, provider, push_type, priority,
+                INSERT INTO deliveries (id, app_id, message_id, user_id, device_token, apns_id, provider, push_type, priority,
                     expires_at_ms, state, attempts, next_attempt_at_ms, created_at_ms, updated_at_ms)
                 SELECT id, \(app), 0, \(user), token, gen_random_uuid()::text, \(provider.rawValue), \(BadgePayload.pushType),
                     \(BadgePayload.priority), \(queueing.expiresAtMs), 'pending', 0, \(queueing.dueAtMs), \(nowMs), \(nowMs)

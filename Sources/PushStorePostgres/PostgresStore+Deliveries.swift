@@ -184,14 +184,14 @@ extension PostgresStore {
                 FROM o WHERE d.id = o.id
                 RETURNING d.id, d.app_id, d.device_token
             ), logged AS (
-                INSERT INTO delivery_attempts (delivery_id, at_ms, status, reason, error, push_id)
-                SELECT a.delivery_id, a.at_ms, a.status, a.reason, a.error, a.push_id
+                INSERT INTO delivery_attempts (delivery_id, at_ms, status, reason, error, apns_id)
+                SELECT a.delivery_id, a.at_ms, a.status, a.reason, a.error, a.apns_id
                 FROM unnest(
                     \(PostgresArray.int8(attemptOutcomes.map(\.deliveryID))), \(PostgresArray.int8(attemptRows.map(\.atMs))),
                     \(PostgresArray.int8(attemptRows.map { $0.status.map(Int64.init) })), \(PostgresArray.text(attemptRows.map(\.reason))),
                     \(PostgresArray.text(attemptRows.map(\.error))),
                     \(PostgresArray.text(attemptRows.map { UUIDText.lowercase($0.pushID) }))
-                ) WITH ORDINALITY AS a(delivery_id, at_ms, status, reason, error, push_id, n)
+                ) WITH ORDINALITY AS a(delivery_id, at_ms, status, reason, error, apns_id, n)
                 WHERE a.delivery_id IN (SELECT id FROM updated)  -- pruned meanwhile: nothing to log
                 ORDER BY a.n
             ), removed AS (

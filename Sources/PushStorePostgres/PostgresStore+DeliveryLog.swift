@@ -75,7 +75,7 @@ extension PostgresStore {
         var attempts: [Int64: [DeliveryAttempt]] = [:]
         for row in try await connection.rows(
             """
-            SELECT delivery_id, at_ms, status, reason, error, push_id FROM delivery_attempts
+            SELECT delivery_id, at_ms, status, reason, error, apns_id FROM delivery_attempts
             WHERE delivery_id = ANY(\(PostgresArray.int8(records.map(\.id)))) ORDER BY delivery_id, at_ms, id
             """, logger: logger)
         {

@@ -52,14 +52,14 @@ extension PostgresStore {
                                 \(PostgresArray.text(batch.deviceTokens)), \(PostgresArray.text(batch.pushIDs)),
                                 \(PostgresArray.text(batch.providers)), \(PostgresArray.text(batch.pushTypes)), \(PostgresArray.int8(batch.priorities)),
                                 \(PostgresArray.int8(batch.expiresAtMs)), \(PostgresArray.bytea(batch.payloads))
-                            ) WITH ORDINALITY AS v(event, user_id, device_token, push_id, provider, push_type, priority, expires_at_ms, payload, k)
+                            ) WITH ORDINALITY AS v(event, user_id, device_token, apns_id, provider, push_type, priority, expires_at_ms, payload, k)
                             JOIN fresh f ON f.n = v.event
                             ORDER BY v.k
                         ) v
                     ), queued AS (
-                        INSERT INTO deliveries (id, app_id, message_id, user_id, device_token, push_id, provider, push_type, priority,
+                        INSERT INTO deliveries (id, app_id, message_id, user_id, device_token, apns_id, provider, push_type, priority,
                             expires_at_ms, state, attempts, next_attempt_at_ms, created_at_ms, updated_at_ms, lease_owner, lease_expires_at_ms)
-                        SELECT id, app_id, message_id, user_id, device_token, push_id, provider, push_type, priority, expires_at_ms,
+                        SELECT id, app_id, message_id, user_id, device_token, apns_id, provider, push_type, priority, expires_at_ms,
                             CASE WHEN handed_off THEN 'in_flight' ELSE 'pending' END, 0, created_at_ms, created_at_ms, created_at_ms,
                             CASE WHEN handed_off THEN \(nodeID) END, CASE WHEN handed_off THEN \(leaseUntil) END
                         FROM planned

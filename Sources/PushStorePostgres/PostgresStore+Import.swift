@@ -89,21 +89,21 @@ extension PostgresStore {
                             \(PostgresArray.int8(d.map(\.acknowledgedAtMs))), \(PostgresArray.text(d.map(\.providerMessageID))),
                             \(PostgresArray.int8(d.map(\.clickedAtMs))), \(PostgresArray.bool(d.map(\.isTest))),
                             \(PostgresArray.text(d.map(\.provider)))
-                        ) WITH ORDINALITY AS s(app_id, message_id, user_id, device_token, push_id, push_type, priority, expires_at_ms,
+                        ) WITH ORDINALITY AS s(app_id, message_id, user_id, device_token, apns_id, push_type, priority, expires_at_ms,
                             state, attempts, next_attempt_at_ms, last_status, last_reason, sent_at_ms, created_at_ms, updated_at_ms,
                             has_payload, payload, acknowledged_at_ms, message_name, clicked_at_ms, is_test, provider, k)
                     ), fresh AS (
                         SELECT nextval(pg_get_serial_sequence('deliveries', 'id')) AS id, s.* FROM (
                             SELECT * FROM src s WHERE NOT EXISTS (
                                 SELECT 1 FROM deliveries x WHERE x.app_id = s.app_id AND x.message_id = s.message_id
-                                    AND x.user_id = s.user_id AND x.push_id = s.push_id)
+                                    AND x.user_id = s.user_id AND x.apns_id = s.apns_id)
                             ORDER BY k
                         ) s
                     ), queued AS (
-                        INSERT INTO deliveries (id, app_id, message_id, user_id, device_token, push_id, provider, push_type, priority,
+                        INSERT INTO deliveries (id, app_id, message_id, user_id, device_token, apns_id, provider, push_type, priority,
                             expires_at_ms, state, attempts, next_attempt_at_ms, last_status, last_reason, sent_at_ms, created_at_ms,
                             updated_at_ms, acknowledged_at_ms, message_name, clicked_at_ms, is_test)
-                        SELECT id, app_id, message_id, user_id, device_token, push_id, provider, push_type, priority, expires_at_ms,
+                        SELECT id, app_id, message_id, user_id, device_token, apns_id, provider, push_type, priority, expires_at_ms,
                             CASE WHEN state = 'in_flight' THEN 'pending' ELSE state END, attempts, next_attempt_at_ms, last_status,
                             last_reason, sent_at_ms, created_at_ms, updated_at_ms, acknowledged_at_ms, message_name, clicked_at_ms, is_test
                         FROM fresh
@@ -111,12 +111,12 @@ extension PostgresStore {
                         INSERT INTO delivery_payloads (delivery_id, payload) SELECT id, payload FROM fresh WHERE has_payload
                         RETURNING 1
                     ), logged AS (
-                        INSERT INTO delivery_attempts (delivery_id, at_ms, status, reason, error, push_id)
-                        SELECT f.id, a.at_ms, a.status, a.reason, a.error, a.push_id
+                        INSERT INTO delivery_attempts (delivery_id, at_ms, status, reason, error, apns_id)
+                        SELECT f.id, a.at_ms, a.status, a.reason, a.error, a.apns_id
                         FROM unnest(
                             \(PostgresArray.int8(attemptOf)), \(PostgresArray.int8(atMs)), \(PostgresArray.int8(status)),
                             \(PostgresArray.text(reason)), \(PostgresArray.text(error)), \(PostgresArray.text(attemptAPNsID))
-                        ) WITH ORDINALITY AS a(k, at_ms, status, reason, error, push_id, o)
+                        ) WITH ORDINALITY AS a(k, at_ms, status, reason, error, apns_id, o)
                         JOIN fresh f ON f.k = a.k
                         ORDER BY a.o
                         RETURNING 1
@@ -142,9 +142,9 @@ extension PostgresStore {
                 FROM unnest(
                     \(PostgresArray.text(d.map(\.appID))), \(PostgresArray.int8(d.map(\.messageID))),
                     \(PostgresArray.text(d.map(\.userID))), \(PostgresArray.text(d.map(\.pushID)))
-                ) AS s(app_id, message_id, user_id, push_id)
+                ) AS s(app_id, message_id, user_id, apns_id)
                 JOIN deliveries x ON x.app_id = s.app_id AND x.message_id = s.message_id AND x.user_id = s.user_id
-                    AND x.push_id = s.push_id
+                    AND x.apns_id = s.apns_id
                 LEFT JOIN delivery_payloads p ON p.delivery_id = x.id
                 """, logger: logger
             ) { try $0.decode((Int64, Int64, Int64).self) }.first ?? (Int64(0), Int64(0), Int64(0))

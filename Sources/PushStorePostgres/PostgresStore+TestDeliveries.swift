@@ -24,7 +24,7 @@ extension PostgresStore {
                 try await connection.rows(
                     """
                     WITH logged AS (
-                        INSERT INTO deliveries (app_id, message_id, user_id, device_token, push_id, provider, push_type, priority, expires_at_ms,
+                        INSERT INTO deliveries (app_id, message_id, user_id, device_token, apns_id, provider, push_type, priority, expires_at_ms,
                             state, attempts, next_attempt_at_ms, last_status, last_reason, sent_at_ms, created_at_ms, updated_at_ms,
                             message_name, is_test)
                         VALUES (\(test.appID), \(TestDelivery.messageID), \(d.userID), \(d.deviceToken), \(UUIDText.lowercase(d.pushID)),
@@ -35,7 +35,7 @@ extension PostgresStore {
                     ), stored AS (
                         INSERT INTO delivery_payloads (delivery_id, payload) SELECT id, \(d.payload) FROM logged
                     ), attempted AS (
-                        INSERT INTO delivery_attempts (delivery_id, at_ms, status, reason, error, push_id)
+                        INSERT INTO delivery_attempts (delivery_id, at_ms, status, reason, error, apns_id)
                         SELECT id, \(a?.atMs), \(a?.status), \(a?.reason), \(a?.error), \(UUIDText.lowercase(d.pushID))
                         FROM logged WHERE \(logsAttempt)
                     ), removed AS (

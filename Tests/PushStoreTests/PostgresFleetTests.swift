@@ -187,6 +187,27 @@ import Testing
         #expect(try await fleet.a.commitEvents([Self.event(1, users: 2)]) == [nil], "the new release's relay sees it as a duplicate")
     }
 
+    /// During the roll to `v9_delivery_provider`, a relay of the previous release inserts
+    /// deliveries without a provider: they go where their push type said (FCM's and HMS's named
+    /// theirs; any other was APNs').
+    @Test func deliveriesThePreviousReleaseQueuedKeepTheirProvider() async throws {
+        let fleet = try await fleet()
+        let (cluster, database) = try #require(fleet.db.postgresDatabase)
+        for (n, pushType) in ["alert", "fcm", "hms"].enumerated() {
+            _ = try await cluster.psql(
+                database: database,
+                """
+                INSERT INTO deliveries (app_id, message_id, user_id, device_token, apns_id, push_type, priority, expires_at_ms,
+                    state, attempts, next_attempt_at_ms, created_at_ms, updated_at_ms)
+                VALUES ('app', 0, 'u', 't\(n)', '00000000-0000-4000-8000-00000000000\(n)', '\(pushType)', 10,
+                    9000000000000000, 'pending', 0, \(n), 0, 0);
+                INSERT INTO delivery_payloads (delivery_id, payload) SELECT max(id), '\\x7b7d' FROM deliveries
+                """)
+        }
+        let claimed = try await fleet.a.claimDue(nowMs: 10, limit: 10).sorted { $0.nextAttemptAtMs < $1.nextAttemptAtMs }
+        #expect(claimed.map(\.provider) == [.apns, .fcm, .hms])
+    }
+
     /// `resumeInFlight` at a relay's start takes back only its own claims (and hand-offs); the
     /// other relay's are still its own.
     @Test func resumeInFlightTouchesOnlyItsOwnRelaysDeliveries() async throws {
