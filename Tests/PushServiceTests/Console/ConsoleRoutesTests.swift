@@ -256,25 +256,31 @@ import Testing
             func exhaust(_ round: Int) async throws -> Bool {
                 for attempt in 0..<(ConsoleSignInLimiter.burst * 5) {
                     let attacker = ConsoleBrowser(relay)
-                    attacker.extraHeaders[HTTPField.Name("X-Forwarded-For")!] = "203.0.\(113 + round).\(attempt)"
+                    attacker.extraHeaders[HTTPField.Name("X-Forwarded-For")!] = "203.\(round).113.\(attempt)"
                     if try await attacker.signIn("a-guess-\(attempt)-0123456789", name: "ops").status == .tooManyRequests { return true }
                 }
                 return false
             }
-            #expect(try await exhaust(0), "guesses at one name are limited")
-            let stranger = ConsoleBrowser(relay)
-            stranger.extraHeaders[HTTPField.Name("X-Forwarded-For")!] = "198.51.100.5"
-            #expect(try await stranger.signIn("ops-secret-0123456789", name: "ops").status == .tooManyRequests)
+            // Whether ops' password from a browser without a valid device cookie meets the name's
+            // exhausted limit. (A sign-in can come back between the last guess and this one: tried a
+            // few times, such a browser must be limited at least once; a trusted one never would be.)
+            func limitedWithout(cookie: String?, address: Int) async throws -> Bool {
+                for round in 0..<5 {
+                    #expect(try await exhaust(round), "guesses at one name are limited")
+                    let browser = ConsoleBrowser(relay)
+                    browser.extraHeaders[HTTPField.Name("X-Forwarded-For")!] = "198.51.\(100 + round).\(address)"
+                    if let cookie { browser.cookies[ConsoleDeviceCookie.name] = cookie }
+                    if try await browser.signIn("ops-secret-0123456789", name: "ops").status == .tooManyRequests { return true }
+                }
+                return false
+            }
+            #expect(try await limitedWithout(cookie: nil, address: 5))
             let again = ConsoleBrowser(relay)
             again.extraHeaders[HTTPField.Name("X-Forwarded-For")!] = "198.51.100.4"
             again.cookies[ConsoleDeviceCookie.name] = device
             #expect(try await again.signIn("ops-secret-0123456789", name: "ops").location == "/console/overview")
             // A device cookie is for its user only, and cannot be made up.
-            let other = ConsoleBrowser(relay)
-            other.extraHeaders[HTTPField.Name("X-Forwarded-For")!] = "198.51.100.6"
-            other.cookies[ConsoleDeviceCookie.name] = String(repeating: "0", count: 96)
-            #expect(try await exhaust(1))
-            #expect(try await other.signIn("ops-secret-0123456789", name: "ops").status == .tooManyRequests)
+            #expect(try await limitedWithout(cookie: String(repeating: "0", count: 96), address: 6))
         }
     }
 
