@@ -74,6 +74,18 @@ import Testing
         #expect(try await read(store).states["u"]?.tokens == [])
     }
 
+    /// Reading again users the cache already holds replaces them: a full cache drops nothing for it.
+    @Test func usersAlreadyHeldDoNotOverflowAFullCache() {
+        let cache = RecipientCache(capacity: 8)
+        let entry = RecipientCache.UserEntry(state: nil, channelPreferences: [:])
+        let users = Dictionary(uniqueKeysWithValues: (0..<8).map { (ExactID("u\($0)"), entry) })
+        cache.store(app: "A", users: users.filter { $0.key.description < "u2" }, templates: nil, version: cache.version(app: "A"))
+        for _ in 0..<3 { cache.store(app: "A", users: users, templates: nil, version: cache.version(app: "A")) }
+        #expect(cache.lookUp(app: "A", users: (0..<8).map { "u\($0)" }).missing.isEmpty)
+        cache.store(app: "A", users: ["u7": entry], templates: nil, version: cache.version(app: "A"))
+        #expect(cache.lookUp(app: "A", users: (0..<8).map { "u\($0)" }).missing.isEmpty)
+    }
+
     /// Full, the cache drops a quarter and keeps the rest: a working set the size of the capacity
     /// mostly hits, where starting over made every user miss again.
     @Test func aFullCacheKeepsThreeQuartersOfWhatItHeld() {

@@ -266,8 +266,10 @@ package final class RecipientCache: Sendable {
             let adding = kept.reduce(0) { $0 + $1.held.bytes }
             // A batch larger than the whole budget is not kept at all.
             guard !kept.isEmpty, adding <= byteCapacity, kept.count <= capacity else { return }
-            if contents.users.count + kept.count > capacity || contents.bytes + adding > byteCapacity {
-                contents.evict(toUsers: capacity * 3 / 4 - kept.count, bytes: byteCapacity * 3 / 4 - adding)
+            // Users already held are replaced, not added: only the others can overflow it.
+            let added = kept.reduce(0) { $0 + (contents.users[$1.key] == nil ? 1 : 0) }
+            if contents.users.count + added > capacity || contents.bytes + adding > byteCapacity {
+                contents.evict(toUsers: capacity * 3 / 4 - added, bytes: byteCapacity * 3 / 4 - adding)
             }
             for (key, held) in kept {
                 if let old = contents.users.updateValue(held, forKey: key) {
