@@ -76,10 +76,10 @@ public struct DataMessagePayload: Sendable, Hashable {
         for _ in 0..<8 {
             var options = builder.options
             options.maxPayloadBytes = budget
-            let apns = try PayloadBuilder(options: options).build(
+            let notification = try PayloadBuilder(options: options).build(
                 prepared: prepared, member: member, alert: alert, recipientTemplate: recipientTemplate, sound: sound,
                 translation: translation)
-            guard let data = DataMessagePayload(apns) else { break }
+            guard let data = DataMessagePayload(notification) else { break }
             var (count, limit) = (data.dataByteCount, maximumDataBytes)
             for rule in rules {
                 let bytes = rule.bytes(of: data)
@@ -88,7 +88,7 @@ public struct DataMessagePayload: Sendable, Hashable {
             if count <= limit { return data }
             // The overrun in notification bytes: a quote costs up to four times more in a count
             // that escapes the map again (HMS's) than in the notification payload.
-            let scale = max(1, Double(count) / Double(apns.data.count))
+            let scale = max(1, Double(count) / Double(notification.data.count))
             budget -= Int((Double(count - limit) / scale).rounded(.up))
         }
         throw .tooLarge(minimumBytes: maximumDataBytes + 1, limit: maximumDataBytes)

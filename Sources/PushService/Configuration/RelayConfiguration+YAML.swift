@@ -40,69 +40,26 @@ extension RelayConfiguration {
         let top = try ConfigMapping(root, path: "")
         try top.allowOnly(["listen", "database", "http", "apps", "log_level", "metrics", "delivery", "console"])
 
-        var logLevel = Logger.Level.info
-        if let text = try top.string("log_level") {
-            guard let level = Logger.Level(rawValue: text.lowercased()) else {
-                throw .invalidValue(
-                    key: "log_level", reason: "must be one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", "))")
-            }
-            logLevel = level
+        let logLevel = try Self.parseLogLevel(top)
+        let metrics = try top.mapping("metrics").map { section throws(ConfigurationError) in
+            try Self.parseMetrics(section, environment: environment)
         }
-
-        var metrics = MetricsConfiguration()
-        if let metricsMap = try top.mapping("metrics") {
-            try metricsMap.allowOnly(["token"])
-            if let token = try metricsMap.secret("token", environment: environment)?.0 {
-                guard token.value.count >= 16 else {
-                    throw .invalidValue(key: metricsMap.name("token"), reason: "must be at least 16 characters")
-                }
-                metrics.token = token
-            }
-        }
-
-        var delivery = DeliveryConfiguration()
-        if let deliveryMap = try top.mapping("delivery") {
-            try deliveryMap.allowOnly(["prune_after", "shutdown_grace", "max_backlog", "retry_backoff", "retry_max_backoff"])
-            if let value = try deliveryMap.duration("prune_after") { delivery.pruneAfter = value }
-            if let value = try deliveryMap.duration("shutdown_grace") { delivery.shutdownGrace = value }
-            if let value = try deliveryMap.duration("max_backlog") { delivery.maxBacklog = value }
-            let allowed = DeliveryConfiguration.allowedRetryBackoff
-            if let value = try deliveryMap.duration("retry_backoff", in: allowed, "100ms...1h") { delivery.retryInitialBackoff = value }
-            if let value = try deliveryMap.duration("retry_max_backoff", in: allowed, "100ms...1h") { delivery.retryMaximumBackoff = value }
-            guard delivery.retryMaximumBackoff >= delivery.retryInitialBackoff else {
-                throw .invalidValue(key: deliveryMap.name("retry_max_backoff"), reason: "must not be below delivery.retry_backoff")
-            }
-        }
-
-        let listenMap = try top.requiredMapping("listen")
-        try listenMap.allowOnly(["host", "port"])
-        let host = try listenMap.string("host") ?? ListenConfiguration().host
-        guard !host.isEmpty else { throw .invalidValue(key: listenMap.name("host"), reason: "must not be empty") }
-        let port = try listenMap.int("port") ?? ListenConfiguration().port
-        guard (0...65535).contains(port) else { throw .invalidValue(key: listenMap.name("port"), reason: "must be 0...65535") }
-
+        let delivery = try top.mapping("delivery").map(Self.parseDelivery) ?? DeliveryConfiguration()
+        let listen = try Self.parseListen(try top.requiredMapping("listen"))
         let database = try Self.parseDatabase(try top.requiredMapping("database"), environment: environment)
-
         let http = try top.mapping("http").map(Self.parseHTTP) ?? HTTPConfiguration()
-
-        guard let appNodes = try top.sequence("apps") else { throw .missingKey("apps") }
-        guard !appNodes.isEmpty else { throw .invalidValue(key: "apps", reason: "must list at least one app") }
-        var apps: [AppConfiguration] = []
-        for (index, node) in appNodes.enumerated() {
-            apps.append(try Self.parseApp(try ConfigMapping(node, path: "apps[\(index)]"), after: apps, environment: environment))
-        }
-
+        let apps = try Self.parseApps(top, environment: environment)
         let console = try top.mapping("console").map { section throws(ConfigurationError) in
             try Self.parseConsole(section, apps: apps, environment: environment)
         }
 
         var configuration = RelayConfiguration(
-            listen: ListenConfiguration(host: host, port: port),
+            listen: listen,
             database: database,
             http: http,
             apps: apps,
             logLevel: logLevel,
-            metrics: metrics,
+            metrics: metrics ?? MetricsConfiguration(),
             delivery: delivery,
             console: console ?? ConsoleConfiguration()
         )
@@ -110,5 +67,61 @@ extension RelayConfiguration {
         if let error = audit.error { throw error }
         configuration.warnings = audit.warnings
         return configuration
+    }
+
+    private static func parseLogLevel(_ top: ConfigMapping) throws(ConfigurationError) -> Logger.Level {
+        guard let text = try top.string("log_level") else { return .info }
+        guard let level = Logger.Level(rawValue: text.lowercased()) else {
+            throw .invalidValue(key: "log_level", reason: "must be one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        return level
+    }
+
+    private static func parseMetrics(_ map: ConfigMapping, environment: ConfigurationEnvironment) throws(ConfigurationError)
+        -> MetricsConfiguration
+    {
+        var metrics = MetricsConfiguration()
+        try map.allowOnly(["token"])
+        if let token = try map.secret("token", environment: environment)?.0 {
+            guard token.value.count >= 16 else { throw .invalidValue(key: map.name("token"), reason: "must be at least 16 characters") }
+            metrics.token = token
+        }
+        return metrics
+    }
+
+    private static func parseDelivery(_ map: ConfigMapping) throws(ConfigurationError) -> DeliveryConfiguration {
+        var delivery = DeliveryConfiguration()
+        try map.allowOnly(["prune_after", "shutdown_grace", "max_backlog", "retry_backoff", "retry_max_backoff"])
+        if let value = try map.duration("prune_after") { delivery.pruneAfter = value }
+        if let value = try map.duration("shutdown_grace") { delivery.shutdownGrace = value }
+        if let value = try map.duration("max_backlog") { delivery.maxBacklog = value }
+        let allowed = DeliveryConfiguration.allowedRetryBackoff
+        if let value = try map.duration("retry_backoff", in: allowed, "100ms...1h") { delivery.retryInitialBackoff = value }
+        if let value = try map.duration("retry_max_backoff", in: allowed, "100ms...1h") { delivery.retryMaximumBackoff = value }
+        guard delivery.retryMaximumBackoff >= delivery.retryInitialBackoff else {
+            throw .invalidValue(key: map.name("retry_max_backoff"), reason: "must not be below delivery.retry_backoff")
+        }
+        return delivery
+    }
+
+    private static func parseListen(_ map: ConfigMapping) throws(ConfigurationError) -> ListenConfiguration {
+        try map.allowOnly(["host", "port"])
+        let host = try map.string("host") ?? ListenConfiguration().host
+        guard !host.isEmpty else { throw .invalidValue(key: map.name("host"), reason: "must not be empty") }
+        let port = try map.int("port") ?? ListenConfiguration().port
+        guard (0...65535).contains(port) else { throw .invalidValue(key: map.name("port"), reason: "must be 0...65535") }
+        return ListenConfiguration(host: host, port: port)
+    }
+
+    private static func parseApps(_ top: ConfigMapping, environment: ConfigurationEnvironment) throws(ConfigurationError)
+        -> [AppConfiguration]
+    {
+        guard let appNodes = try top.sequence("apps") else { throw .missingKey("apps") }
+        guard !appNodes.isEmpty else { throw .invalidValue(key: "apps", reason: "must list at least one app") }
+        var apps: [AppConfiguration] = []
+        for (index, node) in appNodes.enumerated() {
+            apps.append(try Self.parseApp(try ConfigMapping(node, path: "apps[\(index)]"), after: apps, environment: environment))
+        }
+        return apps
     }
 }

@@ -92,10 +92,10 @@ struct DeliveryBody: Encodable {
         state = d.state.rawValue
         push_id = UUIDText.lowercase(d.pushID)
         let fields = ProviderCatalog.installed.description(of: d.provider)?.logFields ?? DeliveryLogFields()
-        let apns = fields.pushIDIsProviderID
-        apns_id = apns ? push_id : nil
+        let namedByPushID = fields.pushIDIsProviderID
+        apns_id = namedByPushID ? push_id : nil
         push_type = d.pushType
-        priority = apns ? d.priority : nil
+        priority = namedByPushID ? d.priority : nil
         attempts = d.attempts
         last_status = d.lastStatus
         last_reason = d.lastReason
@@ -109,7 +109,7 @@ struct DeliveryBody: Encodable {
         provider_message_id = logged.providerMessageID
         fcm_message_name = fields.messageName ? logged.providerMessageID : nil
         test = logged.isTest ? true : nil
-        attempt_log = logged.attempts.map { AttemptBody($0, apns: apns) }
+        attempt_log = logged.attempts.map { AttemptBody($0, namedByPushID: namedByPushID) }
     }
 }
 
@@ -122,12 +122,12 @@ struct AttemptBody: Encodable {
     /// APNs pushes only, as the delivery's.
     var apns_id: String?
 
-    init(_ a: DeliveryAttempt, apns: Bool) {
+    init(_ a: DeliveryAttempt, namedByPushID: Bool) {
         at = a.atMs
         status = a.status
         reason = a.reason
         error = a.error
         push_id = UUIDText.lowercase(a.pushID)
-        apns_id = apns ? push_id : nil
+        apns_id = namedByPushID ? push_id : nil
     }
 }
