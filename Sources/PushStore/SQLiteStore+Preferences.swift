@@ -13,7 +13,7 @@ extension SQLiteStore {
     }
 
     static func preferences(_ db: Database, app: String, user: String) throws -> UserPushPreferences {
-        try UserPreferencesRecord.fetchOne(db, key: ["app_id": app, "user_id": user])?.preferences() ?? .defaults
+        try UserPreferencesRow.fetch(db, app: app, user: user) ?? .defaults
     }
 
     /// Reads, changes and writes a user's preferences in one transaction (creating the user), so
@@ -31,7 +31,7 @@ extension SQLiteStore {
             try Self.ensureUser(db, app: app, user: user, now: now)
             var preferences = try Self.preferences(db, app: app, user: user)
             try change(&preferences)
-            try UserPreferencesRecord(app: app, user: user, preferences: preferences).save(db)
+            try UserPreferencesRow.save(db, app: app, user: user, preferences)
             return preferences
         }
     }
@@ -41,7 +41,7 @@ extension SQLiteStore {
     public func resetPreferences(app: String, user: String) async throws -> UserPushPreferences? {
         try await registryWrite(app: app) { db in
             guard try Self.userExists(db, app: app, user: user) else { return nil }
-            _ = try UserPreferencesRecord.deleteOne(db, key: ["app_id": app, "user_id": user])
+            try UserPreferencesRow.delete(db, app: app, user: user)
             return .defaults
         }
     }

@@ -93,7 +93,7 @@ extension SQLiteStore {
             throw PushStoreError.corruptValue(table: "users", column: "push_template", value: raw)
         }
         let preferences =
-            try row.optionalString(3).map { try UserPreferencesRecord(app: app, user: user, readModel: $0).preferences() } ?? .defaults
+            try row.optionalString(3).map(UserPreferencesRow.readModel) ?? .defaults
         return RecipientPushState(
             userID: user, tokens: try ReadModelTokens.decode(row.string(2)), preferences: preferences,
             channelPreference: .defaults, templateName: templateName, languages: PreferredLanguages(stored: row.string(5)))

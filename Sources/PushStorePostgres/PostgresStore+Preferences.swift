@@ -9,12 +9,13 @@ extension PostgresStore {
         try await withConnection { connection in
             try await connection.rows(
                 """
-                SELECT \(unescaped: Self.prefixed("p", PreferenceColumns.user)), p.app_id IS NULL FROM users u
+                SELECT \(unescaped: Self.prefixed("p", PreferenceColumns.user)), p.app_id IS NULL AS no_preferences FROM users u
                 LEFT JOIN user_push_preferences p ON p.app_id = u.app_id AND p.user_id = u.user_id
                 WHERE u.app_id = \(app) AND u.user_id = \(user)
                 """, logger: logger
             ) { row in
-                try row.makeRandomAccess()[15].decode(Bool.self) ? .defaults : try PreferenceColumns.userPreferences(row)
+                let columns = row.makeRandomAccess()
+                return try columns["no_preferences"].decode(Bool.self) ? .defaults : try PreferenceColumns.userPreferences(columns)
             }.first
         }
     }

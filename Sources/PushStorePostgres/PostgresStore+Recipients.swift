@@ -71,7 +71,7 @@ extension PostgresStore {
         for user in users { entries[ExactID(user)] = RecipientCache.UserEntry(state: nil, channelPreferences: [:]) }
         let rows = try await connection.rows(
             """
-            SELECT \(unescaped: prefixed("p", PreferenceColumns.user)), p.app_id IS NULL, u.user_id, u.push_template,
+            SELECT \(unescaped: prefixed("p", PreferenceColumns.user)), p.app_id IS NULL AS no_preferences, u.user_id, u.push_template,
                 t.tokens, t.registered, c.channels, c.triggers, c.sounds, c.has_sound, t.providers, u.preferred_languages
             FROM users u
             LEFT JOIN user_push_preferences p ON p.app_id = u.app_id AND p.user_id = u.user_id
@@ -90,25 +90,25 @@ extension PostgresStore {
             """, logger: logger)
         for row in rows {
             let columns = row.makeRandomAccess()
-            let user = try columns[16].decode(String.self)
-            let templateName = try templateName(try columns[17].decode(String.self))
-            let tokens = try columns[18].decode([String]?.self) ?? []
-            let registered = try columns[19].decode([Int64]?.self) ?? []
-            let providers = try columns[24].decode([String]?.self) ?? []
+            let user = try columns["user_id"].decode(String.self)
+            let templateName = try templateName(try columns["push_template"].decode(String.self))
+            let tokens = try columns["tokens"].decode([String]?.self) ?? []
+            let registered = try columns["registered"].decode([Int64]?.self) ?? []
+            let providers = try columns["providers"].decode([String]?.self) ?? []
             // A provider this version does not know (a newer relay's) cannot be delivered to here.
             let known = zip(tokens, zip(registered, providers)).compactMap { token, rest in
                 PushProvider(rawValue: rest.1).map { DeviceToken(token: token, registeredAtMs: rest.0, provider: $0) }
             }
             let state = RecipientPushState(
                 userID: user, tokens: known,
-                preferences: try columns[15].decode(Bool.self) ? .defaults : try PreferenceColumns.userPreferences(row),
+                preferences: try columns["no_preferences"].decode(Bool.self) ? .defaults : try PreferenceColumns.userPreferences(columns),
                 channelPreference: .defaults, templateName: templateName,
-                languages: PreferredLanguages(stored: try columns[25].decode(String.self)))
+                languages: PreferredLanguages(stored: try columns["preferred_languages"].decode(String.self)))
             var channelPreferences: [ExactID: ChannelPushPreference] = [:]
-            if let channels = try columns[20].decode([String]?.self) {
-                let triggers = try columns[21].decode([String].self)
-                let sounds = try columns[22].decode([String].self)
-                let hasSound = try columns[23].decode([Bool].self)
+            if let channels = try columns["channels"].decode([String]?.self) {
+                let triggers = try columns["triggers"].decode([String].self)
+                let sounds = try columns["sounds"].decode([String].self)
+                let hasSound = try columns["has_sound"].decode([Bool].self)
                 for (index, channel) in channels.enumerated() {
                     guard let trigger = ChannelPushTriggerOption(rawValue: triggers[index]) else {
                         throw PushStoreError.corruptValue(

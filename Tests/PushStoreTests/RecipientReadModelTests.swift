@@ -49,7 +49,7 @@ import Testing
                     DeviceToken(token: row["token"], registeredAtMs: row["registered_at"], provider: $0)
                 }
             }
-            let preferences = try UserPreferencesRecord.fetchOne(db, key: ["app_id": app, "user_id": user])?.preferences() ?? .defaults
+            let preferences = try UserPreferencesRow.fetch(db, app: app, user: user) ?? .defaults
             var channels: [ExactID: ChannelPushPreference] = [:]
             for record in try ChannelPreferenceRecord.filter(Column("app_id") == app && Column("user_id") == user).fetchAll(db) {
                 channels[ExactID(record.channelURL)] = try record.preference()
@@ -162,7 +162,7 @@ import Testing
                         INSERT INTO channel_push_preferences (app_id, user_id, channel_url, push_trigger_option, push_sound) VALUES
                             ('A', 'v', 'c', 'off', NULL), ('A', 'v', 'd', 'all', 's.caf');
                         """)
-                try UserPreferencesRecord(app: "A", user: "w", preferences: Self.fullPreferences).insert(db)
+                try UserPreferencesRow.save(db, app: "A", user: "w", Self.fullPreferences)
             }
             try pool.close()
         }
@@ -177,9 +177,35 @@ import Testing
         #expect(try await store.recipientStates(app: "B", users: ["u"], channel: "c")["u"]?.tokens.map(\.token) == [hexToken(9)])
     }
 
+    /// `v20_preferences_by_name` rewrites the copies the positional triggers wrote as objects keyed
+    /// by column name, and the new triggers keep writing them so.
+    @Test func preferenceCopiesBecomeObjectsKeyedByColumnName() async throws {
+        let db = try TemporaryDatabase()
+        do {
+            let pool = try DatabasePool(path: db.path)
+            try PushStoreMigrations.migrator.migrate(pool, upTo: "v19_delivery_provider")
+            try await pool.write { db in
+                try db.execute(sql: "INSERT INTO users (app_id, user_id, created_at, push_template) VALUES ('A', 'w', 1, 'default')")
+                try UserPreferencesRow.save(db, app: "A", user: "w", Self.fullPreferences)
+                #expect(try String.fetchOne(db, sql: "SELECT push_preferences FROM users")?.hasPrefix("[") == true)
+            }
+            try pool.close()
+        }
+        let store = try db.open()
+        let copy = try await store.pool.read { try String.fetchOne($0, sql: "SELECT push_preferences FROM users") }
+        #expect(copy?.hasPrefix("{\"push_trigger_option\":\"mention_only\"") == true)
+        #expect(try await store.recipientStates(app: "A", users: ["w"], channel: "c")["w"]?.preferences == Self.fullPreferences)
+        try await store.updatePreferences(app: "A", user: "w") { $0.pushSound = "new.caf" }
+        #expect(try await store.recipientStates(app: "A", users: ["w"], channel: "c")["w"]?.preferences.pushSound == "new.caf")
+        try await expectReadModelMatchesSources(store, "after v20")
+    }
+
     /// A read model that does not parse is a corrupt value naming the column, not a crash or a
     /// user without tokens.
-    @Test(arguments: ["push_tokens = 'not json'", "push_tokens = '[[1, 2, 3, 4]]'", "push_preferences = '[\"all\"]'"])
+    @Test(arguments: [
+        "push_tokens = 'not json'", "push_tokens = '[[1, 2, 3, 4]]'", "push_preferences = '[\"all\"]'",
+        "push_preferences = '{\"push_trigger_option\": 5}'", "push_preferences = '{\"do_not_disturb\": 2}'",
+    ])
     func aCorruptReadModelIsAnError(assignment: String) async throws {
         let db = try TemporaryDatabase()
         let store = try db.open()

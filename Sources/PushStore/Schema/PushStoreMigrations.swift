@@ -26,6 +26,7 @@ enum PushStoreMigrations {
         migrator.registerMigration("v17_console_sessions", migrate: ConsoleSessionSchema.migrate)
         migrator.registerMigration("v18_per_app_log", migrate: PerAppLogSchema.migrate)
         migrator.registerMigration("v19_delivery_provider", migrate: DeliveryProviderSchema.migrate)
+        migrator.registerMigration("v20_preferences_by_name", migrate: PreferencesByNameSchema.migrate)
         return migrator
     }
 

@@ -19,8 +19,9 @@ import StoreContract
 ///
 /// - `push_tokens`: a JSON array of `[token, registered_at, provider, id]`, in no particular
 ///   order (the reader sorts by registration, as `device_tokens_on_user` does).
-/// - `push_preferences`: NULL for the defaults, else a JSON array of the `user_push_preferences`
-///   columns after the key, in table order (`UserPreferencesRecord.init(readModel:)`).
+/// - `push_preferences`: NULL for the defaults, else the `user_push_preferences` columns after
+///   the key: a JSON array in table order as this migration wrote it, an object keyed by column
+///   name since `v20_preferences_by_name` (`UserPreferencesRow.readModel`).
 /// - `channel_preference_count`: how many `channel_push_preferences` rows the user has; the webhook
 ///   reads that table only for users with some.
 enum RecipientReadModelSchema {
@@ -32,7 +33,7 @@ enum RecipientReadModelSchema {
         """
     }
 
-    /// A `user_push_preferences` row as `push_preferences` holds it; `row` is NEW or a table alias.
+    /// A `user_push_preferences` row as this migration copied it; `row` is NEW or a table alias.
     private static func preferences(_ row: String) -> String {
         let columns = [
             "push_trigger_option", "do_not_disturb", "start_hour", "start_min", "end_hour", "end_min", "timezone",

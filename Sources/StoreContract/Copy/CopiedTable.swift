@@ -48,13 +48,7 @@ public struct CopiedTable: Sendable, Hashable {
             pageKey: ["id"], matchKey: ["app_id", "token", "user_id"], isRegistry: true),
         CopiedTable(
             "user_push_preferences",
-            [
-                ("app_id", .text), ("user_id", .text), ("push_trigger_option", .text), ("do_not_disturb", .boolean),
-                ("start_hour", .integer), ("start_min", .integer), ("end_hour", .integer), ("end_min", .integer),
-                ("timezone", .text), ("snooze_enabled", .boolean), ("snooze_start_ts", .integer), ("snooze_end_ts", .integer),
-                ("dnd_schedules", .text), ("push_sound", .text), ("block_push_from_bots", .boolean),
-                ("push_blocked_bot_ids", .text), ("enable_push_for_replies", .boolean),
-            ],
+            [("app_id", .text), ("user_id", .text)] + UserPreferenceColumns.all.map { ($0.name, $0.kind) },
             pageKey: ["app_id", "user_id"], isRegistry: true),
         CopiedTable(
             "channel_push_preferences",
