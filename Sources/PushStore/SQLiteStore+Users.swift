@@ -90,19 +90,9 @@ extension SQLiteStore {
         guard try await namesUser(app: app, user: user) else { return false }
         let erased = try await registryWrite(app: app) { db in
             let found = try UserErasure.find(db, app: app, user: user)
-            try Self.eraseSentDeliveries(found.sentDeliveries, db)
-            try Self.eraseSentMessages(found.sentMessages, app: app, user: user, db)
-            try Self.eraseOwnDeliveries(found.ownDeliveries, db)
-            for messages in found.decisionMessages.chunks(of: UserErasure.batch) {
-                let list = messages.map(String.init).joined(separator: ",")
-                try db.execute(
-                    sql: "DELETE FROM decisions WHERE app_id = ? AND message_id IN (\(list)) AND user_id = ?", arguments: [app, user])
+            for part in UserErasureScope.parts {
+                try Self.erase(part, found, app: app, user: user, db)
             }
-            try db.execute(sql: "DELETE FROM session_tokens WHERE app_id = ? AND user_id = ?", arguments: [app, user])
-            try db.execute(sql: "DELETE FROM badges WHERE app_id = ? AND user_id = ?", arguments: [app, user])
-            try db.execute(sql: "DELETE FROM logged_users WHERE app_id = ? AND user_id = ?", arguments: [app, user])
-            // Device tokens, preferences and channel preferences go with the user (ON DELETE CASCADE).
-            try db.execute(sql: "DELETE FROM users WHERE app_id = ? AND user_id = ?", arguments: [app, user])
             return !found.isEmpty
         }
         try await checkpointAfterErasure()
@@ -125,6 +115,25 @@ extension SQLiteStore {
         }
     }
 
+    private static func erase(_ part: UserErasureScope.Part, _ found: UserErasure, app: String, user: String, _ db: Database) throws {
+        switch part {
+        case .sentPushes: try eraseSentDeliveries(found.sentDeliveries, db)
+        case .sentMessages: try eraseSentMessages(found.sentMessages, app: app, user: user, db)
+        case .ownDeliveries: try eraseOwnDeliveries(found.ownDeliveries, db)
+        case .decisions:
+            for messages in found.decisionMessages.chunks(of: UserErasure.batch) {
+                let list = messages.map(String.init).joined(separator: ",")
+                try db.execute(
+                    sql: "DELETE FROM decisions WHERE app_id = ? AND message_id IN (\(list)) AND user_id = ?", arguments: [app, user])
+            }
+        case .userRows:
+            // `logged_users` is SQLite's own index of the users the log names (`PerAppLogSchema`).
+            for table in ["logged_users"] + UserErasureScope.userKeyedTables {
+                try db.execute(sql: "DELETE FROM \(table) WHERE app_id = ? AND user_id = ?", arguments: [app, user])
+            }
+        }
+    }
+
     /// The user's messages' pushes to others: their payloads go, pending ones fail.
     private static func eraseSentDeliveries(_ ids: [Int64], _ db: Database) throws {
         for chunk in ids.chunks(of: UserErasure.batch) {
@@ -135,7 +144,8 @@ extension SQLiteStore {
                 try db.execute(sql: "DELETE FROM packed_payloads WHERE first_delivery_id = ?", arguments: [first])
             }
             try db.execute(
-                sql: "UPDATE deliveries SET state = 'failed', last_reason = 'UserDeleted' WHERE id IN (\(list)) AND state = 'pending'")
+                sql: "UPDATE deliveries SET state = 'failed', last_reason = ? WHERE id IN (\(list)) AND state = 'pending'",
+                arguments: [UserErasureScope.pendingPushReason])
         }
     }
 

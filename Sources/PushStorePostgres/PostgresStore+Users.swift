@@ -91,36 +91,7 @@ extension PostgresStore {
         // A user nothing names costs the probes and no write transaction.
         guard try await namesUser(app: app, user: user) else { return false }
         let erased = try await transaction { connection in
-            let counts = try await connection.rows(
-                """
-                WITH sent AS (
-                    SELECT d.id, d.state FROM events e JOIN deliveries d ON d.app_id = e.app_id AND d.message_id = e.message_id
-                    WHERE e.app_id = \(app) AND e.sender_id = \(user)
-                ), own AS (
-                    SELECT id FROM deliveries WHERE app_id = \(app) AND user_id = \(user)
-                ), payloads AS (
-                    DELETE FROM delivery_payloads WHERE delivery_id IN (SELECT id FROM sent UNION ALL SELECT id FROM own)
-                ), failed AS (
-                    UPDATE deliveries SET state = 'failed', last_reason = 'UserDeleted', lease_owner = NULL, lease_expires_at_ms = NULL
-                    WHERE id IN (SELECT id FROM sent WHERE state = 'pending' EXCEPT SELECT id FROM own)
-                ), deliveries AS (
-                    -- Attempts go with their delivery (ON DELETE CASCADE).
-                    DELETE FROM deliveries WHERE id IN (SELECT id FROM own) RETURNING 1
-                ), decisions AS (
-                    DELETE FROM decisions WHERE app_id = \(app) AND user_id = \(user) RETURNING 1
-                ), senders AS (
-                    UPDATE events SET sender_id = NULL WHERE app_id = \(app) AND sender_id = \(user) RETURNING 1
-                ), sessions AS (
-                    DELETE FROM session_tokens WHERE app_id = \(app) AND user_id = \(user) RETURNING 1
-                ), badges AS (
-                    DELETE FROM badges WHERE app_id = \(app) AND user_id = \(user) RETURNING 1
-                ), users AS (
-                    DELETE FROM users WHERE app_id = \(app) AND user_id = \(user) RETURNING 1
-                )
-                SELECT (SELECT count(*) FROM deliveries) + (SELECT count(*) FROM decisions) + (SELECT count(*) FROM senders)
-                    + (SELECT count(*) FROM sessions) + (SELECT count(*) FROM badges) + (SELECT count(*) FROM users)
-                """, logger: logger
-            ) { try $0.decode(Int64.self) }
+            let counts = try await connection.rows(Self.erasure(app: app, user: user), logger: logger) { try $0.decode(Int64.self) }
             guard (counts.first ?? 0) > 0 else { return false }
             try await connection.run(
                 "SELECT pg_notify(\(RegistryListener.channel), \(RegistryListener.registryPrefix + app))", logger: logger)
@@ -128,5 +99,58 @@ extension PostgresStore {
         }
         if erased { recipientCache.invalidate(app: app) }
         return erased
+    }
+
+    /// One statement: the rows the user's messages and own deliveries hold (`sent`, `own`), then
+    /// a data-modifying step per part of `UserErasureScope`; answers how many rows naming the
+    /// user went (0: nothing to erase).
+    static func erasure(app: String, user: String) -> PostgresQuery {
+        var binds = PostgresBindings()
+        binds.append(app)
+        binds.append(user)
+        binds.append(UserErasureScope.pendingPushReason)
+        let steps = UserErasureScope.parts.flatMap(erasureSteps)
+        let sql = """
+            WITH sent AS (
+                SELECT d.id, d.state FROM events e JOIN deliveries d ON d.app_id = e.app_id AND d.message_id = e.message_id
+                WHERE e.app_id = $1 AND e.sender_id = $2
+            ), own AS (
+                SELECT id FROM deliveries WHERE app_id = $1 AND user_id = $2
+            ), \(steps.map { "\($0.name) AS (\n    \($0.sql)\n)" }.joined(separator: ", "))
+            SELECT 0\(steps.filter(\.counts).map { " + (SELECT count(*) FROM \($0.name))" }.joined())
+            """
+        return PostgresQuery(unsafeSQL: sql, binds: binds)
+    }
+
+    /// A part's statements; `counts`: its rows name the user (a payload or a failed push of their
+    /// message does not by itself).
+    private static func erasureSteps(_ part: UserErasureScope.Part) -> [(name: String, sql: String, counts: Bool)] {
+        switch part {
+        case .sentPushes:
+            [
+                ("sent_payloads", "DELETE FROM delivery_payloads WHERE delivery_id IN (SELECT id FROM sent)", false),
+                (
+                    "failed",
+                    """
+                    UPDATE deliveries SET state = 'failed', last_reason = $3, lease_owner = NULL, lease_expires_at_ms = NULL
+                        WHERE id IN (SELECT id FROM sent WHERE state = 'pending' EXCEPT SELECT id FROM own)
+                    """, false
+                ),
+            ]
+        case .sentMessages:
+            [("senders", "UPDATE events SET sender_id = NULL WHERE app_id = $1 AND sender_id = $2 RETURNING 1", true)]
+        case .ownDeliveries:
+            [
+                ("own_payloads", "DELETE FROM delivery_payloads WHERE delivery_id IN (SELECT id FROM own)", false),
+                // Attempts go with their delivery (ON DELETE CASCADE).
+                ("deliveries", "DELETE FROM deliveries WHERE id IN (SELECT id FROM own) RETURNING 1", true),
+            ]
+        case .decisions:
+            [("decisions", "DELETE FROM decisions WHERE app_id = $1 AND user_id = $2 RETURNING 1", true)]
+        case .userRows:
+            UserErasureScope.userKeyedTables.map {
+                ("rows_\($0)", "DELETE FROM \($0) WHERE app_id = $1 AND user_id = $2 RETURNING 1", true)
+            }
+        }
     }
 }

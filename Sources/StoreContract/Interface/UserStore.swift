@@ -21,8 +21,8 @@ public protocol UserStore: Sendable {
 
     /// Erases the user: the user row with their device tokens, preferences and template choice,
     /// their session tokens, every delivery (payload and attempts) and decision naming them, and
-    /// the payloads of pushes they sent (unsent ones fail with `UserDeleted`). Returns whether
-    /// the store held anything of theirs.
+    /// the payloads of pushes they sent (unsent ones fail with `UserDeleted`): the parts of
+    /// `UserErasureScope`, in one transaction. Returns whether the store held anything of theirs.
     func eraseUser(app: String, user: String) async throws -> Bool
 }
 
