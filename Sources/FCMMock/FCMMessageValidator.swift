@@ -1,4 +1,5 @@
 import Foundation
+import MockSupport
 
 /// Checks a `messages:send` body as FCM HTTP v1 does, for what the relay sends: one `message`
 /// to one `token`, a `data` map of strings (a number or object there is refused) within 4,096 bytes and without reserved keys, and
@@ -51,7 +52,8 @@ enum FCMMessageValidator {
         guard message.topic == nil, message.condition == nil, let token = message.token else {
             return .failure(.invalidArgument("Exactly one of token, topic or condition must be specified (fcm-mock takes token)."))
         }
-        guard isWellFormed(token: token) else {
+        // Registration tokens are URL-safe text; anything else is refused before a lookup.
+        guard TokenCharacters.isWellFormed(token) else {
             return .failure(.invalidArgument("The registration token is not a valid FCM registration token"))
         }
         let data = message.data ?? [:]
@@ -84,20 +86,6 @@ enum FCMMessageValidator {
         }
         return .success(
             Message(token: token, data: data, android: android, validateOnly: decoded.validate_only ?? decoded.validateOnly ?? false))
-    }
-
-    /// Registration tokens are URL-safe text; anything else is refused before a lookup.
-    static func isWellFormed(token: String) -> Bool {
-        !token.isEmpty && token.utf8.count <= 4096
-            && token.utf8.allSatisfy { byte in
-                switch byte {
-                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                    UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: ":"),
-                    UInt8(ascii: "."):
-                    true
-                default: false
-                }
-            }
     }
 
     /// Keys FCM keeps for itself.

@@ -1,38 +1,13 @@
-import Foundation
 import MockSupport
 
 /// The admin control surface: plaintext HTTP/1.1 on 127.0.0.1 (`FCMMockConfiguration.adminPort`),
-/// JSON in and out, for the `fcm-mock` executable and out-of-process test harnesses.
+/// JSON in and out, for the `fcm-mock` executable and out-of-process test harnesses: the routes
+/// `MockAdminControl` lists, with `FCMMockStats`, `RecordedMessage` and `FCMMockFaults`, where
 ///
-/// | Request | Body | Answer |
-/// |---|---|---|
-/// | `GET /stats` | — | 200, `FCMMockStats` (snake_case) |
-/// | `GET /messages?since=N` | — | 200, JSON array of `RecordedMessage` from index N (default 0) |
-/// | `GET /faults` | — | 200, what is still armed (`FCMMockFaults`) |
-/// | `POST /faults` | `FCMMockFaults` | 204 |
-/// | `DELETE /faults` | — | 204 |
-/// | `POST /unregister` | `{"tokens": ["…"]}` | 204: those tokens are answered 404 `UNREGISTERED` |
-/// | `POST /expire-tokens` | — | 204: every access token issued so far is answered 401 |
-/// | `POST /reset` | — | 204 |
-///
-/// Errors: 400/404/405 with `{"error":"<what is wrong>"}`.
+/// - `POST /unregister` `{"tokens": ["…"]}`: those tokens are answered 404 `UNREGISTERED`;
+/// - `POST /expire-tokens`: every access token issued so far is answered 401.
 enum FCMMockAdminAPI {
-    private struct TokensRequest: Decodable {
-        var tokens: [String]
-    }
-
     static func routes(core: FCMMockCore) -> AdminRoutes {
-        AdminRoutes([
-            .init(.GET, "/stats") { _ in .json(core.stats) },
-            .init(.GET, "/messages") { $0.page(of: core.messages) },
-            .init(.GET, "/faults") { _ in .json(core.armedFaults) },
-            .init(.POST, "/faults") { $0.applying(FCMMockFaults.self, refusal: "body is not a set of faults") { core.arm($0) } },
-            .command(.DELETE, "/faults") { core.clearFaults() },
-            .init(.POST, "/unregister") {
-                $0.applying(TokensRequest.self, refusal: "body must be {\"tokens\":[…]}") { core.markUnregistered($0.tokens) }
-            },
-            .command(.POST, "/expire-tokens") { core.expireAccessTokens() },
-            .command(.POST, "/reset") { core.reset() },
-        ])
+        core.adminRoutes(markingPath: "/unregister") { core.markUnregistered($0) }
     }
 }

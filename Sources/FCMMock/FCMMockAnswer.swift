@@ -1,11 +1,14 @@
 import Foundation
+import MockSupport
 
 /// One answer the mock writes on a stream: status, JSON body, and the headers Google adds. (An
 /// `Error` too: a validator refuses with the answer it gets.)
-struct FCMMockAnswer: Error, Sendable, Equatable {
+struct FCMMockAnswer: Error, Sendable, Equatable, MockHTTPAnswer {
     var status: Int
     var body: Data
     var retryAfterSeconds: Int?
+
+    static let contentType = "application/json; charset=UTF-8"
 
     /// `{"name": "projects/{project}/messages/{id}"}`.
     static func sent(name: String) -> FCMMockAnswer {

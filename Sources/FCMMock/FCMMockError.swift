@@ -1,5 +1,7 @@
+import MockSupport
+
 /// Errors the mock's API throws.
-public enum FCMMockError: Error, Sendable, Equatable, CustomStringConvertible {
+public enum FCMMockError: Error, Sendable, Equatable, CustomStringConvertible, MockServerError {
     /// `waitForMessages` ran out of time.
     case timedOut(waitingFor: String, after: Duration)
     case shutDown

@@ -1,8 +1,6 @@
 import Foundation
 import Logging
 import MockSupport
-import NIOCore
-import NIOSSL
 
 /// A stand-in for FCM HTTP v1 and Google's OAuth token endpoint on one HTTP/2 + TLS port
 /// (swift-nio-http2 + NIOSSL, not the relay's nghttp2 transport, so each checks the other):
@@ -23,73 +21,44 @@ import NIOSSL
 public final class FCMMockServer: Sendable {
     public let configuration: FCMMockConfiguration
     private let core: FCMMockCore
-    private let lifecycle = ServerLifecycle<MockListeners>()
+    private let host: MockServerHost<FCMMockState>
 
     /// Reads the service account (its public key) and opens the record file.
     public init(configuration: FCMMockConfiguration, logger: Logger = Logger(label: "FCMMock")) throws(FCMMockError) {
         self.configuration = configuration
         core = try FCMMockCore(configuration: configuration, logger: logger)
+        host = MockServerHost(shared: core.shared)
     }
 
     /// The bound TLS port once started (0 before).
-    public var port: Int {
-        lifecycle.running?.port ?? 0
-    }
+    public var port: Int { host.port }
 
-    public var adminPort: Int? {
-        lifecycle.running?.adminPort
-    }
+    public var adminPort: Int? { host.adminPort }
 
     /// The Firebase project the mock serves (the service account's).
     public var projectID: String { core.verifier.projectID }
 
+    /// HTTP/2 only, whatever ALPN said: FCM's front ends speak nothing else.
     public func start() async throws {
-        let running = try await lifecycle.start(alreadyStarted: FCMMockError.alreadyStarted, stopped: FCMMockError.shutDown) {
-            try await bind()
-        } release: { running in
-            try? await running.close(connections: [])
-        }
+        let running = try await host.start(applicationProtocols: ["h2"], admin: FCMMockAdminAPI.routes(core: core), responder: core)
         core.logger.info(
             "FCM mock listening",
             metadata: ["port": "\(running.port)", "adminPort": "\(running.adminPort.map(String.init) ?? "none")"])
     }
 
-    /// HTTP/2 only, whatever ALPN said: FCM's front ends speak nothing else.
-    private func bind() async throws -> MockListeners {
-        let tls: NIOSSLContext
-        do {
-            tls = try MockTLS.serverContext(
-                certificatePath: configuration.tlsCertificatePath, keyPath: configuration.tlsKeyPath,
-                applicationProtocols: ["h2"])
-        } catch {
-            throw FCMMockError.invalidTLSMaterial(path: configuration.tlsCertificatePath, detail: error.detail)
-        }
-        let core = core
-        let maxStreams = configuration.maxConcurrentStreams
-        return try await MockListeners.bind(configuration, admin: FCMMockAdminAPI.routes(core: core)) { channel in
-            let id = core.connectionAccepted(channel)
-            channel.closeFuture.whenComplete { _ in core.connectionClosed(id: id) }
-            return MockHTTPPipeline.configure(channel, tls: tls, maxConcurrentStreams: maxStreams, http1: false) { _ in
-                FCMStreamHandler(core: core, connectionID: id)
-            }
-        }
-    }
-
     /// Stops listening, closes every connection, fails pending waits and stops the threads.
     public func shutdown() async throws {
-        let running = lifecycle.stop()
-        let connections = core.shutDown()
-        try await running?.close(connections: connections, recordFile: core.recordFile)
+        try await host.shutdown()
     }
 
     // MARK: Recording, faults, stats
 
     /// Every accepted message so far (since start or the last `reset()`), in order.
-    public var messages: [RecordedMessage] { core.messages }
+    public var messages: [RecordedMessage] { core.records }
 
     /// Waits until at least `count` messages are recorded and returns them all.
     public func waitForMessages(count: Int, timeout: Duration) async throws -> [RecordedMessage] {
-        try await core.waitForMessages(count: count, timeout: timeout)
+        try await core.shared.waitForRecords(count: count, of: "messages", timeout: timeout)
     }
 
     public var stats: FCMMockStats { core.stats }

@@ -1,4 +1,5 @@
 import Foundation
+import MockSupport
 
 /// Checks a `messages:send` body as HMS Push Kit does, for what the relay sends: a data message
 /// (`message.data`, a string holding a JSON object) to a `token` array of 1 to 1,000 tokens, within

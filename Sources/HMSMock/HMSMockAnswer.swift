@@ -1,13 +1,16 @@
 import Foundation
+import MockSupport
 
 /// One answer the mock writes: status, JSON body, and a Retry-After when flow control sets one.
 /// (An `Error` too: the validator refuses with the answer it gets.)
-struct HMSMockAnswer: Error, Sendable, Equatable {
+struct HMSMockAnswer: Error, Sendable, Equatable, MockHTTPAnswer {
     var status: Int
     var body: Data
     var retryAfterSeconds: Int?
     /// The result code a `messages:send` answer carries (nil for the token endpoint and flow control).
     var code: HMSResultCode?
+
+    static let contentType = "application/json;charset=UTF-8"
 
     /// `messages:send`'s body: `{"code":"80000000","msg":"Success","requestId":"…"}`.
     static func result(_ code: HMSResultCode, message: String? = nil, requestID: String) -> HMSMockAnswer {

@@ -1,8 +1,6 @@
 import Foundation
 import Logging
 import MockSupport
-import NIOCore
-import NIOSSL
 
 /// A stand-in for HMS Push Kit's servers on one TLS port (swift-nio + NIOSSL, not the relay's client
 /// stack, so each checks the other), speaking HTTP/2 or HTTP/1.1 as ALPN chooses:
@@ -26,22 +24,19 @@ import NIOSSL
 public final class HMSMockServer: Sendable {
     public let configuration: HMSMockConfiguration
     private let core: HMSMockCore
-    private let lifecycle = ServerLifecycle<MockListeners>()
+    private let host: MockServerHost<HMSMockState>
 
     /// Opens the record file.
     public init(configuration: HMSMockConfiguration, logger: Logger = Logger(label: "HMSMock")) throws(HMSMockError) {
         self.configuration = configuration
         core = try HMSMockCore(configuration: configuration, logger: logger)
+        host = MockServerHost(shared: core.shared)
     }
 
     /// The bound TLS port once started (0 before).
-    public var port: Int {
-        lifecycle.running?.port ?? 0
-    }
+    public var port: Int { host.port }
 
-    public var adminPort: Int? {
-        lifecycle.running?.adminPort
-    }
+    public var adminPort: Int? { host.adminPort }
 
     /// What ALPN offers, in order of preference.
     public var applicationProtocols: [String] {
@@ -49,11 +44,8 @@ public final class HMSMockServer: Sendable {
     }
 
     public func start() async throws {
-        let running = try await lifecycle.start(alreadyStarted: HMSMockError.alreadyStarted, stopped: HMSMockError.shutDown) {
-            try await bind()
-        } release: { running in
-            try? await running.close(connections: [])
-        }
+        let running = try await host.start(
+            applicationProtocols: applicationProtocols, admin: HMSMockAdminAPI.routes(core: core), responder: core)
         core.logger.info(
             "HMS mock listening",
             metadata: [
@@ -62,41 +54,19 @@ public final class HMSMockServer: Sendable {
             ])
     }
 
-    private func bind() async throws -> MockListeners {
-        let tls: NIOSSLContext
-        do {
-            tls = try MockTLS.serverContext(
-                certificatePath: configuration.tlsCertificatePath, keyPath: configuration.tlsKeyPath,
-                applicationProtocols: applicationProtocols)
-        } catch {
-            throw HMSMockError.invalidTLSMaterial(path: configuration.tlsCertificatePath, detail: error.detail)
-        }
-        let core = core
-        let maxStreams = configuration.maxConcurrentStreams
-        return try await MockListeners.bind(configuration, admin: HMSMockAdminAPI.routes(core: core)) { channel in
-            let id = core.connectionAccepted(channel)
-            channel.closeFuture.whenComplete { _ in core.connectionClosed(id: id) }
-            return MockHTTPPipeline.configure(channel, tls: tls, maxConcurrentStreams: maxStreams, http1: true) { version in
-                HMSRequestHandler(core: core, connectionID: id, httpVersion: version)
-            }
-        }
-    }
-
     /// Stops listening, closes every connection, fails pending waits and stops the threads.
     public func shutdown() async throws {
-        let running = lifecycle.stop()
-        let connections = core.shutDown()
-        try await running?.close(connections: connections, recordFile: core.recordFile)
+        try await host.shutdown()
     }
 
     // MARK: Recording, faults, stats
 
     /// Every accepted message so far (since start or the last `reset()`), one per token, in order.
-    public var messages: [RecordedMessage] { core.messages }
+    public var messages: [RecordedMessage] { core.records }
 
     /// Waits until at least `count` messages are recorded and returns them all.
     public func waitForMessages(count: Int, timeout: Duration) async throws -> [RecordedMessage] {
-        try await core.waitForMessages(count: count, timeout: timeout)
+        try await core.shared.waitForRecords(count: count, of: "messages", timeout: timeout)
     }
 
     public var stats: HMSMockStats { core.stats }

@@ -1,3 +1,5 @@
+import MockSupport
+
 /// One message hms-mock accepted for one device token, as recorded (JSON lines, the admin API). A
 /// request to several tokens is recorded once per token that took it, under one `requestId`.
 ///

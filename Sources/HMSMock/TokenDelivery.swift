@@ -1,3 +1,5 @@
+import MockSupport
+
 /// How one request's device tokens fare: those marked invalid (admin) or malformed are illegal,
 /// the rest take the message. Decided without I/O; the result code follows from the split.
 struct TokenDelivery: Sendable, Equatable {
@@ -24,15 +26,6 @@ struct TokenDelivery: Sendable, Equatable {
 
     /// Push tokens are printable base64-like text; whitespace or an empty string is Huawei's `tokenFormatError`.
     static func isWellFormed(token: String) -> Bool {
-        !token.isEmpty && token.utf8.count <= 4096
-            && token.utf8.allSatisfy { byte in
-                switch byte {
-                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                    UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: ":"),
-                    UInt8(ascii: "."), UInt8(ascii: "+"), UInt8(ascii: "/"), UInt8(ascii: "="):
-                    true
-                default: false
-                }
-            }
+        TokenCharacters.isWellFormed(token, alsoAllowing: "+/=")
     }
 }

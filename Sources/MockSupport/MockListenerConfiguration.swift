@@ -1,5 +1,5 @@
-/// Where and how a mock listens: the fields every mock's configuration has alike (each keeps its
-/// own defaults and documentation), read by `MockListeners.bind`.
+/// Where and how a mock listens, read by `MockListeners.bind`: apns-mock's configuration, and the
+/// settings fcm-mock's and hms-mock's share (`MockServerSettings`).
 package protocol MockListenerConfiguration: Sendable {
     var host: String { get }
     /// TLS port (0 = ephemeral).

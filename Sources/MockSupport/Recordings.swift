@@ -3,15 +3,19 @@
 package struct Recordings<Record: Sendable>: Sendable {
     package private(set) var all: [Record] = []
     private var waiters = ConditionWaiters<[Record]>()
+    /// False when records go to a file only: `append` keeps nothing.
+    private let keeping: Bool
 
-    package init() {}
+    package init(keeping: Bool = true) {
+        self.keeping = keeping
+    }
 
     package mutating func append(_ record: Record) {
         append(contentsOf: [record])
     }
 
     package mutating func append(contentsOf records: [Record]) {
-        guard !records.isEmpty else { return }
+        guard keeping, !records.isEmpty else { return }
         all += records
         waiters.resume(satisfiedBy: all)
     }

@@ -1,7 +1,7 @@
 import Synchronization
 
-/// A mock server's one life: idle → starting → running → stopped. Shared by apns-mock and
-/// fcm-mock, whose listeners differ but whose start-once / stop-once rules do not.
+/// A mock server's one life: idle → starting → running → stopped. Shared by the mocks, whose
+/// listeners differ but whose start-once / stop-once rules do not.
 /// `Running` is what a started server holds (its channels, event loops, bound ports).
 package final class ServerLifecycle<Running: Sendable>: Sendable {
     private enum State {

@@ -1,5 +1,5 @@
 import Testing
-@testable import HMSMock
+import MockSupport
 
 /// An access token is valid for its lifetime, expired after (or when the admin says), unknown if never issued.
 @Suite(.timeLimit(.minutes(5))) struct AccessTokenLedgerTests {

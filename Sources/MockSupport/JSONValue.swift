@@ -1,5 +1,6 @@
-/// Any JSON value: what the `data` string of an HMS message holds, recorded as parsed so a test
-/// reads `data.sendbird` as JSON rather than as a string to parse again.
+/// Any JSON value, as a mock records what a request held (the `data` string of an HMS message) so a
+/// test reads `data.sendbird` as JSON rather than as a string to parse again. The mocks' own: they
+/// check the relay, so they share none of its code (not PushCore's `JSONValue`).
 public enum JSONValue: Sendable, Codable, Hashable {
     case null
     case bool(Bool)

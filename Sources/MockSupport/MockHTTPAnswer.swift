@@ -1,0 +1,12 @@
+import Foundation
+
+/// One answer a request-level mock writes: status, JSON body, and a `Retry-After` when a fault sets
+/// one. `MockRequestHandler` writes it.
+package protocol MockHTTPAnswer: Sendable {
+    var status: Int { get }
+    var body: Data { get }
+    /// Sent as `retry-after`, in seconds, when set.
+    var retryAfterSeconds: Int? { get }
+    /// The body's `content-type`, written exactly as the provider writes it.
+    static var contentType: String { get }
+}
