@@ -34,11 +34,9 @@ final class MockServerCore: Sendable {
     /// A TCP connection was accepted. Returns its number and whether a fault aborts its handshake.
     func connectionAccepted(_ channel: any Channel) -> (id: Int, abortHandshake: Bool) {
         self.withState { state in
-            state.nextConnectionID += 1
-            let id = state.nextConnectionID
+            let id = state.connections.accept(channel)
             state.stats.connectionsAccepted += 1
             state.stats.connectionsOpen += 1
-            state.connections[id] = channel
             let abort = state.faults.takeTLSHandshakeFailure()
             if abort { state.stats.tlsHandshakesFailed += 1 }
             return (id, abort)
@@ -47,7 +45,7 @@ final class MockServerCore: Sendable {
 
     func connectionClosed(id: Int) {
         self.withState { state in
-            if state.connections.removeValue(forKey: id) != nil {
+            if state.connections.close(id: id) {
                 state.stats.connectionsOpen -= 1
             }
         }
@@ -210,7 +208,7 @@ final class MockServerCore: Sendable {
             }
             let before = state.faults.maxConcurrentStreams
             state.faults.arm(fault)
-            return before != state.faults.maxConcurrentStreams ? Array(state.connections.values) : []
+            return before != state.faults.maxConcurrentStreams ? state.connections.channels : []
         }
         self.logger.info("fault armed", metadata: ["fault": "\(fault)"])
         Self.announceSettingsChange(to: channels)
@@ -220,7 +218,7 @@ final class MockServerCore: Sendable {
         let channels: [any Channel] = self.withState { state in
             let hadOverride = state.faults.maxConcurrentStreams != nil
             state.faults.clear()
-            return hadOverride ? Array(state.connections.values) : []
+            return hadOverride ? state.connections.channels : []
         }
         Self.announceSettingsChange(to: channels)
     }
@@ -254,7 +252,7 @@ final class MockServerCore: Sendable {
             stats.connectionsOpen = state.stats.connectionsOpen
             stats.streamsOpen = state.stats.streamsOpen
             state.stats = stats
-            return hadOverride ? Array(state.connections.values) : []
+            return hadOverride ? state.connections.channels : []
         }
         Self.announceSettingsChange(to: channels)
     }
@@ -264,7 +262,7 @@ final class MockServerCore: Sendable {
         self.state.withLock { state in
             state.notifications.fail(with: APNsMockError.shutDown)
             state.statsWaiters.fail(with: APNsMockError.shutDown)
-            return Array(state.connections.values)
+            return state.connections.channels
         }
     }
 

@@ -1,6 +1,5 @@
 import Foundation
 import MockSupport
-import NIOCore
 
 /// Everything mutable that connections share; only ever touched under ``MockServerCore``'s lock.
 struct MockServerState {
@@ -29,8 +28,7 @@ struct MockServerState {
     /// JWT strings an `expireProviderTokens` fault declared expired.
     var expiredProviderTokens: Set<String> = []
     /// Open connections, for SETTINGS broadcasts and shutdown.
-    var connections: [Int: any Channel] = [:]
-    var nextConnectionID = 0
+    var connections = OpenConnections()
 
     /// Resumes the waits the counters now satisfy.
     mutating func resumeSatisfiedWaiters() {
