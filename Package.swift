@@ -132,6 +132,17 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]
         ),
+        // Web Push (RFC 8030/8291/8292): subscriptions as tokens, VAPID, aes128gcm, the declarative message.
+        .target(
+            name: "WebPush",
+            dependencies: [
+                "ConfigSupport", "ConnectionLiveness", "PooledHTTP", "ProviderDriver", "PushCore", "PushSending",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ]),
         // HMS Push Kit: OAuth client credentials, the data message, answer classification.
         .target(
             name: "HMS",
@@ -203,6 +214,7 @@ let package = Package(
                 "ProviderDriver",
                 "FCM",
                 "HMS",
+                "WebPush",
                 "HTTP2Transport",
                 "PushSending",
                 "LogRedaction",
@@ -405,6 +417,9 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]),
         .testTarget(
+            name: "WebPushTests",
+            dependencies: ["PushCore", "PushSending", "WebPush", .product(name: "Crypto", package: "swift-crypto")]),
+        .testTarget(
             name: "HMSTests", dependencies: ["ConnectionLiveness", "HMS", "HMSMock", "PushCore", "PushSending", "TestSupport"]),
         .testTarget(
             name: "FCMTests", dependencies: ["ConnectionLiveness", "FCM", "FCMMock", "HTTP2Transport", "PushSending", "TestSupport"]),
@@ -450,6 +465,7 @@ let package = Package(
                 "FCMMock",
                 "HMS",
                 "HMSMock",
+                "WebPush",
                 "HTTP2Transport",
                 "PushService",
                 "PushStore",
@@ -465,6 +481,7 @@ let package = Package(
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
                 .product(name: "Yams", package: "Yams"),
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ]
         ),

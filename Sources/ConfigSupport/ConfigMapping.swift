@@ -66,6 +66,17 @@ public struct ConfigMapping {
         guard case .sequence(let sequence) = node else { throw .invalidValue(key: name(key), reason: "must be a list") }
         return Array(sequence)
     }
+
+    /// A list of strings (`[a, b]`); nil when absent.
+    public func strings(_ key: String) throws(ConfigurationError) -> [String]? {
+        guard let nodes = try sequence(key) else { return nil }
+        var strings: [String] = []
+        for node in nodes {
+            guard case .scalar(let scalar) = node else { throw .invalidValue(key: name(key), reason: "must be a list of strings") }
+            strings.append(scalar.string)
+        }
+        return strings
+    }
 }
 
 /// `https://HOST[:PORT]` with no path: a provider's endpoint as configuration names it (`url`).

@@ -1,8 +1,25 @@
+import PushCore
+
 /// What a provider's device tokens look like: checked at registration, in test pushes and in
 /// device reports, and brought to the form the store keeps.
 public protocol DeviceTokenFormat: Sendable {
     /// The token as stored, or what is wrong with the text.
     func normalise(_ text: String) -> Result<String, TokenFormatProblem>
+
+    /// The token a registration body's field (`ProviderDescription.tokenField`) carries when it
+    /// is not a string (Web Push's subscription object); nil: the field must be a string, which
+    /// `normalise` reads.
+    func token(registering value: JSONValue) -> Result<String, TokenFormatProblem>?
+
+    /// The longest token a path carries, in bytes.
+    var maximumBytes: Int { get }
+}
+
+extension DeviceTokenFormat {
+    public func token(registering value: JSONValue) -> Result<String, TokenFormatProblem>? { nil }
+
+    /// An id's length (`IdentifierRules.maximumBytes`).
+    public var maximumBytes: Int { IdentifierRules.maximumBytes }
 }
 
 /// Why a text is not a provider's token, as a phrase that follows "it" ("must be 16 to 200 hex

@@ -25,6 +25,12 @@ public protocol ProviderSettings: Sendable, Hashable {
     var credential: CredentialDescription { get }
     /// Reads its credentials and makes its sender; nothing connects until the first push.
     func makeRoute(logger: Logger, now: Date) throws(ProviderSetupError) -> ProviderRoute
+    /// What the app's own settings refuse of a well-formed token at registration (Web Push: an
+    /// endpoint outside the app's allowlist); nil: taken.
+    func refusal(of token: String) -> TokenFormatProblem?
+    /// Public values a client needs to register (Web Push's `application_server_key`), answered by
+    /// `GET /v3/applications/push/{token_type}`; never a secret.
+    var clientSettings: [String: String] { get }
 }
 
 extension ProviderSettings {
@@ -32,6 +38,8 @@ extension ProviderSettings {
     public var examplePlaceholders: [ExamplePlaceholder] { [] }
     public var pushOptions: AppPushOptions? { nil }
     public var timeToLive: Duration? { nil }
+    public func refusal(of token: String) -> TokenFormatProblem? { nil }
+    public var clientSettings: [String: String] { [:] }
 
     /// Equality across settings of any provider.
     public func isEqual(to other: any ProviderSettings) -> Bool { (other as? Self) == self }

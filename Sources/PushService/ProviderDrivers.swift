@@ -4,11 +4,12 @@ import HMS
 import ProviderDriver
 import PushEngine
 import PushCore
+import WebPush
 
 extension ProviderCatalog {
     /// The providers this relay is built with, in the order pages and checks list them: the one
     /// line a new provider's driver joins. Nothing else in the service names a provider.
-    public static let installed = ProviderCatalog([APNsDriver(), FCMDriver(), HMSDriver()])
+    public static let installed = ProviderCatalog([APNsDriver(), FCMDriver(), HMSDriver(), WebPushDriver()])
 }
 
 extension PushProvider {

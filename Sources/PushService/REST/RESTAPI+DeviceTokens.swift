@@ -12,12 +12,14 @@ extension RESTAPI {
             let (app, user) = try context.requireUser()
             let provider = try Self.provider(context)
             let body = try await request.jsonObject(limit: bodyLimit)
-            guard let raw = try body.string(provider.tokenField) else { throw APIError.missing(provider.tokenField) }
             let isUnique = try body.bool("is_unique") ?? false
             // `always_push` is what Sendbird's SDKs send; its meaning is undocumented, so it is
             // accepted (and type-checked) but has no effect.
             _ = try body.bool("always_push")
-            let token = try Self.normalise(raw, provider: provider, field: provider.tokenField, code: .tokenRegistrationFailed)
+            let token = try Self.registeredToken(body, provider: provider)
+            if let refusal = app.providers[provider.id]?.refusal(of: token) {
+                throw APIError(code: .tokenRegistrationFailed, message: "Invalid value: \"\(provider.tokenField)\" \(refusal).")
+            }
             // A device's own session registers its own device; only the app's server moves a
             // token from another user (one device, one user): a session token that learned
             // another user's token must not take that user's pushes.
@@ -67,6 +69,17 @@ extension RESTAPI {
             return TokensRemoved(token: removed, user: SendbirdUser(user))
         }
 
+        // What a client needs to register with the app's provider settings (Web Push's
+        // `application_server_key`), public values only: a device's own session may read them.
+        v3.get("applications/push/:token_type") { _, context in
+            let app = try context.requireDevice().app
+            let provider = try Self.provider(context)
+            let configurations = app.providers[provider.id].map { settings in
+                [PushConfiguration(pushType: provider.sendbirdType, settings: settings.clientSettings)]
+            }
+            return PushConfigurations(pushConfigurations: configurations ?? [])
+        }
+
         v3.get("push/device_tokens/:token_type/:token") { _, context in
             let app = try context.requireApp()
             let provider = try Self.provider(context)
@@ -92,9 +105,30 @@ extension RESTAPI {
         throw APIError.invalidValue("token_type", "must be \(names.joinedWithOr) (got \"\(LogText.cut(type))\")")
     }
 
-    /// A token in the path, normalised like a registered one of `provider`.
+    /// The token a registration body carries in the provider's field: a string, or what the
+    /// provider's format reads from an object (a Web Push subscription).
+    static func registeredToken(_ body: JSONObject, provider: ProviderDescription) throws(APIError) -> String {
+        let field = provider.tokenField
+        guard let value = body.fields[field], !value.isNull else { throw APIError.missing(field) }
+        if case .string(let raw) = value {
+            return try normalise(raw, provider: provider, field: field, code: .tokenRegistrationFailed)
+        }
+        switch provider.tokenFormat.token(registering: value) {
+        case nil: throw APIError.wrongType(field, expected: .string)
+        case .success(let token)?: return token
+        case .failure(let problem)?: throw APIError(code: .tokenRegistrationFailed, message: "Invalid value: \"\(field)\" \(problem).")
+        }
+    }
+
+    /// A token in the path, normalised like a registered one of `provider` (as long as its
+    /// format allows: a Web Push token is longer than an id).
     static func pathToken(_ context: RelayRequestContext, provider: ProviderDescription) throws(APIError) -> String {
-        try normalise(try RequestParameter.decoded("token", from: context), provider: provider, field: "token", code: .tokenRemovalFailed)
+        guard let raw = context.parameters.get("token") else { throw APIError.missing("token") }
+        guard let text = RequestParameter.percentDecoded(raw) else { throw APIError.invalidValue("token", "is not valid percent-encoding") }
+        guard !text.isEmpty, text.utf8.count <= provider.tokenFormat.maximumBytes else {
+            throw APIError.tooLong("token", maximumBytes: provider.tokenFormat.maximumBytes)
+        }
+        return try normalise(text, provider: provider, field: "token", code: .tokenRemovalFailed)
     }
 
     /// `raw` as stored, by the provider's token format.
@@ -141,4 +175,32 @@ private struct TokensRemoved: ResponseEncodable {
 private struct TokenOwner: ResponseEncodable {
     var userID: String
     enum CodingKeys: String, CodingKey { case userID = "user_id" }
+}
+
+/// `GET /v3/applications/push/{token_type}`: the app's configuration of that provider, if any.
+private struct PushConfigurations: ResponseEncodable {
+    var pushConfigurations: [PushConfiguration]
+
+    enum CodingKeys: String, CodingKey {
+        case pushConfigurations = "push_configurations"
+    }
+}
+
+private struct PushConfiguration: Encodable {
+    var pushType: String
+    var settings: [String: String]
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: DynamicKey.self)
+        try container.encode(pushType, forKey: DynamicKey("push_type"))
+        for (key, value) in settings.sorted(by: { $0.key < $1.key }) { try container.encode(value, forKey: DynamicKey(key)) }
+    }
+
+    struct DynamicKey: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(_ string: String) { stringValue = string }
+        init?(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
 }

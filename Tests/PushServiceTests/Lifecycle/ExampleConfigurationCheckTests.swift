@@ -118,7 +118,7 @@ import Testing
             "--config", Repository.path("packaging/deb/push-relay.yaml"), "--credentials-dir", credentials.url.path,
         ])
         #expect(result.status == 0, "stderr: \(result.err)")
-        #expect(result.err.contains("no apns, fcm or hms settings"))
+        #expect(result.err.contains("no apns, fcm, hms or webpush settings"))
     }
 
     /// The package's "configure an app" step: its commented `apns` block switched on, the key

@@ -32,7 +32,7 @@ import Testing
         #expect(!check.hasErrors, "\(check.findings)")
         let warnings = check.findings.filter { $0.severity == .warning }.map(\.description)
         #expect(warnings.contains { $0.hasPrefix("warning: app C: the APNs certificate expires in 10 day(s)") }, "\(warnings)")
-        #expect(warnings.contains { $0.hasPrefix("warning: app N: no apns, fcm or hms settings") })
+        #expect(warnings.contains { $0.hasPrefix("warning: app N: no apns, fcm, hms or webpush settings") })
     }
 
     @Test func anExpiredCertificateIsAnError() async throws {

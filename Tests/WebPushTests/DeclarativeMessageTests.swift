@@ -1,0 +1,56 @@
+import Foundation
+import PushCore
+import PushSending
+import Testing
+
+@testable import WebPush
+
+@Suite(.timeLimit(.minutes(1))) struct DeclarativeMessageTests {
+    static let payload = Array(
+        #"""
+        {"aps":{"alert":"Jane: hello","sound":"default","badge":5},
+         "sendbird":{"type":"MESG","message":"hello","message_id":42,"push_title":null,
+          "channel":{"channel_url":"sendbird group/1","name":"Team"},"sender":{"id":"jane","name":"Jane"},
+          "translations":{},"push_tracking_id":"42-abc"}}
+        """#.utf8)
+
+    /// The notification comes from the same payload iOS gets: the alert as body, the sender as
+    /// title, the channel's page, the badge, and the `sendbird` dictionary as it is.
+    @Test func theMessageIsDeclarativeAndCarriesSendbirdsDictionary() throws {
+        let message = DeclarativeMessage(navigateTemplate: "https://chat.example.com/c/{channel_url}")
+        let rendered = try #require(message.render(notificationPayload: Self.payload, maximumBytes: 3993))
+        let json = try JSONValue.parse(Data(rendered.json)).objectValue
+        #expect(json?["web_push"] == .int(8030))
+        #expect(json?["app_badge"] == .int(5))
+        let notification = json?["notification"]?.objectValue
+        #expect(notification?["title"] == .string("Jane"))
+        #expect(notification?["body"] == .string("Jane: hello"))
+        #expect(notification?["navigate"] == .string("https://chat.example.com/c/sendbird%20group%2F1"))
+        #expect(notification?["tag"] == .string("sendbird group/1"))
+        #expect(notification?["silent"] == .bool(false))
+        #expect(json?["sendbird"]?.objectValue?["message_id"] == .int(42))
+        #expect(rendered.channel == "sendbird group/1")
+    }
+
+    /// Too long whole: the `sendbird` dictionary keeps only its ids; still too long: nothing.
+    @Test func aMessageThatDoesNotFitLosesTheDictionaryFirst() throws {
+        let message = DeclarativeMessage(navigateTemplate: "https://chat.example.com/")
+        let whole = try #require(message.render(notificationPayload: Self.payload, maximumBytes: 3993)).json.count
+        let cut = try #require(message.render(notificationPayload: Self.payload, maximumBytes: whole - 1))
+        let sendbird = try JSONValue.parse(Data(cut.json)).objectValue?["sendbird"]?.objectValue
+        #expect(sendbird?["message"] == nil && sendbird?["push_tracking_id"] == .string("42-abc"))
+        #expect(message.render(notificationPayload: Self.payload, maximumBytes: 100) == nil)
+    }
+
+    /// RFC 8030's answers as the dispatcher acts on them.
+    @Test func answersAreClassified() {
+        #expect(WebPushAnswer.outcome(status: 201, location: "l", retryAfter: nil, startedAtMs: 5) == .delivered(providerID: "l"))
+        #expect(WebPushAnswer.outcome(status: 410, location: nil, retryAfter: nil, startedAtMs: 5) == .tokenDead(.registeredBefore(5)))
+        #expect(WebPushAnswer.outcome(status: 404, location: nil, retryAfter: nil, startedAtMs: 5) == .tokenDead(.registeredBefore(5)))
+        #expect(WebPushAnswer.outcome(status: 413, location: nil, retryAfter: nil, startedAtMs: 5) == .rejected)
+        #expect(WebPushAnswer.outcome(status: 429, location: nil, retryAfter: .seconds(7), startedAtMs: 5) == .retry(after: .seconds(7)))
+        #expect(WebPushAnswer.outcome(status: 503, location: nil, retryAfter: nil, startedAtMs: 5) == .retry(after: .zero))
+        #expect(WebPushAnswer.outcome(status: 403, location: nil, retryAfter: nil, startedAtMs: 5) == .credentialsRefused)
+        #expect(WebPushAnswer.expired.result(startedAtMs: 0, latency: .zero).outcome == .tokenDead(.always))
+    }
+}
