@@ -13,6 +13,7 @@ let package = Package(
         .executable(name: "apns-mock", targets: ["apns-mock"]),
         .executable(name: "fcm-mock", targets: ["fcm-mock"]),
         .executable(name: "hms-mock", targets: ["hms-mock"]),
+        .executable(name: "webpush-mock", targets: ["webpush-mock"]),
         .library(name: "APNs", targets: ["APNs"]),
         .library(name: "APNsMock", targets: ["APNsMock"]),
         // For the per-stage suite in Benchmarks/Stages, a package of its own.
@@ -333,6 +334,24 @@ let package = Package(
             name: "hms-mock",
             dependencies: [
                 "HMSMock",
+                "MockSupport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // A Web Push service stand-in: decrypts (RFC 8291) and checks VAPID (RFC 8292) as browsers' push services do.
+        .target(
+            name: "WebPushMock",
+            dependencies: [
+                "MockSupport",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]),
+        .executableTarget(
+            name: "webpush-mock",
+            dependencies: [
+                "WebPushMock",
                 "MockSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),

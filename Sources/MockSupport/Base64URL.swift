@@ -13,4 +13,13 @@ package enum Base64URL {
         }
         return Data(base64Encoded: base64)
     }
+
+    package static func bytes(_ text: String) -> [UInt8]? {
+        decode(Substring(text)).map(Array.init)
+    }
+
+    package static func encode(_ bytes: some Sequence<UInt8>) -> String {
+        Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
 }

@@ -32,20 +32,23 @@ extension MockAdminControl {
 
     package func expireAccessTokens() { shared.expireAccessTokens() }
 
-    /// The routes above; `mark` marks the tokens posted to `markingPath`.
-    package func adminRoutes(markingPath: String, mark: @escaping @Sendable ([String]) -> Void) -> AdminRoutes {
-        AdminRoutes([
-            .init(.GET, "/stats") { _ in .json(self.stats) },
-            .init(.GET, "/messages") { $0.page(of: self.records) },
-            .init(.GET, "/faults") { _ in .json(self.armedFaults) },
-            .init(.POST, "/faults") { $0.applying(Faults.self, refusal: "body is not a set of faults") { self.arm($0) } },
-            .command(.DELETE, "/faults") { self.clearFaults() },
-            .init(.POST, markingPath) {
-                $0.applying(TokensRequest.self, refusal: "body must be {\"tokens\":[…]}") { mark($0.tokens) }
-            },
-            .command(.POST, "/expire-tokens") { self.expireAccessTokens() },
-            .command(.POST, "/reset") { self.reset() },
-        ])
+    /// The routes above and a mock's `own`; `mark` marks the tokens posted to `markingPath`.
+    package func adminRoutes(
+        markingPath: String, own: [AdminRoutes.Route] = [], mark: @escaping @Sendable ([String]) -> Void
+    ) -> AdminRoutes {
+        AdminRoutes(
+            own + [
+                .init(.GET, "/stats") { _ in .json(self.stats) },
+                .init(.GET, "/messages") { $0.page(of: self.records) },
+                .init(.GET, "/faults") { _ in .json(self.armedFaults) },
+                .init(.POST, "/faults") { $0.applying(Faults.self, refusal: "body is not a set of faults") { self.arm($0) } },
+                .command(.DELETE, "/faults") { self.clearFaults() },
+                .init(.POST, markingPath) {
+                    $0.applying(TokensRequest.self, refusal: "body must be {\"tokens\":[…]}") { mark($0.tokens) }
+                },
+                .command(.POST, "/expire-tokens") { self.expireAccessTokens() },
+                .command(.POST, "/reset") { self.reset() },
+            ])
     }
 }
 

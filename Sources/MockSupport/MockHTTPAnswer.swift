@@ -9,4 +9,10 @@ package protocol MockHTTPAnswer: Sendable {
     var retryAfterSeconds: Int? { get }
     /// The body's `content-type`, written exactly as the provider writes it.
     static var contentType: String { get }
+    /// Sent as `location` when set (RFC 8030's 201 names the message it created).
+    var location: String? { get }
+}
+
+extension MockHTTPAnswer {
+    package var location: String? { nil }
 }

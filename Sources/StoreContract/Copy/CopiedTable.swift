@@ -2,9 +2,7 @@
 /// give it the same name and columns (PostgreSQL's booleans are SQLite's 0/1 integers). The
 /// deliveries, whose ids change on the way, are copied apart (`DeliveryPage`).
 public struct CopiedTable: Sendable, Hashable {
-    public enum Kind: Sendable, Hashable {
-        case text, integer, blob, boolean
-    }
+    public typealias Kind = ColumnKind
 
     public struct Column: Sendable, Hashable {
         public let name: String

@@ -13,7 +13,7 @@ public enum StoredColumnValue: Sendable, Hashable {
 /// preference is one entry here plus one migration per store.
 public struct UserPreferenceColumn: Sendable {
     public let name: String
-    public let kind: CopiedTable.Kind
+    public let kind: ColumnKind
     private let get: @Sendable (UserPushPreferences) throws -> StoredColumnValue
     private let set: @Sendable (inout UserPushPreferences, StoredColumnValue) throws(PreferenceColumnError) -> Void
 
