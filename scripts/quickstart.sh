@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
-# PushRelay quick start: builds, then runs the bundled apns-mock, fcm-mock and hms-mock
+# PushRelay quick start: builds, then runs the bundled apns-mock, fcm-mock, hms-mock and webpush-mock
 # (validating, recording every push they accept) and the relay (Config/quickstart.yaml) on
 # loopback. No Apple, Google or Huawei credentials: the relay signs with the development keys in
 # certs/dev and a development client secret, which the mocks trust.
 #
 #   scripts/quickstart.sh          # start them and print the commands to try (Ctrl-C stops)
-#   scripts/quickstart.sh --demo   # first register Bob's iPhone, Android and Huawei tokens, post
-#                                  # the signed sample event, wait for the three pushes, send Bob
+#   scripts/quickstart.sh --demo   # first register Bob's iPhone, Android and Huawei tokens and his
+#                                  # browser's subscription, post the signed sample event, wait for
+#                                  # the four pushes, send Bob
 #                                  # a test push (push-relay test-push) and show a dead token's
 #                                  # answer; then the same: everything keeps running (the console
 #                                  # has the demo's data) until Ctrl-C
@@ -26,6 +27,7 @@ STATE=.quickstart
 RECORD=$STATE/apns-mock.jsonl
 FCM_RECORD=$STATE/fcm-mock.jsonl
 HMS_RECORD=$STATE/hms-mock.jsonl
+WEBPUSH_RECORD=$STATE/webpush-mock.jsonl
 
 demo=no
 build=no
@@ -39,7 +41,7 @@ done
 
 # `swift build` with nothing to compile still spends 10-40 s planning per product, so a later
 # run starts the binaries it finds when each is newer than every source file and the manifest.
-PRODUCTS=(push-relay apns-mock fcm-mock hms-mock)
+PRODUCTS=(push-relay apns-mock fcm-mock hms-mock webpush-mock)
 BIN=.build/debug
 up_to_date() {
   local product
@@ -49,9 +51,9 @@ up_to_date() {
   done
 }
 if [[ "$build" == no ]] && up_to_date; then
-  echo "==> push-relay and the three mocks are built and newer than the sources: starting them (--build rebuilds)"
+  echo "==> push-relay and the four mocks are built and newer than the sources: starting them (--build rebuilds)"
 else
-  echo "==> building push-relay and the three mocks (the first build takes about 10-12 minutes on 2 cores)"
+  echo "==> building push-relay and the four mocks (the first build takes about 10-12 minutes on 2 cores)"
   # Only the products this runs, no tests or benchmarks. One call each: `swift build` takes one
   # --product (given twice, it silently builds the last only), and a plain `swift build` also
   # builds the benchmarks and the test support target (measured: 12 % more CPU time).
@@ -67,11 +69,12 @@ mkdir -p "$STATE"
 rm -f "$STATE"/push-relay.sqlite "$STATE"/push-relay.sqlite-wal "$STATE"/push-relay.sqlite-shm
 # The relay refuses a key file every user can read; a checkout's files are 0644.
 install -d -m 0700 "$STATE/keys"
-install -m 0600 certs/dev/AuthKey_DEVKEY1234.p8 certs/dev/fcm-service-account.json "$STATE/keys/"
+install -m 0600 certs/dev/AuthKey_DEVKEY1234.p8 certs/dev/fcm-service-account.json certs/dev/vapid-dev.pem "$STATE/keys/"
 (umask 077 && printf '%s' "$HMS_CLIENT_SECRET" > "$STATE/keys/hms-client-secret" && printf '%s' "$API_TOKEN" > "$STATE/keys/api-token")
 : > "$RECORD"
 : > "$FCM_RECORD"
 : > "$HMS_RECORD"
+: > "$WEBPUSH_RECORD"
 pids=()
 cleanup() { for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done; wait 2>/dev/null || true; }
 trap cleanup EXIT
@@ -108,6 +111,12 @@ echo "==> starting hms-mock on https://127.0.0.1:2199 (recording to $HMS_RECORD)
 pids+=($!)
 wait_for_line hms-mock "$STATE/hms-mock.log" "listening"
 
+echo "==> starting webpush-mock on https://127.0.0.1:2299 (recording to $WEBPUSH_RECORD; admin API on http://127.0.0.1:2298)"
+"$BIN/webpush-mock" --port 2299 --admin-port 2298 --record "$WEBPUSH_RECORD" --log-level warning \
+  > "$STATE/webpush-mock.log" 2>&1 &
+pids+=($!)
+wait_for_line webpush-mock "$STATE/webpush-mock.log" "listening"
+
 echo "==> checking the configuration and probing the mocks (APNs; FCM and HMS: token exchange, then a validate_only send)"
 "$BIN/push-relay" check-config --config Config/quickstart.yaml --probe
 
@@ -120,7 +129,7 @@ wait_for_line push-relay "$STATE/push-relay.log" "listening on"
 sign() { openssl dgst -sha256 -hmac "$API_TOKEN" -hex < "$1" | sed 's/^.*= //'; }
 
 if [[ "$demo" == yes ]]; then
-  echo "==> demo: a session token for Bob, his iPhone's, Android phone's and Huawei phone's tokens registered with it, the sample event posted"
+  echo "==> demo: a session token for Bob, his iPhone's, Android phone's and Huawei phone's tokens and his browser's subscription registered with it, the sample event posted"
   session=$(curl -sS -f -X POST "$RELAY/v3/users/bob/token" -H "Api-Token: $API_TOKEN" | sed 's/.*"token":"\([0-9a-f]*\)".*/\1/')
   curl -sS -f -X POST "$RELAY/v3/users/bob/push/apns" -H "Session-Token: $session" \
     -H 'Content-Type: application/json' -d "{\"apns_device_token\": \"$DEVICE_TOKEN\"}"
@@ -131,11 +140,19 @@ if [[ "$demo" == yes ]]; then
   curl -sS -f -X POST "$RELAY/v3/users/bob/push/huawei" -H "Session-Token: $session" \
     -H 'Content-Type: application/json' -d "{\"huawei_device_token\": \"$HMS_TOKEN\"}"
   echo
+  # His browser subscribes at webpush-mock (as pushManager.subscribe() would at a push service) and
+  # registers the subscription as PushSubscription.toJSON() gives it.
+  made=$(curl -sS -f -X POST http://127.0.0.1:2298/subscriptions)
+  subscription_id=$(printf '%s' "$made" | sed -E 's/.*"id":"([^"]*)".*/\1/')
+  subscription=$(printf '%s' "$made" | sed -E 's/.*"subscription":(\{[^{}]*\{[^{}]*\}[^{}]*\}).*/\1/')
+  curl -sS -f -X POST "$RELAY/v3/users/bob/push/webpush" -H "Session-Token: $session" \
+    -H 'Content-Type: application/json' -d "{\"subscription\": $subscription}" | cut -c1-160
+  echo "…"
   curl -sS -f -X POST "$RELAY/webhooks/sendbird" -H "x-sendbird-signature: $(sign scripts/sample-event.json)" \
     -H 'Content-Type: application/json' --data-binary @scripts/sample-event.json
   echo
   # (The check-config probe above left a line for its dummy APNs token; wait for Bob's.)
-  apns_seen=""; fcm_seen=""; hms_seen=""
+  apns_seen=""; fcm_seen=""; hms_seen=""; webpush_seen=""
   for _ in $(seq 1 600); do
     [[ -z "$apns_seen" ]] && grep -q "\"deviceToken\":\"$DEVICE_TOKEN\"" "$RECORD" && apns_seen=1 &&
       echo "==> the push reached apns-mock (Bob's iPhone):" && grep "\"deviceToken\":\"$DEVICE_TOKEN\"" "$RECORD"
@@ -143,14 +160,17 @@ if [[ "$demo" == yes ]]; then
       echo "==> the push reached fcm-mock (Bob's Android phone):" && grep "\"token\":\"$FCM_TOKEN\"" "$FCM_RECORD"
     [[ -z "$hms_seen" ]] && grep -q "\"token\":\"$HMS_TOKEN\"" "$HMS_RECORD" && hms_seen=1 &&
       echo "==> the push reached hms-mock (Bob's Huawei phone):" && grep "\"token\":\"$HMS_TOKEN\"" "$HMS_RECORD"
-    [[ -n "$apns_seen" && -n "$fcm_seen" && -n "$hms_seen" ]] && break
+    [[ -z "$webpush_seen" ]] && grep -q "\"subscription\":\"$subscription_id\"" "$WEBPUSH_RECORD" && webpush_seen=1 &&
+      echo "==> the push reached webpush-mock (Bob's browser; the mock decrypted it):" &&
+      grep "\"subscription\":\"$subscription_id\"" "$WEBPUSH_RECORD" | sed -E 's/.*"plaintext":"((\\.|[^"\\])*)".*/\1/'
+    [[ -n "$apns_seen" && -n "$fcm_seen" && -n "$hms_seen" && -n "$webpush_seen" ]] && break
     sleep 0.1
   done
-  if [[ -z "$apns_seen" || -z "$fcm_seen" || -z "$hms_seen" ]]; then
-    echo "not every push reached its mock within 60 s (APNs: ${apns_seen:-no}, FCM: ${fcm_seen:-no}, HMS: ${hms_seen:-no}); see $STATE/push-relay.log" >&2
+  if [[ -z "$apns_seen" || -z "$fcm_seen" || -z "$hms_seen" || -z "$webpush_seen" ]]; then
+    echo "not every push reached its mock within 60 s (APNs: ${apns_seen:-no}, FCM: ${fcm_seen:-no}, HMS: ${hms_seen:-no}, Web Push: ${webpush_seen:-no}); see $STATE/push-relay.log" >&2
     exit 1
   fi
-  echo "==> a test push to Bob's three devices: push-relay test-push --config Config/quickstart.yaml --app quickstart-app --user bob"
+  echo "==> a test push to Bob's four devices: push-relay test-push --config Config/quickstart.yaml --app quickstart-app --user bob"
   "$BIN/push-relay" test-push --config Config/quickstart.yaml --app quickstart-app --user bob
   echo "==> Bob's iPhone is unregistered at apns-mock (its admin API); a test push to it shows the token dead and removes it:"
   curl -sS -f -X POST http://127.0.0.1:2196/unregister -H 'Content-Type: application/json' -d "{\"token\": \"$DEVICE_TOKEN\"}"
@@ -172,7 +192,7 @@ else
 fi
 cat <<EOT
 
-PushRelay is running against apns-mock, fcm-mock and hms-mock. Try it from another terminal$try_note:
+PushRelay is running against apns-mock, fcm-mock, hms-mock and webpush-mock. Try it from another terminal$try_note:
 
   # 1. the app's server (which holds the API token) gets a session token for Bob ...
   SESSION=\$(curl -sS -X POST $RELAY/v3/users/bob/token -H 'Api-Token: $API_TOKEN' | sed 's/.*"token":"\\([0-9a-f]*\\)".*/\\1/')
@@ -184,7 +204,8 @@ PushRelay is running against apns-mock, fcm-mock and hms-mock. Try it from anoth
   curl -sS -X POST $RELAY/v3/users/bob/push/gcm \\
     -H "Session-Token: \$SESSION" -H 'Content-Type: application/json' \\
     -d '{"gcm_reg_token": "$FCM_TOKEN"}'
-  #    ... and his Huawei phone, with its HMS push token
+  #    ... and his Huawei phone, with its HMS push token (his browser: the demo registers a
+  #    subscription made at webpush-mock, POST http://127.0.0.1:2298/subscriptions)
   curl -sS -X POST $RELAY/v3/users/bob/push/huawei \\
     -H "Session-Token: \$SESSION" -H 'Content-Type: application/json' \\
     -d '{"huawei_device_token": "$HMS_TOKEN"}'
@@ -195,7 +216,7 @@ PushRelay is running against apns-mock, fcm-mock and hms-mock. Try it from anoth
     -H 'Content-Type: application/json' --data-binary @scripts/sample-event.json
 
   # 3. see the pushes arrive at the mocks (one JSON line per notification)
-  tail -f $RECORD $FCM_RECORD $HMS_RECORD
+  tail -f $RECORD $FCM_RECORD $HMS_RECORD $WEBPUSH_RECORD
 
   # 4. a test push to Bob's devices, with each mock's answer (POST /v3/push/test does the same)
   $BIN/push-relay test-push --config Config/quickstart.yaml --app quickstart-app --user bob
@@ -206,6 +227,7 @@ PushRelay is running against apns-mock, fcm-mock and hms-mock. Try it from anoth
 The operator console: open $RELAY/console in a browser and sign in with the API token
 $API_TOKEN (overview, "why no push?", devices and preferences)$console_note.
 
-Logs: $STATE/push-relay.log, $STATE/apns-mock.log, $STATE/fcm-mock.log, $STATE/hms-mock.log. Ctrl-C stops them all.
+Logs: $STATE/push-relay.log, $STATE/apns-mock.log, $STATE/fcm-mock.log, $STATE/hms-mock.log,
+$STATE/webpush-mock.log. Ctrl-C stops them all.
 EOT
 wait

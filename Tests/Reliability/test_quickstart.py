@@ -55,7 +55,7 @@ def test_quickstart_demo_delivers_the_sample_push():
         assert process.poll() is None, "the quick start exited after the demo"
         log = requests.get("http://127.0.0.1:8080/v3/push/deliveries?message_id=1001&user_id=bob",
                            headers={"Api-Token": API_TOKEN}, timeout=10).json()
-        assert log["decision"] == "push" and len(log["deliveries"]) == 3, log
+        assert log["decision"] == "push" and len(log["deliveries"]) == 4, log
         process.send_signal(signal.SIGINT)
         assert process.wait(timeout=60) == 0
     finally:
@@ -69,6 +69,7 @@ def test_quickstart_demo_delivers_the_sample_push():
     assert "open http://127.0.0.1:8080/console in a browser" in result.stdout
     assert "the push reached fcm-mock" in result.stdout
     assert "the push reached hms-mock" in result.stdout
+    assert "the push reached webpush-mock" in result.stdout
     # The same text on each: aps.alert on the iPhone, data.message on Android and Huawei.
     apns_line = result.stdout.split("the push reached apns-mock")[1].splitlines()[1]
     fcm_line = result.stdout.split("the push reached fcm-mock")[1].splitlines()[1]
@@ -76,10 +77,13 @@ def test_quickstart_demo_delivers_the_sample_push():
     assert json.loads(fcm_line)["data"]["message"] == "Alice: Hello from the quick start"
     hms_line = result.stdout.split("the push reached hms-mock")[1].splitlines()[1]
     assert json.loads(hms_line)["data"]["message"] == "Alice: Hello from the quick start"
-    # The test push: each mock's answer for Bob's three devices, then the iPhone's dead token.
-    tested = result.stdout.split("test push to user bob of app quickstart-app: 3 device(s)")[1]
-    rows = {line.split()[0]: line for line in tested.splitlines()[2:5]}
-    assert set(rows) == {"apns", "fcm", "hms"}, tested[:2000]
+    # The browser's: the declarative message the mock decrypted.
+    webpush_line = result.stdout.split("the push reached webpush-mock")[1].splitlines()[1]
+    assert '\\"body\\":\\"Alice: Hello from the quick start\\"' in webpush_line, webpush_line
+    # The test push: each mock's answer for Bob's four devices, then the iPhone's dead token.
+    tested = result.stdout.split("test push to user bob of app quickstart-app: 4 device(s)")[1]
+    rows = {line.split()[0]: line for line in tested.splitlines()[2:6]}
+    assert set(rows) == {"apns", "fcm", "hms", "webpush"}, tested[:2000]
     assert all(" sent " in row for row in rows.values()), tested[:2000]
     dead = result.stdout.split("test push to user bob of app quickstart-app: 1 device(s)")[1].splitlines()[2]
     assert dead.startswith("apns") and "token_dead (token removed)" in dead and "Unregistered" in dead, dead
