@@ -41,13 +41,11 @@ public final class HMSClient: Sendable {
     ) throws(HMSError) {
         self.configuration = configuration
         self.clock = clock
-        var tls = TLSConfiguration.makeClientConfiguration()
-        if let caFile = configuration.caFile {
-            do {
-                tls.trustRoots = .certificates(try NIOSSLCertificate.fromPEMFile(caFile))
-            } catch {
-                throw .transport("cannot read ca_file \(caFile): \(error)")
-            }
+        let tls: TLSConfiguration
+        do {
+            tls = try .pooledClient(trustingOnly: configuration.caFile)
+        } catch {
+            throw .transport(error.description)
         }
         pool = PooledHTTPClient(
             .init(

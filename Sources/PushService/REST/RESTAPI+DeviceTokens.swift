@@ -69,8 +69,8 @@ extension RESTAPI {
             return TokensRemoved(token: removed, user: SendbirdUser(user))
         }
 
-        // What a client needs to register with the app's provider settings (Web Push's
-        // `application_server_key`), public values only: a device's own session may read them.
+        // What a client needs to register with the app's settings of a provider (a public key it
+        // subscribes with), public values only: a device's own session may read them.
         v3.get("applications/push/:token_type") { _, context in
             let app = try context.requireDevice().app
             let provider = try Self.provider(context)
@@ -106,7 +106,7 @@ extension RESTAPI {
     }
 
     /// The token a registration body carries in the provider's field: a string, or what the
-    /// provider's format reads from an object (a Web Push subscription).
+    /// provider's format reads from an object (a browser's subscription).
     static func registeredToken(_ body: JSONObject, provider: ProviderDescription) throws(APIError) -> String {
         let field = provider.tokenField
         guard let value = body.fields[field], !value.isNull else { throw APIError.missing(field) }
@@ -121,7 +121,7 @@ extension RESTAPI {
     }
 
     /// A token in the path, normalised like a registered one of `provider` (as long as its
-    /// format allows: a Web Push token is longer than an id).
+    /// format allows: a token carrying a subscription is longer than an id).
     static func pathToken(_ context: RelayRequestContext, provider: ProviderDescription) throws(APIError) -> String {
         guard let raw = context.parameters.get("token") else { throw APIError.missing("token") }
         guard let text = RequestParameter.percentDecoded(raw) else { throw APIError.invalidValue("token", "is not valid percent-encoding") }

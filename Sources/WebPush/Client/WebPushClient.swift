@@ -27,13 +27,11 @@ public final class WebPushClient: Sendable {
     ) throws(WebPushError) {
         self.configuration = configuration
         self.clock = clock
-        var tls = TLSConfiguration.makeClientConfiguration()
-        if let caFile = configuration.caFile {
-            do {
-                tls.trustRoots = .certificates(try NIOSSLCertificate.fromPEMFile(caFile))
-            } catch {
-                throw .setup("cannot read ca_file \(caFile): \(error)")
-            }
+        let tls: TLSConfiguration
+        do {
+            tls = try .pooledClient(trustingOnly: configuration.caFile)
+        } catch {
+            throw .setup(error.description)
         }
         pool = PooledHTTPClient(
             .init(

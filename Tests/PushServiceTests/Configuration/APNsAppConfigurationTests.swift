@@ -221,10 +221,16 @@ import Testing
                 FileManager.default.createFile(
                     atPath: keys.appendingPathComponent(name).path, contents: Data(value.utf8), attributes: [.posixPermissions: 0o600]))
         }
+        // The development VAPID key, copied as the script copies it.
+        let vapid = try Data(contentsOf: URL(fileURLWithPath: Repository.path("certs/dev/vapid-dev.pem")))
+        #expect(
+            FileManager.default.createFile(
+                atPath: keys.appendingPathComponent("vapid-dev.pem").path, contents: vapid, attributes: [.posixPermissions: 0o600]))
         let text = try String(contentsOfFile: Repository.path("Config/quickstart.yaml"), encoding: .utf8)
             .replacingOccurrences(of: ".quickstart/keys/", with: keys.path + "/")
         let config = try RelayConfiguration.parse(yaml: text)
         #expect(config.apps.first?.apns?.environment.caFile == "certs/dev/ca.pem")
         #expect(config.apps.first?.hms?.appID == "104783201")
+        #expect(config.apps.first?.providers.providers.map(\.rawValue) == ["apns", "fcm", "hms", "webpush"])
     }
 }
