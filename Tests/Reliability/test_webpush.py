@@ -37,10 +37,10 @@ def b64url(data: bytes) -> str:
 
 
 class WebPushRig:
-    def __init__(self, tmp_path: Path):
+    def __init__(self, tmp_path: Path, mock_args: tuple = ()):
         self.mock, line = start_and_wait(
             [str(WEBPUSH_MOCK_BIN), "--port", "0", "--admin-port", "0", "--cert", str(CERTS / "server.pem"),
-             "--key", str(CERTS / "server.key"), "--log-level", "warning"],
+             "--key", str(CERTS / "server.key"), "--log-level", "warning", *mock_args],
             tmp_path / "webpush-mock.log", "listening on")
         self.origin = line.split("listening on ")[1].split()[0]
         self.admin = line.split("admin on ")[1].split()[0]
@@ -241,5 +241,24 @@ def test_sigkill_with_web_pushes_in_flight_loses_none(tmp_path):
                 break
             time.sleep(0.1)
         assert not want - got, f"lost {len(want - got)} of {len(want)} pushes: {sorted(want - got)[:10]}"
+    finally:
+        rig.stop()
+
+
+@pytest.mark.skipif(not all(b.exists() for b in (RELAY_BIN, WEBPUSH_MOCK_BIN)), reason="build first (scripts/test does)")
+def test_a_push_service_speaking_only_http1_gets_the_same_pushes(tmp_path):
+    """Push services differ (Google's and Apple's speak HTTP/2, others HTTP/1.1 only): the pooled
+    client takes what ALPN offers."""
+    rig = WebPushRig(tmp_path, mock_args=("--http1-only",))
+    try:
+        members = ["h1", "h2", "h3"]
+        subscriptions = {m: rig.subscribe(m) for m in members}
+        rig.event(7001, members, "over HTTP/1.1")
+        got = rig.wait_messages(len(members), 120)
+        assert {r["subscription"] for r in got} == {s["id"] for s in subscriptions.values()}
+        assert {r["http_version"] for r in got} == {"http/1.1"}, got
+        for record in got:
+            made = next(s for s in subscriptions.values() if s["id"] == record["subscription"])
+            assert decrypt_independently(record, made)["notification"]["body"] == "Alice: over HTTP/1.1"
     finally:
         rig.stop()
