@@ -32,6 +32,21 @@ import Testing
         #expect(rendered.channel == "sendbird group/1")
     }
 
+    /// A member who got a translation gets `lang`: the language whose text `sendbird.message` is,
+    /// also when it was cut to fit; the original text has none.
+    @Test func aTranslatedMessageNamesItsLanguage() throws {
+        func lang(message: String) throws -> JSONValue? {
+            let payload = #"{"aps":{"alert":"x"},"sendbird":{"message":"\#(message)","translations":{"es":"hola a todos","ko":"안녕"}}}"#
+            let rendered = try #require(
+                DeclarativeMessage(navigateTemplate: "https://x.example/").render(
+                    notificationPayload: Array(payload.utf8), maximumBytes: 3993))
+            return try JSONValue.parse(Data(rendered.json)).objectValue?["notification"]?.objectValue?["lang"]
+        }
+        #expect(try lang(message: "안녕") == .string("ko"))
+        #expect(try lang(message: "hola a…") == .string("es"))
+        #expect(try lang(message: "hello everyone") == nil)
+    }
+
     /// Too long whole: the `sendbird` dictionary keeps only its ids; still too long: nothing.
     @Test func aMessageThatDoesNotFitLosesTheDictionaryFirst() throws {
         let message = DeclarativeMessage(navigateTemplate: "https://chat.example.com/")

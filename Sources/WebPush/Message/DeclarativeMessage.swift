@@ -56,7 +56,27 @@ struct DeclarativeMessage {
         ]
         // A newer notification for the channel replaces the one shown.
         if !channel.isEmpty { notification["tag"] = .string(channel) }
+        if let language = Self.language(of: sendbird) { notification["lang"] = .string(language) }
         return notification
+    }
+
+    /// The language of the translation the member got: the one whose text `sendbird.message` is
+    /// (a translation stands for the message there, cut with "…" when it did not fit); nil for
+    /// the original text.
+    static func language(of sendbird: [String: JSONValue]) -> String? {
+        guard let message = sendbird["message"]?.lenientString, !message.isEmpty,
+            let translations = sendbird["translations"]?.objectValue, !translations.isEmpty
+        else { return nil }
+        let cut = message.hasSuffix(PayloadBuilder.ellipsis) ? String(message.dropLast()) : nil
+        for (language, value) in translations.sorted(by: { $0.key < $1.key }) {
+            guard let text = value.lenientString, language.utf8.count <= 35,
+                language.utf8.allSatisfy({
+                    $0 == UInt8(ascii: "-") || ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39)
+                })
+            else { continue }
+            if text == message || (cut.map { !$0.isEmpty && text.hasPrefix($0) } ?? false) { return language }
+        }
+        return nil
     }
 
     func navigate(channel: String) -> String {
