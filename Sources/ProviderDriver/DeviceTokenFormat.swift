@@ -13,10 +13,16 @@ public protocol DeviceTokenFormat: Sendable {
 
     /// The longest token a path carries, in bytes.
     var maximumBytes: Int { get }
+
+    /// What registration refuses of a well-formed token when the app has no settings for the
+    /// provider (with settings, `ProviderSettings.refusal(of:)` decides); nil: taken.
+    func defaultRefusal(of token: String) -> TokenFormatProblem?
 }
 
 extension DeviceTokenFormat {
     public func token(registering value: JSONValue) -> Result<String, TokenFormatProblem>? { nil }
+
+    public func defaultRefusal(of token: String) -> TokenFormatProblem? { nil }
 
     /// An id's length (`IdentifierRules.maximumBytes`).
     public var maximumBytes: Int { IdentifierRules.maximumBytes }

@@ -192,7 +192,9 @@ def test_an_endpoint_outside_the_allowlist_is_refused_and_another_sender_is_acce
             r = rig.http.post(f"{rig.cluster.url}/v3/users/dave/push/webpush", json={"subscription": subscription},
                               timeout=10)
             assert r.status_code == 400 and r.json()["code"] == 400601, r.text
-        assert rig.http.get(f"{rig.cluster.url}/v3/users/dave/push/webpush", timeout=10).status_code in (200, 400)
+        # Nothing stored: dave was never created by the refused registrations.
+        listed = rig.http.get(f"{rig.cluster.url}/v3/users/dave/push/webpush", timeout=10)
+        assert listed.status_code == 400 and listed.json()["code"] == 400201, listed.text
 
         # pywebpush, an independent sender with its own VAPID and encryption, is accepted too.
         from pywebpush import webpush

@@ -17,7 +17,10 @@ extension RESTAPI {
             // accepted (and type-checked) but has no effect.
             _ = try body.bool("always_push")
             let token = try Self.registeredToken(body, provider: provider)
-            if let refusal = app.providers[provider.id]?.refusal(of: token) {
+            // The app's own rules when it configures the provider, else the format's defaults (a
+            // subscription naming an internal address is refused either way).
+            let refusal = app.providers[provider.id].map { $0.refusal(of: token) } ?? provider.tokenFormat.defaultRefusal(of: token)
+            if let refusal {
                 throw APIError(code: .tokenRegistrationFailed, message: "Invalid value: \"\(provider.tokenField)\" \(refusal).")
             }
             // A device's own session registers its own device; only the app's server moves a
@@ -69,17 +72,6 @@ extension RESTAPI {
             return TokensRemoved(token: removed, user: SendbirdUser(user))
         }
 
-        // What a client needs to register with the app's settings of a provider (a public key it
-        // subscribes with), public values only: a device's own session may read them.
-        v3.get("applications/push/:token_type") { _, context in
-            let app = try context.requireDevice().app
-            let provider = try Self.provider(context)
-            let configurations = app.providers[provider.id].map { settings in
-                [PushConfiguration(pushType: provider.sendbirdType, settings: settings.clientSettings)]
-            }
-            return PushConfigurations(pushConfigurations: configurations ?? [])
-        }
-
         v3.get("push/device_tokens/:token_type/:token") { _, context in
             let app = try context.requireApp()
             let provider = try Self.provider(context)
@@ -94,6 +86,20 @@ extension RESTAPI {
             let token = try Self.pathToken(context, provider: provider)
             let owner = try await store.removeTokenFromOwner(app: app.appID, token: token, provider: provider.id)
             return owner.map { [TokenOwner(userID: $0)] } ?? []
+        }
+    }
+
+    /// `GET /v3/applications/push/{token_type}`: what a client needs to register with the app's
+    /// settings of a provider (a public key it subscribes with), public values only: a device's
+    /// own session may read them.
+    func registerPushConfigurationRoutes(on v3: RouterGroup<RelayRequestContext>) {
+        v3.get("applications/push/:token_type") { _, context in
+            let app = try context.requireDevice().app
+            let provider = try Self.provider(context)
+            let configurations = app.providers[provider.id].map { settings in
+                [PushConfiguration(pushType: provider.sendbirdType, settings: settings.clientSettings)]
+            }
+            return PushConfigurations(pushConfigurations: configurations ?? [])
         }
     }
 

@@ -20,14 +20,7 @@ extension WebPushAppConfiguration: ProviderSettings {
         return [ExamplePlaceholder(key: "subject", value: subject, fix: "set a contact the push services can reach")]
     }
 
-    public func refusal(of token: String) -> TokenFormatProblem? {
-        guard let subscription = try? WebPushSubscription(token: token) else { return nil }
-        guard allowlist.admits(subscription.endpoint) else {
-            return TokenFormatProblem(
-                "has an endpoint (\(subscription.origin)) that is not a known push service; the app's webpush.allowed_endpoints can add it")
-        }
-        return nil
-    }
+    public func refusal(of token: String) -> TokenFormatProblem? { allowlist.refusal(of: token) }
 
     public var clientSettings: [String: String] { ["application_server_key": vapidPublicKey] }
 

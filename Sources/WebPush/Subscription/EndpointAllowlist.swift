@@ -47,6 +47,14 @@ public struct EndpointAllowlist: Sendable, Hashable {
         }
     }
 
+    /// Why registration refuses the subscription `token` carries; nil when it is admitted (or
+    /// not a subscription, which the token format reports).
+    public func refusal(of token: String) -> TokenFormatProblem? {
+        guard let subscription = try? WebPushSubscription(token: token), !admits(subscription.endpoint) else { return nil }
+        return TokenFormatProblem(
+            "has an endpoint (\(subscription.origin)) that is not a known push service; the app's webpush.allowed_endpoints can add it")
+    }
+
     /// The entries as configured, for messages.
     public var origins: [String] {
         entries.map { "https://\($0.subdomains ? "*." : "")\($0.host)\($0.port == 443 ? "" : ":\($0.port)")" }

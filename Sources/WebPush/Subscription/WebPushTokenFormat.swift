@@ -5,7 +5,7 @@ import PushCore
 /// Web Push "tokens": the browser's subscription as `WebPushSubscription.token` writes it. A
 /// registration posts the subscription object; paths and test pushes carry the token. Endpoints
 /// outside the public push services are refused unless the app's `webpush.allowed_endpoints`
-/// admits them (`WebPushAppConfiguration.refusal(of:)`).
+/// admits them (`WebPushAppConfiguration.refusal(of:)`; `defaultRefusal(of:)` without settings).
 public struct WebPushTokenFormat: DeviceTokenFormat {
     public init() {}
 
@@ -26,4 +26,9 @@ public struct WebPushTokenFormat: DeviceTokenFormat {
     }
 
     public var maximumBytes: Int { WebPushSubscription.maximumTokenBytes }
+
+    /// The public push services only, for an app without `webpush` settings.
+    public func defaultRefusal(of token: String) -> TokenFormatProblem? {
+        EndpointAllowlist.default.refusal(of: token)
+    }
 }

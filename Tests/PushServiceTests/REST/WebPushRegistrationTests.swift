@@ -69,6 +69,21 @@ import WebPush
         }
     }
 
+    /// An app without `webpush` settings still takes only the public push services: the
+    /// subscription could be sent to once settings are added.
+    @Test func withoutSettingsOnlyThePublicPushServicesRegister() async throws {
+        try await LiveRelay.run { relay async throws in
+            let inside = try await relay.request(
+                .post, "/v3/users/alice/push/webpush", body: #"{"subscription": \#(Self.subscription("https://10.0.0.7/push/1"))}"#)
+            #expect(inside.status == .badRequest)
+            #expect(try await relay.store.tokens(app: TestApps.a.appID, user: "alice")?.isEmpty ?? true)
+            let outside = try await relay.request(
+                .post, "/v3/users/alice/push/webpush",
+                body: #"{"subscription": \#(Self.subscription("https://updates.push.services.mozilla.com/wpush/v2/x"))}"#)
+            #expect(outside.status == .ok)
+        }
+    }
+
     /// The app's own push service is admitted once `allowed_endpoints` names it.
     @Test func anAllowedSelfHostedPushServiceRegisters() async throws {
         try await LiveRelay.run(apps: [Self.app]) { relay async throws in
