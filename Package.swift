@@ -437,7 +437,10 @@ let package = Package(
             ]),
         .testTarget(
             name: "WebPushTests",
-            dependencies: ["PushCore", "PushSending", "WebPush", .product(name: "Crypto", package: "swift-crypto")]),
+            dependencies: [
+                "ConnectionLiveness", "PushCore", "PushSending", "TestSupport", "WebPush", "WebPushMock",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]),
         .testTarget(
             name: "HMSTests", dependencies: ["ConnectionLiveness", "HMS", "HMSMock", "PushCore", "PushSending", "TestSupport"]),
         .testTarget(

@@ -57,7 +57,12 @@ package final class MockRequestHandler<Responder: MockResponder>: ChannelInbound
         let version = httpVersion == .h2 ? HTTPVersion.http2 : request.version
         let head = HTTPResponseHead(version: version, status: HTTPResponseStatus(statusCode: answer.status), headers: headers)
         context.write(wrapOutboundOut(.head(head)), promise: nil)
-        context.write(wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(bytes: answer.body)))), promise: nil)
+        // No body part for an empty body: over HTTP/2 it would be an empty DATA frame, and a client
+        // seeing two in a row (two streams' answers) closes the connection as a denial of service
+        // (NIO's `ExcessiveEmptyDataFrames`) — Web Push's 201 has no body.
+        if !answer.body.isEmpty {
+            context.write(wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(bytes: answer.body)))), promise: nil)
+        }
         let done = context.eventLoop.makePromise(of: Void.self)
         context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: done)
         if closing {

@@ -24,15 +24,12 @@ import TestSupport
                 appID: HMSClientTests.appID, clientSecret: HMSClientTests.secret, endpoint: endpoint,
                 tokenURL: endpoint.appendingPathComponent("oauth2/v3/token"), caFile: Repository.devCert("ca.pem"),
                 liveness: liveness))
-        do {
+        try await withTeardown {
             try await body(server, client)
-        } catch {
+        } teardown: {
             await client.shutdown()
-            try? await server.shutdown()
-            throw error
+            try await server.shutdown()
         }
-        await client.shutdown()
-        try await server.shutdown()
     }
 
     /// The mock's `silent_connections` fault: the connection reads and sends nothing more, PING

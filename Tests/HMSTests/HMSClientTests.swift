@@ -29,15 +29,12 @@ import TestSupport
                 caFile: Repository.devCert("ca.pem"), connections: 2,
                 // Not the liveness tests': a pause of the in-process mock on a loaded machine must not cost a connection.
                 liveness: LivenessSettings(stallPingInterval: .seconds(60), pingTimeout: .seconds(60))))
-        do {
+        try await withTeardown {
             try await body(server, client)
-        } catch {
+        } teardown: {
             await client.shutdown()
-            try? await server.shutdown()
-            throw error
+            try await server.shutdown()
         }
-        await client.shutdown()
-        try await server.shutdown()
     }
 
     static func body(_ n: Int, ttl: Int64 = 3600) -> [UInt8] {
