@@ -2,7 +2,7 @@
 `chromium-driver`) driven by Selenium against the real `push-relay serve` and apns-mock
 (`cluster.py`). It signs in with the app's API token, reads the overview and checks its numbers
 against `/metrics`, traces a delivered and a skipped push, sends a test push that reaches the mock,
-and shows that a user id, a nickname and a message text holding `<script>` and `"><img onerror>`
+does the same for a browser's Web Push subscription (webpush-mock decrypts what it got), and shows that a user id, a nickname and a message text holding `<script>` and `"><img onerror>`
 appear as text while no script runs.
 
 Screenshots of each page go to $CONSOLE_SCREENSHOTS when set (`CONSOLE_SCREENSHOTS=docs/console`
@@ -18,7 +18,7 @@ from urllib.parse import quote
 import pytest
 import requests
 
-from cluster import API_TOKEN, APP_ID, MOCK_BIN, RELAY_BIN, Cluster, payload, signed, token_for
+from cluster import API_TOKEN, APP_ID, MOCK_BIN, RELAY_BIN, WEBPUSH_MOCK_BIN, Cluster, payload, signed, token_for
 
 webdriver = pytest.importorskip(
     "selenium.webdriver", reason="selenium is not installed: pip install -r scripts/requirements-test.txt (docs/testing.md)")
@@ -37,8 +37,8 @@ HOSTILE = '<script>window.__xss=1</script>"><img src=x onerror="window.__xss=2">
 USERS = {"bob": token_for(1), "carol": token_for(2), HOSTILE: token_for(3)}
 
 pytestmark = pytest.mark.skipif(
-    not all(p.exists() for p in (RELAY_BIN, MOCK_BIN, CHROMIUM, CHROMEDRIVER)),
-    reason="needs the built relay and apns-mock (scripts/test builds them) and Debian's chromium and chromium-driver")
+    not all(p.exists() for p in (RELAY_BIN, MOCK_BIN, WEBPUSH_MOCK_BIN, CHROMIUM, CHROMEDRIVER)),
+    reason="needs the built relay and mocks (scripts/test builds them) and Debian's chromium and chromium-driver")
 
 
 def metric_sum(text: str, name: str, **labels) -> float:
@@ -63,7 +63,7 @@ def event() -> bytes:
 
 @pytest.fixture(scope="module")
 def relay(tmp_path_factory):
-    cluster = Cluster(tmp_path_factory.mktemp("console"), extra_config="console: {enabled: true}\n")
+    cluster = Cluster(tmp_path_factory.mktemp("console"), extra_config="console: {enabled: true}\n", webpush=True)
     try:
         http = requests.Session()
         http.headers["Api-Token"] = API_TOKEN
@@ -175,8 +175,9 @@ def test_the_overview_shows_what_metrics_gives(relay, browser, screenshots):
     expect("webhooks-refused", refused)
     expect("fleet-nodes", metric_sum(metrics, "pushrelay_fleet_nodes"))
     rows = browser.find_elements(By.CSS_SELECTOR, "#credentials tbody tr")
-    assert [r.find_elements(By.TAG_NAME, "td")[0].text for r in rows] == ["APNs"]
+    assert [r.find_elements(By.TAG_NAME, "td")[0].text for r in rows] == ["APNs", "Web Push"]
     assert "does not expire" in rows[0].text
+    assert "until replaced (subscriptions are bound to it)" in rows[1].text, rows[1].text
 
 
 def trace(browser, relay, user: str, message_id=None):
@@ -273,6 +274,54 @@ def test_a_test_push_reaches_the_mock(relay, browser, screenshots):
     assert "APNs test push to" in browser.find_element(By.CSS_SELECTOR, "section.delivery").text
     open_page(browser, relay, "/console/overview")
     assert figure(browser, "test-pushes") == "1"
+
+
+def test_a_browser_subscription_is_listed_traced_and_test_pushed(relay, browser, screenshots):
+    """Dave uses the web app: a Web Push subscription, as the browser's `toJSON()` gave it."""
+    subscription = relay.subscriptions[0]
+    http = requests.Session()
+    http.headers["Api-Token"] = API_TOKEN
+    r = http.post(f"{relay.url}/v3/users/dave/push/webpush", json={"subscription": subscription["subscription"]}, timeout=10)
+    assert r.status_code == 200, r.text
+    token = r.json()["token"]
+    body = json.loads(event())
+    body["members"] = body["members"][:1] + [{"user_id": "dave", "nickname": "Dave", "is_online": False, "state": "joined"}]
+    body["payload"]["message_id"] = MESSAGE_ID + 1
+    assert relay.post_event(http, json.dumps(body).encode()).status_code == 200
+    assert relay.wait_delivered({(MESSAGE_ID + 1, token)}, deadline_s=120), "the push never reached webpush-mock"
+
+    open_page(browser, relay, "/console/user?user_id=dave")
+    devices = [[c.text for c in row.find_elements(By.TAG_NAME, "td")]
+               for row in browser.find_elements(By.CSS_SELECTOR, "#devices tbody tr")]
+    assert len(devices) == 1 and devices[0][0] == "Web Push", devices
+    assert token not in browser.page_source and subscription["subscription"]["endpoint"] not in browser.page_source, \
+        "a subscription is never shown whole"
+    shot(browser, screenshots, "devices-webpush")
+
+    trace(browser, relay, "dave", MESSAGE_ID + 1)
+    assert text_of(browser, "decision-code") == "push"
+    delivery = browser.find_element(By.CSS_SELECTOR, "section.delivery")
+    assert delivery.find_element(By.CSS_SELECTOR, ".state").text == "sent"
+    assert "Web Push answered 201" in delivery.text
+
+    text = "Test from the console to a browser " + HOSTILE
+    open_page(browser, relay, "/console/user?user_id=dave")
+    click_and_wait(browser, browser.find_element(By.LINK_TEXT, "Send a test push"))
+    message = browser.find_element(By.ID, "message")
+    message.clear()
+    message.send_keys(text)
+    click_and_wait(browser, browser.find_element(By.ID, "send"))
+    cells = [c.text for c in browser.find_element(By.CSS_SELECTOR, "#results tbody tr").find_elements(By.TAG_NAME, "td")]
+    assert cells[0] == "Web Push" and cells[2] == "sent" and cells[3] == "201", cells
+    assert browser.execute_script("return window.__xss === undefined")
+    deadline = time.monotonic() + 60
+    while True:
+        bodies = [json.loads(r["plaintext"])["notification"]["body"] for r in relay.webpush_recorded()
+                  if r["subscription"] == subscription["id"]]
+        if any(text in b for b in bodies):
+            break
+        assert time.monotonic() < deadline, f"webpush-mock never got the test push: {bodies}"
+        time.sleep(0.1)
 
 
 def test_a_phone_sized_window_reads_without_sideways_scrolling(relay, browser, screenshots):

@@ -1,7 +1,8 @@
 """Shared by the reliability suites: apns-mock (validating, recording, with its admin API) plus a
 restartable `push-relay serve` on one database, and signed webhook events with fan-out. With
 `fcm=True` fcm-mock too, and the users hold a mix of APNs and FCM tokens; with `hms=True` as well
-hms-mock, and the mix takes in Huawei tokens."""
+hms-mock, and the mix takes in Huawei tokens; with `webpush=True` webpush-mock as well, and the mix
+takes in browsers' Web Push subscriptions (made by the mock, registered as a browser would)."""
 
 import base64
 import hashlib
@@ -27,9 +28,12 @@ RELAY_BIN = Path(os.environ.get("PUSH_RELAY_BINARY", ROOT / ".build" / "debug" /
 MOCK_BIN = Path(os.environ.get("APNS_MOCK_BINARY", ROOT / ".build" / "debug" / "apns-mock"))
 FCM_MOCK_BIN = Path(os.environ.get("FCM_MOCK_BINARY", ROOT / ".build" / "debug" / "fcm-mock"))
 HMS_MOCK_BIN = Path(os.environ.get("HMS_MOCK_BINARY", ROOT / ".build" / "debug" / "hms-mock"))
+WEBPUSH_MOCK_BIN = Path(os.environ.get("WEBPUSH_MOCK_BINARY", ROOT / ".build" / "debug" / "webpush-mock"))
 HMS_APP_ID = "104783201"
 HMS_CLIENT_SECRET = "crash-hms-client-secret-0123456789"
 CERTS = ROOT / "certs" / "dev"
+# base64url("https://"): how every Web Push token starts.
+WEBPUSH_TOKEN_PREFIX = "aHR0cHM6Ly"
 
 FANOUT = int(os.environ.get("CRASH_FANOUT", "5"))
 USERS = 40
@@ -104,7 +108,27 @@ def all_provider_tokens(user: int) -> set:
             {token_for(user), fcm_token_for(user), hms_token_for(user)}][user % 4]
 
 
+def with_webpush(tokens_of, subscriptions: dict):
+    """Every fifth user (u4, u9, …) holds a Web Push subscription instead of their mix, every tenth
+    (u3, u13, …) a subscription besides it."""
+    def mix(user: int) -> set:
+        if user % 5 == 4:
+            return {subscriptions[user]["token"]}
+        if user % 10 == 3:
+            return tokens_of(user) | {subscriptions[user]["token"]}
+        return tokens_of(user)
+    return mix
+
+
+def webpush_token(subscription: dict) -> str:
+    """The relay's token for a subscription: the endpoint (base64url), the keys, as registered."""
+    endpoint = base64.urlsafe_b64encode(subscription["endpoint"].encode()).decode().rstrip("=")
+    return f"{endpoint}.{subscription['keys']['p256dh']}.{subscription['keys']['auth']}"
+
+
 def provider_of(token: str) -> str:
+    if token.startswith(WEBPUSH_TOKEN_PREFIX):
+        return "webpush"
     if token.startswith("IQAAAACy"):
         return "hms"
     return "apns" if all(c in "0123456789abcdef" for c in token) else "fcm"
@@ -129,7 +153,7 @@ class Cluster:
 
     def __init__(self, workdir: Path, extra_config: str = "", app_config: str = "", log_level: str = "warning",
                  store: str = "sqlite", fcm: bool = False, hms: bool = False, database_dir: Path | None = None,
-                 more_apps: str = ""):
+                 more_apps: str = "", webpush: bool = False):
         """`more_apps`: further apps' YAML, each item's `{apns}` replaced by the first app's APNs
         settings (the same mock)."""
         self.workdir = workdir
@@ -141,6 +165,10 @@ class Cluster:
         self.fcm_mock = None
         self.hms = hms
         self.hms_mock = None
+        self.webpush_record = workdir / "webpush-pushes.jsonl"
+        self.webpush_mock = None
+        self.subscriptions = {}   # user -> the mock's subscription, with the relay's `token`
+        self.subscription_tokens = {}   # the mock's subscription id -> token
         if store == "postgres":
             self.database = pgcluster.cluster().create_database()
             database_yaml = f"{{postgres: {{url: '{self.database}'}}}}"
@@ -171,6 +199,7 @@ class Cluster:
                 f"      token_url: \"{fcm_url}/token\"\n"
                 f"      ca_file: {CERTS / 'ca.pem'}\n")
         hms_config = self.start_hms_mock() if hms else ""
+        webpush_config = self.start_webpush_mock() if webpush else ""
         self.config = workdir / "relay.yaml"
         apns = (
             "    apns:\n"
@@ -188,6 +217,7 @@ class Cluster:
             f"{apns}"
             f"{fcm_config}"
             f"{hms_config}"
+            f"{webpush_config}"
             f"{app_config}"
             f"{more_apps.replace('{apns}', apns)}")
         self.relay = None
@@ -214,6 +244,27 @@ class Cluster:
                 f"      client_secret: {{file: {secret}}}\n"
                 f"      url: \"{hms_url}\"\n"
                 f"      token_url: \"{hms_url}/oauth2/v3/token\"\n"
+                f"      ca_file: {CERTS / 'ca.pem'}\n")
+
+    def start_webpush_mock(self) -> str:
+        """Starts webpush-mock and makes one subscription per user on it; returns the app's
+        `webpush:` settings for it."""
+        self.webpush_mock, line = start_and_wait(
+            [str(WEBPUSH_MOCK_BIN), "--port", "0", "--admin-port", "0", "--record", str(self.webpush_record),
+             "--cert", str(CERTS / "server.pem"), "--key", str(CERTS / "server.key"), "--log-level", "warning"],
+            self.workdir / "webpush-mock.log", "listening on")
+        origin = line.split("listening on ")[1].split()[0]
+        self.webpush_admin = line.split("admin on ")[1].split()[0]
+        for user in range(USERS):
+            made = requests.post(f"{self.webpush_admin}/subscriptions", timeout=10).json()
+            made["token"] = webpush_token(made["subscription"])
+            self.subscriptions[user] = made
+            self.subscription_tokens[made["id"]] = made["token"]
+        return ("    webpush:\n"
+                f"      vapid_private_key: {{file: {private_copy(CERTS / 'vapid-dev.pem', self.workdir / 'keys')}}}\n"
+                "      subject: mailto:ops@example.org\n"
+                "      navigate: \"https://chat.example.com/c/{channel_url}\"\n"
+                f"      allowed_endpoints: [\"{origin}\"]\n"
                 f"      ca_file: {CERTS / 'ca.pem'}\n")
 
     def start_relay(self):
@@ -250,10 +301,17 @@ class Cluster:
 
     def pairs(self) -> list:
         """Every (message id, device token) either mock recorded, as often as it recorded it."""
-        got = [(payload_message_id(r), r["deviceToken"]) for r in self.recorded()]
-        got += [(json.loads(r["data"]["sendbird"])["message_id"], r["token"]) for r in self.fcm_recorded()]
-        got += [(json.loads(r["data"]["sendbird"])["message_id"], r["token"]) for r in self.hms_recorded()]
-        return got
+        got = [(payload(r).get("sendbird"), r["deviceToken"]) for r in self.recorded()]
+        got += [(json.loads(r["data"].get("sendbird", "null")), r["token"]) for r in self.fcm_recorded() + self.hms_recorded()]
+        got += [(json.loads(r["plaintext"]).get("sendbird"), self.subscription_tokens.get(r["subscription"]))
+                for r in self.webpush_recorded()]
+        # A test push (the console's) carries no message.
+        return [(sendbird["message_id"], token) for sendbird, token in got if sendbird]
+
+    def webpush_recorded(self):
+        """What webpush-mock accepted: one JSON object per push (`subscription` id, headers, the
+        body as sent, the `plaintext` it decrypted)."""
+        return read_json_lines(self.webpush_record)
 
     def hms_recorded(self):
         """What hms-mock accepted: one JSON object per message (`token`, `data` as an object,
@@ -263,15 +321,17 @@ class Cluster:
     def tokens_of(self, user: int) -> set:
         """This cluster's token mix."""
         if self.hms:
-            return all_provider_tokens(user)
-        return mixed_tokens(user) if self.fcm else {token_for(user)}
+            mix = all_provider_tokens
+        else:
+            mix = mixed_tokens if self.fcm else (lambda user: {token_for(user)})
+        return with_webpush(mix, self.subscriptions)(user) if self.webpush_mock else mix(user)
 
     def event(self, message_id: int, rng: random.Random):
         """A signed-to-be event and the tokens it must reach, with this cluster's token mix."""
         return event_body(message_id, rng, self.tokens_of)
 
     def stop(self):
-        for process in (self.relay, self.mock, self.fcm_mock, self.hms_mock):
+        for process in (self.relay, self.mock, self.fcm_mock, self.hms_mock, self.webpush_mock):
             terminate(process)
 
     def relay_rss_mb(self) -> float:
@@ -360,11 +420,14 @@ class Cluster:
         session = requests.Session()
         for user in range(USERS):
             for token in self.tokens_of(user):
+                provider = provider_of(token)
                 kind, field = {"apns": ("apns", "apns_device_token"), "fcm": ("gcm", "gcm_reg_token"),
-                               "hms": ("huawei", "huawei_device_token")}[provider_of(token)]
+                               "hms": ("huawei", "huawei_device_token"), "webpush": ("webpush", "subscription")}[provider]
+                value = self.subscriptions[user]["subscription"] if provider == "webpush" else token
                 r = session.post(f"{self.url}/v3/users/u{user}/push/{kind}", headers={"Api-Token": API_TOKEN},
-                                 json={field: token}, timeout=10)
+                                 json={field: value}, timeout=10)
                 assert r.status_code == 200, r.text
+                assert r.json()["token"] == token, (r.json()["token"], token)
 
 
 def post_signed_event(url: str, message_id: int, rng: random.Random, timeout: float = 60):
@@ -468,7 +531,7 @@ class Fleet(Cluster):
     def stop(self):
         for node in self.nodes:
             terminate(node and node["process"])
-        for mock in (self.mock, self.fcm_mock, self.hms_mock):
+        for mock in (self.mock, self.fcm_mock, self.hms_mock, self.webpush_mock):
             terminate(mock)
 
 
@@ -532,7 +595,7 @@ class FleetLoad:
             if self.events is not None and index >= self.events:
                 return
             message_id = self.first + index
-            body, tokens = event_body(message_id, random.Random(message_id))
+            body, tokens = self.fleet.event(message_id, random.Random(message_id))
             while not self.stopping.is_set():
                 urls = self.fleet.urls()
                 turn += 1

@@ -1,5 +1,6 @@
-"""Crash safety: the real `push-relay serve` against `apns-mock`, `fcm-mock` and `hms-mock`
-(validating, recording), users holding a mix of APNs, FCM and HMS tokens, a stream of signed webhook events with
+"""Crash safety: the real `push-relay serve` against `apns-mock`, `fcm-mock`, `hms-mock` and
+`webpush-mock` (validating, recording; webpush-mock decrypts each push), users holding a mix of
+APNs, FCM and HMS tokens and Web Push subscriptions, a stream of signed webhook events with
 fan-out, and SIGKILL at random moments with a restart after each.
 
 Passes when every event answered 200 (or `duplicate`, which means an earlier attempt committed)
@@ -19,8 +20,8 @@ import time
 import pytest
 import requests
 
-from cluster import (FCM_MOCK_BIN, HMS_MOCK_BIN, MOCK_BIN, RELAY_BIN, WINDOW, Cluster, payload_message_id, provider_of,
-                     signed)
+from cluster import (FCM_MOCK_BIN, HMS_MOCK_BIN, MOCK_BIN, RELAY_BIN, WEBPUSH_MOCK_BIN, WINDOW, Cluster,
+                     payload_message_id, provider_of, signed)
 
 EVENTS = int(os.environ.get("CRASH_EVENTS", "3000"))
 KILLS = int(os.environ.get("CRASH_KILLS", "10"))
@@ -28,12 +29,12 @@ SENDERS = int(os.environ.get("CRASH_SENDERS", "4"))
 SEED = int(os.environ.get("CRASH_SEED", str(int(time.time()))))
 
 
-@pytest.mark.skipif(not all(b.exists() for b in (RELAY_BIN, MOCK_BIN, FCM_MOCK_BIN, HMS_MOCK_BIN)),
+@pytest.mark.skipif(not all(b.exists() for b in (RELAY_BIN, MOCK_BIN, FCM_MOCK_BIN, HMS_MOCK_BIN, WEBPUSH_MOCK_BIN)),
                     reason="build first (scripts/test does)")
 @pytest.mark.parametrize("store", ["sqlite", "postgres"])
 def test_sigkill_at_random_moments_loses_no_accepted_push(tmp_path, store):
     rng = random.Random(SEED)
-    cluster = Cluster(tmp_path, store=store, fcm=True, hms=True)
+    cluster = Cluster(tmp_path, store=store, fcm=True, hms=True, webpush=True)
     try:
         cluster.register_users()
 
@@ -127,7 +128,7 @@ def test_sigkill_at_random_moments_loses_no_accepted_push(tmp_path, store):
         # One delivery per (message, token): a pair recorded twice is a push sent twice.
         duplicates = len(pairs) - len(got)
         def by_provider(pairs):
-            counts = {"apns": 0, "fcm": 0, "hms": 0}
+            counts = {"apns": 0, "fcm": 0, "hms": 0, "webpush": 0}
             for _, token in pairs:
                 counts[provider_of(token)] += 1
             return counts
@@ -136,8 +137,9 @@ def test_sigkill_at_random_moments_loses_no_accepted_push(tmp_path, store):
         print(f"\ncrash-safety ({store}): seed {SEED}, {len(kills)} SIGKILLs ({sum(kills)} while events streamed in), {len(expected)} events answered 200 "
               f"({answers['accepted']} accepted, {answers['duplicate']} duplicate after a lost answer, "
               f"{answers['retried']} retried sends, {answers['deferred']} deferred by 503), {len(want)} pushes expected "
-              f"({wanted['apns']} APNs, {wanted['fcm']} FCM, {wanted['hms']} HMS), {len(got & want)} recorded, "
-              f"{len(missing)} missing, {duplicates} duplicates ({twice['fcm']} FCM, {twice['hms']} HMS; "
+              f"({wanted['apns']} APNs, {wanted['fcm']} FCM, {wanted['hms']} HMS, {wanted['webpush']} Web Push), "
+              f"{len(got & want)} recorded, {len(missing)} missing, {duplicates} duplicates ({twice['fcm']} FCM, "
+              f"{twice['hms']} HMS, {twice['webpush']} Web Push; "
               f"bound {len(kills) * WINDOW}), "
               f"integrity_check ok after every kill")
         assert not missing, f"{len(missing)} accepted pushes never reached their provider, e.g. {sorted(missing)[:5]}"

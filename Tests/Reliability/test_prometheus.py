@@ -195,7 +195,7 @@ def wait_for(condition, what: str, deadline_s: float = 60):
 
 
 def send_traffic(fleet: Fleet):
-    """APNs, FCM and HMS pushes; a dead FCM token; a 429 then a refused credential; a click; a
+    """APNs, FCM, HMS and Web Push pushes; a dead FCM token; a 429 then a refused credential; a click; a
     webhook refused 503 (an app without provider settings)."""
     http = requests.Session()
     fleet.register_users()
@@ -205,7 +205,7 @@ def send_traffic(fleet: Fleet):
         r = http.post(f"{fcm_admin}/faults", json=faults, timeout=10)
         assert r.status_code in (200, 204), r.text
 
-    # u3 holds a token of each kind; u5 an FCM token, which is dead.
+    # u3 holds a token of each kind and a Web Push subscription; u5 an FCM token, which is dead.
     arm({"unregistered": [fcm_token_for(5)]})
     assert fleet.post_event(http, event(9_300_001, [2, 3, 5])).status_code == 200
 
@@ -248,7 +248,7 @@ def test_every_panel_and_alert_expression_parses_and_names_what_the_relays_expor
         f"  - app_id: {BARE_APP}\n"
         f"    api_token: {BARE_TOKEN}\n")
     started = time.monotonic()
-    fleet = Fleet(tmp_path, size=2, fcm=True, hms=True, more_apps=more_apps)
+    fleet = Fleet(tmp_path, size=2, fcm=True, hms=True, webpush=True, more_apps=more_apps)
     prometheus = None
     try:
         targets = [url.removeprefix("http://") for url in fleet.urls()]
