@@ -77,6 +77,22 @@ import WebPushMock
         }
     }
 
+    /// A subscription whose `expirationTime` has passed is not posted to; it is dead for good.
+    @Test func anExpiredSubscriptionIsNotSentTo() async throws {
+        try await Self.withMock { server, client in
+            let made = server.subscribe()
+            let now = Int64(Date().timeIntervalSince1970 * 1000)
+            let subscription = try WebPushSubscription(
+                endpoint: try #require(URL(string: made.endpoint)), p256dh: try #require(Base64URL.decode(made.p256dh)),
+                auth: try #require(Base64URL.decode(made.auth)), expiresAtMs: now - 1)
+            let answer = try await client.send(
+                token: subscription.token, payload: Self.payload(1), urgent: true, ttlSeconds: 60, timeout: .seconds(60))
+            #expect(answer == .expired)
+            #expect(answer.result(startedAtMs: now, latency: .zero).outcome == .tokenDead(.always))
+            #expect(server.stats.messagesAccepted == 0 && server.messages.isEmpty)
+        }
+    }
+
     /// A subscription the push service dropped answers 410: the token is dead for registrations
     /// made before the send.
     @Test func aGoneSubscriptionIsDead() async throws {
