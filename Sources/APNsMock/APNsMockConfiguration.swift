@@ -14,6 +14,17 @@ public struct APNsMockConfiguration: MockListenerConfiguration {
         case sink
     }
 
+    /// Which of Apple's two environments the mock plays.
+    public enum Environment: String, Sendable, Codable, CaseIterable {
+        /// `api.push.apple.com`.
+        case production
+        /// `api.sandbox.push.apple.com`: a 200 also carries `apns-unique-id`, which finds the push
+        /// in Apple's Push Notifications Console.
+        case development
+    }
+
+    /// Production (the default) or development.
+    public var environment: Environment = .production
     /// Interface to listen on. Default `127.0.0.1`.
     public var host: String
     /// TLS port; 0 picks an ephemeral port (read it from ``APNsMockServer/port`` after start).

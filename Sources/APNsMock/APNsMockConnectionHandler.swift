@@ -37,7 +37,8 @@ final class APNsMockConnectionHandler: ChannelInboundHandler {
     }
 
     private enum Answer {
-        case success(apnsID: String)
+        /// `uniqueID`: `apns-unique-id`, in development.
+        case success(apnsID: String, uniqueID: String?)
         case failure(APNsErrorAnswer, apnsID: String)
 
         var status: Int {
@@ -301,9 +302,9 @@ final class APNsMockConnectionHandler: ChannelInboundHandler {
         if self.core.recordsNotifications {
             let path = state.headers.first(name: ":path") ?? ""
             let token = path.hasPrefix("/3/device/") ? Substring(path.dropFirst("/3/device/".count)) : Substring(path)
-            self.record(streamID: streamID, state: state, deviceToken: token, apnsID: apnsID)
+            self.record(streamID: streamID, state: state, deviceToken: token, apnsID: apnsID, uniqueID: nil)
         }
-        return .success(apnsID: apnsID)
+        return .success(apnsID: apnsID, uniqueID: nil)
     }
 
     /// Apple's checks, in this order: method and path, duplicate headers, authentication, `apns-*`
@@ -332,8 +333,9 @@ final class APNsMockConnectionHandler: ChannelInboundHandler {
             return .failure(error, apnsID: self.answerID(for: headers))
         }
         let apnsID = self.answerID(for: headers)
-        self.record(streamID: streamID, state: state, deviceToken: token, apnsID: apnsID)
-        return .success(apnsID: apnsID)
+        let uniqueID = self.core.configuration.environment == .development ? UUID().uuidString.lowercased() : nil
+        self.record(streamID: streamID, state: state, deviceToken: token, apnsID: apnsID, uniqueID: uniqueID)
+        return .success(apnsID: apnsID, uniqueID: uniqueID)
     }
 
     /// Token authentication for one request, with the connection's churn rule and warm-up.
@@ -371,12 +373,13 @@ final class APNsMockConnectionHandler: ChannelInboundHandler {
         return self.idGenerator.next()
     }
 
-    private func record(streamID: HTTP2StreamID, state: StreamState, deviceToken: Substring, apnsID: String) {
+    private func record(streamID: HTTP2StreamID, state: StreamState, deviceToken: Substring, apnsID: String, uniqueID: String?) {
         var headers: [String: String] = [:]
         for header in state.headers where !header.name.hasPrefix(":") {
             headers[header.name.lowercased()] = header.value
         }
         headers["apns-id"] = apnsID
+        if let uniqueID { headers["apns-unique-id"] = uniqueID }
         let payload = state.body.map { Data($0.readableBytesView) } ?? Data()
         self.core.record(
             RecordedNotification(
@@ -398,9 +401,10 @@ final class APNsMockConnectionHandler: ChannelInboundHandler {
         let lastWrite = self.willFinishGoAway() ? context.eventLoop.makePromise(of: Void.self) : nil
         var headers = HPACKHeaders()
         switch answer {
-        case .success(let apnsID):
+        case .success(let apnsID, let uniqueID):
             headers.add(name: ":status", value: "200")
             headers.add(name: "apns-id", value: apnsID, indexing: .nonIndexable)
+            if let uniqueID { headers.add(name: "apns-unique-id", value: uniqueID, indexing: .nonIndexable) }
             self.write(
                 HTTP2Frame(streamID: streamID, payload: .headers(.init(headers: headers, endStream: true))),
                 promise: lastWrite

@@ -35,6 +35,9 @@ struct APNsMockCommand: AsyncParsableCommand {
     @Option(help: "validating or sink.")
     var mode: APNsMockConfiguration.Mode = .validating
 
+    @Option(help: "production or development (a 200 also carries apns-unique-id).")
+    var environment: APNsMockConfiguration.Environment = .production
+
     @Option(help: "Append one JSON line per accepted notification to this file.")
     var record: String?
 
@@ -68,7 +71,7 @@ struct APNsMockCommand: AsyncParsableCommand {
         }
         if self.jwtKeys.isEmpty { keys["DEVKEY1234"] = "certs/dev/AuthKey_DEVKEY1234.pub.pem" }
 
-        let configuration = APNsMockConfiguration(
+        var configuration = APNsMockConfiguration(
             host: listener.host,
             port: self.port,
             tlsCertificatePath: listener.cert,
@@ -84,10 +87,12 @@ struct APNsMockCommand: AsyncParsableCommand {
             adminPort: listener.adminPort,
             eventLoopThreads: listener.threads
         )
+        configuration.environment = self.environment
         let server = APNsMockServer(configuration: configuration, logger: logger)
         try await MockProcess.serve(logger: logger) {
             try await server.start()
-            var line = "apns-mock listening on https://\(listener.host):\(server.port) (mode \(self.mode.rawValue))"
+            var line =
+                "apns-mock listening on https://\(listener.host):\(server.port) (mode \(self.mode.rawValue), \(self.environment.rawValue))"
             if let adminPort = server.adminPort { line += ", admin on http://127.0.0.1:\(adminPort)" }
             return line
         } shutdown: {
@@ -97,3 +102,4 @@ struct APNsMockCommand: AsyncParsableCommand {
 }
 
 extension APNsMockConfiguration.Mode: ExpressibleByArgument {}
+extension APNsMockConfiguration.Environment: ExpressibleByArgument {}

@@ -16,6 +16,7 @@ extension APNsClientConfiguration {
             liveness: liveness, reconnectBackoff: reconnectBackoff,
             maximumResends: maximumResends, requestIDHeader: "apns-id", eventHandler: eventHandler, logger: logger,
             peerName: "APNs")
+        t.providerIDHeader = "apns-unique-id"
         t.testHooks = testHooks
         return t
     }

@@ -73,7 +73,7 @@ public struct APNsSender: PushSender {
     static func outcome(of response: APNsResponse) -> PushSendOutcome {
         switch response.outcome {
         case .delivered:
-            return .delivered(providerID: nil)
+            return .delivered(providerID: response.uniqueID)
         case .tokenInvalid(_, let unregisteredAt):
             // 410 carries the moment the token stopped being valid (without it: the answer's);
             // a token that is malformed or not for this topic goes whenever it was registered.

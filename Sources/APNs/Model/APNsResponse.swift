@@ -7,6 +7,9 @@ public struct APNsResponse: Sendable, Hashable {
     public var status: Int
     /// The `apns-id` APNs echoed (or generated).
     public var apnsID: UUID?
+    /// `apns-unique-id`: what finds the push in Apple's Push Notifications Console (APNs sends it
+    /// in its development environment only).
+    public var uniqueID: String?
     /// Why APNs rejected the request; nil on success.
     public var reason: APNsReason?
     /// For 410: when APNs learned the token stopped being valid for the topic.
@@ -30,6 +33,8 @@ public struct APNsResponse: Sendable, Hashable {
     /// anything a proxy adds there says nothing about the push.
     init(_ answer: HTTP2Response) {
         self.init(status: answer.status, apnsID: answer.requestID.flatMap(UUID.init(uuidString:)), retryAfter: answer.retryAfter)
+        // A header of at most a UUID's length: whatever a proxy puts there stays small in the log.
+        uniqueID = answer.providerID.flatMap { $0.utf8.count <= 64 && !$0.isEmpty ? $0 : nil }
         if answer.status != 200, !answer.body.isEmpty,
             let object = try? JSONSerialization.jsonObject(with: Data(answer.body)) as? [String: Any]
         {

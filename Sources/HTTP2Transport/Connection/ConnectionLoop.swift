@@ -55,6 +55,8 @@ final class ConnectionLoop {
     private let headerList: NGHTTP2HeaderList
     /// `configuration.requestIDHeader`, read for every header received.
     private let requestIDHeader: StaticString?
+    /// `configuration.providerIDHeader`.
+    private let providerIDHeader: StaticString?
 
     init(
         handle: HTTP2Connection, configuration: TransportConfiguration, tls: TLSContext,
@@ -71,6 +73,7 @@ final class ConnectionLoop {
         self.logger = logger
         let endpoint = configuration.endpoint
         requestIDHeader = configuration.requestIDHeader
+        providerIDHeader = configuration.providerIDHeader
         headerList = NGHTTP2HeaderList(
             authority: Array((endpoint.port == 443 ? endpoint.host : "\(endpoint.host):\(endpoint.port)").utf8))
     }
@@ -500,6 +503,8 @@ final class ConnectionLoop {
             stream.status = Int(String(decoding: value, as: UTF8.self))
         } else if let requestIDHeader, Self.matches(name, requestIDHeader) {
             stream.requestID = String(decoding: value, as: UTF8.self)
+        } else if let providerIDHeader, Self.matches(name, providerIDHeader) {
+            stream.providerID = String(decoding: value, as: UTF8.self)
         } else if Self.matches(name, "retry-after") {
             if let seconds = Int(String(decoding: value, as: UTF8.self)) { stream.retryAfter = .seconds(seconds) }
         }

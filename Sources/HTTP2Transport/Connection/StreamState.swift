@@ -5,6 +5,7 @@ final class StreamState {
     var bodyOffset = 0
     var status: Int?
     var requestID: String?
+    var providerID: String?
     var retryAfter: Duration?
     var responseBody: [UInt8] = []
 
@@ -14,6 +15,6 @@ final class StreamState {
     }
 
     var response: HTTP2Response {
-        HTTP2Response(status: status ?? 0, requestID: requestID, retryAfter: retryAfter, body: responseBody)
+        HTTP2Response(status: status ?? 0, requestID: requestID, providerID: providerID, retryAfter: retryAfter, body: responseBody)
     }
 }

@@ -23,6 +23,9 @@ package struct TransportConfiguration: Sendable {
     /// The response header that names the request, kept in `HTTP2Response.requestID` (APNs
     /// echoes `apns-id`); nil when the peer sends none worth reading.
     package var requestIDHeader: StaticString?
+    /// A second response header kept, in `HTTP2Response.providerID` (APNs' `apns-unique-id`,
+    /// which its development environment sends); nil for none.
+    package var providerIDHeader: StaticString?
     package var eventHandler: (@Sendable (TransportEvent) -> Void)?
     package var logger: Logger
     /// Who is on the other end, for thread names, logs and errors ("APNs", "FCM").
