@@ -1,4 +1,5 @@
 import Foundation
+import MockSupport
 import NIOCore
 import NIOHPACK
 
@@ -66,11 +67,10 @@ enum APNsRequestValidator {
         guard length > 0 else { return .payloadEmpty }
         let limit = pushType == "voip" ? Self.voipPayloadLimit : Self.payloadLimit
         guard length <= limit else { return .payloadTooLarge }
-        guard let body,
-            let object = try? JSONSerialization.jsonObject(with: Data(body.readableBytesView)) as? [String: Any],
-            object["aps"] is [String: Any]
+        guard let body, let object = try? JSONDecoder().decode(JSONValue.self, from: Data(body.readableBytesView)),
+            case .object(let aps)? = object["aps"]
         else { return .invalidPayload }
-        return nil
+        return APSDictionaryRules.violation(in: aps) == nil ? nil : .invalidPayload
     }
 
     /// `8-4-4-4-12` hex digits, either case.

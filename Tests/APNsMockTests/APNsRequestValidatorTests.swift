@@ -52,6 +52,21 @@ struct APNsRequestValidatorTests {
         #expect(check(#"{"aps":{}}"#) == nil)
         #expect(check(#"{"aps":[]}"#) == .invalidPayload)
         #expect(check("[1]") == .invalidPayload)
+        // Apple's documented aps keys, each with its type; keys Apple does not define pass.
+        let good = #"""
+            {"aps":{"alert":{"title":"T","body":"B","loc-args":["a"]},"badge":3,"sound":{"critical":1,"name":"x","volume":0.5},
+            "thread-id":"c","category":"C","content-available":1,"mutable-content":1,"target-content-id":"w",
+            "interruption-level":"time-sensitive","relevance-score":0.3,"filter-criteria":"work","x-own":true}}
+            """#
+        #expect(check(good) == nil)
+        for bad in [
+            #""alert":3"#, #""alert":{"body":1}"#, #""alert":{"loc-args":[1]}"#, #""badge":"3""#, #""badge":true"#,
+            #""sound":1"#, #""sound":{"volume":2}"#, #""thread-id":7"#, #""content-available":"1""#,
+            #""interruption-level":"urgent""#, #""relevance-score":1.5"#, #""relevance-score":"0.5""#,
+            #""filter-criteria":["work"]"#, #""target-content-id":null"#,
+        ] {
+            #expect(check(#"{"aps":{\#(bad)}}"#) == .invalidPayload, "\(bad)")
+        }
         #expect(APNsRequestValidator.checkPayload(nil, length: 4097, pushType: "alert") == .payloadTooLarge)
         #expect(APNsRequestValidator.checkPayload(nil, length: 5121, pushType: "voip") == .payloadTooLarge)
     }

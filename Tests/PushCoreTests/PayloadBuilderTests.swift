@@ -26,7 +26,8 @@ import Testing
         #expect(Set(root.keys) == ["aps", "sendbird"])
 
         let aps = try #require(root["aps"] as? [String: Any])
-        #expect(Set(aps.keys) == ["alert", "sound", "badge"])
+        #expect(Set(aps.keys) == ["alert", "sound", "badge", "thread-id"])
+        #expect(aps["thread-id"] as? String == "ch_1", "iOS groups a channel's notifications")
         #expect(aps["alert"] as? String == "Alice: hello")
         #expect(aps["sound"] as? String == "default")
         #expect(aps["badge"] as? Int == 5)
@@ -96,7 +97,9 @@ import Testing
         let second = try build(event)
         #expect(first.data == second.data)
         let text = String(decoding: first.data, as: UTF8.self)
-        #expect(text.hasPrefix(#"{"aps":{"alert":"Alice: hello","badge":5,"sound":"default"},"sendbird":{"app_id":"APP-1","#))
+        #expect(
+            text.hasPrefix(#"{"aps":{"alert":"Alice: hello","badge":5,"sound":"default","thread-id":"ch_1"},"sendbird":{"app_id":"APP-1","#)
+        )
         #expect(!text.contains(" :") && !text.contains("\n"))
     }
 
@@ -105,6 +108,7 @@ import Testing
     @Test(arguments: [
         AppPushOptions.defaults,
         AppPushOptions(badge: false, mutableContent: true, contentAvailable: true),
+        AppPushOptions(mutableContent: true, contentAvailable: true, presentation: PayloadBuilderTests.everyPresentationKey),
     ])
     func bytesEqualTheCanonicalSortedWriter(options: AppPushOptions) throws {
         let photo = WebhookFile(url: "https://cdn/x/a.jpg", name: "a \"b\".jpg", contentType: "image/jpeg", size: 7)
@@ -138,6 +142,37 @@ import Testing
                 #expect(offset == shared.count)
             }
         }
+    }
+
+    static let everyPresentationKey = AlertPresentation(
+        interruptionLevel: .passive, mentionInterruptionLevel: .timeSensitive, relevanceScore: 0.25,
+        targetContentID: "chat/{channel_url}", filterCriteria: "{channel_custom_type}")
+
+    /// The app's presentation keys, rendered for the channel; a mention raises the mentioned
+    /// member's level only; a template that renders empty leaves its key out.
+    @Test func presentationKeysFollowTheAppAndTheMention() throws {
+        let options = AppPushOptions(presentation: Self.everyPresentationKey)
+        let channel = WebhookChannel(channelURL: "sendbird_group_channel_7", name: "Ops", customType: "work")
+        let event = makeEvent(mentioned: ["bob"], channel: channel)
+        let bob = try #require(try decodePayload(try build(event, options: options).data)["aps"] as? [String: Any])
+        #expect(bob["thread-id"] as? String == "sendbird_group_channel_7")
+        #expect(bob["interruption-level"] as? String == "time-sensitive")
+        #expect(bob["relevance-score"] as? Double == 0.25)
+        #expect(bob["target-content-id"] as? String == "chat/sendbird_group_channel_7")
+        #expect(bob["filter-criteria"] as? String == "work")
+        let carol = member("carol", nickname: "Carol", unread: 1, channelUnread: 1)
+        let notMentioned = try #require(try decodePayload(try build(event, member: carol, options: options).data)["aps"] as? [String: Any])
+        #expect(notMentioned["interruption-level"] as? String == "passive")
+        let everyone = makeEvent(mentionType: .channel, channel: channel)
+        let channelMention = try #require(
+            try decodePayload(try build(everyone, member: carol, options: options).data)["aps"] as? [String: Any])
+        #expect(channelMention["interruption-level"] as? String == "time-sensitive")
+
+        var none = AlertPresentation(threadByChannel: false, filterCriteria: "{channel_custom_type}")
+        none.mentionInterruptionLevel = nil
+        let plain = try #require(
+            try decodePayload(try build(makeEvent(), options: AppPushOptions(presentation: none)).data)["aps"] as? [String: Any])
+        #expect(Set(plain.keys) == ["alert", "badge", "sound"], "no thread, and an empty custom type is no filter")
     }
 
     @Test func appOptionsShapeTheApsDictionary() throws {

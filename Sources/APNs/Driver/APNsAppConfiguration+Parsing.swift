@@ -6,11 +6,12 @@ extension APNsAppConfiguration {
     /// `apps[i].apns`: topic, environment, auth, pool and payload options.
     public static func parse(_ map: ConfigMapping, environment: ConfigurationEnvironment) throws(ConfigurationError) -> APNsAppConfiguration
     {
-        try map.allowOnly([
-            "topic", "environment", "auth", "pool_size", "badge", "default_sound", "mutable_content",
-            "content_available", "push_admin_messages", "push_when_online", "require_auth_for_files",
-            "default_expiration", "push_type", "priority",
-        ])
+        try map.allowOnly(
+            Set([
+                "topic", "environment", "auth", "pool_size", "badge", "default_sound", "mutable_content",
+                "content_available", "push_admin_messages", "push_when_online", "require_auth_for_files",
+                "default_expiration", "push_type", "priority",
+            ]).union(presentationKeys))
         guard let topic = try map.string("topic") else { throw .missingKey(map.name("topic")) }
         guard !topic.isEmpty, !topic.contains(where: \.isWhitespace) else {
             throw .invalidValue(key: map.name("topic"), reason: "must be the app's bundle id, e.g. com.example.app")
@@ -42,6 +43,7 @@ extension APNsAppConfiguration {
         if let value = try map.bool("push_when_online") { config.options.multiDevice = value }
         if let value = try map.bool("require_auth_for_files") { config.options.requireAuthForFiles = value }
         if let value = try map.string("default_sound") { config.options.defaultSound = value }
+        config.options.presentation = try parsePresentation(map)
         return config
     }
 

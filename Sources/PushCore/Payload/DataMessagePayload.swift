@@ -78,7 +78,7 @@ public struct DataMessagePayload: Sendable, Hashable {
             options.maxPayloadBytes = budget
             let notification = try PayloadBuilder(options: options).build(
                 prepared: prepared, member: member, alert: alert, recipientTemplate: recipientTemplate, sound: sound,
-                translation: translation)
+                translation: translation, presentation: false)
             guard let data = DataMessagePayload(notification) else { break }
             var (count, limit) = (data.dataByteCount, maximumDataBytes)
             for rule in rules {

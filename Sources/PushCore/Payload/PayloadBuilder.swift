@@ -3,7 +3,8 @@ import Foundation
 /// Builds the APNs body Sendbird clients expect for one recipient:
 ///
 /// ```json
-/// {"aps": {"alert": "Jane: hello", "sound": "default", "badge": 5, "mutable-content": 1},
+/// {"aps": {"alert": "Jane: hello", "sound": "default", "badge": 5, "mutable-content": 1,
+///          "thread-id": "<channel url>"},
 ///  "sendbird": {"category": "messaging:offline_notification", "type": "MESG", "message": "hello",
 ///   "data": "", "custom_type": "", "message_id": 4633387838, "created_at": 1669127194985,
 ///   "app_id": "…", "unread_message_count": 5,
@@ -19,7 +20,8 @@ import Foundation
 ///
 /// `push_tracking_id` (`PushTrackingID`) names this message's push to this recipient, for the
 /// device's delivery acknowledgement. `aps.badge` is the recipient's total unread count and is left out when the app disables
-/// badges; `mutable-content`/`content-available` appear only when the app enables them.
+/// badges; `mutable-content`/`content-available` appear only when the app enables them;
+/// `thread-id` and the other presentation keys come from `AlertPresentation`.
 /// `aps.alert` is always a string (what Sendbird clients read); a template title goes to
 /// `sendbird.push_title`. `sender` is left out only for admin messages without a sender.
 ///
@@ -68,17 +70,20 @@ public struct PayloadBuilder: Sendable {
 
     /// The payload for `member` of the event `prepared` was made from (by this builder).
     /// `translation`: the message's text in the reader's language, shown instead of the original.
+    /// `presentation`: false leaves out `AlertPresentation`'s keys (a data message, which has no
+    /// `aps`, must not spend its budget on them).
     public func build(
         prepared: PreparedEvent,
         member: WebhookMember,
         alert: AlertTemplate,
         recipientTemplate: PushTemplateName,
         sound: String,
-        translation: String? = nil
+        translation: String? = nil,
+        presentation: Bool = true
     ) throws(PayloadError) -> PushPayload {
         try build(
             prepared: prepared, member: member, alert: prepare(alert), recipientTemplate: recipientTemplate, sound: sound,
-            translation: translation)
+            translation: translation, presentation: presentation)
     }
 
     /// The payload for `member` of the event `prepared` was made from, with an alert this
@@ -90,7 +95,8 @@ public struct PayloadBuilder: Sendable {
         alert preparedAlert: PreparedAlert,
         recipientTemplate: PushTemplateName,
         sound: String,
-        translation: String? = nil
+        translation: String? = nil,
+        presentation: Bool = true
     ) throws(PayloadError) -> PushPayload {
         let alert = preparedAlert.template
         let limit = options.maxPayloadBytes
@@ -101,7 +107,7 @@ public struct PayloadBuilder: Sendable {
         }
         let skeleton = Skeleton(
             builder: self, prepared: prepared, member: member, alert: alert,
-            recipientTemplate: recipientTemplate, sound: sound)
+            recipientTemplate: recipientTemplate, sound: sound, presentation: presentation ? prepared.presentation : nil)
         // Size = everything but the message + `copies` × the escaped message: the message stands
         // in `sendbird.message` and at each `{message}` of the body and title.
         let (title, body) = (preparedAlert.title, preparedAlert.body)
@@ -163,6 +169,8 @@ public struct PreparedEvent: Sendable {
     // Only what the recipients' parts need, not the whole event: this is copied per recipient.
     let messageID: Int64
     let messageText: String
+    /// The `aps` keys beside the alert (`AlertPresentation`), rendered for this event.
+    let presentation: PreparedPresentation
     /// The four parts below, one after the other.
     public let sharedBytes: [UInt8]
     /// Where the last three parts start in `sharedBytes`.
@@ -186,6 +194,7 @@ public struct PreparedEvent: Sendable {
         let options = builder.options
         messageID = event.message.messageID
         messageText = event.message.message
+        presentation = PreparedPresentation(options.presentation, event: event)
         let files: [JSONValue] =
             event.type != .file
             ? []
@@ -275,7 +284,7 @@ private struct Skeleton {
 
     init(
         builder: PayloadBuilder, prepared: PreparedEvent, member: WebhookMember, alert: AlertTemplate,
-        recipientTemplate: PushTemplateName, sound: String
+        recipientTemplate: PushTemplateName, sound: String, presentation: PreparedPresentation?
     ) {
         let options = builder.options
         self.alert = alert
@@ -284,8 +293,15 @@ private struct Skeleton {
         head.reserveCapacity(256 + prepared.afterChannelUnread.count)
         if options.badge { Self.field("badge", .int(Int64(member.totalUnreadMessageCount)), into: &head) }
         if options.contentAvailable { Self.field("content-available", .int(1), into: &head) }
+        if let criteria = presentation?.filterCriteria { Self.field("filter-criteria", .string(criteria), into: &head) }
+        if let level = presentation?.interruptionLevel(for: member.userID) {
+            Self.field("interruption-level", .string(level.rawValue), into: &head)
+        }
         if options.mutableContent { Self.field("mutable-content", .int(1), into: &head) }
+        if let score = presentation?.relevanceScore { Self.field("relevance-score", .double(score), into: &head) }
         Self.field("sound", .string(sound), into: &head)
+        if let target = presentation?.targetContentID { Self.field("target-content-id", .string(target), into: &head) }
+        if let thread = presentation?.threadID { Self.field("thread-id", .string(thread), into: &head) }
         head.append(contentsOf: #"},"sendbird":"#.utf8)
         sendbirdOffset = head.count
         head.append(UInt8(ascii: "{"))

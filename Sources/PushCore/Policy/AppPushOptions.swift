@@ -23,6 +23,8 @@ public struct AppPushOptions: Sendable, Hashable {
     public var requireAuthForFiles: Bool
     /// APNs' limit for regular notifications.
     public var maxPayloadBytes: Int
+    /// `thread-id`, `interruption-level` and the other `aps` keys beside the alert.
+    public var presentation: AlertPresentation
 
     public init(
         badge: Bool = true,
@@ -32,7 +34,8 @@ public struct AppPushOptions: Sendable, Hashable {
         defaultSound: String? = nil,
         multiDevice: Bool = false,
         requireAuthForFiles: Bool = false,
-        maxPayloadBytes: Int = 4096
+        maxPayloadBytes: Int = 4096,
+        presentation: AlertPresentation = AlertPresentation()
     ) {
         self.badge = badge
         self.mutableContent = mutableContent
@@ -42,6 +45,7 @@ public struct AppPushOptions: Sendable, Hashable {
         self.multiDevice = multiDevice
         self.requireAuthForFiles = requireAuthForFiles
         self.maxPayloadBytes = maxPayloadBytes
+        self.presentation = presentation
     }
 
     public static let defaults = AppPushOptions()

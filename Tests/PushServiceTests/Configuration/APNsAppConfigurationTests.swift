@@ -42,6 +42,12 @@ import Testing
                     push_admin_messages: true
                     push_when_online: true
                     require_auth_for_files: true
+                    thread_id: none
+                    interruption_level: passive
+                    mention_interruption_level: time-sensitive
+                    relevance_score: 0.75
+                    target_content_id: "chat/{channel_url}"
+                    filter_criteria: "{channel_custom_type}"
                     """,
                 top: "log_level: warning\nmetrics: {token: metrics-token-0123456789}\ndelivery: {prune_after: 2d, shutdown_grace: 500ms}"))
         let apns = try #require(config.apps[0].apns)
@@ -57,6 +63,11 @@ import Testing
         #expect(apns.options.defaultSound == "ping.caf")
         #expect(apns.options.mutableContent && apns.options.contentAvailable && apns.options.pushAdminMessages)
         #expect(apns.options.multiDevice && apns.options.requireAuthForFiles)
+        #expect(
+            apns.options.presentation
+                == AlertPresentation(
+                    threadByChannel: false, interruptionLevel: .passive, mentionInterruptionLevel: .timeSensitive, relevanceScore: 0.75,
+                    targetContentID: "chat/{channel_url}", filterCriteria: "{channel_custom_type}"))
         #expect(config.logLevel == .warning)
         #expect(config.metrics.token?.value == "metrics-token-0123456789")
         #expect(config.delivery == DeliveryConfiguration(pruneAfter: .seconds(172_800), shutdownGrace: .milliseconds(500)))
@@ -124,6 +135,16 @@ import Testing
                 key: "apps[0].apns.push_type", reason: "must be one of \(APNsPushType.allCases.map(\.rawValue).joined(separator: ", "))")
         ),
         ("topic: t\n\(tokenAuth)\npriority: 7", .invalidValue(key: "apps[0].apns.priority", reason: "must be 10, 5 or 1")),
+        ("topic: t\n\(tokenAuth)\nthread_id: user", .invalidValue(key: "apps[0].apns.thread_id", reason: "must be channel or none")),
+        (
+            "topic: t\n\(tokenAuth)\ninterruption_level: loud",
+            .invalidValue(
+                key: "apps[0].apns.interruption_level", reason: "must be one of passive, active, time-sensitive, critical")
+        ),
+        (
+            "topic: t\n\(tokenAuth)\nrelevance_score: 2",
+            .invalidValue(key: "apps[0].apns.relevance_score", reason: "must be a number from 0 to 1")
+        ),
     ])
     func rejectsInvalidAPNsSettings(apns: String, expected: ConfigurationError) {
         #expect(throws: expected) { try RelayConfiguration.parse(yaml: Self.yaml(apns: apns)) }
