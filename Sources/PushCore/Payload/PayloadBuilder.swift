@@ -265,7 +265,7 @@ public struct PreparedEvent: Sendable {
 /// for the same value (tests compare the two), without building and sorting dictionaries for
 /// every recipient and every fitting step; what is the same for every recipient comes ready
 /// from `PreparedEvent`.
-private struct Skeleton {
+struct Skeleton {
     let alert: AlertTemplate
     /// From after `aps.alert` to `"message":`.
     let head: [UInt8]
@@ -293,15 +293,14 @@ private struct Skeleton {
         head.reserveCapacity(256 + prepared.afterChannelUnread.count)
         if options.badge { Self.field("badge", .int(Int64(member.totalUnreadMessageCount)), into: &head) }
         if options.contentAvailable { Self.field("content-available", .int(1), into: &head) }
-        if let criteria = presentation?.filterCriteria { Self.field("filter-criteria", .string(criteria), into: &head) }
-        if let level = presentation?.interruptionLevel(for: member.userID) {
-            Self.field("interruption-level", .string(level.rawValue), into: &head)
+        if let presentation {
+            head.append(contentsOf: presentation.afterContentAvailable)
+            head.append(contentsOf: presentation.interruptionLevel(for: member.userID))
         }
         if options.mutableContent { Self.field("mutable-content", .int(1), into: &head) }
-        if let score = presentation?.relevanceScore { Self.field("relevance-score", .double(score), into: &head) }
+        if let presentation { head.append(contentsOf: presentation.afterMutableContent) }
         Self.field("sound", .string(sound), into: &head)
-        if let target = presentation?.targetContentID { Self.field("target-content-id", .string(target), into: &head) }
-        if let thread = presentation?.threadID { Self.field("thread-id", .string(thread), into: &head) }
+        if let presentation { head.append(contentsOf: presentation.afterSound) }
         head.append(contentsOf: #"},"sendbird":"#.utf8)
         sendbirdOffset = head.count
         head.append(UInt8(ascii: "{"))

@@ -48,39 +48,3 @@ public struct AlertPresentation: Sendable, Hashable {
         return text.isEmpty ? nil : text
     }
 }
-
-/// What an `AlertPresentation` gives for one event, rendered once for all its recipients.
-struct PreparedPresentation: Sendable {
-    let filterCriteria: String?
-    let relevanceScore: Double?
-    let targetContentID: String?
-    let threadID: String?
-    let interruptionLevel: AlertPresentation.InterruptionLevel?
-    let mentionInterruptionLevel: AlertPresentation.InterruptionLevel?
-    /// The first mentioned user ids that get a mention's notification, or nil for a channel
-    /// mention; kept only when a mention changes the level.
-    private let mentioned: [String]?
-
-    init(_ presentation: AlertPresentation, event: WebhookEvent) {
-        filterCriteria = AlertPresentation.render(presentation.filterCriteria, channel: event.channel)
-        relevanceScore = presentation.relevanceScore
-        targetContentID = AlertPresentation.render(presentation.targetContentID, channel: event.channel)
-        threadID = presentation.threadByChannel && !event.channel.channelURL.isEmpty ? event.channel.channelURL : nil
-        interruptionLevel = presentation.interruptionLevel
-        mentionInterruptionLevel = presentation.mentionInterruptionLevel
-        if presentation.mentionInterruptionLevel == nil {
-            mentioned = []
-        } else if case .channel = event.mentionType {
-            mentioned = nil
-        } else {
-            mentioned = event.mentionedUsers.prefix(WebhookEvent.mentionNotificationLimit).map(\.userID)
-        }
-    }
-
-    /// The level of `userID`'s notification.
-    func interruptionLevel(for userID: String) -> AlertPresentation.InterruptionLevel? {
-        guard let mentionInterruptionLevel else { return interruptionLevel }
-        guard let mentioned else { return mentionInterruptionLevel }
-        return mentioned.contains { $0.sameBytes(as: userID) } ? mentionInterruptionLevel : interruptionLevel
-    }
-}
