@@ -52,6 +52,7 @@ struct APNsErrorAnswer: Error, Sendable, Equatable, CustomStringConvertible {
     static let missingTopic = APNsErrorAnswer(status: 400, reason: "MissingTopic")
     static let invalidPushType = APNsErrorAnswer(status: 400, reason: "InvalidPushType")
     static let badPriority = APNsErrorAnswer(status: 400, reason: "BadPriority")
+    static let topicDisallowed = APNsErrorAnswer(status: 400, reason: "TopicDisallowed")
     static let badExpirationDate = APNsErrorAnswer(status: 400, reason: "BadExpirationDate")
     static let badMessageId = APNsErrorAnswer(status: 400, reason: "BadMessageId")
     static let badCollapseId = APNsErrorAnswer(status: 400, reason: "BadCollapseId")

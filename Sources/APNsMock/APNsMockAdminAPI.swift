@@ -13,6 +13,7 @@ import MockSupport
 /// | `DELETE /faults` | — | 204 |
 /// | `POST /unregister` | `{"token":"<hex>","timestamp_ms":1700000000000}` (`timestamp_ms` optional, default now) | 204 |
 /// | `POST /bad-token` | `{"token":"<hex>"}` | 204 |
+/// | `POST /token-environment` | `{"token":"<hex>","environment":"development"}` | 204: a mock of the other environment answers the token 400 `BadDeviceToken` |
 /// | `POST /reset` | — | 204 (see ``APNsMockServer/reset()``) |
 ///
 /// Shapes: stats `{"connectionsAccepted":1,"connectionsOpen":1,"tlsHandshakesFailed":0,
@@ -32,6 +33,11 @@ public enum APNsMockAdminAPI {
         let token: String
     }
 
+    private struct TokenEnvironmentRequest: Decodable {
+        let token: String
+        let environment: APNsMockConfiguration.Environment
+    }
+
     static func routes(core: MockServerCore) -> AdminRoutes {
         AdminRoutes([
             .init(.GET, "/stats") { _ in .json(core.stats) },
@@ -48,6 +54,13 @@ public enum APNsMockAdminAPI {
             },
             .init(.POST, "/bad-token") {
                 $0.applying(TokenRequest.self, refusal: "body must be {\"token\":…}") { core.markBadToken($0.token) }
+            },
+            .init(.POST, "/token-environment") {
+                $0.applying(
+                    TokenEnvironmentRequest.self, refusal: "body must be {\"token\":…,\"environment\":\"production\"|\"development\"}"
+                ) {
+                    core.markEnvironment(of: $0.token, $0.environment)
+                }
             },
             .command(.POST, "/reset") { core.reset() },
         ])

@@ -145,6 +145,12 @@ public final class APNsMockServer: Sendable {
         self.core.markBadToken(token)
     }
 
+    /// `token` was made by an app build that talks to `environment` (a debug or TestFlight build:
+    /// development): a mock playing the other environment answers it 400 `BadDeviceToken`.
+    public func markEnvironment(of token: String, _ environment: APNsMockConfiguration.Environment) {
+        self.core.markEnvironment(of: token, environment)
+    }
+
     // MARK: Stats and faults
 
     /// A snapshot of the counters.

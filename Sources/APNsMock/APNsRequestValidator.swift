@@ -46,6 +46,7 @@ enum APNsRequestValidator {
         guard let topic = headers.first(name: "apns-topic"), !topic.isEmpty else { return .missingTopic }
         let pushType = headers.first(name: "apns-push-type")
         if let pushType, !Self.pushTypes.contains(pushType) { return .invalidPushType }
+        if pushType == "liveactivity", !LiveActivityRules.allowsTopic(topic) { return .topicDisallowed }
         if let priority = headers.first(name: "apns-priority") {
             guard priority == "1" || priority == "5" || priority == "10" else { return .badPriority }
             if priority == "10" && pushType == "background" { return .badPriority }
@@ -70,6 +71,7 @@ enum APNsRequestValidator {
         guard let body, let object = try? JSONDecoder().decode(JSONValue.self, from: Data(body.readableBytesView)),
             case .object(let aps)? = object["aps"]
         else { return .invalidPayload }
+        if pushType == "liveactivity" { return LiveActivityRules.violation(in: aps) == nil ? nil : .invalidPayload }
         return APSDictionaryRules.violation(in: aps) == nil ? nil : .invalidPayload
     }
 

@@ -176,6 +176,7 @@ final class MockServerCore: Sendable {
         let key = token.lowercased()
         return self.state.withLock { state in
             if state.badTokens.contains(key) { return .badDeviceToken }
+            if let environment = state.tokenEnvironments[key], environment != self.configuration.environment { return .badDeviceToken }
             if let since = state.unregisteredTokens[key] { return .unregistered(since: since) }
             return nil
         }
@@ -237,6 +238,10 @@ final class MockServerCore: Sendable {
         self.withState { state in _ = state.badTokens.insert(token.lowercased()) }
     }
 
+    func markEnvironment(of token: String, _ environment: APNsMockConfiguration.Environment) {
+        self.withState { state in state.tokenEnvironments[token.lowercased()] = environment }
+    }
+
     /// Forgets notifications, faults, marked tokens, token checks and counters (live gauges stay).
     func reset() {
         let channels: [any Channel] = self.withState { state in
@@ -245,6 +250,7 @@ final class MockServerCore: Sendable {
             state.faults.clear()
             state.unregisteredTokens.removeAll()
             state.badTokens.removeAll()
+            state.tokenEnvironments.removeAll()
             state.tokenChecks.removeAll()
             state.acceptedProviderTokens.removeAll()
             state.expiredProviderTokens.removeAll()

@@ -22,6 +22,9 @@ struct MockServerState {
     var unregisteredTokens: [String: Date] = [:]
     /// Lowercased device tokens answered 400 BadDeviceToken.
     var badTokens: Set<String> = []
+    /// Lowercased device token → the environment the app build that made it talks to: a token of
+    /// the other environment is answered 400 BadDeviceToken, as Apple does.
+    var tokenEnvironments: [String: APNsMockConfiguration.Environment] = [:]
     var tokenChecks: [String: CachedTokenCheck] = [:]
     /// JWT strings that passed verification while fresh.
     var acceptedProviderTokens: Set<String> = []

@@ -190,4 +190,27 @@ struct APNsMockServerValidationTests {
             #expect(server.notifications.map(\.deviceToken) == [MockFixture.token])
         }
     }
+
+    /// A debug build's token (development) sent to production answers `BadDeviceToken`, and a
+    /// release build's to the sandbox; each is accepted by its own environment, and a token of no
+    /// known environment by both.
+    @Test(arguments: [APNsMockConfiguration.Environment.production, .development])
+    func aTokenOfTheOtherEnvironmentIsABadDeviceToken(environment: APNsMockConfiguration.Environment) async throws {
+        try await MockFixture.withServer({ $0.environment = environment }) { server in
+            let client = try await H2TestClient.connect(port: server.port)
+            defer { Task { await client.close() } }
+            let jwt = MockFixture.freshJWT
+            let debug = String(repeating: "d1", count: 32)
+            let release = String(repeating: "e1", count: 32)
+            server.markEnvironment(of: debug, .development)
+            server.markEnvironment(of: release.uppercased(), .production)
+            let own = environment == .development ? debug : release
+            let other = environment == .development ? release : debug
+            #expect(try await client.send(.apns(token: own, jwt: jwt)).status == 200)
+            let refused = try await client.send(.apns(token: other, jwt: jwt))
+            #expect(refused.status == 400 && refused.reason == "BadDeviceToken")
+            #expect(try await client.send(.apns(jwt: jwt)).status == 200)
+            #expect(server.notifications.map(\.deviceToken) == [own, MockFixture.token])
+        }
+    }
 }

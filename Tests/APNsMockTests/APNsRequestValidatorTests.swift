@@ -27,7 +27,11 @@ struct APNsRequestValidatorTests {
         }
         #expect(check([]) == nil)
         #expect(check([], topic: false) == .missingTopic)
-        #expect(check([("apns-push-type", "liveactivity")]) == nil)
+        #expect(
+            check([("apns-push-type", "liveactivity")]) == .topicDisallowed, "a Live Activity's topic is <bundle>.push-type.liveactivity")
+        #expect(
+            APNsRequestValidator.checkHeaders(
+                HPACKHeaders([("apns-topic", "com.example.app.push-type.liveactivity"), ("apns-push-type", "liveactivity")])) == nil)
         #expect(check([("apns-push-type", "Alert")]) == .invalidPushType)
         #expect(check([("apns-priority", "1")]) == nil)
         #expect(check([("apns-priority", "0")]) == .badPriority)
@@ -69,6 +73,33 @@ struct APNsRequestValidatorTests {
         }
         #expect(APNsRequestValidator.checkPayload(nil, length: 4097, pushType: "alert") == .payloadTooLarge)
         #expect(APNsRequestValidator.checkPayload(nil, length: 5121, pushType: "voip") == .payloadTooLarge)
+    }
+
+    /// Apple's Live Activity payloads: a start (push-to-start), an update and an end, and each rule
+    /// broken once.
+    @Test("Live Activity payloads")
+    func liveActivityPayloads() {
+        func check(_ aps: String) -> APNsErrorAnswer? {
+            let text = #"{"aps":{\#(aps)}}"#
+            return APNsRequestValidator.checkPayload(ByteBuffer(string: text), length: text.utf8.count, pushType: "liveactivity")
+        }
+        let start =
+            #""timestamp":1700000000,"event":"start","content-state":{"score":1},"attributes-type":"Match","attributes":{"home":"A"},"alert":{"title":"T","body":"B"},"input-push-token":1"#
+        let update = #""timestamp":1700000000,"event":"update","content-state":{"score":2},"stale-date":1700003600,"relevance-score":75"#
+        let end = #""timestamp":1700000000,"event":"end","dismissal-date":1700007200"#
+        for good in [start, update, end] { #expect(check(good) == nil, "\(good)") }
+        for bad in [
+            #""event":"update","content-state":{}"#,  // no timestamp
+            #""timestamp":"1700000000","event":"update","content-state":{}"#,
+            #""timestamp":1700000000,"event":"pause","content-state":{}"#,
+            #""timestamp":1700000000,"event":"update""#,  // no content-state
+            #""timestamp":1700000000,"event":"start","content-state":{},"attributes":{}"#,  // no attributes-type
+            #""timestamp":1700000000,"event":"start","content-state":{},"attributes-type":"Match""#,  // no attributes
+            #""timestamp":1700000000,"event":"end","dismissal-date":"soon""#,
+            #""timestamp":1700000000,"event":"update","content-state":{},"relevance-score":"high""#,
+        ] {
+            #expect(check(bad) == .invalidPayload, "\(bad)")
+        }
     }
 
     @Test("error bodies are Apple's JSON")
