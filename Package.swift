@@ -409,7 +409,10 @@ let package = Package(
         ),
         .testTarget(
             name: "APNsTests",
-            dependencies: ["APNs", "APNsMock", "ConnectionLiveness", "ProviderDriver", "HTTP2Transport", "TestSupport", "UUIDText"]),
+            dependencies: [
+                "APNs", "APNsMock", "ConnectionLiveness", "ProviderDriver", "HTTP2Transport", "PushCore", "PushSending", "TestSupport",
+                "UUIDText",
+            ]),
         .testTarget(
             name: "APNsMockTests",
             dependencies: [
