@@ -148,6 +148,22 @@ def test_a_webhook_reaches_browsers_decryptably_and_410_removes_the_subscription
             assert record["urgency"] == "high" and record["content_encoding"] == "aes128gcm"
             assert 0 < record["ttl"] <= 86400 * 28 and len(record["topic"]) == 32
 
+        # The delivery log: one attempt each, answered 201, the push service's Location kept. (A
+        # second attempt would be a push sent twice: an answer the client lost, as when two
+        # bodyless answers in a row made it drop the connection.)
+        for made, user in ((bob, "bob"), (carol, "carol")):
+            until = time.monotonic() + deadline
+            while True:
+                logged = rig.http.get(f"{rig.cluster.url}/v3/push/deliveries", params={"message_id": 9001, "user_id": user},
+                                      timeout=10).json()["deliveries"]
+                if logged and logged[0]["state"] == "sent" or time.monotonic() > until:
+                    break
+                time.sleep(0.05)
+            assert len(logged) == 1 and logged[0]["provider"] == "webpush", logged
+            assert logged[0]["state"] == "sent" and logged[0]["attempts"] == 1 and logged[0]["last_status"] == 201, logged
+            assert logged[0]["provider_message_id"].startswith(f"{rig.origin}/m/{made['id']}/"), logged
+            assert made["token"] not in json.dumps(logged), "a subscription is never shown whole"
+
         # Carol's browser unsubscribed: 410 removes her subscription, Bob's stays.
         r = requests.post(f"{rig.admin}/gone", json={"tokens": [carol["id"]]}, timeout=10)
         assert r.status_code == 204
