@@ -30,10 +30,26 @@ def metrics(cluster) -> str:
     return requests.get(f"{cluster.url}/metrics", timeout=10, headers={"Authorization": f"Bearer {METRICS_TOKEN}"}).text
 
 
-def wait_ready(cluster, want: int, deadline_s: float):
-    """Waits until `GET /ready` answers `want` (its check is at most a second old); the last body."""
+def fill(directory):
+    """Takes what room is left on the file system of `directory` (a filler file grown until the
+    disk refuses): SQLite gives space back when it truncates its WAL after a failed commit, and the
+    disk must stay full until the test makes room."""
+    with open(directory / "filler", "ab") as filler:
+        try:
+            while True:
+                filler.write(b"\0" * 65536)
+                filler.flush()
+        except OSError:
+            pass
+
+
+def wait_ready(cluster, want: int, deadline_s: float, keep_full=None):
+    """Waits until `GET /ready` answers `want` (its check is at most a second old); the last body.
+    With `keep_full`, that directory's disk is kept full meanwhile (`fill`)."""
     deadline = time.monotonic() + deadline_s
     while True:
+        if keep_full:
+            fill(keep_full)
         r = requests.get(f"{cluster.url}/ready", timeout=10, headers={"Authorization": f"Bearer {METRICS_TOKEN}"})
         if r.status_code == want or time.monotonic() > deadline:
             return r
@@ -67,11 +83,12 @@ def test_a_full_disk_is_answered_503_and_not_ready_and_nothing_accepted_is_lost(
             assert refused.json()["error"] is True and refused.json()["code"] == 500901, refused.text
             assert int(refused.headers["Retry-After"]) > 0, refused.headers
             assert cluster.relay.poll() is None, "the relay exited"
-            not_ready = wait_ready(cluster, 503, deadline_s=30)
+            not_ready = wait_ready(cluster, 503, deadline_s=30, keep_full=small)
             assert not_ready.status_code == 503 and "file system is full" in not_ready.json()["database"], not_ready.text
             assert "\npushrelay_ready 0.0\n" in metrics(cluster), "the metrics say not ready too"
 
             # Room again: ready by itself, and events are accepted.
+            (small / "filler").unlink()
             subprocess.run(["mount", "-o", "remount,size=64m", str(small)], check=True)
             assert wait_ready(cluster, 200, deadline_s=30).status_code == 200
             assert "\npushrelay_ready 1.0\n" in metrics(cluster)
