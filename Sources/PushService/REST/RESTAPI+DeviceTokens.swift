@@ -7,6 +7,7 @@ import StoreContract
 
 /// `/v3/users/{user_id}/push/{token_type}…` and `/v3/push/device_tokens/{token_type}/{token}`.
 extension RESTAPI {
+    /// A user's device tokens: register, list, remove one, remove all.
     func registerDeviceTokenRoutes(on v3: RouterGroup<RelayRequestContext>) {
         v3.post("users/:user_id/push/:token_type") { request, context in
             let (app, user) = try context.requireUser()
@@ -71,7 +72,11 @@ extension RESTAPI {
             let removed = try await store.removeAllTokens(app: app.appID, user: user)
             return TokensRemoved(token: removed, user: SendbirdUser(user))
         }
+    }
 
+    /// `/v3/push/device_tokens/{token_type}/{token}`: who holds a token, and taking it from them
+    /// (the app's server only).
+    func registerTokenOwnerRoutes(on v3: RouterGroup<RelayRequestContext>) {
         v3.get("push/device_tokens/:token_type/:token") { _, context in
             let app = try context.requireApp()
             let provider = try Self.provider(context)

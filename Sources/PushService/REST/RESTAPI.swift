@@ -23,6 +23,7 @@ struct RESTAPI: Sendable {
     func register(on v3: RouterGroup<RelayRequestContext>) {
         registerUserRoutes(on: v3)
         registerDeviceTokenRoutes(on: v3)
+        registerTokenOwnerRoutes(on: v3)
         registerPushConfigurationRoutes(on: v3)
         registerPushPreferenceRoutes(on: v3)
         registerChannelPushPreferenceRoutes(on: v3)
