@@ -51,6 +51,15 @@ public enum JSONWriter {
         }
     }
 
+    /// `,"key":value` (without the comma when `first`): one member of an object written by hand,
+    /// keys in the order the caller keeps sorted (the payload skeleton's parts).
+    static func writeMember(_ key: String, _ value: JSONValue, first: Bool = false, into out: inout [UInt8]) {
+        if !first { out.append(UInt8(ascii: ",")) }
+        writeString(key, into: &out)
+        out.append(UInt8(ascii: ":"))
+        write(value, into: &out)
+    }
+
     static func writeString(_ text: String, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
         var text = text

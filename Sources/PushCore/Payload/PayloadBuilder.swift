@@ -216,32 +216,32 @@ public struct PreparedEvent: Sendable {
             ])
         }
         var out: [UInt8] = []
-        Skeleton.field("app_id", .string(event.appID), first: true, into: &out)
-        Skeleton.field("audience_type", .string("only"), into: &out)
-        Skeleton.field("category", .string(PayloadBuilder.category), into: &out)
+        JSONWriter.writeMember("app_id", .string(event.appID), first: true, into: &out)
+        JSONWriter.writeMember("audience_type", .string("only"), into: &out)
+        JSONWriter.writeMember("category", .string(PayloadBuilder.category), into: &out)
         out.append(contentsOf: #","channel":{"channel_unread_message_count":"#.utf8)
         channelUnreadStart = out.count
 
-        Skeleton.field("channel_url", .string(event.channel.channelURL), into: &out)
-        Skeleton.field("custom_type", .string(event.channel.customType), into: &out)
-        Skeleton.field("name", .string(event.channel.name), into: &out)
+        JSONWriter.writeMember("channel_url", .string(event.channel.channelURL), into: &out)
+        JSONWriter.writeMember("custom_type", .string(event.channel.customType), into: &out)
+        JSONWriter.writeMember("name", .string(event.channel.name), into: &out)
         out.append(UInt8(ascii: "}"))
-        Skeleton.field("channel_type", .string(event.channel.pushChannelType), into: &out)
-        Skeleton.field("created_at", .int(event.message.createdAt), into: &out)
-        Skeleton.field("custom_type", .string(event.message.customType), into: &out)
-        Skeleton.field("data", .string(event.message.data), into: &out)
-        Skeleton.field("files", .array(files), into: &out)
-        Skeleton.field("mentioned_users", .array(mentioned), into: &out)
+        JSONWriter.writeMember("channel_type", .string(event.channel.pushChannelType), into: &out)
+        JSONWriter.writeMember("created_at", .int(event.message.createdAt), into: &out)
+        JSONWriter.writeMember("custom_type", .string(event.message.customType), into: &out)
+        JSONWriter.writeMember("data", .string(event.message.data), into: &out)
+        JSONWriter.writeMember("files", .array(files), into: &out)
+        JSONWriter.writeMember("mentioned_users", .array(mentioned), into: &out)
         out.append(contentsOf: #","message":"#.utf8)
         messageStart = out.count
 
-        Skeleton.field("message_id", .int(event.message.messageID), into: &out)
-        Skeleton.field("notification_action", .string("create"), into: &out)
+        JSONWriter.writeMember("message_id", .int(event.message.messageID), into: &out)
+        JSONWriter.writeMember("notification_action", .string("create"), into: &out)
         out.append(contentsOf: #","push_sound":"#.utf8)
         recipientStart = out.count
 
         if let sender = event.sender {
-            Skeleton.field(
+            JSONWriter.writeMember(
                 "sender",
                 .object([
                     "id": .string(sender.userID),
@@ -250,9 +250,9 @@ public struct PreparedEvent: Sendable {
                     "require_auth_for_profile_image": .bool(sender.requireAuthForProfileImage ?? options.requireAuthForFiles),
                 ]), into: &out)
         }
-        Skeleton.field("sqs_ts", .int(nowMs), into: &out)
-        Skeleton.field("translations", .object(event.message.translations.mapValues(JSONValue.string)), into: &out)
-        Skeleton.field("type", .string(event.type.rawValue), into: &out)
+        JSONWriter.writeMember("sqs_ts", .int(nowMs), into: &out)
+        JSONWriter.writeMember("translations", .object(event.message.translations.mapValues(JSONValue.string)), into: &out)
+        JSONWriter.writeMember("type", .string(event.type.rawValue), into: &out)
         out.append(contentsOf: #","unread_message_count":"#.utf8)
         sharedBytes = out
     }
@@ -265,7 +265,7 @@ public struct PreparedEvent: Sendable {
 /// for the same value (tests compare the two), without building and sorting dictionaries for
 /// every recipient and every fitting step; what is the same for every recipient comes ready
 /// from `PreparedEvent`.
-struct Skeleton {
+private struct Skeleton {
     let alert: AlertTemplate
     /// From after `aps.alert` to `"message":`.
     let head: [UInt8]
@@ -291,15 +291,15 @@ struct Skeleton {
 
         var head: [UInt8] = []
         head.reserveCapacity(256 + prepared.afterChannelUnread.count)
-        if options.badge { Self.field("badge", .int(Int64(member.totalUnreadMessageCount)), into: &head) }
-        if options.contentAvailable { Self.field("content-available", .int(1), into: &head) }
+        if options.badge { JSONWriter.writeMember("badge", .int(Int64(member.totalUnreadMessageCount)), into: &head) }
+        if options.contentAvailable { JSONWriter.writeMember("content-available", .int(1), into: &head) }
         if let presentation {
             head.append(contentsOf: presentation.afterContentAvailable)
             head.append(contentsOf: presentation.interruptionLevel(for: member.userID))
         }
-        if options.mutableContent { Self.field("mutable-content", .int(1), into: &head) }
+        if options.mutableContent { JSONWriter.writeMember("mutable-content", .int(1), into: &head) }
         if let presentation { head.append(contentsOf: presentation.afterMutableContent) }
-        Self.field("sound", .string(sound), into: &head)
+        JSONWriter.writeMember("sound", .string(sound), into: &head)
         if let presentation { head.append(contentsOf: presentation.afterSound) }
         head.append(contentsOf: #"},"sendbird":"#.utf8)
         sendbirdOffset = head.count
@@ -336,14 +336,6 @@ struct Skeleton {
         tail.append(contentsOf: String(member.totalUnreadMessageCount).utf8)
         tail.append(contentsOf: "}}".utf8)
         self.tail = tail
-    }
-
-    /// `,"key":value` (without the comma when `first`).
-    static func field(_ key: String, _ value: JSONValue, first: Bool = false, into out: inout [UInt8]) {
-        if !first { out.append(UInt8(ascii: ",")) }
-        JSONWriter.writeString(key, into: &out)
-        out.append(UInt8(ascii: ":"))
-        JSONWriter.write(value, into: &out)
     }
 
     private static let start = Array(#"{"aps":{"alert":"#.utf8)

@@ -18,18 +18,18 @@ struct PreparedPresentation: Sendable {
     init(_ presentation: AlertPresentation, event: WebhookEvent) {
         var bytes: [UInt8] = []
         if let criteria = AlertPresentation.render(presentation.filterCriteria, channel: event.channel) {
-            Skeleton.field("filter-criteria", .string(criteria), into: &bytes)
+            JSONWriter.writeMember("filter-criteria", .string(criteria), into: &bytes)
         }
         afterContentAvailable = bytes
         bytes = []
-        if let score = presentation.relevanceScore { Skeleton.field("relevance-score", .double(score), into: &bytes) }
+        if let score = presentation.relevanceScore { JSONWriter.writeMember("relevance-score", .double(score), into: &bytes) }
         afterMutableContent = bytes
         bytes = []
         if let target = AlertPresentation.render(presentation.targetContentID, channel: event.channel) {
-            Skeleton.field("target-content-id", .string(target), into: &bytes)
+            JSONWriter.writeMember("target-content-id", .string(target), into: &bytes)
         }
         if presentation.threadByChannel, !event.channel.channelURL.isEmpty {
-            Skeleton.field("thread-id", .string(event.channel.channelURL), into: &bytes)
+            JSONWriter.writeMember("thread-id", .string(event.channel.channelURL), into: &bytes)
         }
         afterSound = bytes
         level = Self.level(presentation.interruptionLevel)
@@ -45,7 +45,7 @@ struct PreparedPresentation: Sendable {
 
     private static func level(_ level: AlertPresentation.InterruptionLevel?) -> [UInt8] {
         var bytes: [UInt8] = []
-        if let level { Skeleton.field("interruption-level", .string(level.rawValue), into: &bytes) }
+        if let level { JSONWriter.writeMember("interruption-level", .string(level.rawValue), into: &bytes) }
         return bytes
     }
 
