@@ -168,6 +168,11 @@ import Testing
             try decodePayload(try build(everyone, member: carol, options: options).data)["aps"] as? [String: Any])
         #expect(channelMention["interruption-level"] as? String == "time-sensitive")
 
+        // One pass: a channel URL that reads like a placeholder stays as it is.
+        let odd = makeEvent(channel: WebhookChannel(channelURL: "c-{channel_custom_type}", name: "", customType: "work"))
+        let oddAPS = try #require(try decodePayload(try build(odd, options: options).data)["aps"] as? [String: Any])
+        #expect(oddAPS["target-content-id"] as? String == "chat/c-{channel_custom_type}")
+
         var none = AlertPresentation(threadByChannel: false, filterCriteria: "{channel_custom_type}")
         none.mentionInterruptionLevel = nil
         let plain = try #require(

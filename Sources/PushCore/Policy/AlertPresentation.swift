@@ -43,8 +43,13 @@ public struct AlertPresentation: Sendable, Hashable {
     /// A template's text for `channel`; nil when it comes out empty (the key is left out).
     static func render(_ template: String?, channel: WebhookChannel) -> String? {
         guard let template else { return nil }
-        let text = template.replacing("{channel_url}", with: channel.channelURL)
-            .replacing("{channel_custom_type}", with: channel.customType)
+        let text = TemplateRenderer.fill(template) { name in
+            switch name {
+            case "channel_url": channel.channelURL
+            case "channel_custom_type": channel.customType
+            default: nil
+            }
+        }
         return text.isEmpty ? nil : text
     }
 }

@@ -47,6 +47,28 @@ public enum TemplateRenderer {
         slots(text, values: values, budget: .max).filled(with: values.message)
     }
 
+    /// `text` with each `{name}` that `value` knows replaced, in one left-to-right pass (a value is
+    /// not expanded again); any other brace stays as written. For short configured templates
+    /// (`AlertPresentation`'s); a push template's text goes through `slots`, which also budgets.
+    public static func fill(_ text: String, _ value: (Substring) -> String?) -> String {
+        var out = ""
+        var rest = text[...]
+        while let open = rest.firstIndex(of: "{") {
+            out += rest[..<open]
+            let afterOpen = rest.index(after: open)
+            if let close = rest[afterOpen...].firstIndex(where: { $0 == "}" || $0 == "{" }), rest[close] == "}",
+                let replacement = value(rest[afterOpen..<close])
+            {
+                out += replacement
+                rest = rest[rest.index(after: close)...]
+            } else {
+                out += "{"
+                rest = rest[afterOpen...]
+            }
+        }
+        return out + rest
+    }
+
     /// `text` with every known variable but `{message}` replaced in one pass, the pieces around
     /// the message's places kept apart. Rendering stops once the pieces pass `budget` JSON bytes
     /// (`isOverBudget`), so its cost is bounded by the budget and the template's length, never by
