@@ -34,11 +34,11 @@ def fill(directory):
     """Takes what room is left on the file system of `directory` (a filler file grown until the
     disk refuses): SQLite gives space back when it truncates its WAL after a failed commit, and the
     disk must stay full until the test makes room."""
-    with open(directory / "filler", "ab") as filler:
+    # Unbuffered: a buffered file would try the refused bytes again when it closes, and raise there.
+    with open(directory / "filler", "ab", buffering=0) as filler:
         try:
-            while True:
-                filler.write(b"\0" * 65536)
-                filler.flush()
+            while filler.write(b"\0" * 65536):
+                pass
         except OSError:
             pass
 
