@@ -33,8 +33,7 @@ public struct APNsResponse: Sendable, Hashable {
     /// anything a proxy adds there says nothing about the push.
     init(_ answer: HTTP2Response) {
         self.init(status: answer.status, apnsID: answer.requestID.flatMap(UUID.init(uuidString:)), retryAfter: answer.retryAfter)
-        // A header of at most a UUID's length: whatever a proxy puts there stays small in the log.
-        uniqueID = answer.providerID.flatMap { $0.utf8.count <= 64 && !$0.isEmpty ? $0 : nil }
+        uniqueID = answer.providerID
         if answer.status != 200, !answer.body.isEmpty,
             let object = try? JSONSerialization.jsonObject(with: Data(answer.body)) as? [String: Any]
         {

@@ -21,8 +21,8 @@ struct SendOutcomes: Sendable {
         let attempt = DeliveryAttempt(
             atMs: nowMs, status: result.status, reason: result.reason, error: result.error, pushID: delivery.pushID)
         switch result.outcome {
-        case .delivered(let providerID):
-            return sent(delivery, attempt: attempt, providerID: providerID)
+        case .delivered:
+            return sent(delivery, attempt: attempt, providerID: result.outcome.keptProviderID)
         case .tokenDead(let death):
             return tokenInvalid(
                 delivery, attempt: attempt, reason: result.label ?? "other", rule: TokenRemovalRule(death, answeredAtMs: nowMs))

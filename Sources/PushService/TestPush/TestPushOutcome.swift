@@ -30,8 +30,8 @@ struct TestPushOutcome: Sendable, Hashable {
 
     init(_ result: PushSendResult, answeredAtMs: Int64) {
         switch result.outcome {
-        case .delivered(let providerID):
-            self.init(status: .sent, state: .sent, providerMessageID: providerID)
+        case .delivered:
+            self.init(status: .sent, state: .sent, providerMessageID: result.outcome.keptProviderID)
         case .tokenDead(let death):
             self.init(status: .tokenDead, state: .tokenInvalid, tokenRemoval: TokenRemovalRule(death, answeredAtMs: answeredAtMs))
         case .rejected, .credentialsRefused:
