@@ -112,7 +112,10 @@ let package = Package(
         // settings, the sender they build. The composition root lists the drivers once (`ProviderCatalog`).
         .target(
             name: "ProviderDriver",
-            dependencies: ["ConfigSupport", "PushCore", "PushSending", .product(name: "Logging", package: "swift-log")]),
+            dependencies: [
+                "ConfigSupport", "PushCore", "PushSending", .product(name: "Logging", package: "swift-log"),
+                .product(name: "Yams", package: "Yams"),
+            ]),
         // FCM HTTP v1: service-account credentials, the error model and the client, on the transport.
         .target(
             name: "FCM",

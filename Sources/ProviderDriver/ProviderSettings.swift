@@ -8,8 +8,14 @@ import PushCore
 public protocol ProviderSettings: Sendable, Hashable {
     /// The driver that read them.
     var provider: PushProvider { get }
-    /// Connections its pool may open (each costs descriptors: `DescriptorBudget`).
+    /// Connections its pool may open.
     var poolSize: Int { get }
+    /// Connections all its pools may open (each costs descriptors: `DescriptorBudget`); more
+    /// than `poolSize` when it has several configurations, each with a pool.
+    var connectionBudget: Int { get }
+    /// The names a device token may be registered to (`push_configuration`), when the app has
+    /// named configurations of the provider; empty: it has none to choose from.
+    var configurationNames: [String] { get }
     /// Files holding its keys and secrets, whose modes are checked; keys are relative to its
     /// section (`auth.token.key_file`).
     var credentialFiles: [CredentialFile] { get }
@@ -35,6 +41,8 @@ public protocol ProviderSettings: Sendable, Hashable {
 
 extension ProviderSettings {
     public var inlineSecretKeys: [String] { [] }
+    public var connectionBudget: Int { poolSize }
+    public var configurationNames: [String] { [] }
     public var examplePlaceholders: [ExamplePlaceholder] { [] }
     public var pushOptions: AppPushOptions? { nil }
     public var timeToLive: Duration? { nil }

@@ -18,10 +18,13 @@ public struct OutgoingPush: Sendable {
     /// One per message, so a repeat replaces the first notification (APNs' `apns-collapse-id`);
     /// nil for pushes that show nothing.
     public var collapseID: String?
+    /// The provider configuration the device's token is registered to (an app's named APNs
+    /// configurations); nil: the app's default.
+    public var configuration: String?
 
     public init(
         pushID: UUID, deviceToken: String, payload: [UInt8], pushType: String?, priority: Int, expiresAtMs: Int64,
-        collapseID: String? = nil
+        collapseID: String? = nil, configuration: String? = nil
     ) {
         self.pushID = pushID
         self.deviceToken = deviceToken
@@ -30,5 +33,6 @@ public struct OutgoingPush: Sendable {
         self.priority = priority
         self.expiresAtMs = expiresAtMs
         self.collapseID = collapseID
+        self.configuration = configuration
     }
 }

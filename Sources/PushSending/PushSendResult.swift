@@ -12,6 +12,10 @@ public struct PushSendResult: Sendable, Hashable {
     public var error: String?
     /// From the request to the answer, when there was one.
     public var latency: Duration?
+    /// The push went through another of the app's configurations than the token's own (an
+    /// APNs sandbox token sent to production, then to the sandbox): the token belongs there, and
+    /// the store remembers it instead of removing the token.
+    public var tokenConfiguration: String?
 
     public init(
         _ outcome: PushSendOutcome, status: Int? = nil, reason: String? = nil, label: String? = nil, error: String? = nil,

@@ -4,7 +4,8 @@ import PushCore
 import StoreContract
 
 /// `users.push_tokens` (`RecipientReadModelSchema`): a JSON array of `[token, registered_at,
-/// provider, id]`, decoded for every recipient the webhook's cache misses, which at a million
+/// provider, id]`, with the token's configuration as a fifth element when it has one
+/// (`TokenConfigurationSchema`), decoded for every recipient the webhook's cache misses, which at a million
 /// users is nearly every one.
 ///
 /// SQLite's `json_group_array(json_array(…))` writes it in one exact shape (no spaces, integers
@@ -24,7 +25,7 @@ enum ReadModelTokens {
         }
         return tokens.compactMap { entry in
             PushProvider(rawValue: entry.provider).map {
-                DeviceToken(token: entry.token, registeredAtMs: entry.registeredAtMs, provider: $0)
+                DeviceToken(token: entry.token, registeredAtMs: entry.registeredAtMs, provider: $0, configuration: entry.configuration)
             }
         }
     }
@@ -34,6 +35,7 @@ enum ReadModelTokens {
         var registeredAtMs: Int64
         var provider: String
         var id: Int64
+        var configuration: String? = nil
     }
 
     /// The exact shape SQLite writes, or nil for anything else.
@@ -78,10 +80,16 @@ enum ReadModelTokens {
             var entries: [Entry] = []
             repeat {
                 guard take(UInt8(ascii: "[")), let token = string(), take(UInt8(ascii: ",")), let registeredAt = integer(),
-                    take(UInt8(ascii: ",")), let provider = string(), take(UInt8(ascii: ",")), let id = integer(),
-                    take(UInt8(ascii: "]"))
+                    take(UInt8(ascii: ",")), let provider = string(), take(UInt8(ascii: ",")), let id = integer()
                 else { return nil }
-                entries.append(Entry(token: token, registeredAtMs: registeredAt, provider: provider, id: id))
+                var configuration: String?
+                if take(UInt8(ascii: ",")) {
+                    guard let name = string() else { return nil }
+                    configuration = name
+                }
+                guard take(UInt8(ascii: "]")) else { return nil }
+                entries.append(
+                    Entry(token: token, registeredAtMs: registeredAt, provider: provider, id: id, configuration: configuration))
             } while take(UInt8(ascii: ","))
             guard take(UInt8(ascii: "]")), i == end else { return nil }
             return entries
@@ -94,10 +102,15 @@ enum ReadModelTokens {
         let corrupt = PushStoreError.corruptValue(table: "users", column: "push_tokens", value: Redaction.redact(text))
         guard let values = (try? JSONValue.parse(Data(text.utf8)))?.arrayValue else { throw corrupt }
         return try values.map { value in
-            guard let fields = value.arrayValue, fields.count == 4, case .string(let token) = fields[0],
+            guard let fields = value.arrayValue, fields.count == 4 || fields.count == 5, case .string(let token) = fields[0],
                 case .int(let registeredAt) = fields[1], case .string(let provider) = fields[2], case .int(let id) = fields[3]
             else { throw corrupt }
-            return Entry(token: token, registeredAtMs: registeredAt, provider: provider, id: id)
+            var configuration: String?
+            if fields.count == 5 {
+                guard case .string(let name) = fields[4] else { throw corrupt }
+                configuration = name
+            }
+            return Entry(token: token, registeredAtMs: registeredAt, provider: provider, id: id, configuration: configuration)
         }
     }
 }

@@ -20,7 +20,9 @@ extension SQLiteStore {
             guard !apps.isEmpty else { return DueClaim(records: [], exhausted: true) }
             let due = try db.cachedStatement(
                 sql: """
-                    SELECT \(DeliveryRecord.columns), p.payload, p.spans FROM deliveries d LEFT JOIN delivery_payloads p ON p.delivery_id = d.id
+                    SELECT \(DeliveryRecord.columns), p.payload, p.spans, t.configuration
+                    FROM deliveries d LEFT JOIN delivery_payloads p ON p.delivery_id = d.id
+                    LEFT JOIN device_tokens t ON t.app_id = d.app_id AND t.token = d.device_token
                     WHERE d.state = 'pending' AND d.app_id = ? AND d.next_attempt_at_ms <= ?
                     ORDER BY d.next_attempt_at_ms, d.id LIMIT ?
                     """)
@@ -41,7 +43,9 @@ extension SQLiteStore {
                 try query.forEachRow { row in
                     let payload = try payloads.payload(
                         row, alone: 18, spans: 19, app: app, messageID: row.int64(2), deliveryID: row.int64(0))
-                    claimed.append(try DeliveryRecord(row, payload: payload))
+                    var record = try DeliveryRecord(row, payload: payload)
+                    record.configuration = row.optionalString(20)
+                    claimed.append(record)
                 }
                 if claimed.count - before == room { cut = true }
             }
@@ -84,14 +88,15 @@ extension SQLiteStore {
         }
     }
 
-    /// Records outcomes (state, attempt log, token removals) in one transaction. Returns how many
-    /// tokens were removed.
+    /// Records outcomes (state, attempt log, token removals and configuration moves) in one
+    /// transaction. Returns how many tokens were removed.
     @discardableResult
     public func recordOutcomes(_ outcomes: [DeliveryOutcome]) async throws -> Int {
         guard !outcomes.isEmpty else { return 0 }
-        // Removing a token is a registry write of its app (it invalidates the app's part of the
-        // webhook's recipient cache): the apps it happened to come back with the count.
-        let removesTokens = outcomes.contains { $0.tokenRemoval != nil }
+        // Removing a token (or moving it to another configuration) is a registry write of its app
+        // (it invalidates the app's part of the webhook's recipient cache): the apps it happened
+        // to come back with the count.
+        let removesTokens = outcomes.contains(where: \.changesToken)
         let record: @Sendable (Database) throws -> (removed: Int, apps: Set<String>) = { db in
             let set = """
                 UPDATE deliveries SET state = ?, attempts = attempts + ?, next_attempt_at_ms = COALESCE(?, next_attempt_at_ms),
@@ -99,7 +104,7 @@ extension SQLiteStore {
                     sent_at_ms = COALESCE(?, sent_at_ms), updated_at_ms = ?, message_name = COALESCE(?, message_name)
                 WHERE id = ?
                 """
-            // The app and token come back only when a token is to be removed: RETURNING makes
+            // The app and token come back only when a token is to be changed: RETURNING makes
             // SQLite buffer the rows, and reading them made two strings per push (most pushes).
             let update = try db.cachedStatement(sql: set)
             let updateReturning = try db.cachedStatement(sql: set + " RETURNING app_id, device_token")
@@ -111,7 +116,7 @@ extension SQLiteStore {
             var apps: Set<String> = []
             for outcome in outcomes {
                 let a = outcome.attempt
-                let change = RawStatement(outcome.tokenRemoval == nil ? update : updateReturning)
+                let change = RawStatement(outcome.changesToken ? updateReturning : update)
                 change.bind(1, outcome.state.rawValue)
                 change.bind(2, a == nil ? 0 : 1)
                 change.bind(3, outcome.nextAttemptAtMs)
@@ -122,7 +127,7 @@ extension SQLiteStore {
                 change.bind(8, outcome.providerMessageID)
                 change.bind(9, outcome.deliveryID)
                 var target: (app: String, token: String)?
-                if outcome.tokenRemoval == nil {
+                if !outcome.changesToken {
                     guard try change.run() > 0 else { continue }  // pruned meanwhile
                 } else {
                     try change.forEachRow { row in target = (row.string(0), row.string(1)) }
@@ -140,7 +145,12 @@ extension SQLiteStore {
                     try log.run()
                 }
                 guard let (app, token) = target else { continue }
-                if outcome.tokenRemoval != nil { apps.insert(app) }
+                apps.insert(app)
+                if let configuration = outcome.tokenConfiguration {
+                    try db.execute(
+                        sql: "UPDATE device_tokens SET configuration = ? WHERE app_id = ? AND token = ?",
+                        arguments: [configuration, app, token])
+                }
                 switch outcome.tokenRemoval {
                 case .ifRegisteredBefore(let ms)?:
                     try db.execute(

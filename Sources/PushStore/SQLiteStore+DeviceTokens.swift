@@ -6,15 +6,18 @@ extension SQLiteStore {
     /// Registers a device token for a user, creating the user on first use
     /// (`DeviceTokenStore.registerToken`).
     public func registerToken(
-        app: String, user: String, token: String, isUnique: Bool, provider: PushProvider, movesFromOtherUsers: Bool
+        app: String, user: String, token: String, isUnique: Bool, provider: PushProvider, movesFromOtherUsers: Bool,
+        configuration chosen: String?
     ) async throws -> TokenRegistration {
         let now = clock()
         let limit = configuration.maximumTokensPerUser
         let rule = TokenRegistrationRule(user: user, isUnique: isUnique, movesFromOtherUsers: movesFromOtherUsers, limit: limit)
         return try await registryWrite(app: app) { db in
             try Self.ensureUser(db, app: app, user: user, now: now)
-            let holder = try String.fetchOne(
-                db, sql: "SELECT user_id FROM device_tokens WHERE app_id = ? AND token = ?", arguments: [app, token])
+            let held = try Row.fetchOne(
+                db, sql: "SELECT user_id, configuration FROM device_tokens WHERE app_id = ? AND token = ?", arguments: [app, token])
+            let holder: String? = held?["user_id"]
+            let configuration = chosen ?? held?["configuration"]
             let userTokens = try String.fetchAll(
                 db,
                 sql: """
@@ -28,10 +31,13 @@ extension SQLiteStore {
                 try db.execute(sql: "DELETE FROM device_tokens WHERE app_id = ? AND token = ?", arguments: [app, gone])
             }
             try db.execute(
-                sql: "INSERT INTO device_tokens (app_id, token, user_id, registered_at, provider) VALUES (?, ?, ?, ?, ?)",
-                arguments: [app, token, user, now, provider.rawValue])
+                sql: """
+                    INSERT INTO device_tokens (app_id, token, user_id, registered_at, provider, configuration) VALUES (?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [app, token, user, now, provider.rawValue, configuration])
             return TokenRegistration(
-                token: DeviceToken(token: token, registeredAtMs: now, provider: provider), previousOwner: plan.previousOwner,
+                token: DeviceToken(token: token, registeredAtMs: now, provider: provider, configuration: configuration),
+                previousOwner: plan.previousOwner,
                 removedTokens: plan.removedTokens)
         }
     }
@@ -48,13 +54,15 @@ extension SQLiteStore {
         try Row.fetchAll(
             db,
             sql: """
-                SELECT token, registered_at, provider FROM device_tokens WHERE app_id = ? AND user_id = ? ORDER BY registered_at, id
+                SELECT token, registered_at, provider, configuration FROM device_tokens WHERE app_id = ? AND user_id = ?
+                ORDER BY registered_at, id
                 """,
             arguments: [app, user]
         ).compactMap { row in
             // A provider this version does not know (a newer relay's) is left out, not fatal.
             PushProvider(rawValue: row["provider"]).map {
-                DeviceToken(token: row["token"], registeredAtMs: row["registered_at"], provider: $0)
+                DeviceToken(
+                    token: row["token"], registeredAtMs: row["registered_at"], provider: $0, configuration: row["configuration"])
             }
         }
     }

@@ -93,6 +93,8 @@ enum PostgresMigrations {
                 "UPDATE deliveries SET provider = CASE WHEN push_type IN ('fcm', 'hms') THEN push_type ELSE 'apns' END",
             ]
         ),
+        // The app's provider configuration a token belongs to (SQLite's `v21_token_configurations`).
+        ("v10_token_configurations", ["ALTER TABLE device_tokens ADD COLUMN configuration text"]),
     ]
 
     /// Applies the pending migrations on `connection`, which the caller closes if this throws.

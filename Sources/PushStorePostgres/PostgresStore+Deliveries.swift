@@ -70,8 +70,9 @@ extension PostgresStore {
                         FROM picked WHERE d.id = picked.id
                         RETURNING \(unescaped: DeliveryColumns.prefixed("d"))
                     )
-                    SELECT \(unescaped: DeliveryColumns.prefixed("c")), p.payload
+                    SELECT \(unescaped: DeliveryColumns.prefixed("c")), p.payload, t.configuration
                     FROM claimed c LEFT JOIN delivery_payloads p ON p.delivery_id = c.id
+                    LEFT JOIN device_tokens t ON t.app_id = c.app_id AND t.token = c.device_token
                     ORDER BY c.next_attempt_at_ms, c.id
                     """, logger: logger, DeliveryColumns.record)
                 claimed += taken
@@ -102,17 +103,17 @@ extension PostgresStore {
         }
     }
 
-    /// Records outcomes (state, attempt log, token removals) in ONE statement, so one transaction
-    /// and one round trip per batch: the updates, the attempt rows and the token removals go in as
-    /// arrays. Clears each delivery's lease. Returns how many tokens were removed.
+    /// Records outcomes (state, attempt log, token removals and configuration moves) in ONE
+    /// statement, so one transaction and one round trip per batch: the updates, the attempt rows
+    /// and the token changes go in as arrays. Clears each delivery's lease. Returns how many tokens were removed.
     ///
     /// A batch naming one delivery twice (never the dispatcher's) is recorded as several
     /// statements in one transaction, in order, as SQLite applies them.
     @discardableResult
     public func recordOutcomes(_ outcomes: [DeliveryOutcome]) async throws -> Int {
         guard !outcomes.isEmpty else { return 0 }
-        // Removing a token is a registry write of its app: the statement notifies the fleet for
-        // each app it removed one of, and this relay's cache forgets those apps once it has ended.
+        // Removing a token (or moving it to another configuration) is a registry write of its app:
+        // the statement notifies the fleet for each app it changed one of, and this relay's cache forgets those apps once it has ended.
         var touched: [String] = []
         defer { for app in touched { recipientCache.invalidate(app: app) } }
         var rounds: [[DeliveryOutcome]] = [[]]
@@ -151,6 +152,7 @@ extension PostgresStore {
         var attemptOutcomes: [DeliveryOutcome] = []
         var attemptRows: [DeliveryAttempt] = []
         var removals: [(id: Int64, before: Int64?)] = []
+        var moves: [(id: Int64, configuration: String)] = []
         for outcome in outcomes {
             // `AttemptLog`: a plain acceptance is the delivery row itself.
             if let a = outcome.loggedAttempt {
@@ -162,6 +164,7 @@ extension PostgresStore {
             case .always?: removals.append((outcome.deliveryID, nil))
             case nil: break
             }
+            if let configuration = outcome.tokenConfiguration { moves.append((outcome.deliveryID, configuration)) }
         }
         let rows = try await connection.rows(
             """
@@ -200,8 +203,14 @@ extension PostgresStore {
                     unnest(\(PostgresArray.int8(removals.map(\.id))), \(PostgresArray.int8(removals.map(\.before)))) AS r(id, before)
                 WHERE u.id = r.id AND t.app_id = u.app_id AND t.token = u.device_token AND (r.before IS NULL OR t.registered_at < r.before)
                 RETURNING t.app_id
+            ), moved AS (
+                UPDATE device_tokens t SET configuration = m.configuration
+                FROM updated u, unnest(\(PostgresArray.int8(moves.map(\.id))), \(PostgresArray.text(moves.map(\.configuration))))
+                    AS m(id, configuration)
+                WHERE u.id = m.id AND t.app_id = u.app_id AND t.token = u.device_token
+                RETURNING t.app_id
             ), apps AS (
-                SELECT DISTINCT app_id FROM removed
+                SELECT app_id FROM removed UNION SELECT app_id FROM moved
             ), notified AS (
                 SELECT pg_notify(\(RegistryListener.channel), \(RegistryListener.registryPrefix) || app_id) FROM apps
             )

@@ -7,7 +7,8 @@ extension PostgresStore {
     /// `DeviceTokenStore.registerToken`). Under the user's and the token's locks, so concurrent
     /// registrations behave as SQLite's serialised ones do.
     public func registerToken(
-        app: String, user: String, token: String, isUnique: Bool, provider: PushProvider, movesFromOtherUsers: Bool
+        app: String, user: String, token: String, isUnique: Bool, provider: PushProvider, movesFromOtherUsers: Bool,
+        configuration chosen: String?
     ) async throws -> TokenRegistration {
         let now = clock()
         let limit = configuration.store.maximumTokensPerUser
@@ -16,16 +17,22 @@ extension PostgresStore {
             try await Self.lockAndEnsureUser(connection, app: app, user: user, token: token, now: now, logger: logger)
             // Who holds the token, and the user's other tokens of the provider, oldest first: one read.
             var holder: String?
+            var configuration = chosen
             var userTokens: [String] = []
             for row in try await connection.rows(
                 """
-                SELECT token, user_id FROM device_tokens
+                SELECT token, user_id, configuration FROM device_tokens
                 WHERE app_id = \(app) AND (token = \(token) OR (user_id = \(user) AND provider = \(provider.rawValue)))
                 ORDER BY registered_at, id
                 """, logger: logger)
             {
-                let (held, owner) = try row.decode((String, String).self)
-                if held.sameBytes(as: token) { holder = owner } else { userTokens.append(held) }
+                let (held, owner, heldConfiguration) = try row.decode((String, String, String?).self)
+                if held.sameBytes(as: token) {
+                    holder = owner
+                    configuration = configuration ?? heldConfiguration
+                } else {
+                    userTokens.append(held)
+                }
             }
             // Thrown before anything is written: the transaction (and the user just ensured) rolls back.
             let plan = try rule.plan(holder: holder, userTokens: userTokens)
@@ -34,12 +41,13 @@ extension PostgresStore {
                 logger: logger)
             try await connection.run(
                 """
-                INSERT INTO device_tokens (app_id, token, user_id, registered_at, provider)
-                VALUES (\(app), \(token), \(user), \(now), \(provider.rawValue))
+                INSERT INTO device_tokens (app_id, token, user_id, registered_at, provider, configuration)
+                VALUES (\(app), \(token), \(user), \(now), \(provider.rawValue), \(configuration))
                 """,
                 logger: logger)
             return TokenRegistration(
-                token: DeviceToken(token: token, registeredAtMs: now, provider: provider), previousOwner: plan.previousOwner,
+                token: DeviceToken(token: token, registeredAtMs: now, provider: provider, configuration: configuration),
+                previousOwner: plan.previousOwner,
                 removedTokens: plan.removedTokens)
         }
     }
@@ -52,16 +60,17 @@ extension PostgresStore {
             var tokens: [DeviceToken] = []
             for row in try await connection.rows(
                 """
-                SELECT t.token, t.registered_at, t.provider FROM users u
+                SELECT t.token, t.registered_at, t.provider, t.configuration FROM users u
                 LEFT JOIN device_tokens t ON t.app_id = u.app_id AND t.user_id = u.user_id
                 WHERE u.app_id = \(app) AND u.user_id = \(user) ORDER BY t.registered_at, t.id
                 """, logger: logger)
             {
                 known = true
-                let (token, registeredAt, provider) = try row.decode((String?, Int64?, String?).self)
+                let (token, registeredAt, provider, configuration) = try row.decode((String?, Int64?, String?, String?).self)
                 // A provider this version does not know (a newer relay's) is left out, not fatal.
                 if let token, let registeredAt, let provider = provider.flatMap(PushProvider.init(rawValue:)) {
-                    tokens.append(DeviceToken(token: token, registeredAtMs: registeredAt, provider: provider))
+                    tokens.append(
+                        DeviceToken(token: token, registeredAtMs: registeredAt, provider: provider, configuration: configuration))
                 }
             }
             return known ? tokens : nil

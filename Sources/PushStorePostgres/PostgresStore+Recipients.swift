@@ -72,13 +72,15 @@ extension PostgresStore {
         let rows = try await connection.rows(
             """
             SELECT \(unescaped: prefixed("p", PreferenceColumns.user)), p.app_id IS NULL AS no_preferences, u.user_id, u.push_template,
-                t.tokens, t.registered, c.channels, c.triggers, c.sounds, c.has_sound, t.providers, u.preferred_languages
+                t.tokens, t.registered, c.channels, c.triggers, c.sounds, c.has_sound, t.providers, t.configurations,
+                u.preferred_languages
             FROM users u
             LEFT JOIN user_push_preferences p ON p.app_id = u.app_id AND p.user_id = u.user_id
             LEFT JOIN LATERAL (
                 SELECT array_agg(token ORDER BY registered_at, id) AS tokens,
                     array_agg(registered_at ORDER BY registered_at, id) AS registered,
-                    array_agg(provider ORDER BY registered_at, id) AS providers
+                    array_agg(provider ORDER BY registered_at, id) AS providers,
+                    array_agg(COALESCE(configuration, '') ORDER BY registered_at, id) AS configurations
                 FROM device_tokens WHERE app_id = u.app_id AND user_id = u.user_id
             ) t ON true
             LEFT JOIN LATERAL (
@@ -95,9 +97,13 @@ extension PostgresStore {
             let tokens = try columns["tokens"].decode([String]?.self) ?? []
             let registered = try columns["registered"].decode([Int64]?.self) ?? []
             let providers = try columns["providers"].decode([String]?.self) ?? []
+            // '' for the default configuration (an array of text cannot be decoded with NULLs).
+            let configurations = try columns["configurations"].decode([String]?.self) ?? []
             // A provider this version does not know (a newer relay's) cannot be delivered to here.
-            let known = zip(tokens, zip(registered, providers)).compactMap { token, rest in
-                PushProvider(rawValue: rest.1).map { DeviceToken(token: token, registeredAtMs: rest.0, provider: $0) }
+            let known = tokens.indices.compactMap { i -> DeviceToken? in
+                guard i < registered.count, i < providers.count, let provider = PushProvider(rawValue: providers[i]) else { return nil }
+                let configuration = i < configurations.count && !configurations[i].isEmpty ? configurations[i] : nil
+                return DeviceToken(token: tokens[i], registeredAtMs: registered[i], provider: provider, configuration: configuration)
             }
             let state = RecipientPushState(
                 userID: user, tokens: known,

@@ -38,6 +38,29 @@ import Testing
                 ])
     }
 
+    /// A token of a named configuration carries it as a fifth element (`TokenConfigurationSchema`).
+    @Test func aConfigurationIsTheFifthElement() throws {
+        let queue = try DatabaseQueue()
+        let text = try queue.write { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE device_tokens (app_id TEXT, user_id TEXT, token TEXT, registered_at INTEGER, provider TEXT, id INTEGER,
+                        configuration TEXT);
+                    INSERT INTO device_tokens VALUES ('A', 'u', 'release', 1, 'apns', 1, NULL), ('A', 'u', 'debug', 2, 'apns', 2, 'sandbox');
+                    """)
+            return try String.fetchOne(db, sql: "SELECT " + TokenConfigurationSchema.tokens(app: "'A'", user: "'u'"))!
+        }
+        let scanned = try #require(ReadModelTokens.scan(text), "\(text)")
+        #expect(scanned == (try ReadModelTokens.parse(text)))
+        #expect(
+            try ReadModelTokens.decode(text) == [
+                DeviceToken(token: "release", registeredAtMs: 1, provider: .apns),
+                DeviceToken(token: "debug", registeredAtMs: 2, provider: .apns, configuration: "sandbox"),
+            ])
+        // Not a string: corrupt, not a default.
+        #expect(throws: PushStoreError.self) { try ReadModelTokens.decode(#"[["t",1,"apns",1,7]]"#) }
+    }
+
     @Test func otherShapesGoThroughTheGeneralParser() throws {
         // A token SQLite has to escape, and the same list hand-written with spaces.
         let escaped = try sqliteText([("quote\"back\\slash", 2, "apns", 1), ("plain", 1, "apns", 2)])

@@ -3,48 +3,75 @@ import Foundation
 import PushCore
 
 extension APNsAppConfiguration {
-    /// `apps[i].apns`: topic, environment, auth, pool and payload options.
+    /// `apps[i].apns` as one mapping: the app's only configuration.
     public static func parse(_ map: ConfigMapping, environment: ConfigurationEnvironment) throws(ConfigurationError) -> APNsAppConfiguration
     {
-        try map.allowOnly(
-            Set([
-                "topic", "environment", "auth", "pool_size", "badge", "default_sound", "mutable_content",
-                "content_available", "push_admin_messages", "push_when_online", "require_auth_for_files",
-                "default_expiration", "push_type", "priority",
-            ]).union(presentationKeys))
+        try map.allowOnly(connectionKeys.union(appKeys).union(presentationKeys))
+        var config = try parseConnection(map, environment: environment)
+        try config.readAppSettings(map)
+        return config
+    }
+
+    /// The keys each configuration of a list has of its own.
+    static let connectionKeys: Set<String> = ["name", "topic", "environment", "auth", "pool_size"]
+    /// The app's keys: one payload serves every configuration, so only the default sets them.
+    static let appKeys: Set<String> = [
+        "badge", "default_sound", "mutable_content", "content_available", "push_admin_messages", "push_when_online",
+        "require_auth_for_files", "default_expiration", "push_type", "priority",
+    ]
+
+    /// A configuration's name, topic, environment, auth and pool size.
+    static func parseConnection(_ map: ConfigMapping, environment: ConfigurationEnvironment) throws(ConfigurationError)
+        -> APNsAppConfiguration
+    {
+        let name = try map.string("name") ?? defaultName
+        if let problem = nameProblem(name) { throw .invalidValue(key: map.name("name"), reason: problem) }
         guard let topic = try map.string("topic") else { throw .missingKey(map.name("topic")) }
         guard !topic.isEmpty, !topic.contains(where: \.isWhitespace) else {
             throw .invalidValue(key: map.name("topic"), reason: "must be the app's bundle id, e.g. com.example.app")
         }
         let endpoint = try parseEnvironment(map, environment: environment)
         let auth = try parseAuth(map.requiredMapping("auth"), environment: environment)
-
-        var config = APNsAppConfiguration(topic: topic, environment: endpoint, auth: auth)
+        var config = APNsAppConfiguration(topic: topic, environment: endpoint, auth: auth, name: name)
         if let size = try map.poolSize() { config.poolSize = size }
+        return config
+    }
+
+    /// What is wrong with a configuration's name, if anything: it travels in registration bodies
+    /// and the store, so it is short and plain.
+    static func nameProblem(_ name: String) -> String? {
+        let plain = name.utf8.allSatisfy { byte in
+            (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+                || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_") || byte == UInt8(ascii: ".")
+        }
+        return plain && (1...64).contains(name.utf8.count) ? nil : "must be 1 to 64 letters, digits, '.', '_' or '-'"
+    }
+
+    /// Push type, priority, expiration and the payload options.
+    mutating func readAppSettings(_ map: ConfigMapping) throws(ConfigurationError) {
         if let text = try map.string("push_type") {
             guard let type = APNsPushType(rawValue: text) else {
                 throw .invalidValue(
                     key: map.name("push_type"), reason: "must be one of \(APNsPushType.allCases.map(\.rawValue).joined(separator: ", "))")
             }
-            config.pushType = type
-            config.options.maxPayloadBytes = type.maximumPayloadSize
+            pushType = type
+            options.maxPayloadBytes = type.maximumPayloadSize
         }
         if let value = try map.int("priority") {
-            guard let priority = APNsPriority(rawValue: value) else {
+            guard let value = APNsPriority(rawValue: value) else {
                 throw .invalidValue(key: map.name("priority"), reason: "must be 10, 5 or 1")
             }
-            config.priority = priority
+            priority = value
         }
-        if let value = try map.duration("default_expiration") { config.defaultExpiration = value }
-        if let value = try map.bool("badge") { config.options.badge = value }
-        if let value = try map.bool("mutable_content") { config.options.mutableContent = value }
-        if let value = try map.bool("content_available") { config.options.contentAvailable = value }
-        if let value = try map.bool("push_admin_messages") { config.options.pushAdminMessages = value }
-        if let value = try map.bool("push_when_online") { config.options.multiDevice = value }
-        if let value = try map.bool("require_auth_for_files") { config.options.requireAuthForFiles = value }
-        if let value = try map.string("default_sound") { config.options.defaultSound = value }
-        config.options.presentation = try parsePresentation(map)
-        return config
+        if let value = try map.duration("default_expiration") { defaultExpiration = value }
+        if let value = try map.bool("badge") { options.badge = value }
+        if let value = try map.bool("mutable_content") { options.mutableContent = value }
+        if let value = try map.bool("content_available") { options.contentAvailable = value }
+        if let value = try map.bool("push_admin_messages") { options.pushAdminMessages = value }
+        if let value = try map.bool("push_when_online") { options.multiDevice = value }
+        if let value = try map.bool("require_auth_for_files") { options.requireAuthForFiles = value }
+        if let value = try map.string("default_sound") { options.defaultSound = value }
+        options.presentation = try Self.parsePresentation(map)
     }
 
     /// `apns.environment` (`APNsEnvironmentSetting.parse`); production when absent.

@@ -8,6 +8,25 @@ extension APNsAppConfiguration: ProviderSettings {
     public var provider: PushProvider { .apns }
 
     public var credentialFiles: [CredentialFile] {
+        all.flatMap { config in config.ownCredentialFiles.map { CredentialFile(key: keyPrefix(config) + $0.key, path: $0.path) } }
+    }
+
+    public var inlineSecretKeys: [String] {
+        all.compactMap { config in
+            if case .p12(_, let password?) = config.auth, password.isInline { return keyPrefix(config) + "auth.certificate.password" }
+            return nil
+        }
+    }
+
+    public var connectionBudget: Int { all.reduce(0) { $0 + $1.poolSize } }
+
+    public var configurationNames: [String] { all.map(\.name) }
+
+    /// How a key of `config` is named in messages: as written for an app with one configuration,
+    /// after the configuration's name for a list.
+    private func keyPrefix(_ config: APNsAppConfiguration) -> String { others.isEmpty ? "" : "\(config.name)." }
+
+    private var ownCredentialFiles: [CredentialFile] {
         switch auth {
         case .token(let file, _, _): [CredentialFile(key: "auth.token.key_file", path: file)]
         case .p12(let file, let password):
@@ -17,13 +36,14 @@ extension APNsAppConfiguration: ProviderSettings {
         }
     }
 
-    public var inlineSecretKeys: [String] {
-        if case .p12(_, let password?) = auth, password.isInline { return ["auth.certificate.password"] }
-        return []
-    }
-
     /// The shipped example's topic and key ids, against Apple's own servers only (a mock takes any).
     public var examplePlaceholders: [ExamplePlaceholder] {
+        all.flatMap { config in
+            config.ownPlaceholders.map { ExamplePlaceholder(key: keyPrefix(config) + $0.key, value: $0.value, fix: $0.fix) }
+        }
+    }
+
+    private var ownPlaceholders: [ExamplePlaceholder] {
         guard environment == .production || environment == .sandbox else { return [] }
         var found: [ExamplePlaceholder] = []
         if topic.hasPrefix("com.example.") {
@@ -51,12 +71,36 @@ extension APNsAppConfiguration: ProviderSettings {
         }
     }
 
+    /// One sender per configuration (Apple: one team per connection), behind
+    /// `APNsConfigurationSender` when there are several.
     public func makeRoute(logger: Logger, now: Date) throws(ProviderSetupError) -> ProviderRoute {
+        guard !others.isEmpty else { return try makeOwnRoute(label: "apns", logger: logger, now: now) }
+        var routes: [(name: String, route: ProviderRoute)] = []
+        for config in all {
+            routes.append((config.name, try config.makeOwnRoute(label: "apns \"\(config.name)\"", logger: logger, now: now)))
+        }
+        var senders: [String: APNsSender] = [:]
+        for (name, route) in routes { senders[name] = route.sender as? APNsSender }
+        let probes = routes.map(\.route.probe)
+        return ProviderRoute(
+            provider: .apns, sender: APNsConfigurationSender(senders: senders, defaultName: name, fallbacks: environmentFallbacks),
+            format: .notification, pushType: pushType.rawValue, priority: priority.rawValue,
+            certificateNotAfter: routes.compactMap(\.route.certificateNotAfter).min(),
+            summary: routes.map { "\($0.name): \($0.route.summary)" }.joined(separator: "; "),
+            probe: {
+                var findings: [ProbeFinding] = []
+                for probe in probes { findings.append(await probe()) }
+                return ProbeFinding(ok: findings.allSatisfy(\.ok), message: findings.map(\.message).joined(separator: "; "))
+            })
+    }
+
+    /// This configuration's own client and sender; `label` starts its errors.
+    private func makeOwnRoute(label: String, logger: Logger, now: Date) throws(ProviderSetupError) -> ProviderRoute {
         let credentials: APNsAppCredentials
         do {
             credentials = try APNsAppCredentials.load(auth, now: now)
         } catch {
-            throw ProviderSetupError("apns.auth: \(error)")
+            throw ProviderSetupError("\(label).auth: \(error)")
         }
         let client: APNsClient
         do {
@@ -66,7 +110,7 @@ extension APNsAppConfiguration: ProviderSettings {
                     // A custom endpoint with its own CA (apns-mock) trusts only that CA.
                     trustSystemRoots: environment.caFile == nil, connections: poolSize, logger: logger))
         } catch {
-            throw ProviderSetupError("apns: cannot create the APNs client: \(error)")
+            throw ProviderSetupError("\(label): cannot create the APNs client: \(error)")
         }
         var summary = "\(auth) loaded; topic \(topic), \(environment)"
         if let notAfter = credentials.certificateNotAfter { summary += "; certificate valid until \(notAfter.ISO8601Format())" }

@@ -1,8 +1,13 @@
 import ConfigSupport
 import PushCore
 
-/// An app's APNs settings (`apps[].apns`): where and how to push, and the payload options.
+/// An app's APNs settings (`apps[].apns`): where and how to push, and the payload options. An app
+/// with several configurations (a list under `apps[].apns`: a production and a sandbox build, a
+/// second bundle) holds its default here and the others in `others`.
 public struct APNsAppConfiguration: Sendable, Hashable {
+    /// The name a device token is registered to it by (`push_configuration`); `default` when the
+    /// app has one configuration.
+    public var name: String
     /// `apns-topic`: the app's bundle id.
     public var topic: String
     public var environment: APNsEnvironmentSetting
@@ -15,15 +20,23 @@ public struct APNsAppConfiguration: Sendable, Hashable {
     public var defaultExpiration: Duration
     /// Badge, sound, mutable-content, admin messages, … .
     public var options: AppPushOptions
+    /// The app's other configurations, each with its own topic, environment, credentials and
+    /// pool; the push type, priority, expiration and payload options are the default's, so one
+    /// payload serves every configuration. Empty: the app has one.
+    public var others: [APNsAppConfiguration]
 
     public static let defaultExpiration: Duration = .seconds(86_400)
+    public static let defaultName = "default"
 
     public init(
         topic: String, environment: APNsEnvironmentSetting, auth: APNsAuthSetting,
         poolSize: Int = ProviderPoolSize.defaultSize, pushType: APNsPushType = .alert,
         priority: APNsPriority = .immediate, defaultExpiration: Duration = APNsAppConfiguration.defaultExpiration,
-        options: AppPushOptions = AppPushOptions()
+        options: AppPushOptions = AppPushOptions(), name: String = APNsAppConfiguration.defaultName,
+        others: [APNsAppConfiguration] = []
     ) {
+        self.name = name
+        self.others = others
         self.topic = topic
         self.environment = environment
         self.auth = auth

@@ -1,6 +1,7 @@
 import ConfigSupport
 import ProviderDriver
 import PushCore
+import Yams
 
 extension PushProvider {
     /// Apple Push Notification service.
@@ -23,6 +24,12 @@ public struct APNsDriver: ProviderDriver {
         -> any ProviderSettings
     {
         try APNsAppConfiguration.parse(map, environment: environment)
+    }
+
+    public func settings(fromList items: [Node], path: String, environment: ConfigurationEnvironment) throws(ConfigurationError)
+        -> any ProviderSettings
+    {
+        try APNsAppConfiguration.parse(list: items, path: path, environment: environment)
     }
 }
 

@@ -5,10 +5,12 @@ import Yams
 
 extension APNsEnvironmentSetting {
     /// The forms `apns.environment` takes, and `push-relay send --environment` with them.
-    public static let forms = "production, sandbox (or development), https://HOST:PORT or {url: https://HOST:PORT, ca_file: PATH}"
+    public static let forms =
+        "production, sandbox (or development), https://HOST:PORT or {url: https://HOST:PORT, ca_file: PATH, tokens: sandbox}"
 
     /// `production`; `sandbox`, or `development` as Apple's entitlement and Sendbird's push
-    /// settings call it; `https://HOST:PORT`; or `{url: https://HOST:PORT, ca_file: PATH}`.
+    /// settings call it; `https://HOST:PORT`; or `{url: https://HOST:PORT, ca_file: PATH, tokens:
+    /// production | sandbox}` (which of Apple's environments the endpoint stands for).
     static func parse(_ node: Node, key: String, environment: ConfigurationEnvironment) throws(ConfigurationError)
         -> APNsEnvironmentSetting
     {
@@ -21,10 +23,16 @@ extension APNsEnvironmentSetting {
             }
         }
         let custom = try ConfigMapping(node, path: key)
-        try custom.allowOnly(["url", "ca_file"])
+        try custom.allowOnly(["url", "ca_file", "tokens"])
         guard let text = try custom.string("url") else { throw .missingKey(custom.name("url")) }
         let caFile = try custom.filePath("ca_file", environment: environment)
-        return .custom(endpoint: try origin(text, key: custom.name("url")), caFile: caFile)
+        let sandbox: Bool
+        switch try custom.string("tokens") {
+        case nil, "production": sandbox = false
+        case "sandbox", "development": sandbox = true
+        case let other?: throw .invalidValue(key: custom.name("tokens"), reason: "\"\(other)\" is not production or sandbox")
+        }
+        return .custom(endpoint: try origin(text, key: custom.name("url")), caFile: caFile, sandbox: sandbox)
     }
 
     /// The same forms written on a command line (`option` names it in errors): YAML's flow

@@ -22,7 +22,7 @@ struct SendOutcomes: Sendable {
             atMs: nowMs, status: result.status, reason: result.reason, error: result.error, pushID: delivery.pushID)
         switch result.outcome {
         case .delivered:
-            return sent(delivery, attempt: attempt, providerID: result.outcome.keptProviderID)
+            return sent(delivery, attempt: attempt, providerID: result.outcome.keptProviderID, moved: result.tokenConfiguration)
         case .tokenDead(let death):
             return tokenInvalid(
                 delivery, attempt: attempt, reason: result.label ?? "other", rule: TokenRemovalRule(death, answeredAtMs: nowMs))
@@ -46,8 +46,20 @@ struct SendOutcomes: Sendable {
         DeliveryOutcome(deliveryID: delivery.id, state: .pending, atMs: nowMs, attempt: nil, nextAttemptAtMs: nowMs)
     }
 
-    private func sent(_ delivery: DeliveryRecord, attempt: DeliveryAttempt, providerID: String?) -> DeliveryOutcome {
+    /// Accepted; `moved`: through another of the app's configurations than the token's, which
+    /// the token now belongs to (its attempt row says so).
+    private func sent(_ delivery: DeliveryRecord, attempt: DeliveryAttempt, providerID: String?, moved: String? = nil)
+        -> DeliveryOutcome
+    {
         metrics.push(app: delivery.appID, provider: delivery.provider, status: "sent", reason: "")
+        if let moved {
+            logger.notice(
+                "device token answered under another configuration: kept, and moved to it",
+                metadata: logMetadata(delivery, status: attempt.status).merging(["configuration": .string(moved)]) { $1 })
+            return DeliveryOutcome(
+                deliveryID: delivery.id, state: .sent, atMs: attempt.atMs, attempt: attempt, providerMessageID: providerID,
+                tokenConfiguration: moved)
+        }
         logger.debug("push sent", metadata: logMetadata(delivery, status: attempt.status))
         // A 200 says nothing an attempt row would add beyond the provider's id the delivery keeps.
         let logged =

@@ -1,6 +1,7 @@
 import ConfigSupport
 import ProviderDriver
 import PushCore
+import Yams
 
 extension RelayConfiguration {
     /// One of `apps`, checked against the apps listed before it (`earlier`).
@@ -37,7 +38,13 @@ extension RelayConfiguration {
         }
         var providers = ProviderSettingsList()
         for driver in catalog.drivers {
-            guard let section = try app.mapping(driver.description.id.rawValue) else { continue }
+            let key = driver.description.id.rawValue
+            if case .sequence(let items)? = app.mapping[key] {
+                providers[driver.description.id] = try driver.settings(
+                    fromList: Array(items), path: app.name(key), environment: environment)
+                continue
+            }
+            guard let section = try app.mapping(key) else { continue }
             providers[driver.description.id] = try driver.settings(from: section, environment: environment)
         }
         return AppConfiguration(

@@ -30,7 +30,7 @@ public struct DescriptorBudget: Sendable, Hashable {
     public init(configuration: RelayConfiguration) {
         self.init(
             httpConnections: configuration.http.maxConnections,
-            providerConnections: configuration.apps.reduce(0) { $0 + $1.providers.all.reduce(0) { $0 + $1.poolSize } })
+            providerConnections: configuration.apps.reduce(0) { $0 + $1.providers.all.reduce(0) { $0 + $1.connectionBudget } })
     }
 
     public var required: Int { httpConnections + ConnectionGate.inTransit + 4 * providerConnections + Self.reserve }

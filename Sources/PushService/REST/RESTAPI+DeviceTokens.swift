@@ -18,6 +18,7 @@ extension RESTAPI {
             // accepted (and type-checked) but has no effect.
             _ = try body.bool("always_push")
             let token = try Self.registeredToken(body, provider: provider)
+            let configuration = try Self.registeredConfiguration(body, settings: app.providers[provider.id], provider: provider)
             // The app's own rules when it configures the provider, else the format's defaults (a
             // subscription naming an internal address is refused either way).
             let refusal = app.providers[provider.id].map { $0.refusal(of: token) } ?? provider.tokenFormat.defaultRefusal(of: token)
@@ -31,7 +32,7 @@ extension RESTAPI {
             do {
                 registration = try await store.registerToken(
                     app: app.appID, user: user, token: token, isUnique: isUnique, provider: provider.id,
-                    movesFromOtherUsers: !context.isSessionCaller)
+                    movesFromOtherUsers: !context.isSessionCaller, configuration: configuration)
             } catch PushStoreError.heldByAnotherUser {
                 throw APIError.notAccessible(
                     "the device token is registered to another user; the app's server (\"Api-Token\") can move it")
@@ -43,7 +44,9 @@ extension RESTAPI {
                         "token": .string(Redaction.redact(token)), "from": .string(previous), "to": .string(user),
                     ])
             }
-            return TokenAdded(token: token, type: provider.sendbirdType, user: SendbirdUser(user))
+            return TokenAdded(
+                token: token, type: provider.sendbirdType, user: SendbirdUser(user),
+                pushConfiguration: registration.token.configuration)
         }
 
         v3.get("users/:user_id/push/:token_type") { _, context in
@@ -131,6 +134,23 @@ extension RESTAPI {
         }
     }
 
+    /// `push_configuration`: which of the app's named configurations of the provider the token
+    /// belongs to (an APNs debug build's sandbox one); absent: as registered before, else the
+    /// default. A name the app does not have is refused, so a typo cannot strand a device.
+    static func registeredConfiguration(_ body: JSONObject, settings: (any ProviderSettings)?, provider: ProviderDescription)
+        throws(APIError) -> String?
+    {
+        guard let name = try body.string("push_configuration") else { return nil }
+        let names = settings?.configurationNames ?? []
+        guard names.contains(where: { $0.utf8.elementsEqual(name.utf8) }) else {
+            let known = names.isEmpty ? "none" : names.map { "\"\($0)\"" }.joined(separator: ", ")
+            throw APIError.invalidValue(
+                "push_configuration",
+                "is not one of the app's \(provider.displayName) configurations (\(known))")
+        }
+        return name
+    }
+
     /// A token in the path, normalised like a registered one of `provider` (as long as its
     /// format allows: a token carrying a subscription is longer than an id).
     static func pathToken(_ context: RelayRequestContext, provider: ProviderDescription) throws(APIError) -> String {
@@ -158,6 +178,13 @@ private struct TokenAdded: ResponseEncodable {
     var token: String
     var type: String
     var user: SendbirdUser
+    /// The configuration the token is registered to, when it names one (absent: the default).
+    var pushConfiguration: String?
+
+    enum CodingKeys: String, CodingKey {
+        case token, type, user
+        case pushConfiguration = "push_configuration"
+    }
 }
 
 /// `GET …/push/{token_type}`; `token` is Sendbird's deprecated copy of `tokens`.

@@ -27,6 +27,7 @@ enum PushStoreMigrations {
         migrator.registerMigration("v18_per_app_log", migrate: PerAppLogSchema.migrate)
         migrator.registerMigration("v19_delivery_provider", migrate: DeliveryProviderSchema.migrate)
         migrator.registerMigration("v20_preferences_by_name", migrate: PreferencesByNameSchema.migrate)
+        migrator.registerMigration("v21_token_configurations", migrate: TokenConfigurationSchema.migrate)
         return migrator
     }
 

@@ -42,7 +42,10 @@ public struct CopiedTable: Sendable, Hashable {
         // decides which token the 20-token cap evicts.
         CopiedTable(
             "device_tokens",
-            [("app_id", .text), ("token", .text), ("user_id", .text), ("registered_at", .integer), ("provider", .text)],
+            [
+                ("app_id", .text), ("token", .text), ("user_id", .text), ("registered_at", .integer), ("provider", .text),
+                ("configuration", .text),
+            ],
             pageKey: ["id"], matchKey: ["app_id", "token", "user_id"], isRegistry: true),
         CopiedTable(
             "user_push_preferences",

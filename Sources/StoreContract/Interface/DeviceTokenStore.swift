@@ -12,9 +12,13 @@ public protocol DeviceTokenStore: Sendable {
     /// - Registering a token the user already has refreshes its registration time.
     /// - `isUnique` removes the user's other tokens of the same provider.
     /// - Beyond the store's `maximumTokensPerUser` of the provider the oldest are removed.
+    /// - `configuration` names the app's provider configuration the token belongs to (checked by
+    ///   the caller); nil keeps what a registration of the same token had (a configuration the
+    ///   relay learned by a sandbox fallback survives the SDK's re-registration), else the default.
     /// - Parameter token: normalised; the caller validates the format.
     func registerToken(
-        app: String, user: String, token: String, isUnique: Bool, provider: PushProvider, movesFromOtherUsers: Bool
+        app: String, user: String, token: String, isUnique: Bool, provider: PushProvider, movesFromOtherUsers: Bool,
+        configuration: String?
     ) async throws -> TokenRegistration
 
     /// A user's tokens of every provider, oldest registration first; `nil` when the user is unknown.
@@ -43,6 +47,15 @@ public protocol DeviceTokenStore: Sendable {
 }
 
 extension DeviceTokenStore {
+    /// A registration that names no configuration.
+    public func registerToken(
+        app: String, user: String, token: String, isUnique: Bool, provider: PushProvider, movesFromOtherUsers: Bool
+    ) async throws -> TokenRegistration {
+        try await registerToken(
+            app: app, user: user, token: token, isUnique: isUnique, provider: provider, movesFromOtherUsers: movesFromOtherUsers,
+            configuration: nil)
+    }
+
     /// A server's registration: a token another user holds moves.
     public func registerToken(app: String, user: String, token: String, isUnique: Bool, provider: PushProvider) async throws
         -> TokenRegistration

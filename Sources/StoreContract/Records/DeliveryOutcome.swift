@@ -14,10 +14,15 @@ public struct DeliveryOutcome: Sendable, Hashable {
     public var tokenRemoval: TokenRemovalRule?
     /// For a `sent` FCM delivery: the message's name at FCM (`projects/{p}/messages/{id}`).
     public var providerMessageID: String?
+    /// For a `sent` delivery that went through another of the app's configurations than its
+    /// token's (`PushSendResult.tokenConfiguration`): the token's configuration becomes this one,
+    /// in the same transaction.
+    public var tokenConfiguration: String?
 
     public init(
         deliveryID: Int64, state: DeliveryState, atMs: Int64, attempt: DeliveryAttempt?,
-        nextAttemptAtMs: Int64? = nil, tokenRemoval: TokenRemovalRule? = nil, providerMessageID: String? = nil
+        nextAttemptAtMs: Int64? = nil, tokenRemoval: TokenRemovalRule? = nil, providerMessageID: String? = nil,
+        tokenConfiguration: String? = nil
     ) {
         self.deliveryID = deliveryID
         self.state = state
@@ -26,5 +31,10 @@ public struct DeliveryOutcome: Sendable, Hashable {
         self.nextAttemptAtMs = nextAttemptAtMs
         self.tokenRemoval = tokenRemoval
         self.providerMessageID = providerMessageID
+        self.tokenConfiguration = tokenConfiguration
     }
+
+    /// Whether recording it changes the token registry (removes a token or moves it to another
+    /// configuration): a registry write of its app.
+    public var changesToken: Bool { tokenRemoval != nil || tokenConfiguration != nil }
 }

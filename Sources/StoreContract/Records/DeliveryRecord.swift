@@ -26,6 +26,9 @@ public struct DeliveryRecord: Sendable, Hashable {
 
     /// Where it goes.
     public var provider: PushProvider
+    /// The app's provider configuration its token is registered to (`DeviceToken.configuration`):
+    /// read from the token when claimed, nil for the app's default.
+    public var configuration: String?
 
     /// A delivery just inserted by `commitEvents`, as the dispatcher would have claimed it.
     package init(id: Int64, event: AcceptedEvent, delivery d: NewDelivery) {
@@ -37,6 +40,7 @@ public struct DeliveryRecord: Sendable, Hashable {
         payload = d.payload
         pushID = d.pushID
         provider = d.provider
+        configuration = d.configuration
         pushType = d.pushType
         priority = d.priority
         expiresAtMs = d.expiresAtMs

@@ -19,10 +19,14 @@ public struct NewDelivery: Sendable, Hashable {
     public var expiresAtMs: Int64
     /// Where `payload` repeats its event's `AcceptedEvent.sharedPayload`: stored once per event.
     public var sharedSpans: [SharedSpan]
+    /// The configuration the token was registered to when planned (`DeviceToken.configuration`),
+    /// for a delivery handed to the dispatcher without a claim; not a column: a claim reads the
+    /// token's current one.
+    public var configuration: String?
 
     public init(
         userID: String, deviceToken: String, payload: Data, pushID: UUID, provider: PushProvider, pushType: String, priority: Int,
-        expiresAtMs: Int64, sharedSpans: [SharedSpan] = []
+        expiresAtMs: Int64, sharedSpans: [SharedSpan] = [], configuration: String? = nil
     ) {
         self.userID = userID
         self.deviceToken = deviceToken
@@ -33,6 +37,7 @@ public struct NewDelivery: Sendable, Hashable {
         self.priority = priority
         self.expiresAtMs = expiresAtMs
         self.sharedSpans = sharedSpans
+        self.configuration = configuration
     }
 }
 
@@ -43,6 +48,6 @@ extension NewDelivery {
         self.init(
             userID: planned.userID, deviceToken: planned.deviceToken.token, payload: planned.payload, pushID: pushID,
             provider: planned.deviceToken.provider, pushType: pushType, priority: priority, expiresAtMs: expiresAtMs,
-            sharedSpans: planned.sharedSpans)
+            sharedSpans: planned.sharedSpans, configuration: planned.deviceToken.configuration)
     }
 }

@@ -106,7 +106,8 @@ import Testing
             .invalidValue(
                 key: "apps[0].apns.environment",
                 reason:
-                    "\"staging\" is not production, sandbox (or development), https://HOST:PORT or {url: https://HOST:PORT, ca_file: PATH}"
+                    "\"staging\" is not production, sandbox (or development), https://HOST:PORT or "
+                    + "{url: https://HOST:PORT, ca_file: PATH, tokens: sandbox}"
             )
         ),
         (
