@@ -229,6 +229,21 @@ import Testing
         }
     }
 
+    /// A token of a named APNs configuration (a debug build's) shows it beside the provider.
+    @Test func aDevicesConfigurationIsShown() async throws {
+        try await LiveRelay.run(console: Self.on) { relay async throws in
+            _ = try await relay.store.registerToken(
+                app: TestApps.a.appID, user: "alice", token: apnsToken(1), isUnique: false, provider: .apns, movesFromOtherUsers: true,
+                configuration: "debug")
+            _ = try await relay.store.registerToken(app: TestApps.a.appID, user: "alice", token: apnsToken(2), isUnique: false)
+            let browser = ConsoleBrowser(relay)
+            try await browser.signIn(TestApps.a.apiToken.value)
+            let page = try await browser.get("/console/user?user_id=alice").text
+            #expect(page.contains("<td>APNs (debug)</td>"), "\(page)")
+            #expect(page.contains("<td>APNs</td>"))
+        }
+    }
+
     @Test func formBodiesAreBoundedAndIdsCheckedLikeTheAPIs() async throws {
         try await LiveRelay.run(console: Self.on) { relay async throws in
             let browser = ConsoleBrowser(relay)

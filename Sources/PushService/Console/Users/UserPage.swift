@@ -4,7 +4,7 @@ import PushStore
 import StoreContract
 
 /// A user's devices and preferences as the template shows them. Tokens are redacted
-/// (`Redaction`); each device's last result is its newest push in the delivery log.
+/// (`Redaction`), a token's named configuration follows its provider; each device's last result is its newest push in the delivery log.
 struct UserPage: Sendable {
     struct Device: Sendable {
         var provider: String
@@ -31,8 +31,10 @@ struct UserPage: Sendable {
             let last = recent.first { $0.delivery.deviceToken.sameBytes(as: token.token) && $0.delivery.provider == token.provider }
             let text = last.map { "\(DeliveryView.stateText($0)), \(ConsoleFormat.time($0.delivery.updatedAtMs))" } ?? "no push yet"
             let tone = last.map { $0.delivery.state == .sent ? "good" : ($0.delivery.state.isFinal ? "bad" : "warn") } ?? "muted"
+            // An APNs configuration of several (a debug build's sandbox one) beside the provider.
+            let provider = token.provider.displayName + (token.configuration.map { " (\($0))" } ?? "")
             return Device(
-                provider: token.provider.displayName, token: Redaction.redact(token.token),
+                provider: provider, token: Redaction.redact(token.token),
                 registeredAt: ConsoleFormat.time(token.registeredAtMs), lastResult: text, tone: tone)
         }
     }
