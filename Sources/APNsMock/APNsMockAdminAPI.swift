@@ -14,6 +14,7 @@ import MockSupport
 /// | `POST /unregister` | `{"token":"<hex>","timestamp_ms":1700000000000}` (`timestamp_ms` optional, default now) | 204 |
 /// | `POST /bad-token` | `{"token":"<hex>"}` | 204 |
 /// | `POST /token-environment` | `{"token":"<hex>","environment":"development"}` | 204: a mock of the other environment answers the token 400 `BadDeviceToken` |
+/// | `POST /live-activity-token` | `{"token":"<hex>","kind":"start"}` (`start` or `update`) | 204: the token takes only that kind's Live Activity pushes (``LiveActivityTokenKind``) |
 /// | `POST /reset` | — | 204 (see ``APNsMockServer/reset()``) |
 ///
 /// Shapes: stats `{"connectionsAccepted":1,"connectionsOpen":1,"tlsHandshakesFailed":0,
@@ -31,6 +32,11 @@ public enum APNsMockAdminAPI {
 
     private struct TokenRequest: Decodable {
         let token: String
+    }
+
+    private struct LiveActivityTokenRequest: Decodable {
+        let token: String
+        let kind: LiveActivityTokenKind
     }
 
     private struct TokenEnvironmentRequest: Decodable {
@@ -60,6 +66,11 @@ public enum APNsMockAdminAPI {
                     TokenEnvironmentRequest.self, refusal: "body must be {\"token\":…,\"environment\":\"production\"|\"development\"}"
                 ) {
                     core.markEnvironment(of: $0.token, $0.environment)
+                }
+            },
+            .init(.POST, "/live-activity-token") {
+                $0.applying(LiveActivityTokenRequest.self, refusal: "body must be {\"token\":…,\"kind\":\"start\"|\"update\"}") {
+                    core.markLiveActivityToken($0.token, $0.kind)
                 }
             },
             .command(.POST, "/reset") { core.reset() },

@@ -328,7 +328,10 @@ final class APNsMockConnectionHandler: ChannelInboundHandler {
                 length: state.bodyLength,
                 pushType: headers.first(name: "apns-push-type")
             )
-            ?? self.core.deviceTokenAnswer(token)
+            ?? self.core.deviceTokenAnswer(
+                token,
+                liveActivityEvent: headers.first(name: "apns-push-type") == "liveactivity"
+                    ? APNsRequestValidator.liveActivityEvent(in: state.body) : nil)
         {
             return .failure(error, apnsID: self.answerID(for: headers))
         }

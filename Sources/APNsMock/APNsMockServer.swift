@@ -151,6 +151,12 @@ public final class APNsMockServer: Sendable {
         self.core.markEnvironment(of: token, environment)
     }
 
+    /// `token` is a Live Activity's (ActivityKit's push-to-start or update token): a push it does
+    /// not take (see `LiveActivityTokenKind`) is answered 400 `BadDeviceToken`.
+    public func markLiveActivityToken(_ token: String, _ kind: LiveActivityTokenKind) {
+        self.core.markLiveActivityToken(token, kind)
+    }
+
     // MARK: Stats and faults
 
     /// A snapshot of the counters.

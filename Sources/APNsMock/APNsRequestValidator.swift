@@ -75,6 +75,14 @@ enum APNsRequestValidator {
         return APSDictionaryRules.violation(in: aps) == nil ? nil : .invalidPayload
     }
 
+    /// A Live Activity push's `aps.event`, or nil.
+    static func liveActivityEvent(in body: ByteBuffer?) -> String? {
+        guard let body, let object = try? JSONDecoder().decode(JSONValue.self, from: Data(body.readableBytesView)),
+            case .object(let aps)? = object["aps"]
+        else { return nil }
+        return aps["event"]?.stringValue
+    }
+
     /// `8-4-4-4-12` hex digits, either case.
     static func isCanonicalUUID(_ text: String) -> Bool {
         let bytes = Array(text.utf8)

@@ -172,10 +172,12 @@ final class MockServerCore: Sendable {
     }
 
     /// The answer a marked device token gets, if it is marked.
-    func deviceTokenAnswer(_ token: Substring) -> APNsErrorAnswer? {
+    /// `liveActivityEvent`: the `aps.event` of a Live Activity push, nil for any other push.
+    func deviceTokenAnswer(_ token: Substring, liveActivityEvent: String? = nil) -> APNsErrorAnswer? {
         let key = token.lowercased()
         return self.state.withLock { state in
             if state.badTokens.contains(key) { return .badDeviceToken }
+            if let kind = state.liveActivityTokens[key], !kind.takes(liveActivityEvent) { return .badDeviceToken }
             if let environment = state.tokenEnvironments[key], environment != self.configuration.environment { return .badDeviceToken }
             if let since = state.unregisteredTokens[key] { return .unregistered(since: since) }
             return nil
@@ -242,6 +244,10 @@ final class MockServerCore: Sendable {
         self.withState { state in state.tokenEnvironments[token.lowercased()] = environment }
     }
 
+    func markLiveActivityToken(_ token: String, _ kind: LiveActivityTokenKind) {
+        self.withState { state in state.liveActivityTokens[token.lowercased()] = kind }
+    }
+
     /// Forgets notifications, faults, marked tokens, token checks and counters (live gauges stay).
     func reset() {
         let channels: [any Channel] = self.withState { state in
@@ -251,6 +257,7 @@ final class MockServerCore: Sendable {
             state.unregisteredTokens.removeAll()
             state.badTokens.removeAll()
             state.tokenEnvironments.removeAll()
+            state.liveActivityTokens.removeAll()
             state.tokenChecks.removeAll()
             state.acceptedProviderTokens.removeAll()
             state.expiredProviderTokens.removeAll()

@@ -25,6 +25,8 @@ struct MockServerState {
     /// Lowercased device token → the environment the app build that made it talks to: a token of
     /// the other environment is answered 400 BadDeviceToken, as Apple does.
     var tokenEnvironments: [String: APNsMockConfiguration.Environment] = [:]
+    /// Lowercased Live Activity tokens: which pushes each takes (`LiveActivityTokenKind`).
+    var liveActivityTokens: [String: LiveActivityTokenKind] = [:]
     var tokenChecks: [String: CachedTokenCheck] = [:]
     /// JWT strings that passed verification while fresh.
     var acceptedProviderTokens: Set<String> = []

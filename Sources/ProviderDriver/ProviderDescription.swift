@@ -20,11 +20,14 @@ public struct ProviderDescription: Sendable {
     public var testPushType: String?
     /// The delivery log's compatibility fields for this provider.
     public var logFields: DeliveryLogFields
+    /// The push type its Live Activity pushes are sent with (APNs' `liveactivity`); nil: it has
+    /// none, and the Live Activities API is not its.
+    public var liveActivityPushType: String?
 
     public init(
         id: PushProvider, displayName: String, sendbirdPath: String, sendbirdType: String, tokenField: String,
         tokenFormat: any DeviceTokenFormat, payloadFormat: PayloadFormat, testPushType: String? = nil,
-        logFields: DeliveryLogFields = DeliveryLogFields()
+        logFields: DeliveryLogFields = DeliveryLogFields(), liveActivityPushType: String? = nil
     ) {
         self.id = id
         self.displayName = displayName
@@ -35,6 +38,7 @@ public struct ProviderDescription: Sendable {
         self.payloadFormat = payloadFormat
         self.testPushType = testPushType
         self.logFields = logFields
+        self.liveActivityPushType = liveActivityPushType
     }
 }
 

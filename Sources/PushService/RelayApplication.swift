@@ -68,6 +68,8 @@ public final class RelayApplication: Sendable {
     /// `POST /v3/push/test`: through `targets`, waiting at most `TestPush.defaultTimeout` (or the
     /// dispatcher's deadline, when shorter).
     public let testPush: TestPush
+    /// Starts, updates and ends Live Activities through the queue, waking the dispatcher.
+    let liveActivities: LiveActivities
     public let registry: PrometheusCollectorRegistry
     public let notifier: SystemdNotifier
     public let logger: Logger
@@ -122,6 +124,8 @@ public final class RelayApplication: Sendable {
             store: api.store, targets: targets, timeout: min(TestPush.defaultTimeout, dispatcher.configuration.requestTimeout),
             clock: seams.clock,
             logger: Logger(label: "push-relay.test-push", factory: { _ in logger.handler }))
+        liveActivities = LiveActivities(
+            store: api.store, targets: targets, wake: { [dispatcher] in dispatcher.wake() }, clock: seams.clock)
         self.registry = registry
         // Every operation's series from 0, so that an alert on their increase sees the first error.
         DatabaseErrors.startAtZero()
@@ -178,7 +182,9 @@ public final class RelayApplication: Sendable {
 
     /// Every route: REST, webhook, OpenAPI, health, readiness, metrics and (when on) the console.
     public func makeRouter() -> Router<RelayRequestContext> {
-        api.makeRouter(observability: observability, webhook: webhook, testPush: testPush, console: console?.routes)
+        api.makeRouter(
+            observability: observability, webhook: webhook, testPush: testPush, console: console?.routes,
+            liveActivities: liveActivities)
     }
 
     /// The HTTP server on `listen`, running the dispatcher, the pruner and `extraServices` beside

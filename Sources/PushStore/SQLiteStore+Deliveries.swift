@@ -152,16 +152,9 @@ extension SQLiteStore {
                         arguments: [configuration, app, token])
                 }
                 switch outcome.tokenRemoval {
-                case .ifRegisteredBefore(let ms)?:
-                    try db.execute(
-                        sql: "DELETE FROM device_tokens WHERE app_id = ? AND token = ? AND registered_at < ?",
-                        arguments: [app, token, ms])
-                    removed += db.changesCount
-                case .always?:
-                    try db.execute(sql: "DELETE FROM device_tokens WHERE app_id = ? AND token = ?", arguments: [app, token])
-                    removed += db.changesCount
-                case nil:
-                    break
+                case .ifRegisteredBefore(let ms)?: removed += try Self.removeDeadToken(app: app, token: token, registeredBefore: ms, db)
+                case .always?: removed += try Self.removeDeadToken(app: app, token: token, registeredBefore: .max, db)
+                case nil: break
                 }
             }
             return (removed, apps)
@@ -171,6 +164,21 @@ extension SQLiteStore {
         defer { for app in touched { recipientCache.invalidate(app: app) } }
         let (removed, apps) = try await pool.write(record)
         touched = apps
+        return removed
+    }
+
+    /// Removes a token the provider called dead wherever it is registered (a device's, a Live
+    /// Activity's push-to-start or update token), unless registered since `registeredBefore`.
+    private static func removeDeadToken(app: String, token: String, registeredBefore ms: Int64, _ db: Database) throws -> Int {
+        var removed = 0
+        for sql in [
+            "DELETE FROM device_tokens WHERE app_id = ? AND token = ? AND registered_at < ?",
+            "DELETE FROM live_activity_start_tokens WHERE app_id = ? AND token = ? AND registered_at < ?",
+            "UPDATE live_activities SET update_token = NULL WHERE app_id = ? AND update_token = ? AND token_registered_at < ?",
+        ] {
+            try db.execute(sql: sql, arguments: [app, token, ms])
+            removed += db.changesCount
+        }
         return removed
     }
 

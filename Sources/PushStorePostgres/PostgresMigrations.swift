@@ -95,6 +95,46 @@ enum PostgresMigrations {
         ),
         // The app's provider configuration a token belongs to (SQLite's `v21_token_configurations`).
         ("v10_token_configurations", ["ALTER TABLE device_tokens ADD COLUMN configuration text"]),
+        // Live Activities' tokens and activities (SQLite's `v22_live_activities`).
+        (
+            "v11_live_activities",
+            [
+                """
+                CREATE TABLE live_activity_start_tokens (
+                    app_id text NOT NULL,
+                    token text NOT NULL,
+                    user_id text NOT NULL,
+                    attributes_type text NOT NULL,
+                    registered_at bigint NOT NULL,
+                    PRIMARY KEY (app_id, token)
+                )
+                """,
+                """
+                CREATE INDEX live_activity_start_tokens_on_user
+                    ON live_activity_start_tokens (app_id, user_id, attributes_type, registered_at)
+                """,
+                """
+                CREATE TABLE live_activities (
+                    app_id text NOT NULL,
+                    activity_id text NOT NULL,
+                    user_id text NOT NULL,
+                    attributes_type text,
+                    update_token text,
+                    token_registered_at bigint,
+                    state text NOT NULL,
+                    high_priority_pushes bigint NOT NULL DEFAULT 0,
+                    created_at_ms bigint NOT NULL,
+                    updated_at_ms bigint NOT NULL,
+                    ended_at_ms bigint,
+                    remove_at_ms bigint,
+                    PRIMARY KEY (app_id, activity_id)
+                )
+                """,
+                "CREATE INDEX live_activities_on_user ON live_activities (app_id, user_id, created_at_ms)",
+                "CREATE INDEX live_activities_on_token ON live_activities (app_id, update_token) WHERE update_token IS NOT NULL",
+                "CREATE INDEX live_activities_to_remove ON live_activities (remove_at_ms) WHERE remove_at_ms IS NOT NULL",
+            ]
+        ),
     ]
 
     /// Applies the pending migrations on `connection`, which the caller closes if this throws.

@@ -197,12 +197,22 @@ extension PostgresStore {
                 ) WITH ORDINALITY AS a(delivery_id, at_ms, status, reason, error, apns_id, n)
                 WHERE a.delivery_id IN (SELECT id FROM updated)  -- pruned meanwhile: nothing to log
                 ORDER BY a.n
+            ), dead AS (
+                SELECT u.app_id, u.device_token AS token, r.before FROM updated u
+                JOIN unnest(\(PostgresArray.int8(removals.map(\.id))), \(PostgresArray.int8(removals.map(\.before)))) AS r(id, before)
+                    ON u.id = r.id
             ), removed AS (
-                DELETE FROM device_tokens t
-                USING updated u,
-                    unnest(\(PostgresArray.int8(removals.map(\.id))), \(PostgresArray.int8(removals.map(\.before)))) AS r(id, before)
-                WHERE u.id = r.id AND t.app_id = u.app_id AND t.token = u.device_token AND (r.before IS NULL OR t.registered_at < r.before)
+                DELETE FROM device_tokens t USING dead d
+                WHERE t.app_id = d.app_id AND t.token = d.token AND (d.before IS NULL OR t.registered_at < d.before)
                 RETURNING t.app_id
+            ), removed_start AS (
+                DELETE FROM live_activity_start_tokens t USING dead d
+                WHERE t.app_id = d.app_id AND t.token = d.token AND (d.before IS NULL OR t.registered_at < d.before)
+                RETURNING 1
+            ), removed_update AS (
+                UPDATE live_activities a SET update_token = NULL FROM dead d
+                WHERE a.app_id = d.app_id AND a.update_token = d.token AND (d.before IS NULL OR a.token_registered_at < d.before)
+                RETURNING 1
             ), moved AS (
                 UPDATE device_tokens t SET configuration = m.configuration
                 FROM updated u, unnest(\(PostgresArray.int8(moves.map(\.id))), \(PostgresArray.text(moves.map(\.configuration))))
@@ -214,7 +224,8 @@ extension PostgresStore {
             ), notified AS (
                 SELECT pg_notify(\(RegistryListener.channel), \(RegistryListener.registryPrefix) || app_id) FROM apps
             )
-            SELECT (SELECT COUNT(*) FROM removed) + 0 * (SELECT COUNT(*) FROM notified), (SELECT array_agg(app_id) FROM apps)
+            SELECT (SELECT COUNT(*) FROM removed) + (SELECT COUNT(*) FROM removed_start) + (SELECT COUNT(*) FROM removed_update)
+                + 0 * (SELECT COUNT(*) FROM notified), (SELECT array_agg(app_id) FROM apps)
             """, logger: logger
         ) { row in try row.decode((Int, [String]?).self) }
         let (removed, apps) = rows.first ?? (0, nil)

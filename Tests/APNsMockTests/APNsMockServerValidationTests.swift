@@ -213,4 +213,38 @@ struct APNsMockServerValidationTests {
             #expect(server.notifications.map(\.deviceToken) == [own, MockFixture.token])
         }
     }
+
+    /// A push-to-start token takes only a start, an activity's update token only updates and the
+    /// end, and neither an ordinary push; unmarked tokens take anything well-formed.
+    @Test func aLiveActivityTokenTakesOnlyItsKindOfPush() async throws {
+        try await MockFixture.withServer { server in
+            let client = try await H2TestClient.connect(port: server.port)
+            defer { Task { await client.close() } }
+            let jwt = MockFixture.freshJWT
+            let start = String(repeating: "a1", count: 32)
+            let update = String(repeating: "b2", count: 32)
+            server.markLiveActivityToken(start, .start)
+            server.markLiveActivityToken(update.uppercased(), .update)
+            func live(_ token: String, _ event: String) -> TestRequest {
+                let state = event == "end" ? "" : #","content-state":{}"#
+                let starting = event == "start" ? #","attributes-type":"T","attributes":{}"# : ""
+                return TestRequest(
+                    path: "/3/device/\(token)",
+                    headers: [
+                        ("apns-topic", "com.example.app.push-type.liveactivity"), ("apns-push-type", "liveactivity"),
+                        ("authorization", "bearer \(jwt)"),
+                    ],
+                    body: Data(#"{"aps":{"event":"\#(event)","timestamp":1\#(state)\#(starting)}}"#.utf8))
+            }
+            for (token, event, status) in [
+                (start, "start", 200), (start, "update", 400), (update, "update", 200), (update, "end", 200), (update, "start", 400),
+                (MockFixture.token, "update", 200),
+            ] {
+                let answer = try await client.send(live(token, event))
+                #expect(answer.status == status, "\(event) to \(token.prefix(4))")
+                if status == 400 { #expect(answer.reason == "BadDeviceToken") }
+            }
+            #expect(try await client.send(.apns(token: start, jwt: jwt)).reason == "BadDeviceToken")
+        }
+    }
 }

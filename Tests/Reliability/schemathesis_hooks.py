@@ -11,7 +11,10 @@ push just made for it: bob's APNs token registered, a signed event pushed to him
 id in the body; a test push goes to an HMS token (`test_push_body`); a device token registered under
 `/push/{token_type}` is in the field of that type (`token_for_its_path`: the schema cannot tie
 the body's field to the path's type, and a body naming only another type's field is refused,
-400105). Negative requests are sent as generated."""
+400105); a Live Activity's start finds a push-to-start token of its user and type, its update
+or end an activity with an update token, not ended (`live_activity_ready`), and an update
+token's registration names the activity's own user. Negative
+requests are sent as generated."""
 
 import hashlib
 import hmac
@@ -19,7 +22,7 @@ import itertools
 import json
 import os
 from pathlib import Path
-from urllib.parse import quote
+from urllib.parse import quote, unquote
 
 import requests
 import schemathesis
@@ -39,6 +42,9 @@ TOKEN_FIELDS = {
     "huawei": ("huawei_device_token", "IQAAAACy0kYkAAD-fuzz-0123456789"),
 }
 _message_ids = itertools.count(900_000_000)
+LIVE_ACTIVITY_PATHS = ("/v3/live_activities/{activity_id}/update", "/v3/live_activities/{activity_id}/end")
+LIVE_ACTIVITY_OWNER = "fuzz-activity-owner"
+LIVE_ACTIVITY_TYPE = "FuzzAttributes"
 
 
 def _fnv1a(text: str) -> int:
@@ -89,6 +95,45 @@ def test_push_body(body: dict) -> dict:
     return {**body, "token_type": "huawei", "device_token": token}
 
 
+def start_token(user: str, attributes_type: str) -> None:
+    token = hashlib.sha256(f"{user}\0{attributes_type}".encode()).hexdigest()
+    answer = _api("POST", f"/v3/users/{quote(user, safe='')}/live_activity_start_tokens",
+                  json={"attributes_type": attributes_type, "token": token})
+    assert answer.status_code == 200, answer.text
+
+
+def owner_of(activity_id: str):
+    """The activity's user and state, or (None, None) when the relay does not know it."""
+    answer = _api("GET", f"/v3/live_activities/{quote(activity_id, safe='')}")
+    body = answer.json()
+    return (body["user_id"], body["state"]) if answer.status_code == 200 else (None, None)
+
+
+def live_activity_start(body: dict) -> dict:
+    """A start's user holds a push-to-start token of its type; an id another user's activity has
+    is started for that user."""
+    owner, _ = owner_of(body["activity_id"])
+    body = {**body, "user_id": owner or body["user_id"]}
+    start_token(body["user_id"], body["attributes_type"])
+    return body
+
+
+def live_activity_ready(activity_id: str) -> None:
+    """The activity exists, is not ended, and has an update token (as its device would have
+    registered): started again when an earlier end left it ended."""
+    owner, state = owner_of(activity_id)
+    owner = owner or LIVE_ACTIVITY_OWNER
+    if state == "ended":
+        start_token(owner, LIVE_ACTIVITY_TYPE)
+        answer = _api("POST", "/v3/live_activities", json={
+            "activity_id": activity_id, "user_id": owner, "attributes_type": LIVE_ACTIVITY_TYPE, "attributes": {},
+            "content_state": {}})
+        assert answer.status_code == 200, answer.text
+    answer = _api("PUT", f"/v3/users/{quote(owner, safe='')}/live_activities/{quote(activity_id, safe='')}/token",
+                  json={"token": "ef" * 32})
+    assert answer.status_code == 200, answer.text
+
+
 def token_for_its_path(case) -> None:
     """A registration's body carries a token in its path's type's field (the generator may have
     filled only another type's)."""
@@ -114,6 +159,15 @@ def before_call(ctx, case, kwargs):
         # A random name is no console user of the app: the 400 is the right answer, so the
         # positive case ends the app's sessions instead.
         case.query = {k: v for k, v in case.query.items() if k != "user"}
+    if case.operation.path == "/v3/live_activities" and isinstance(case.body, dict):
+        case.body = live_activity_start(case.body)
+    if case.operation.path == "/v3/users/{user_id}/live_activities/{activity_id}/token":
+        # An id another user's activity has is theirs to register a token for.
+        owner, _ = owner_of(unquote(case.path_parameters["activity_id"]))
+        if owner:
+            case.path_parameters = {**case.path_parameters, "user_id": quote(owner, safe="")}
+    if case.operation.path in LIVE_ACTIVITY_PATHS:
+        live_activity_ready(unquote(case.path_parameters["activity_id"]))
     if case.operation.path in REPORT_PATHS and isinstance(case.body, dict):
         case.body = {**case.body, "device_token": BOB_APNS_TOKEN, "push_tracking_id": push_to_bob()}
 

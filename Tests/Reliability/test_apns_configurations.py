@@ -9,111 +9,33 @@ straight there. A token registered with `push_configuration` goes straight to it
 
 Deadlines are multiples of the time the first webhook's pushes took."""
 
-import json
 import time
 
 import pytest
 import requests
 
-from cluster import API_TOKEN, CERTS, MOCK_BIN, RELAY_BIN, private_copy, read_json_lines, signed, start_and_wait, terminate
+from apns_rig import TOPIC, Rig
+from cluster import API_TOKEN, MOCK_BIN, RELAY_BIN
 
-APP = "config-app"
-TOPIC = "com.example.chat"
 RELEASE = "ab" * 32
 DEBUG = "cd" * 32
 TESTER = "ef" * 32
 
 
-class Rig:
-    def __init__(self, tmp_path):
-        self.mocks = {}
-        for environment in ("production", "development"):
-            record = tmp_path / f"{environment}.jsonl"
-            process, line = start_and_wait(
-                [str(MOCK_BIN), "--port", "0", "--admin-port", "0", "--team-id", "DEVTEAM123", "--record", str(record),
-                 "--cert", str(CERTS / "server.pem"), "--key", str(CERTS / "server.key"),
-                 "--jwt-key", f"DEVKEY1234={CERTS / 'AuthKey_DEVKEY1234.pub.pem'}", "--environment", environment,
-                 "--log-level", "warning"],
-                tmp_path / f"{environment}-mock.log", "listening on")
-            self.mocks[environment] = {
-                "process": process, "record": record, "url": line.split("listening on ")[1].split()[0],
-                "admin": line.split("admin on ")[1].split()[0]}
-        key = private_copy(CERTS / "AuthKey_DEVKEY1234.p8", tmp_path / "keys")
-        auth = f"{{token: {{key_file: {key}, key_id: DEVKEY1234, team_id: DEVTEAM123}}}}"
-        ca = CERTS / "ca.pem"
-        config = tmp_path / "relay.yaml"
-        config.write_text(
-            "listen: {host: 127.0.0.1, port: 0}\n"
-            f"database: {{path: {tmp_path / 'relay.sqlite'}}}\n"
-            "log_level: notice\n"
-            "apps:\n"
-            f"  - app_id: {APP}\n"
-            f"    api_token: {API_TOKEN}\n"
-            "    apns:\n"
-            "      - name: production\n"
-            "        default: true\n"
-            f"        topic: {TOPIC}\n"
-            f"        environment: {{url: \"{self.mocks['production']['url']}\", ca_file: {ca}}}\n"
-            f"        auth: {auth}\n"
-            "      - name: debug\n"
-            f"        topic: {TOPIC}\n"
-            f"        environment: {{url: \"{self.mocks['development']['url']}\", ca_file: {ca}, tokens: sandbox}}\n"
-            f"        auth: {auth}\n")
-        self.relay, line = start_and_wait([str(RELAY_BIN), "serve", "--config", str(config)], tmp_path / "relay.log",
-                                          "listening on")
-        self.url = line.split("listening on ")[1].split()[0]
-        self.log = tmp_path / "relay.log"
-        self.http = requests.Session()
-        self.http.headers["Api-Token"] = API_TOKEN
-
-    def stop(self):
-        terminate(self.relay)
-        for mock in self.mocks.values():
-            terminate(mock["process"])
-
-    def register(self, user, token, **extra):
-        r = self.http.post(f"{self.url}/v3/users/{user}/push/apns", json={"apns_device_token": token, **extra}, timeout=30)
-        return r
-
-    def webhook(self, message_id, users):
-        members = [{"user_id": "sender", "nickname": "S", "is_online": True, "state": "joined"}]
-        members += [{"user_id": u, "nickname": u, "is_online": False, "state": "joined", "total_unread_message_count": 1}
-                    for u in users]
-        body = json.dumps({
-            "category": "group_channel:message_send", "app_id": APP, "type": "MESG",
-            "sender": {"user_id": "sender", "nickname": "Sender"}, "members": members,
-            "payload": {"message_id": message_id, "created_at": 1700000000000, "message": f"hello {message_id}"},
-            "channel": {"channel_url": "general", "name": "General"}}).encode()
-        r = requests.post(f"{self.url}/webhooks/sendbird", data=body, timeout=30,
-                          headers={"x-sendbird-signature": signed(body), "content-type": "application/json"})
-        assert r.status_code == 200, r.text
-
-    def received(self, environment):
-        return [(n["deviceToken"], json.loads(n["payload"])["sendbird"]["message_id"])
-                for n in read_json_lines(self.mocks[environment]["record"])]
-
-    def requests_seen(self, environment):
-        stats = requests.get(f"{self.mocks[environment]['admin']}/stats", timeout=10).json()
-        return stats["requestsReceived"]
-
-    def wait(self, condition, deadline_s):
-        deadline = time.monotonic() + deadline_s
-        while time.monotonic() < deadline:
-            if condition():
-                return True
-            time.sleep(0.02)
-        return condition()
-
-    def log_of(self, message_id, user):
-        r = self.http.get(f"{self.url}/v3/push/deliveries", params={"message_id": message_id, "user_id": user}, timeout=30)
-        assert r.status_code == 200, r.text
-        return r.json()
-
-
 @pytest.mark.timeout(300)
 @pytest.mark.skipif(not RELAY_BIN.exists() or not MOCK_BIN.exists(), reason="build first (scripts/test does)")
 def test_a_debug_builds_token_is_delivered_through_the_sandbox_and_kept(tmp_path):
-    rig = Rig(tmp_path)
+    rig = Rig(tmp_path, environments=("production", "development"), apns=lambda mocks, auth, ca: (
+        "    apns:\n"
+        "      - name: production\n"
+        "        default: true\n"
+        f"        topic: {TOPIC}\n"
+        f"        environment: {{url: \"{mocks['production']['url']}\", ca_file: {ca}}}\n"
+        f"        auth: {auth}\n"
+        "      - name: debug\n"
+        f"        topic: {TOPIC}\n"
+        f"        environment: {{url: \"{mocks['development']['url']}\", ca_file: {ca}, tokens: sandbox}}\n"
+        f"        auth: {auth}\n"))
     try:
         # The SDK's calls: no configuration named.
         for token in (RELEASE, DEBUG):

@@ -1,4 +1,5 @@
 import Foundation
+import PushCore
 import PushSending
 
 /// APNs behind the provider seam: an app's `APNsClient` with its topic and default push type and
@@ -22,9 +23,11 @@ public struct APNsSender: PushSender {
     public func submit(_ push: OutgoingPush, timeout: Duration, completion: @escaping @Sendable (PushSendResult) -> Void)
         -> PushSendHandle
     {
+        let pushType = push.pushType.flatMap(APNsPushType.init(rawValue:)) ?? defaultPushType
+        // A Live Activity's pushes go to the bundle's liveactivity topic (Apple refuses the bare one).
         let request = APNsRequest(
-            deviceToken: push.deviceToken, topic: topic, payload: push.payload,
-            pushType: push.pushType.flatMap(APNsPushType.init(rawValue:)) ?? defaultPushType,
+            deviceToken: push.deviceToken, topic: pushType == .liveactivity ? LiveActivityContent.topic(bundleID: topic) : topic,
+            payload: push.payload, pushType: pushType,
             priority: APNsPriority(rawValue: push.priority) ?? defaultPriority,
             expiration: .at(Date(timeIntervalSince1970: Double(push.expiresAtMs) / 1000)), collapseID: push.collapseID,
             apnsID: push.pushID)

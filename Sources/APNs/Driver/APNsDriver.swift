@@ -17,7 +17,8 @@ public struct APNsDriver: ProviderDriver {
         ProviderDescription(
             id: .apns, displayName: "APNs", sendbirdPath: "apns", sendbirdType: "APNS", tokenField: "apns_device_token",
             tokenFormat: APNsTokenFormat(), payloadFormat: .notification,
-            testPushType: APNsPushType.alert.rawValue, logFields: DeliveryLogFields(pushIDIsProviderID: true))
+            testPushType: APNsPushType.alert.rawValue, logFields: DeliveryLogFields(pushIDIsProviderID: true),
+            liveActivityPushType: APNsPushType.liveactivity.rawValue)
     }
 
     public func settings(from map: ConfigMapping, environment: ConfigurationEnvironment) throws(ConfigurationError)

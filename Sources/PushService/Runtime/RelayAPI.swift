@@ -61,7 +61,8 @@ public struct RelayAPI: Sendable {
     /// token), when given, `POST /webhooks/sendbird` (authenticated by its signature) and, when
     /// given, `POST /v3/push/test` and the operator console under `/console`.
     func makeRouter(
-        observability: ObservabilityRoutes, webhook: WebhookIntake?, testPush: TestPush? = nil, console: ConsoleRoutes? = nil
+        observability: ObservabilityRoutes, webhook: WebhookIntake?, testPush: TestPush? = nil, console: ConsoleRoutes? = nil,
+        liveActivities: LiveActivities? = nil
     ) -> Router<RelayRequestContext> {
         let router = Router(context: RelayRequestContext.self)
         router.add(middleware: SendbirdErrorMiddleware(bodyLimit: configuration.http.maxBodyBytes))
@@ -85,6 +86,9 @@ public struct RelayAPI: Sendable {
         ConsoleSessionsAPI(store: store, users: consoleUsers).register(on: v3)
         if let testPush {
             TestPushAPI(testPush: testPush, rateLimits: testPushLimits, bodyLimit: configuration.http.maxBodyBytes).register(on: v3)
+        }
+        if let liveActivities {
+            LiveActivitiesAPI(activities: liveActivities, bodyLimit: configuration.http.maxBodyBytes).register(on: v3)
         }
         webhook?.register(on: router)
         console?.register(on: router)

@@ -28,6 +28,7 @@ enum PushStoreMigrations {
         migrator.registerMigration("v19_delivery_provider", migrate: DeliveryProviderSchema.migrate)
         migrator.registerMigration("v20_preferences_by_name", migrate: PreferencesByNameSchema.migrate)
         migrator.registerMigration("v21_token_configurations", migrate: TokenConfigurationSchema.migrate)
+        migrator.registerMigration("v22_live_activities", migrate: LiveActivitySchema.migrate)
         return migrator
     }
 

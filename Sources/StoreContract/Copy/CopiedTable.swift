@@ -76,6 +76,18 @@ public struct CopiedTable: Sendable, Hashable {
             "badges",
             [("app_id", .text), ("user_id", .text), ("badge", .integer), ("read_at_ms", .integer), ("queued_at_ms", .integer)],
             pageKey: ["app_id", "user_id"], isRegistry: false),
+        CopiedTable(
+            "live_activity_start_tokens",
+            [("app_id", .text), ("token", .text), ("user_id", .text), ("attributes_type", .text), ("registered_at", .integer)],
+            pageKey: ["app_id", "token"], isRegistry: false),
+        CopiedTable(
+            "live_activities",
+            [
+                ("app_id", .text), ("activity_id", .text), ("user_id", .text), ("attributes_type", .text), ("update_token", .text),
+                ("token_registered_at", .integer), ("state", .text), ("high_priority_pushes", .integer), ("created_at_ms", .integer),
+                ("updated_at_ms", .integer), ("ended_at_ms", .integer), ("remove_at_ms", .integer),
+            ],
+            pageKey: ["app_id", "activity_id"], isRegistry: false),
         // Accepted events: the webhook dedupe (a retry of an event SQLite took pushes nothing
         // twice) and the delivery log's "accepted at".
         CopiedTable(

@@ -3,7 +3,7 @@
 /// PushStorePostgres module; one database shared by a fleet of relays). The service sees only
 /// this protocol, and the store tests run against both.
 public protocol RelayStore: DeviceTokenStore, PreferenceStore, TemplateStore, CredentialStore, RecipientDirectory,
-    EventStore, DeliveryQueue, DeliveryLogStore, UserStore, BadgeStore, ConsoleSessionStore
+    EventStore, DeliveryQueue, DeliveryLogStore, UserStore, BadgeStore, ConsoleSessionStore, LiveActivityStore
 {
     /// Where the data lives, for logs: a file path, or a database URL without its password.
     var location: String { get }

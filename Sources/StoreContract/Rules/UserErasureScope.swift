@@ -23,5 +23,7 @@ public enum UserErasureScope {
     public static let pendingPushReason = "UserDeleted"
 
     /// Tables whose rows `(app_id, user_id)` names go whole, parents last.
-    public static let userKeyedTables = ["session_tokens", "badges", "users"]
+    public static let userKeyedTables = [
+        "session_tokens", "badges", "live_activity_start_tokens", "live_activities", "users",
+    ]
 }

@@ -1,10 +1,9 @@
 import Foundation
-import PushCore
 
 /// What one Live Activity push says (ActivityKit, "Starting and updating Live Activities with
 /// ActivityKit push notifications"): start one (to a push-to-start token), update it, or end it.
 /// Dates are Unix seconds, as ActivityKit reads them. Pure: `payload()` checks Apple's rules
-/// before a request is spent on them.
+/// before a request is spent on them. (APNs carries it; the topic is the APNs module's.)
 public struct LiveActivityContent: Sendable, Hashable {
     public enum Event: String, Sendable, Hashable, CaseIterable {
         case start, update, end
@@ -58,8 +57,8 @@ public struct LiveActivityContent: Sendable, Hashable {
         self.requestsUpdateToken = requestsUpdateToken
     }
 
-    /// The topic of an app's Live Activity pushes.
-    public static func topic(bundleID: String) -> String { bundleID + ".push-type.liveactivity" }
+    /// The largest payload APNs takes for a Live Activity.
+    public static let maximumPayloadBytes = 4096
 
     /// `{"aps": {…}}` with keys sorted, or why Apple would refuse it.
     public func payload() throws(LiveActivityError) -> [UInt8] {
@@ -78,7 +77,7 @@ public struct LiveActivityContent: Sendable, Hashable {
             aps["alert"] = .object(fields)
         }
         let bytes = [UInt8](JSONWriter.data(.object(["aps": .object(aps)])))
-        guard bytes.count <= APNsPushType.liveactivity.maximumPayloadSize else { throw .tooLarge(bytes: bytes.count) }
+        guard bytes.count <= Self.maximumPayloadBytes else { throw .tooLarge(bytes: bytes.count) }
         return bytes
     }
 
