@@ -1,4 +1,5 @@
 import Hummingbird
+import LogRedaction
 
 /// `GET /console/user`: a user's profile, devices and preferences, from the store's APIs the REST
 /// API uses, within the session's app.
@@ -30,6 +31,11 @@ extension ConsoleRoutes {
         page.found = true
         page.nickname = profile.flatMap { $0.nickname.isEmpty ? nil : $0.nickname }
         page.devices = UserPage.devices(tokens ?? [], recent: recent)
+        page.liveActivities = UserPage.liveActivities(try await store.activities(app: app, user: user))
+        page.startTokens = try await store.startTokens(app: app, user: user).map {
+            UserPage.LiveActivityRow(kind: $0.attributesType, token: Redaction.redact($0.token))
+        }
+        page.hasLiveActivities = !page.liveActivities.isEmpty || !page.startTokens.isEmpty
         page.preferences = reading.rows
         page.verdict = reading.verdict
         page.verdictTone = reading.verdictTone

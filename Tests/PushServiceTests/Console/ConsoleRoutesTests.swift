@@ -244,6 +244,25 @@ import Testing
         }
     }
 
+    /// A user's Live Activities and push-to-start tokens, tokens redacted, ids escaped.
+    @Test func aUsersLiveActivitiesAreShown() async throws {
+        try await LiveRelay.run(console: Self.on) { relay async throws in
+            let app = TestApps.a.appID
+            try await relay.store.registerStartToken(app: app, user: "alice", attributesType: "Delivery", token: apnsToken(7), nowMs: 1)
+            _ = try await relay.store.registerActivityToken(
+                app: app, user: "alice", activityID: "<order>", token: apnsToken(8), nowMs: 2)
+            let browser = ConsoleBrowser(relay)
+            try await browser.signIn(TestApps.a.apiToken.value)
+            let page = try await browser.get("/console/user?user_id=alice").text
+            #expect(page.contains(#"id="live-activities""#), "\(page)")
+            #expect(page.contains("<code>&lt;order&gt;</code>") && !page.contains("<order>"))
+            #expect(page.contains("Delivery") && page.contains(String(apnsToken(7).prefix(4)) + "…"))
+            #expect(!page.contains(apnsToken(7)) && !page.contains(apnsToken(8)))
+            let none = try await browser.get("/console/user?user_id=bob").text
+            #expect(!none.contains(#"id="live-activities""#))
+        }
+    }
+
     @Test func formBodiesAreBoundedAndIdsCheckedLikeTheAPIs() async throws {
         try await LiveRelay.run(console: Self.on) { relay async throws in
             let browser = ConsoleBrowser(relay)

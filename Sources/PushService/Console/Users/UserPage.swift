@@ -22,9 +22,30 @@ struct UserPage: Sendable {
     var verdict: String = ""
     var verdictTone: String = ""
     var devices: [Device] = []
+    var liveActivities: [LiveActivityRow] = []
+    var startTokens: [LiveActivityRow] = []
+    /// Stored, not computed: the template reads properties by reflection.
+    var hasLiveActivities = false
     var preferences: [PreferenceReading.Row] = []
     var whyHref: String = ""
     var testPushHref: String?
+
+    /// A Live Activity, or a push-to-start token (its attributes type as the kind).
+    struct LiveActivityRow: Sendable {
+        var id: String = ""
+        var kind: String
+        var state: String = ""
+        var token: String
+        var highPriority: String = ""
+    }
+
+    static func liveActivities(_ records: [LiveActivityRecord]) -> [LiveActivityRow] {
+        records.map {
+            LiveActivityRow(
+                id: $0.activityID, kind: $0.attributesType ?? "", state: $0.state.rawValue,
+                token: $0.updateToken.map(Redaction.redact) ?? "none yet", highPriority: String($0.highPriorityPushes))
+        }
+    }
 
     static func devices(_ tokens: [DeviceToken], recent: [LoggedDelivery]) -> [Device] {
         tokens.map { token in
