@@ -65,6 +65,11 @@ struct APNsErrorAnswer: Error, Sendable, Equatable, CustomStringConvertible {
     static let invalidProviderToken = APNsErrorAnswer(status: 403, reason: "InvalidProviderToken")
     static let expiredProviderToken = APNsErrorAnswer(status: 403, reason: "ExpiredProviderToken")
     static let tooManyProviderTokenUpdates = APNsErrorAnswer(status: 429, reason: "TooManyProviderTokenUpdates")
+    // Broadcast push and channel management.
+    static let missingChannelID = APNsErrorAnswer(status: 400, reason: "MissingChannelId")
+    static let badChannelID = APNsErrorAnswer(status: 400, reason: "BadChannelId")
+    static let channelNotRegistered = APNsErrorAnswer(status: 400, reason: "ChannelNotRegistered")
+    static let badMessageStoragePolicy = APNsErrorAnswer(status: 400, reason: "BadMessageStoragePolicy")
 
     static func unregistered(since date: Date) -> APNsErrorAnswer {
         APNsErrorAnswer(

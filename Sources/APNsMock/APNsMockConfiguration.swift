@@ -64,6 +64,9 @@ public struct APNsMockConfiguration: MockListenerConfiguration {
     /// Plaintext HTTP/1.1 admin listener on 127.0.0.1 (see ``APNsMockAdminAPI``); `nil` = none,
     /// 0 = ephemeral (read it from ``APNsMockServer/adminPort`` after start).
     public var adminPort: Int?
+    /// When set, the channel management API for broadcast push listens here (0: an ephemeral
+    /// port), with the same TLS material: Apple serves it on a host and port of its own.
+    public var managementPort: Int?
     /// Event-loop threads serving connections. Default 1.
     public var eventLoopThreads: Int
     /// Clock for provider-token ages and `receivedAt`; injectable so tests can move time.

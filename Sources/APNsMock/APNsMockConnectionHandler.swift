@@ -311,6 +311,9 @@ final class APNsMockConnectionHandler: ChannelInboundHandler {
     /// headers, payload, device-token state.
     private func validate(streamID: HTTP2StreamID, state: StreamState) -> Answer {
         let headers = state.headers
+        if let bundle = APNsRequestValidator.broadcastBundle(path: headers.first(name: ":path")) {
+            return validateBroadcast(streamID: streamID, state: state, bundle: bundle)
+        }
         let token: Substring
         switch APNsRequestValidator.deviceToken(method: headers.first(name: ":method"), path: headers.first(name: ":path")) {
         case .success(let value): token = value
@@ -338,6 +341,24 @@ final class APNsMockConnectionHandler: ChannelInboundHandler {
         let apnsID = self.answerID(for: headers)
         let uniqueID = self.core.configuration.environment == .development ? UUID().uuidString.lowercased() : nil
         self.record(streamID: streamID, state: state, deviceToken: token, apnsID: apnsID, uniqueID: uniqueID)
+        return .success(apnsID: apnsID, uniqueID: uniqueID)
+    }
+
+    /// A broadcast (`POST /4/broadcasts/apps/{bundle}` with `apns-channel-id`): a Live Activity
+    /// update or end to every device subscribed to a channel the bundle created. Recorded with
+    /// the channel id as its device token.
+    private func validateBroadcast(streamID: HTTP2StreamID, state: StreamState, bundle: String) -> Answer {
+        let headers = state.headers
+        let failure = { (error: APNsErrorAnswer) in Answer.failure(error, apnsID: self.answerID(for: headers)) }
+        guard headers.first(name: ":method") == "POST" else { return failure(.methodNotAllowed) }
+        if APNsRequestValidator.duplicateHeader(in: headers) != nil { return failure(.duplicateHeaders) }
+        if !self.certificateAuthenticated, let error = self.authenticate(headers) { return failure(error) }
+        if let error = APNsRequestValidator.checkBroadcast(headers, body: state.body, length: state.bodyLength) { return failure(error) }
+        let channel = headers.first(name: "apns-channel-id") ?? ""
+        guard self.core.channels({ $0.storagePolicy(bundle: bundle, id: channel) }) != nil else { return failure(.channelNotRegistered) }
+        let apnsID = self.answerID(for: headers)
+        let uniqueID = self.core.configuration.environment == .development ? UUID().uuidString.lowercased() : nil
+        self.record(streamID: streamID, state: state, deviceToken: Substring(channel), apnsID: apnsID, uniqueID: uniqueID)
         return .success(apnsID: apnsID, uniqueID: uniqueID)
     }
 

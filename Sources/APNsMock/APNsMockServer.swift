@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import MockSupport
 import NIOCore
+import NIOPosix
 import NIOSSL
 
 /// A stand-in for Apple's APNs provider API: HTTP/2 over TLS (swift-nio-http2 + NIOSSL), with
@@ -27,6 +28,8 @@ public final class APNsMockServer: Sendable {
     private struct Running {
         let listeners: MockListeners
         let resources: ServingResources
+        /// The channel management listener, when configured.
+        let management: (any Channel)?
     }
 
     public init(configuration: APNsMockConfiguration, logger: Logger = Logger(label: "APNsMock")) {
@@ -37,6 +40,11 @@ public final class APNsMockServer: Sendable {
     /// The bound TLS port once started (0 before).
     public var port: Int {
         lifecycle.running?.listeners.port ?? 0
+    }
+
+    /// The bound channel management port once started, if one was configured.
+    public var managementPort: Int? {
+        lifecycle.running?.management?.localAddress?.port
     }
 
     /// The bound admin port once started, if an admin listener was configured.
@@ -71,7 +79,32 @@ public final class APNsMockServer: Sendable {
                 try Self.initializeConnection(channel, core: core, resources: resources)
             }
         }
-        return Running(listeners: listeners, resources: resources)
+        do {
+            var management: (any Channel)?
+            if let port = self.configuration.managementPort {
+                management = try await Self.bindManagement(port: port, listeners: listeners, core: core, resources: resources)
+            }
+            return Running(listeners: listeners, resources: resources, management: management)
+        } catch {
+            try? await listeners.close(connections: [], recordFile: resources.recordFile)
+            throw error
+        }
+    }
+
+    /// The channel management API's listener: HTTP/2 over the same TLS, one request at a time
+    /// per stream (`ChannelManagementResponder`).
+    private static func bindManagement(port: Int, listeners: MockListeners, core: MockServerCore, resources: ServingResources)
+        async throws -> any Channel
+    {
+        let responder = ChannelManagementResponder(core: core, verifier: resources.verifier)
+        return try await ServerBootstrap(group: listeners.group)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelInitializer { channel in
+                MockHTTPPipeline.configure(channel, tls: resources.sslContext, maxConcurrentStreams: 100, http1: false) { version in
+                    MockRequestHandler(responder: responder, connectionID: 0, httpVersion: version)
+                }
+            }
+            .bind(host: core.configuration.host, port: port).get()
     }
 
     private static func initializeConnection(
@@ -103,6 +136,7 @@ public final class APNsMockServer: Sendable {
     /// Closes the listeners, then `connections`, then the threads: at shutdown, or when
     /// `shutdown()` came while a start was binding (no connections then).
     private static func release(_ running: Running, connections: [any Channel]) async throws {
+        try? await running.management?.close()
         try await running.listeners.close(connections: connections, recordFile: running.resources.recordFile)
     }
 

@@ -27,6 +27,31 @@ enum APNsRequestValidator {
         return .success(token)
     }
 
+    /// The bundle id of a broadcast's path (`/4/broadcasts/apps/{bundle}`), or nil for any other.
+    static func broadcastBundle(path: String?) -> String? {
+        let prefix = "/4/broadcasts/apps/"
+        guard let path, path.hasPrefix(prefix) else { return nil }
+        let bundle = path.dropFirst(prefix.count)
+        return bundle.isEmpty || bundle.contains("/") ? nil : String(bundle)
+    }
+
+    /// A broadcast's headers and payload: a channel id, the liveactivity push type, a priority of
+    /// 1, 5 or 10, and a Live Activity update or end (a broadcast cannot start one).
+    static func checkBroadcast(_ headers: HPACKHeaders, body: ByteBuffer?, length: Int) -> APNsErrorAnswer? {
+        guard let channel = headers.first(name: "apns-channel-id"), !channel.isEmpty else { return .missingChannelID }
+        guard channel.utf8.allSatisfy(isBase64) else { return .badChannelID }
+        guard headers.first(name: "apns-push-type") == "liveactivity" else { return .invalidPushType }
+        if let priority = headers.first(name: "apns-priority"), !["1", "5", "10"].contains(priority) { return .badPriority }
+        if let expiration = headers.first(name: "apns-expiration"), Int64(expiration) == nil { return .badExpirationDate }
+        if let error = checkPayload(body, length: length, pushType: "liveactivity") { return error }
+        return liveActivityEvent(in: body) == "start" ? .invalidPayload : nil
+    }
+
+    private static func isBase64(_ byte: UInt8) -> Bool {
+        isHexDigit(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) || byte == UInt8(ascii: "+")
+            || byte == UInt8(ascii: "/") || byte == UInt8(ascii: "=")
+    }
+
     /// Non-empty, even-length hex.
     static func isDeviceTokenShaped(_ token: Substring) -> Bool {
         !token.isEmpty && token.utf8.count % 2 == 0 && token.utf8.allSatisfy(Self.isHexDigit)

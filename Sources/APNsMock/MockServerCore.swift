@@ -244,6 +244,11 @@ final class MockServerCore: Sendable {
         self.withState { state in state.tokenEnvironments[token.lowercased()] = environment }
     }
 
+    /// Reads or changes the broadcast channels under the state's lock.
+    func channels<T: Sendable>(_ body: (inout BroadcastChannels) -> T) -> T {
+        self.withState { state in body(&state.channels) }
+    }
+
     func markLiveActivityToken(_ token: String, _ kind: LiveActivityTokenKind) {
         self.withState { state in state.liveActivityTokens[token.lowercased()] = kind }
     }
@@ -258,6 +263,7 @@ final class MockServerCore: Sendable {
             state.badTokens.removeAll()
             state.tokenEnvironments.removeAll()
             state.liveActivityTokens.removeAll()
+            state.channels.removeAll()
             state.tokenChecks.removeAll()
             state.acceptedProviderTokens.removeAll()
             state.expiredProviderTokens.removeAll()

@@ -27,6 +27,8 @@ struct MockServerState {
     var tokenEnvironments: [String: APNsMockConfiguration.Environment] = [:]
     /// Lowercased Live Activity tokens: which pushes each takes (`LiveActivityTokenKind`).
     var liveActivityTokens: [String: LiveActivityTokenKind] = [:]
+    /// Broadcast channels created through the channel management API.
+    var channels = BroadcastChannels()
     var tokenChecks: [String: CachedTokenCheck] = [:]
     /// JWT strings that passed verification while fresh.
     var acceptedProviderTokens: Set<String> = []

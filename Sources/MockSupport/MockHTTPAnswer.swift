@@ -11,8 +11,11 @@ package protocol MockHTTPAnswer: Sendable {
     static var contentType: String { get }
     /// Sent as `location` when set (RFC 8030's 201 names the message it created).
     var location: String? { get }
+    /// Further response headers (APNs' channel management answers `apns-channel-id`).
+    var extraHeaders: [(name: String, value: String)] { get }
 }
 
 extension MockHTTPAnswer {
     package var location: String? { nil }
+    package var extraHeaders: [(name: String, value: String)] { [] }
 }

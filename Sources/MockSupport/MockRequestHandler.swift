@@ -52,6 +52,7 @@ package final class MockRequestHandler<Responder: MockResponder>: ChannelInbound
         headers.add(name: "content-length", value: String(answer.body.count))
         if let retryAfter = answer.retryAfterSeconds { headers.add(name: "retry-after", value: String(retryAfter)) }
         if let location = answer.location { headers.add(name: "location", value: location) }
+        for header in answer.extraHeaders { headers.add(name: header.name, value: header.value) }
         let closing = httpVersion == .http1 && !request.isKeepAlive
         if closing { headers.add(name: "connection", value: "close") }
         let version = httpVersion == .h2 ? HTTPVersion.http2 : request.version

@@ -23,11 +23,14 @@ public struct ProviderDescription: Sendable {
     /// The push type its Live Activity pushes are sent with (APNs' `liveactivity`); nil: it has
     /// none, and the Live Activities API is not its.
     public var liveActivityPushType: String?
+    /// The push type a broadcast to a channel is stored with (its token is the channel id);
+    /// nil: the provider has no broadcast channels.
+    public var broadcastPushType: String?
 
     public init(
         id: PushProvider, displayName: String, sendbirdPath: String, sendbirdType: String, tokenField: String,
         tokenFormat: any DeviceTokenFormat, payloadFormat: PayloadFormat, testPushType: String? = nil,
-        logFields: DeliveryLogFields = DeliveryLogFields(), liveActivityPushType: String? = nil
+        logFields: DeliveryLogFields = DeliveryLogFields(), liveActivityPushType: String? = nil, broadcastPushType: String? = nil
     ) {
         self.id = id
         self.displayName = displayName
@@ -39,6 +42,7 @@ public struct ProviderDescription: Sendable {
         self.testPushType = testPushType
         self.logFields = logFields
         self.liveActivityPushType = liveActivityPushType
+        self.broadcastPushType = broadcastPushType
     }
 }
 

@@ -19,6 +19,8 @@ public struct ProviderRoute: Sendable {
     public var summary: String
     /// `check-config --probe`: one request that proves the credentials, made on demand.
     public var probe: @Sendable () async -> ProbeFinding
+    /// Its broadcast channels' management, when it has them (APNs with a token key).
+    public var broadcastChannels: (any BroadcastChannelService)?
 
     public init(
         provider: PushProvider, sender: any PushSender, format: PayloadFormat, pushType: String, priority: Int = 10,

@@ -168,7 +168,8 @@ extension SQLiteStore {
     }
 
     /// Removes a token the provider called dead wherever it is registered (a device's, a Live
-    /// Activity's push-to-start or update token), unless registered since `registeredBefore`.
+    /// Activity's push-to-start or update token, a broadcast channel), unless registered since
+    /// `registeredBefore`.
     private static func removeDeadToken(app: String, token: String, registeredBefore ms: Int64, _ db: Database) throws -> Int {
         var removed = 0
         for sql in [
@@ -179,7 +180,9 @@ extension SQLiteStore {
             try db.execute(sql: sql, arguments: [app, token, ms])
             removed += db.changesCount
         }
-        return removed
+        // A broadcast channel APNs no longer knows (it has no registration time).
+        try db.execute(sql: "DELETE FROM broadcast_channels WHERE app_id = ? AND channel_id = ?", arguments: [app, token])
+        return removed + db.changesCount
     }
 
     /// Puts deliveries a crash left in flight back to pending (same apns-id, same attempts).

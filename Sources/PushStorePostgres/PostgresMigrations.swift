@@ -135,6 +135,22 @@ enum PostgresMigrations {
                 "CREATE INDEX live_activities_to_remove ON live_activities (remove_at_ms) WHERE remove_at_ms IS NOT NULL",
             ]
         ),
+        // Broadcast channels (SQLite's `v23_broadcast_channels`).
+        (
+            "v12_broadcast_channels",
+            [
+                """
+                CREATE TABLE broadcast_channels (
+                    app_id text NOT NULL,
+                    channel_id text NOT NULL,
+                    name text,
+                    storage_policy bigint NOT NULL,
+                    created_at_ms bigint NOT NULL,
+                    PRIMARY KEY (app_id, channel_id)
+                )
+                """
+            ]
+        ),
     ]
 
     /// Applies the pending migrations on `connection`, which the caller closes if this throws.

@@ -209,6 +209,9 @@ extension PostgresStore {
                 DELETE FROM live_activity_start_tokens t USING dead d
                 WHERE t.app_id = d.app_id AND t.token = d.token AND (d.before IS NULL OR t.registered_at < d.before)
                 RETURNING 1
+            ), removed_channels AS (
+                DELETE FROM broadcast_channels c USING dead d WHERE c.app_id = d.app_id AND c.channel_id = d.token
+                RETURNING 1
             ), removed_update AS (
                 UPDATE live_activities a SET update_token = NULL FROM dead d
                 WHERE a.app_id = d.app_id AND a.update_token = d.token AND (d.before IS NULL OR a.token_registered_at < d.before)
@@ -225,6 +228,7 @@ extension PostgresStore {
                 SELECT pg_notify(\(RegistryListener.channel), \(RegistryListener.registryPrefix) || app_id) FROM apps
             )
             SELECT (SELECT COUNT(*) FROM removed) + (SELECT COUNT(*) FROM removed_start) + (SELECT COUNT(*) FROM removed_update)
+                + (SELECT COUNT(*) FROM removed_channels)
                 + 0 * (SELECT COUNT(*) FROM notified), (SELECT array_agg(app_id) FROM apps)
             """, logger: logger
         ) { row in try row.decode((Int, [String]?).self) }

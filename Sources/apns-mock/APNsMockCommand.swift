@@ -47,6 +47,11 @@ struct APNsMockCommand: AsyncParsableCommand {
     @Flag(name: .customLong("no-warmup"), help: "Do not start token-auth connections at MAX_CONCURRENT_STREAMS = 1.")
     var noWarmup = false
 
+    @Option(
+        name: .customLong("manage-port"),
+        help: "Serve APNs' channel management API for broadcast push on this port too (0: ephemeral).")
+    var managePort: Int?
+
     func validate() throws {
         for entry in self.jwtKeys where Self.splitKey(entry) == nil {
             throw ValidationError("--jwt-key must be KEYID=PATH, got \"\(entry)\"")
@@ -88,11 +93,13 @@ struct APNsMockCommand: AsyncParsableCommand {
             eventLoopThreads: listener.threads
         )
         configuration.environment = self.environment
+        configuration.managementPort = self.managePort
         let server = APNsMockServer(configuration: configuration, logger: logger)
         try await MockProcess.serve(logger: logger) {
             try await server.start()
             var line =
                 "apns-mock listening on https://\(listener.host):\(server.port) (mode \(self.mode.rawValue), \(self.environment.rawValue))"
+            if let managementPort = server.managementPort { line += ", manage on https://\(listener.host):\(managementPort)" }
             if let adminPort = server.adminPort { line += ", admin on http://127.0.0.1:\(adminPort)" }
             return line
         } shutdown: {

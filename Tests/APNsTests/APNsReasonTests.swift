@@ -10,8 +10,8 @@ import Testing
     }
 
     @Test func thirtyTwoDocumentedReasons() {
-        #expect(APNsReason.allKnown.count == 32)
-        #expect(Set(APNsReason.allKnown.map(\.rawValue)).count == 32)
+        #expect(APNsReason.allKnown.count == 36)
+        #expect(Set(APNsReason.allKnown.map(\.rawValue)).count == 36)
     }
 
     @Test func unknownReasonsAreKept() {

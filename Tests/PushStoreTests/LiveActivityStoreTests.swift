@@ -105,6 +105,43 @@ import Testing
     }
 }
 
+/// Broadcast channels in both stores: kept for the fleet, a broadcast queued to a known one only,
+/// and a channel the provider calls unknown removed by the broadcast's outcome.
+@Suite(.timeLimit(.minutes(5))) struct BroadcastChannelStoreTests {
+    @Test(arguments: StoreKind.allCases) func channelsAreKeptAndBroadcastToUntilTheyAreGone(kind: StoreKind) async throws {
+        let db = try await TestDatabase.make(kind)
+        let store = try await db.open()
+        let channel = LiveActivityChannel(
+            appID: "A", channelID: "dHbG7mRhCk5Ew+Q1/Tf2aA==", name: "final", storagePolicy: 1, createdAtMs: 5)
+        try await store.saveChannel(channel)
+        try await store.saveChannel(LiveActivityChannel(appID: "B", channelID: "b", name: nil, storagePolicy: 0, createdAtMs: 6))
+        #expect(try await store.channels(app: "A") == [channel])
+        #expect(try await store.channel(app: "A", id: channel.channelID) == channel)
+        #expect(try await store.channel(app: "A", id: "b") == nil, "another app's")
+
+        var push = LiveActivityStoreTests.push(.update, id: channel.channelID)
+        push.pushType = "broadcast"
+        #expect(try await store.queueBroadcast(push))
+        var unknown = push
+        unknown.activityID = "nope"
+        #expect(try await store.queueBroadcast(unknown) == false)
+        let claimed = try await store.claimDue(nowMs: 1_000, limit: 10)
+        #expect(claimed.map(\.deviceToken) == [channel.channelID])
+        #expect(claimed.first?.pushType == "broadcast" && claimed.first?.userID == "" && claimed.first?.messageID == 0)
+
+        let dead = try #require(claimed.first)
+        try await store.recordOutcomes([
+            DeliveryOutcome(
+                deliveryID: dead.id, state: .tokenInvalid, atMs: 1_100,
+                attempt: DeliveryAttempt(atMs: 1_100, status: 400, reason: "ChannelNotRegistered", error: nil, pushID: dead.pushID),
+                tokenRemoval: .always)
+        ])
+        #expect(try await store.channels(app: "A").isEmpty)
+        #expect(try await store.removeChannel(app: "B", id: "b"))
+        #expect(try await store.removeChannel(app: "B", id: "b") == false)
+    }
+}
+
 private struct TestFailure: Error, CustomStringConvertible {
     var description: String
     init(_ description: String) { self.description = description }

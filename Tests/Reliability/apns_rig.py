@@ -24,7 +24,7 @@ class Rig:
     """apns-mock processes (one per Apple environment named) and the real relay, with one app
     whose `apns:` section `apns(mocks, auth, ca)` writes."""
 
-    def __init__(self, tmp_path, environments=("production",), apns=None):
+    def __init__(self, tmp_path, environments=("production",), apns=None, mock_args=()):
         self.mocks = {}
         for environment in environments:
             record = tmp_path / f"{environment}.jsonl"
@@ -32,11 +32,12 @@ class Rig:
                 [str(MOCK_BIN), "--port", "0", "--admin-port", "0", "--team-id", "DEVTEAM123", "--record", str(record),
                  "--cert", str(CERTS / "server.pem"), "--key", str(CERTS / "server.key"),
                  "--jwt-key", f"DEVKEY1234={CERTS / 'AuthKey_DEVKEY1234.pub.pem'}", "--environment", environment,
-                 "--log-level", "warning"],
+                 "--log-level", "warning", *mock_args],
                 tmp_path / f"{environment}-mock.log", "listening on")
             self.mocks[environment] = {
                 "process": process, "record": record, "url": line.split("listening on ")[1].split()[0],
-                "admin": line.split("admin on ")[1].split()[0]}
+                "admin": line.split("admin on ")[1].split()[0],
+                "manage": line.split("manage on ")[1].split(",")[0].split()[0] if "manage on " in line else None}
         key = private_copy(CERTS / "AuthKey_DEVKEY1234.p8", tmp_path / "keys")
         auth = f"{{token: {{key_file: {key}, key_id: DEVKEY1234, team_id: DEVTEAM123}}}}"
         ca = CERTS / "ca.pem"

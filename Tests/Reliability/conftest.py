@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 import requests
 
+from cluster import MOCK_BIN, start_and_wait, terminate
 from fuzz_support import API_TOKEN, APP_ID, RELAY_BIN, ROOT
 
 sys.path.insert(0, str(ROOT / "Tests" / "PythonSupport"))
@@ -59,8 +60,15 @@ def relay(request, tmp_path_factory):
     shutil.copyfile(ROOT / "certs/dev/fcm-service-account.json", account)
     os.chmod(account, 0o600)
     # Provider endpoints nobody listens on: events are accepted and queued (for bob's APNs, FCM
-    # and HMS tokens, registered below), nothing is sent.
+    # and HMS tokens, registered below), nothing is sent. Broadcast channels are managed by an
+    # apns-mock's channel management API (pushes and broadcasts still go nowhere).
     nowhere = f"url: \"https://127.0.0.1:9\", ca_file: {ROOT / 'certs/dev/ca.pem'}"
+    mock, line = start_and_wait(
+        [str(MOCK_BIN), "--port", "0", "--manage-port", "0", "--team-id", "DEVTEAM123",
+         "--cert", str(ROOT / "certs/dev/server.pem"), "--key", str(ROOT / "certs/dev/server.key"),
+         "--jwt-key", f"DEVKEY1234={ROOT / 'certs/dev/AuthKey_DEVKEY1234.pub.pem'}", "--log-level", "warning"],
+        workdir / "mock.log", "listening on")
+    manage = line.split("manage on ")[1].split(",")[0].split()[0]
     config.write_text(
         "listen: {host: 127.0.0.1, port: 0}\n"
         f"database: {database_yaml}\n"
@@ -75,6 +83,7 @@ def relay(request, tmp_path_factory):
         "      topic: com.example.fuzz\n"
         f"      environment: {{url: \"https://127.0.0.1:9\", ca_file: {ROOT / 'certs/dev/ca.pem'}}}\n"
         f"      auth: {{token: {{key_file: {key}, key_id: DEVKEY1234, team_id: DEVTEAM123}}}}\n"
+        f"      channel_management: \"{manage}\"\n"
         f"    fcm: {{service_account: {account}, {nowhere}, token_url: \"https://127.0.0.1:9/token\"}}\n"
         f"    hms: {{app_id: \"104783201\", client_secret: fuzz-hms-secret, {nowhere}, "
         "token_url: \"https://127.0.0.1:9/oauth2/v3/token\"}\n")
@@ -106,3 +115,4 @@ def relay(request, tmp_path_factory):
             process.wait(timeout=30)
         except subprocess.TimeoutExpired:
             process.kill()
+        terminate(mock)

@@ -13,8 +13,9 @@ id in the body; a test push goes to an HMS token (`test_push_body`); a device to
 the body's field to the path's type, and a body naming only another type's field is refused,
 400105); a Live Activity's start finds a push-to-start token of its user and type, its update
 or end an activity with an update token, not ended (`live_activity_ready`), and an update
-token's registration names the activity's own user. Negative
-requests are sent as generated."""
+token's registration names the activity's own user; a channel path names a channel just created
+(`a_channel`), and a broadcast update carries a content state. Negative requests are sent as
+generated."""
 
 import hashlib
 import hmac
@@ -134,6 +135,13 @@ def live_activity_ready(activity_id: str) -> None:
     assert answer.status_code == 200, answer.text
 
 
+def a_channel() -> str:
+    """A broadcast channel of the app, created through the relay (percent-encoded for a path)."""
+    answer = _api("POST", "/v3/live_activity_channels", json={"message_storage_policy": 1})
+    assert answer.status_code == 200, answer.text
+    return quote(answer.json()["channel_id"], safe="")
+
+
 def token_for_its_path(case) -> None:
     """A registration's body carries a token in its path's type's field (the generator may have
     filled only another type's)."""
@@ -168,6 +176,10 @@ def before_call(ctx, case, kwargs):
             case.path_parameters = {**case.path_parameters, "user_id": quote(owner, safe="")}
     if case.operation.path in LIVE_ACTIVITY_PATHS:
         live_activity_ready(unquote(case.path_parameters["activity_id"]))
+    if "{channel_id}" in case.operation.path:
+        case.path_parameters = {**(case.path_parameters or {}), "channel_id": a_channel()}
+    if case.operation.path.endswith("/broadcast") and isinstance(case.body, dict) and case.body.get("event") != "end":
+        case.body = {**case.body, "content_state": case.body.get("content_state") or {}}
     if case.operation.path in REPORT_PATHS and isinstance(case.body, dict):
         case.body = {**case.body, "device_token": BOB_APNS_TOKEN, "push_tracking_id": push_to_bob()}
 

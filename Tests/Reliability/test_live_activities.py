@@ -9,11 +9,12 @@ mock calls unregistered is removed. Chat pushes to the same user are unaffected.
 Deadlines are multiples of the time the first push took."""
 
 import time
+from urllib.parse import quote
 
 import pytest
 import requests
 
-from apns_rig import TOPIC, Rig
+from apns_rig import TOPIC, Rig, single
 from cluster import MOCK_BIN, RELAY_BIN
 
 START = "a1" * 32
@@ -144,5 +145,52 @@ def test_bad_input_is_a_clear_400_and_a_session_reaches_only_its_user(tmp_path):
         r = requests.put(f"{url}/v3/users/u/live_activities/a/token", json={"token": UPDATE}, headers={"Session-Token": session},
                          timeout=30)
         assert r.status_code == 200, r.text
+    finally:
+        rig.stop()
+
+
+@pytest.mark.timeout(300)
+@pytest.mark.skipif(not RELAY_BIN.exists() or not MOCK_BIN.exists(), reason="build first (scripts/test does)")
+def test_a_broadcast_channel_is_created_broadcast_to_and_deleted(tmp_path):
+    """iOS 18 broadcast push: the relay creates the channel through the mock's channel management
+    API (its own port), keeps it, sends a broadcast update to it through the queue, and deletes it."""
+    rig = Rig(tmp_path, mock_args=("--manage-port", "0"), apns=lambda mocks, auth, ca: (
+        single(mocks, auth, ca) + f"      channel_management: \"{mocks['production']['manage']}\"\n"))
+    try:
+        r = rig.http.post(f"{rig.url}/v3/live_activity_channels", json={"message_storage_policy": 1, "name": "final"},
+                          timeout=30)
+        assert r.status_code == 200, r.text
+        channel = r.json()
+        assert channel["message_storage_policy"] == 1 and channel["name"] == "final" and channel["channel_id"]
+        cid = channel["channel_id"]
+        listed = rig.http.get(f"{rig.url}/v3/live_activity_channels", timeout=30).json()["channels"]
+        assert [c["channel_id"] for c in listed] == [cid]
+
+        started = time.monotonic()
+        r = rig.http.post(f"{rig.url}/v3/live_activity_channels/{quote(cid, safe='')}/broadcast",
+                          json={"content_state": {"score": "2-1"}, "priority": 10}, timeout=30)
+        assert r.status_code == 200 and r.json()["queued"] == 1, r.text
+        assert rig.wait(lambda: len(rig.notifications()) == 1, 60)
+        deadline = max(10 * (time.monotonic() - started), 10)
+        sent = rig.notifications()[0]
+        assert sent["deviceToken"] == cid and sent["headers"]["apns-channel-id"] == cid
+        assert sent["headers"]["apns-push-type"] == "liveactivity" and sent["headers"]["apns-priority"] == "10"
+        assert sent["payload"]["aps"]["event"] == "update" and sent["payload"]["aps"]["content-state"] == {"score": "2-1"}
+
+        r = rig.http.post(f"{rig.url}/v3/live_activity_channels/{quote(cid, safe='')}/broadcast",
+                          json={"event": "end", "dismissal_date": int(time.time())}, timeout=30)
+        assert r.status_code == 200, r.text
+        assert rig.wait(lambda: len(rig.notifications()) == 2, deadline)
+        assert rig.notifications()[1]["payload"]["aps"]["event"] == "end"
+
+        r = rig.http.delete(f"{rig.url}/v3/live_activity_channels/{quote(cid, safe='')}", timeout=30)
+        assert r.status_code == 200 and r.json() == {"channel_id": cid, "deleted": True, "known_to_apns": True}, r.text
+        assert rig.http.get(f"{rig.url}/v3/live_activity_channels", timeout=30).json()["channels"] == []
+        r = rig.http.post(f"{rig.url}/v3/live_activity_channels/{quote(cid, safe='')}/broadcast",
+                          json={"content_state": {}}, timeout=30)
+        assert r.json()["code"] == 400201, r.text
+        # A storage policy Apple does not define is refused before APNs is asked.
+        r = rig.http.post(f"{rig.url}/v3/live_activity_channels", json={"message_storage_policy": 2}, timeout=30)
+        assert r.status_code == 400 and "message_storage_policy" in r.json()["message"], r.text
     finally:
         rig.stop()

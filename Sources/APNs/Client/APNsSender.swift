@@ -12,6 +12,9 @@ public struct APNsSender: PushSender {
     public let defaultPushType: APNsPushType
     public let defaultPriority: APNsPriority
 
+    /// The push type a broadcast to a channel is stored with (its token is the channel id).
+    public static let broadcastPushType = "broadcast"
+
     public init(client: APNsClient, topic: String, defaultPushType: APNsPushType = .alert, defaultPriority: APNsPriority = .immediate) {
         self.client = client
         self.topic = topic
@@ -23,14 +26,16 @@ public struct APNsSender: PushSender {
     public func submit(_ push: OutgoingPush, timeout: Duration, completion: @escaping @Sendable (PushSendResult) -> Void)
         -> PushSendHandle
     {
-        let pushType = push.pushType.flatMap(APNsPushType.init(rawValue:)) ?? defaultPushType
+        // A broadcast is stored with its own push type and its channel as the token.
+        let broadcast = push.pushType == Self.broadcastPushType
+        let pushType = broadcast ? .liveactivity : push.pushType.flatMap(APNsPushType.init(rawValue:)) ?? defaultPushType
         // A Live Activity's pushes go to the bundle's liveactivity topic (Apple refuses the bare one).
         let request = APNsRequest(
             deviceToken: push.deviceToken, topic: pushType == .liveactivity ? LiveActivityContent.topic(bundleID: topic) : topic,
             payload: push.payload, pushType: pushType,
             priority: APNsPriority(rawValue: push.priority) ?? defaultPriority,
             expiration: .at(Date(timeIntervalSince1970: Double(push.expiresAtMs) / 1000)), collapseID: push.collapseID,
-            apnsID: push.pushID)
+            apnsID: push.pushID, broadcastChannel: broadcast ? push.deviceToken : nil)
         let started = ContinuousClock.now
         let handle = client.submit(request, timeout: timeout) { result in
             completion(Self.result(result, latency: ContinuousClock.now - started))
@@ -48,7 +53,8 @@ public struct APNsSender: PushSender {
 
     public var labels: PushSenderLabels {
         PushSenderLabels(
-            tokenRemovalReasons: [APNsReason.unregistered, .expiredToken, .badDeviceToken, .deviceTokenNotForTopic].map(Self.label))
+            tokenRemovalReasons: [APNsReason.unregistered, .expiredToken, .badDeviceToken, .deviceTokenNotForTopic, .channelNotRegistered]
+                .map(Self.label))
     }
 
     /// APNs' answer (or its absence) in the seam's terms.

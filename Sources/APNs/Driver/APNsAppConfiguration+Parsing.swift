@@ -1,4 +1,5 @@
 import ConfigSupport
+import HTTP2Transport
 import Foundation
 import PushCore
 
@@ -13,7 +14,7 @@ extension APNsAppConfiguration {
     }
 
     /// The keys each configuration of a list has of its own.
-    static let connectionKeys: Set<String> = ["name", "topic", "environment", "auth", "pool_size"]
+    static let connectionKeys: Set<String> = ["name", "topic", "environment", "auth", "pool_size", "channel_management"]
     /// The app's keys: one payload serves every configuration, so only the default sets them.
     static let appKeys: Set<String> = [
         "badge", "default_sound", "mutable_content", "content_available", "push_admin_messages", "push_when_online",
@@ -34,7 +35,24 @@ extension APNsAppConfiguration {
         let auth = try parseAuth(map.requiredMapping("auth"), environment: environment)
         var config = APNsAppConfiguration(topic: topic, environment: endpoint, auth: auth, name: name)
         if let size = try map.poolSize() { config.poolSize = size }
+        if let text = try map.string("channel_management") {
+            guard let url = URL(string: text), let origin = HTTPSOrigin(url) else {
+                throw .invalidValue(key: map.name("channel_management"), reason: "must be https://HOST:PORT")
+            }
+            config.channelManagement = TransportEndpoint(host: origin.host, port: origin.port)
+        }
         return config
+    }
+
+    /// Where its broadcast channels are managed: `channel_management`, or Apple's host of its
+    /// environment; nil for a custom endpoint without one.
+    public var channelManagementEndpoint: TransportEndpoint? {
+        if let channelManagement { return channelManagement }
+        switch environment {
+        case .production: return APNsChannelManager.production
+        case .sandbox: return APNsChannelManager.sandbox
+        case .custom: return nil
+        }
     }
 
     /// What is wrong with a configuration's name, if anything: it travels in registration bodies

@@ -82,7 +82,8 @@ extension APNsAppConfiguration: ProviderSettings {
         var senders: [String: APNsSender] = [:]
         for (name, route) in routes { senders[name] = route.sender as? APNsSender }
         let probes = routes.map(\.route.probe)
-        return ProviderRoute(
+        // Channels are the app's: managed through the default configuration's credentials.
+        var route = ProviderRoute(
             provider: .apns, sender: APNsConfigurationSender(senders: senders, defaultName: name, fallbacks: environmentFallbacks),
             format: .notification, pushType: pushType.rawValue, priority: priority.rawValue,
             certificateNotAfter: routes.compactMap(\.route.certificateNotAfter).min(),
@@ -92,6 +93,8 @@ extension APNsAppConfiguration: ProviderSettings {
                 for probe in probes { findings.append(await probe()) }
                 return ProbeFinding(ok: findings.allSatisfy(\.ok), message: findings.map(\.message).joined(separator: "; "))
             })
+        route.broadcastChannels = routes.first?.route.broadcastChannels
+        return route
     }
 
     /// This configuration's own client and sender; `label` starts its errors.
@@ -119,6 +122,14 @@ extension APNsAppConfiguration: ProviderSettings {
         route.certificateNotAfter = credentials.certificateNotAfter
         route.summary = summary
         route.probe = { await APNsProbe.run(client, topic: topic) }
+        if case .token(let tokens) = credentials.authentication, let endpoint = channelManagementEndpoint {
+            do {
+                route.broadcastChannels = try APNsChannelManager(
+                    endpoint: endpoint, bundleID: topic, tokens: tokens, caFile: environment.caFile, logger: logger)
+            } catch {
+                throw ProviderSetupError("\(label).channel_management: \(error)")
+            }
+        }
         return route
     }
 }

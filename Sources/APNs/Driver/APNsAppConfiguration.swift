@@ -1,4 +1,5 @@
 import ConfigSupport
+import HTTP2Transport
 import PushCore
 
 /// An app's APNs settings (`apps[].apns`): where and how to push, and the payload options. An app
@@ -24,6 +25,9 @@ public struct APNsAppConfiguration: Sendable, Hashable {
     /// pool; the push type, priority, expiration and payload options are the default's, so one
     /// payload serves every configuration. Empty: the app has one.
     public var others: [APNsAppConfiguration]
+    /// `channel_management`: where broadcast channels are managed, for a custom endpoint
+    /// (apns-mock's `--manage-port`); Apple's hosts follow from the environment.
+    public var channelManagement: TransportEndpoint?
 
     public static let defaultExpiration: Duration = .seconds(86_400)
     public static let defaultName = "default"

@@ -18,7 +18,7 @@ public struct APNsDriver: ProviderDriver {
             id: .apns, displayName: "APNs", sendbirdPath: "apns", sendbirdType: "APNS", tokenField: "apns_device_token",
             tokenFormat: APNsTokenFormat(), payloadFormat: .notification,
             testPushType: APNsPushType.alert.rawValue, logFields: DeliveryLogFields(pushIDIsProviderID: true),
-            liveActivityPushType: APNsPushType.liveactivity.rawValue)
+            liveActivityPushType: APNsPushType.liveactivity.rawValue, broadcastPushType: APNsSender.broadcastPushType)
     }
 
     public func settings(from map: ConfigMapping, environment: ConfigurationEnvironment) throws(ConfigurationError)

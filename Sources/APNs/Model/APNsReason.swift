@@ -34,6 +34,11 @@ public enum APNsReason: Sendable, Hashable, CustomStringConvertible {
     case internalServerError
     case serviceUnavailable
     case shutdown
+    // Broadcast push and its channel management (iOS 18).
+    case missingChannelId
+    case badChannelId
+    case channelNotRegistered
+    case badMessageStoragePolicy
     case unknown(String)
 
     /// Every reason Apple documents, in the order of Apple's table.
@@ -44,7 +49,8 @@ public enum APNsReason: Sendable, Hashable, CustomStringConvertible {
         .expiredProviderToken, .forbidden, .invalidProviderToken, .missingProviderToken,
         .unrelatedKeyIdInToken, .badEnvironmentKeyIdInToken, .badPath, .methodNotAllowed, .expiredToken,
         .unregistered, .payloadTooLarge, .tooManyProviderTokenUpdates, .tooManyRequests,
-        .internalServerError, .serviceUnavailable, .shutdown,
+        .internalServerError, .serviceUnavailable, .shutdown, .missingChannelId, .badChannelId, .channelNotRegistered,
+        .badMessageStoragePolicy,
     ]
 
     private static let byRawValue: [String: APNsReason] = Dictionary(
@@ -89,6 +95,10 @@ public enum APNsReason: Sendable, Hashable, CustomStringConvertible {
         case .internalServerError: "InternalServerError"
         case .serviceUnavailable: "ServiceUnavailable"
         case .shutdown: "Shutdown"
+        case .missingChannelId: "MissingChannelId"
+        case .badChannelId: "BadChannelId"
+        case .channelNotRegistered: "ChannelNotRegistered"
+        case .badMessageStoragePolicy: "BadMessageStoragePolicy"
         case .unknown(let raw): raw
         }
     }

@@ -21,6 +21,9 @@ public struct APNsRequest: Sendable, Hashable {
     public var apnsID: UUID
     /// The JSON payload bytes.
     public var payload: [UInt8]
+    /// When set, a broadcast to this channel (iOS 18: a Live Activity update or end for every
+    /// device subscribed to it), `POST /4/broadcasts/apps/{bundle}`; `deviceToken` is not used.
+    public var broadcastChannel: String?
 
     public init(
         deviceToken: String,
@@ -30,8 +33,10 @@ public struct APNsRequest: Sendable, Hashable {
         priority: APNsPriority = .immediate,
         expiration: APNsExpiration? = nil,
         collapseID: String? = nil,
-        apnsID: UUID = APNsID.random()
+        apnsID: UUID = APNsID.random(),
+        broadcastChannel: String? = nil
     ) {
+        self.broadcastChannel = broadcastChannel
         self.deviceToken = deviceToken
         self.topic = topic
         self.payload = payload
@@ -48,9 +53,16 @@ public struct APNsRequest: Sendable, Hashable {
     /// Checks everything APNs would reject as a malformed request, so such requests are refused
     /// locally instead of costing a round trip (and counting towards Apple's error budget).
     public func validate() throws(APNsRequestError) {
-        guard !deviceToken.isEmpty else { throw .emptyDeviceToken }
-        guard deviceToken.utf8.count % 2 == 0, Self.isHex(deviceToken) else {
-            throw .invalidDeviceToken(redacted: Redaction.redact(deviceToken))
+        if let broadcastChannel {
+            guard !broadcastChannel.isEmpty, broadcastChannel.utf8.allSatisfy(\.isBase64) else {
+                throw .invalidChannelID(redacted: Redaction.redact(broadcastChannel))
+            }
+            guard pushType == .liveactivity else { throw .broadcastNotLiveActivity }
+        } else {
+            guard !deviceToken.isEmpty else { throw .emptyDeviceToken }
+            guard deviceToken.utf8.count % 2 == 0, Self.isHex(deviceToken) else {
+                throw .invalidDeviceToken(redacted: Redaction.redact(deviceToken))
+            }
         }
         guard !topic.isEmpty else { throw .emptyTopic }
         guard topic.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else { throw .invalidTopic(topic) }
@@ -80,13 +92,30 @@ extension APNsRequest {
 
     /// `POST /3/device/<token>` with the apns-* headers; the per-request values go never-indexed.
     var http2Request: HTTP2Request {
-        HTTP2Request(path: "/3/device/" + deviceToken, body: payload) { h in
+        if let broadcastChannel { return broadcastRequest(channel: broadcastChannel) }
+        return HTTP2Request(path: "/3/device/" + deviceToken, body: payload) { h in
             h.add("apns-topic", topic)
             h.add("apns-push-type", pushType.rawValue)
             h.add("apns-priority", String(priority.rawValue))
             h.add("apns-id", UUIDText.lowercase(apnsID), sensitive: true)
             if let expiration { h.add("apns-expiration", expiration.headerValue, sensitive: true) }
             if let collapseID { h.add("apns-collapse-id", collapseID, sensitive: true) }
+        }
+    }
+}
+
+extension APNsRequest {
+    /// `POST /4/broadcasts/apps/<bundle>`: the bundle in the path (the liveactivity topic without
+    /// its suffix), the channel in `apns-channel-id`, no `apns-topic`.
+    fileprivate func broadcastRequest(channel: String) -> HTTP2Request {
+        let suffix = ".push-type.liveactivity"
+        let bundle = topic.hasSuffix(suffix) ? String(topic.dropLast(suffix.count)) : topic
+        return HTTP2Request(path: "/4/broadcasts/apps/" + bundle, body: payload) { h in
+            h.add("apns-channel-id", channel, sensitive: true)
+            h.add("apns-push-type", pushType.rawValue)
+            h.add("apns-priority", String(priority.rawValue))
+            h.add("apns-request-id", UUIDText.lowercase(apnsID), sensitive: true)
+            if let expiration { h.add("apns-expiration", expiration.headerValue, sensitive: true) }
         }
     }
 }
@@ -117,6 +146,8 @@ public enum APNsRequestError: Error, Sendable, Hashable, CustomStringConvertible
     case backgroundWithImmediatePriority
     case emptyPayload
     case payloadTooLarge(bytes: Int, limit: Int)
+    case invalidChannelID(redacted: String)
+    case broadcastNotLiveActivity
 
     public var description: String {
         switch self {
@@ -129,6 +160,8 @@ public enum APNsRequestError: Error, Sendable, Hashable, CustomStringConvertible
         case .backgroundWithImmediatePriority: "background pushes must use priority 5 or 1, not 10"
         case .emptyPayload: "payload is empty"
         case .payloadTooLarge(let n, let limit): "payload is \(n) bytes; the limit for this push type is \(limit)"
+        case .invalidChannelID(let c): "broadcast channel id \(c) is not base64"
+        case .broadcastNotLiveActivity: "a broadcast is a Live Activity push (apns-push-type liveactivity)"
         }
     }
 }
@@ -136,5 +169,10 @@ public enum APNsRequestError: Error, Sendable, Hashable, CustomStringConvertible
 extension UInt8 {
     fileprivate var isHexDigit: Bool {
         (0x30...0x39).contains(self) || (0x41...0x46).contains(self) || (0x61...0x66).contains(self)
+    }
+
+    fileprivate var isBase64: Bool {
+        (0x30...0x39).contains(self) || (0x41...0x5A).contains(self) || (0x61...0x7A).contains(self) || self == UInt8(ascii: "+")
+            || self == UInt8(ascii: "/") || self == UInt8(ascii: "=")
     }
 }

@@ -67,7 +67,8 @@ public enum APNsOutcome: Sendable, Hashable {
             self = .delivered
         case (410, let reason):
             self = .tokenInvalid(reason ?? .unregistered, unregisteredAt: r.timestamp)
-        case (400, .badDeviceToken?), (400, .deviceTokenNotForTopic?):
+        // A broadcast's channel that APNs does not know is as dead as a device's token.
+        case (400, .badDeviceToken?), (400, .deviceTokenNotForTopic?), (400, .channelNotRegistered?):
             self = .tokenInvalid(r.reason!, unregisteredAt: nil)
         case (429, let reason):
             let fallback: Duration = reason == .tooManyProviderTokenUpdates ? .seconds(1) : .seconds(5)

@@ -38,6 +38,7 @@ public struct DeliveryTarget: Sendable {
     /// Closes every sender after its in-flight requests.
     public func shutdown() async {
         for sender in senders.values { await sender.shutdown() }
+        for route in routes.values { await route.broadcastChannels?.shutdown() }
     }
 
     /// Whether this app's pushes can go through `provider` (asked per push: no set is built).

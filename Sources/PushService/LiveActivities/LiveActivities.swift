@@ -18,6 +18,42 @@ struct LiveActivities: Sendable {
     let wake: @Sendable () -> Void
     let clock: @Sendable () -> Int64
 
+    /// The app's channel management (APNs' with a token key), or why it has none.
+    func channelService(app: String) throws(APIError) -> any BroadcastChannelService {
+        let (provider, _, _) = try route(app: app)
+        guard let service = targets.target(forApp: app)?.routes[provider]?.broadcastChannels else {
+            throw APIError.invalidValue(
+                "app", "cannot manage broadcast channels: its APNs settings need a .p8 token key, and a custom endpoint channel_management")
+        }
+        return service
+    }
+
+    /// Queues a broadcast of `change` (an update or end) to the channel `change.activityID`;
+    /// false when the app has no such channel.
+    func broadcast(_ change: LiveActivityChange, app: String) async throws -> Bool {
+        let (provider, _, timeToLive) = try route(app: app)
+        guard let pushType = ProviderCatalog.installed.description(of: provider)?.broadcastPushType else {
+            throw APIError.invalidValue("app", "has no provider with broadcast channels")
+        }
+        let payload: [UInt8]
+        do {
+            payload = try change.content.payload()
+        } catch {
+            throw APIError.invalidValue("content_state", "\(error)")
+        }
+        let now = clock()
+        let push = LiveActivityPush(
+            appID: app, activityID: change.activityID, event: change.event, payload: Data(payload), provider: provider,
+            pushType: pushType, priority: change.priority, expiresAtMs: now + timeToLive.milliseconds, atMs: now)
+        guard try await store.queueBroadcast(push) else { return false }
+        wake()
+        Counter(
+            label: "pushrelay_live_activity_pushes_total",
+            dimensions: [("app", app), ("event", "broadcast_" + change.event.rawValue), ("priority", String(change.priority))]
+        ).increment()
+        return true
+    }
+
     /// The provider that carries Live Activities, its push type, and how long the app's pushes live.
     private func route(app: String) throws(APIError) -> (provider: PushProvider, pushType: String, timeToLive: Duration) {
         let catalog = ProviderCatalog.installed

@@ -89,6 +89,7 @@ public struct RelayAPI: Sendable {
         }
         if let liveActivities {
             LiveActivitiesAPI(activities: liveActivities, bodyLimit: configuration.http.maxBodyBytes).register(on: v3)
+            BroadcastChannelsAPI(activities: liveActivities, bodyLimit: configuration.http.maxBodyBytes).register(on: v3)
         }
         webhook?.register(on: router)
         console?.register(on: router)

@@ -29,6 +29,7 @@ enum PushStoreMigrations {
         migrator.registerMigration("v20_preferences_by_name", migrate: PreferencesByNameSchema.migrate)
         migrator.registerMigration("v21_token_configurations", migrate: TokenConfigurationSchema.migrate)
         migrator.registerMigration("v22_live_activities", migrate: LiveActivitySchema.migrate)
+        migrator.registerMigration("v23_broadcast_channels", migrate: BroadcastChannelSchema.migrate)
         return migrator
     }
 

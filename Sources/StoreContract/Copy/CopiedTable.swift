@@ -88,6 +88,10 @@ public struct CopiedTable: Sendable, Hashable {
                 ("updated_at_ms", .integer), ("ended_at_ms", .integer), ("remove_at_ms", .integer),
             ],
             pageKey: ["app_id", "activity_id"], isRegistry: false),
+        CopiedTable(
+            "broadcast_channels",
+            [("app_id", .text), ("channel_id", .text), ("name", .text), ("storage_policy", .integer), ("created_at_ms", .integer)],
+            pageKey: ["app_id", "channel_id"], isRegistry: false),
         // Accepted events: the webhook dedupe (a retry of an event SQLite took pushes nothing
         // twice) and the delivery log's "accepted at".
         CopiedTable(

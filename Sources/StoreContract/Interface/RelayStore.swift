@@ -3,7 +3,8 @@
 /// PushStorePostgres module; one database shared by a fleet of relays). The service sees only
 /// this protocol, and the store tests run against both.
 public protocol RelayStore: DeviceTokenStore, PreferenceStore, TemplateStore, CredentialStore, RecipientDirectory,
-    EventStore, DeliveryQueue, DeliveryLogStore, UserStore, BadgeStore, ConsoleSessionStore, LiveActivityStore
+    EventStore, DeliveryQueue, DeliveryLogStore, UserStore, BadgeStore, ConsoleSessionStore, LiveActivityStore,
+    BroadcastChannelStore
 {
     /// Where the data lives, for logs: a file path, or a database URL without its password.
     var location: String { get }
