@@ -10,6 +10,10 @@ struct BroadcastChannelsAPI: Sendable {
     let activities: LiveActivities
     let bodyLimit: Int
 
+    /// Channels an app may hold: each costs APNs a channel and the store a row, and an API token
+    /// must not be able to grow either without bound.
+    static let maximumPerApp = 1_000
+
     func register(on v3: RouterGroup<RelayRequestContext>) {
         let store = activities.store
         v3.post("live_activity_channels") { request, context in
@@ -17,6 +21,11 @@ struct BroadcastChannelsAPI: Sendable {
             let body = try await request.jsonObject(limit: bodyLimit)
             let policy = try body.integer("message_storage_policy", in: 0...1) ?? 1
             let name = try body.string("name").map { name throws(APIError) in try RequestParameter.checked("name", name) }
+            guard try await store.channels(app: app.appID).count < Self.maximumPerApp else {
+                throw APIError(
+                    code: .invalidLength,
+                    message: "Invalid value: the app already holds \(Self.maximumPerApp) broadcast channels; delete one first.")
+            }
             let service = try activities.channelService(app: app.appID)
             let id: String
             do {
