@@ -136,7 +136,11 @@ def live_activity_ready(activity_id: str) -> None:
 
 
 def a_channel() -> str:
-    """A broadcast channel of the app, created through the relay (percent-encoded for a path)."""
+    """A broadcast channel of the app, created through the relay (percent-encoded for a path); one
+    made before once the app holds a hundred, far below its cap of 1,000 (a larger run stays under)."""
+    held = _api("GET", "/v3/live_activity_channels").json()["channels"]
+    if len(held) >= 100:
+        return quote(held[-1]["channel_id"], safe="")
     answer = _api("POST", "/v3/live_activity_channels", json={"message_storage_policy": 1})
     assert answer.status_code == 200, answer.text
     return quote(answer.json()["channel_id"], safe="")
