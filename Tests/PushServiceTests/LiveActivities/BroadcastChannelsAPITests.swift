@@ -1,6 +1,8 @@
+import GRDB
 import StoreContract
 import Testing
 @testable import PushService
+@testable import PushStore
 
 /// The broadcast channel routes' own rules, without APNs: an app holds a bounded number of
 /// channels, a session token reaches none of them, and an unknown channel is Sendbird's not-found.
@@ -8,9 +10,13 @@ import Testing
     @Test func anAppsChannelsAreBoundedAndTheServersAlone() async throws {
         try await LiveRelay.run { relay async throws in
             let app = TestApps.a.appID
-            for n in 0..<BroadcastChannelsAPI.maximumPerApp {
-                try await relay.store.saveChannel(
-                    LiveActivityChannel(appID: app, channelID: "c\(n)", name: nil, storagePolicy: 1, createdAtMs: Int64(n)))
+            // One transaction: a thousand commits of their own take long on a loaded machine.
+            try await relay.store.pool.write { db in
+                for n in 0..<BroadcastChannelsAPI.maximumPerApp {
+                    try db.execute(
+                        sql: "INSERT INTO broadcast_channels (app_id, channel_id, storage_policy, created_at_ms) VALUES (?, ?, 1, ?)",
+                        arguments: [app, "c\(n)", n])
+                }
             }
             let full = try await relay.request(.post, "/v3/live_activity_channels", body: #"{"message_storage_policy": 1}"#)
             #expect(full.status == .badRequest && full.text.contains("1000 broadcast channels"), "\(full.text)")
