@@ -149,23 +149,7 @@ extension PostgresStore {
     private static func record(
         _ outcomes: [DeliveryOutcome], _ connection: PostgresConnection, logger: Logger
     ) async throws -> (removed: Int, apps: [String]) {
-        var attemptOutcomes: [DeliveryOutcome] = []
-        var attemptRows: [DeliveryAttempt] = []
-        var removals: [(id: Int64, before: Int64?)] = []
-        var moves: [(id: Int64, configuration: String)] = []
-        for outcome in outcomes {
-            // `AttemptLog`: a plain acceptance is the delivery row itself.
-            if let a = outcome.loggedAttempt {
-                attemptOutcomes.append(outcome)
-                attemptRows.append(a)
-            }
-            switch outcome.tokenRemoval {
-            case .ifRegisteredBefore(let ms)?: removals.append((outcome.deliveryID, ms))
-            case .always?: removals.append((outcome.deliveryID, nil))
-            case nil: break
-            }
-            if let configuration = outcome.tokenConfiguration { moves.append((outcome.deliveryID, configuration)) }
-        }
+        let (attemptOutcomes, attemptRows, removals, moves) = OutcomeArrays(outcomes).parts
         let rows = try await connection.rows(
             """
             WITH o AS (
@@ -360,4 +344,36 @@ extension PostgresStore {
             return counts
         }
     }
+}
+
+/// What one recording statement carries besides the outcomes themselves: the attempts the log
+/// keeps, the tokens to remove (with the registration time they must predate), and the tokens
+/// moved to another configuration, each by delivery id.
+private struct OutcomeArrays {
+    var attemptOutcomes: [DeliveryOutcome] = []
+    var attemptRows: [DeliveryAttempt] = []
+    var removals: [(id: Int64, before: Int64?)] = []
+    var moves: [(id: Int64, configuration: String)] = []
+
+    init(_ outcomes: [DeliveryOutcome]) {
+        for outcome in outcomes {
+            // `AttemptLog`: a plain acceptance is the delivery row itself.
+            if let a = outcome.loggedAttempt {
+                attemptOutcomes.append(outcome)
+                attemptRows.append(a)
+            }
+            switch outcome.tokenRemoval {
+            case .ifRegisteredBefore(let ms)?: removals.append((outcome.deliveryID, ms))
+            case .always?: removals.append((outcome.deliveryID, nil))
+            case nil: break
+            }
+            if let configuration = outcome.tokenConfiguration { moves.append((outcome.deliveryID, configuration)) }
+        }
+    }
+
+    var parts:
+        (
+            [DeliveryOutcome], [DeliveryAttempt], [(id: Int64, before: Int64?)], [(id: Int64, configuration: String)]
+        )
+    { (attemptOutcomes, attemptRows, removals, moves) }
 }
