@@ -57,20 +57,12 @@ extension SQLiteStore {
             db,
             sql: "SELECT token FROM device_tokens WHERE app_id = ? AND user_id = ? AND provider = ? ORDER BY registered_at, id",
             arguments: [app, user, provider.rawValue])
+        let payload = BadgePayload.data(badge: queueing.badge)
         for token in tokens {
-            try db.execute(
-                sql: """
-                    INSERT INTO deliveries (app_id, message_id, user_id, device_token, push_id, provider, push_type, priority,
-                        expires_at_ms, state, attempts, next_attempt_at_ms, created_at_ms, updated_at_ms)
-                    VALUES (?, 0, ?, ?, ?, ?, ?, ?, ?, 'pending', 0, ?, ?, ?)
-                    """,
-                arguments: [
-                    app, user, token, UUIDText.lowercase(UUID()), provider.rawValue, BadgePayload.pushType, BadgePayload.priority,
-                    queueing.expiresAtMs, queueing.dueAtMs, nowMs, nowMs,
-                ])
-            try db.execute(
-                sql: "INSERT INTO delivery_payloads (delivery_id, payload) VALUES (?, ?)",
-                arguments: [db.lastInsertedRowID, BadgePayload.data(badge: queueing.badge)])
+            try queueStandalonePush(
+                app: app, user: user, token: token, provider: provider, pushType: BadgePayload.pushType,
+                priority: BadgePayload.priority, expiresAtMs: queueing.expiresAtMs, dueAtMs: queueing.dueAtMs, nowMs: nowMs,
+                payload: payload, db)
         }
         return tokens.count
     }

@@ -45,18 +45,11 @@ extension SQLiteStore {
                     db, sql: "SELECT 1 FROM broadcast_channels WHERE app_id = ? AND channel_id = ?",
                     arguments: [push.appID, push.activityID]) != nil
             else { return false }
-            try db.execute(
-                sql: """
-                    INSERT INTO deliveries (app_id, message_id, user_id, device_token, push_id, provider, push_type, priority,
-                        expires_at_ms, state, attempts, next_attempt_at_ms, created_at_ms, updated_at_ms)
-                    VALUES (?, 0, '', ?, ?, ?, ?, ?, ?, 'pending', 0, ?, ?, ?)
-                    """,
-                arguments: [
-                    push.appID, push.activityID, UUIDText.lowercase(UUID()), push.provider.rawValue, push.pushType, push.priority,
-                    push.expiresAtMs, push.atMs, push.atMs, push.atMs,
-                ])
-            try db.execute(
-                sql: "INSERT INTO delivery_payloads (delivery_id, payload) VALUES (?, ?)", arguments: [db.lastInsertedRowID, push.payload])
+            // No user: a broadcast reaches whoever subscribed to the channel.
+            try Self.queueStandalonePush(
+                app: push.appID, user: "", token: push.activityID, provider: push.provider, pushType: push.pushType,
+                priority: push.priority, expiresAtMs: push.expiresAtMs, dueAtMs: push.atMs, nowMs: push.atMs, payload: push.payload,
+                db)
             return true
         }
     }

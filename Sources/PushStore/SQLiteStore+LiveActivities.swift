@@ -121,18 +121,9 @@ extension SQLiteStore {
 
     /// One push of `push` to `token`, pending at once (message id 0, like a badge push).
     private static func queue(_ push: LiveActivityPush, to token: String, user: String, _ db: Database) throws {
-        try db.execute(
-            sql: """
-                INSERT INTO deliveries (app_id, message_id, user_id, device_token, push_id, provider, push_type, priority,
-                    expires_at_ms, state, attempts, next_attempt_at_ms, created_at_ms, updated_at_ms)
-                VALUES (?, 0, ?, ?, ?, ?, ?, ?, ?, 'pending', 0, ?, ?, ?)
-                """,
-            arguments: [
-                push.appID, user, token, UUIDText.lowercase(UUID()), push.provider.rawValue, push.pushType, push.priority,
-                push.expiresAtMs, push.atMs, push.atMs, push.atMs,
-            ])
-        try db.execute(
-            sql: "INSERT INTO delivery_payloads (delivery_id, payload) VALUES (?, ?)", arguments: [db.lastInsertedRowID, push.payload])
+        try queueStandalonePush(
+            app: push.appID, user: user, token: token, provider: push.provider, pushType: push.pushType, priority: push.priority,
+            expiresAtMs: push.expiresAtMs, dueAtMs: push.atMs, nowMs: push.atMs, payload: push.payload, db)
     }
 
     private static func save(_ record: LiveActivityRecord, _ db: Database) throws {
