@@ -64,12 +64,13 @@ extension PostgresStore {
     {
         let logger = logger
         return try await transaction(.write) { connection in
-            try await Self.lockAndEnsureUser(connection, app: app, user: user, now: nowMs, logger: logger)
+            // Refused before anything is written: another user's id creates no user row either.
             if let existing = try await Self.lockActivity(app: app, id: activityID, connection, logger: logger),
                 !existing.userID.sameBytes(as: user)
             {
                 return nil
             }
+            try await Self.lockAndEnsureUser(connection, app: app, user: user, now: nowMs, logger: logger)
             try await connection.run(
                 """
                 INSERT INTO live_activities (app_id, activity_id, user_id, update_token, token_registered_at, state,

@@ -38,6 +38,7 @@ import Testing
         // No update token yet; then the device registers the activity's.
         #expect(try await store.queueLiveActivityPush(Self.push(.update, at: 2_000)) == .noToken)
         #expect(try await store.registerActivityToken(app: "A", user: "v", activityID: "order-1", token: hexToken(9), nowMs: 3) == nil)
+        #expect(try await store.userExists(app: "A", user: "v") == false, "a refused registration writes nothing")
         let registered = try await store.registerActivityToken(app: "A", user: "u", activityID: "order-1", token: hexToken(4), nowMs: 3)
         #expect(registered?.updateToken == hexToken(4))
         guard case .queued(let updated?, pushes: 1) = try await store.queueLiveActivityPush(Self.push(.update, priority: 10, at: 2_000))
