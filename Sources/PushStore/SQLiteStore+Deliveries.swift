@@ -20,9 +20,10 @@ extension SQLiteStore {
             guard !apps.isEmpty else { return DueClaim(records: [], exhausted: true) }
             let due = try db.cachedStatement(
                 sql: """
-                    SELECT \(DeliveryRecord.columns), p.payload, p.spans, t.configuration
+                    SELECT \(DeliveryRecord.columns), p.payload, p.spans, t.configuration, n.collapse_key
                     FROM deliveries d LEFT JOIN delivery_payloads p ON p.delivery_id = d.id
                     LEFT JOIN device_tokens t ON t.app_id = d.app_id AND t.token = d.device_token
+                    LEFT JOIN notifications n ON d.message_id < 0 AND n.id = -d.message_id
                     WHERE d.state = 'pending' AND d.app_id = ? AND d.next_attempt_at_ms <= ?
                     ORDER BY d.next_attempt_at_ms, d.id LIMIT ?
                     """)
@@ -45,6 +46,7 @@ extension SQLiteStore {
                         row, alone: 18, spans: 19, app: app, messageID: row.int64(2), deliveryID: row.int64(0))
                     var record = try DeliveryRecord(row, payload: payload)
                     record.configuration = row.optionalString(20)
+                    record.collapseKey = row.optionalString(21)
                     claimed.append(record)
                 }
                 if claimed.count - before == room { cut = true }

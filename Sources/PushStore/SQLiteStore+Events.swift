@@ -25,6 +25,13 @@ extension SQLiteStore {
         insertEvent.bind(4, event.acceptedAtMs)
         insertEvent.bind(5, event.senderID)
         guard try insertEvent.run() > 0 else { return nil }
+        return try recordDecisionsAndDeliveries(of: event, db)
+    }
+
+    /// An accepted event's rows besides the event's own: the names the log uses, the skip
+    /// decisions, the deliveries with their payloads, the badges. A notification's batches
+    /// (message id below 0) are written by this too, without an event row.
+    static func recordDecisionsAndDeliveries(of event: AcceptedEvent, _ db: Database) throws -> [Int64] {
         // Each user the log names (the sender, skipped members) is named once in `logged_users`:
         // a probe, and a write only for a new name.
         let name = try db.cachedStatement(

@@ -64,7 +64,7 @@ enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
         "v7_fcm_message_names", "v8_recipient_read_model", "v9_one_due_index", "v10_shared_payloads",
         "v11_prune_by_id", "v12_no_sender_index", "v13_packed_payloads", "v14_credential_issuers", "v15_reader_parity",
         "v16_test_pushes", "v17_console_sessions", "v18_per_app_log", "v19_delivery_provider", "v20_preferences_by_name",
-        "v21_token_configurations", "v22_live_activities", "v23_broadcast_channels",
+        "v21_token_configurations", "v22_live_activities", "v23_broadcast_channels", "v24_notifications",
     ]
 }
 

@@ -9,6 +9,9 @@
 /// a number from -1 to 100): an Android app shows the notification with the message id as its tag.
 public enum CollapseID {
     public static func forMessage(_ messageID: Int64) -> String? {
-        messageID > 0 ? "sendbird-\(messageID)" : nil
+        if messageID > 0 { return "sendbird-\(messageID)" }
+        // A notification of the app's server (`NotificationPayload.messageID`): one per notification.
+        if messageID < 0, messageID != .min { return "notification-\(-messageID)" }
+        return nil
     }
 }

@@ -239,7 +239,7 @@ struct DispatchLoop {
         let push = OutgoingPush(
             pushID: delivery.pushID, deviceToken: delivery.deviceToken, payload: [UInt8](delivery.payload),
             pushType: delivery.pushType, priority: delivery.priority, expiresAtMs: delivery.expiresAtMs,
-            collapseID: CollapseID.forMessage(delivery.messageID), configuration: delivery.configuration)
+            collapseID: delivery.collapseKey ?? CollapseID.forMessage(delivery.messageID), configuration: delivery.configuration)
         let (mailbox, clock) = (self.mailbox, self.clock)
         dispatcher.silence.sent(app: delivery.appID, provider: delivery.provider, nowMs: now)
         submitted[delivery.id] = sender.submit(push, timeout: dispatcher.configuration.requestTimeout) { result in

@@ -30,6 +30,7 @@ enum PushStoreMigrations {
         migrator.registerMigration("v21_token_configurations", migrate: TokenConfigurationSchema.migrate)
         migrator.registerMigration("v22_live_activities", migrate: LiveActivitySchema.migrate)
         migrator.registerMigration("v23_broadcast_channels", migrate: BroadcastChannelSchema.migrate)
+        migrator.registerMigration("v24_notifications", migrate: NotificationSchema.migrate)
         return migrator
     }
 

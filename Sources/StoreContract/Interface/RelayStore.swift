@@ -4,7 +4,7 @@
 /// this protocol, and the store tests run against both.
 public protocol RelayStore: DeviceTokenStore, PreferenceStore, TemplateStore, CredentialStore, RecipientDirectory,
     EventStore, DeliveryQueue, DeliveryLogStore, UserStore, BadgeStore, ConsoleSessionStore, LiveActivityStore,
-    BroadcastChannelStore
+    BroadcastChannelStore, NotificationStore
 {
     /// Where the data lives, for logs: a file path, or a database URL without its password.
     var location: String { get }

@@ -29,6 +29,9 @@ public struct DeliveryRecord: Sendable, Hashable {
     /// The app's provider configuration its token is registered to (`DeviceToken.configuration`):
     /// read from the token when claimed, nil for the app's default.
     public var configuration: String?
+    /// The `apns-collapse-id` its notification asked for (`NewNotification.collapseKey`), read
+    /// when claimed; nil: the message's own (`CollapseID`).
+    public var collapseKey: String?
 
     /// A delivery just inserted by `commitEvents`, as the dispatcher would have claimed it.
     package init(id: Int64, event: AcceptedEvent, delivery d: NewDelivery) {

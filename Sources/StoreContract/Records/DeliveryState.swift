@@ -12,9 +12,11 @@ public enum DeliveryState: Sendable, Hashable, CustomStringConvertible {
     case expired
     /// APNs said the device token is no longer valid.
     case tokenInvalid
+    /// Its notification was cancelled before it was sent.
+    case cancelled
     case unknown(String)
 
-    public static let allKnown: [DeliveryState] = [.pending, .inFlight, .sent, .failed, .expired, .tokenInvalid]
+    public static let allKnown: [DeliveryState] = [.pending, .inFlight, .sent, .failed, .expired, .tokenInvalid, .cancelled]
 
     public init(rawValue: String) {
         self = Self.allKnown.first { $0.rawValue == rawValue } ?? .unknown(rawValue)
@@ -28,6 +30,7 @@ public enum DeliveryState: Sendable, Hashable, CustomStringConvertible {
         case .failed: "failed"
         case .expired: "expired"
         case .tokenInvalid: "token_invalid"
+        case .cancelled: "cancelled"
         case .unknown(let raw): raw
         }
     }

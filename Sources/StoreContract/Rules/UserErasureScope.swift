@@ -24,6 +24,7 @@ public enum UserErasureScope {
 
     /// Tables whose rows `(app_id, user_id)` names go whole, parents last.
     public static let userKeyedTables = [
-        "session_tokens", "badges", "live_activity_start_tokens", "live_activities", "users",
+        "session_tokens", "badges", "live_activity_start_tokens", "live_activities", "topic_subscriptions",
+        "notification_recipients", "users",
     ]
 }
