@@ -38,6 +38,8 @@ public final class RelayApplication: Sendable {
         public var databaseCheck: (@Sendable () async -> String?)?
         public var notifier: SystemdNotifier
         public var environment: ConfigurationEnvironment
+        /// The notifications' fan-out tuning (batch size, hold, poll).
+        public var fanOut = NotificationFanOut.Settings()
 
         public init(
             targets: (any DeliveryTargetProvider)? = nil, dispatcher: DispatcherConfiguration? = nil,
@@ -70,6 +72,10 @@ public final class RelayApplication: Sendable {
     public let testPush: TestPush
     /// Starts, updates and ends Live Activities through the queue, waking the dispatcher.
     let liveActivities: LiveActivities
+    /// Plans notifications of the app's server (`POST /v3/notifications`) batch by batch.
+    public let fanOut: NotificationFanOut
+    /// The notifications API's side: stores them and pokes `fanOut`.
+    let notifications: Notifications
     public let registry: PrometheusCollectorRegistry
     public let notifier: SystemdNotifier
     public let logger: Logger
@@ -126,6 +132,11 @@ public final class RelayApplication: Sendable {
             logger: Logger(label: "push-relay.test-push", factory: { _ in logger.handler }))
         liveActivities = LiveActivities(
             store: api.store, targets: targets, wake: { [dispatcher] in dispatcher.wake() }, clock: seams.clock)
+        fanOut = NotificationFanOut(
+            store: api.store, targets: targets, settings: seams.fanOut, clock: seams.clock,
+            wakeDispatcher: { [dispatcher] in dispatcher.wake() },
+            logger: Logger(label: "push-relay.notifications", factory: { _ in logger.handler }))
+        notifications = Notifications(store: api.store, clock: seams.clock, poke: { [fanOut] in fanOut.poke() })
         self.registry = registry
         // Every operation's series from 0, so that an alert on their increase sees the first error.
         DatabaseErrors.startAtZero()
@@ -184,7 +195,8 @@ public final class RelayApplication: Sendable {
     public func makeRouter() -> Router<RelayRequestContext> {
         api.makeRouter(
             observability: observability, webhook: webhook, testPush: testPush, console: console?.routes,
-            liveActivities: liveActivities)
+            liveActivities: liveActivities,
+            notifications: notifications)
     }
 
     /// The HTTP server on `listen`, running the dispatcher, the pruner and `extraServices` beside
@@ -210,7 +222,7 @@ public final class RelayApplication: Sendable {
                 serverName: "push-relay",
                 availableConnectionsDelegate: connections.acceptLimit
             ),
-            services: [dispatcher, pruner, api.credentials] + (console.map { [$0.history as any Service] } ?? []) + extraServices,
+            services: [dispatcher, pruner, api.credentials, NotificationFanOutService(fanOut: fanOut)] + (console.map { [$0.history as any Service] } ?? []) + extraServices,
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? 0
                 logger.info(

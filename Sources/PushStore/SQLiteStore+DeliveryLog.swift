@@ -40,6 +40,11 @@ extension SQLiteStore {
                         WHERE app_id = ?1 AND message_id > 0 ORDER BY message_id DESC LIMIT ?3)
                     WHERE user_id = ?2
                     UNION ALL
+                    SELECT id FROM (
+                        SELECT id, user_id FROM deliveries INDEXED BY deliveries_on_message
+                        WHERE app_id = ?1 AND message_id < 0 ORDER BY message_id LIMIT ?3)
+                    WHERE user_id = ?2
+                    UNION ALL
                     SELECT id FROM deliveries INDEXED BY deliveries_on_message WHERE app_id = ?1 AND message_id = 0 AND user_id = ?2
                     ORDER BY 1 DESC LIMIT ?4
                     """, arguments: [app, user, PerAppLogWindow.deliveries, max(0, limit)])
@@ -57,11 +62,14 @@ extension SQLiteStore {
             try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT message_id, decision, created_at_ms FROM
-                        (SELECT message_id, user_id, decision, created_at_ms FROM decisions
-                         WHERE app_id = ? ORDER BY message_id DESC LIMIT ?)
-                    WHERE user_id = ? AND decision <> 'push'
-                    ORDER BY created_at_ms DESC, message_id DESC LIMIT ?
+                    SELECT message_id, decision, created_at_ms FROM (
+                        SELECT * FROM (SELECT message_id, user_id, decision, created_at_ms FROM decisions
+                            WHERE app_id = ?1 AND message_id >= 0 ORDER BY message_id DESC LIMIT ?2)
+                        UNION ALL
+                        SELECT * FROM (SELECT message_id, user_id, decision, created_at_ms FROM decisions
+                            WHERE app_id = ?1 AND message_id < 0 ORDER BY message_id LIMIT ?2))
+                    WHERE user_id = ?3 AND decision <> 'push'
+                    ORDER BY created_at_ms DESC, message_id DESC LIMIT ?4
                     """, arguments: [app, PerAppLogWindow.decisions, user, max(0, limit)]
             ).map { SkippedMessage(messageID: $0[0], decision: PushDecision(code: $0[1]), atMs: $0[2]) }
         }

@@ -32,6 +32,9 @@ public struct NotificationPayload: Sendable {
     /// notification's id, negated, so it can never be a chat message's.
     public static func messageID(ofNotification id: Int64) -> Int64 { -id }
 
+    /// The notification a message id names; nil for a chat message's (or a push of none: 0).
+    public static func notificationID(ofMessage id: Int64) -> Int64? { id < 0 && id != .min ? -id : nil }
+
     /// The notification form for `user`.
     public func notification(_ text: NotificationText, user: String) throws(PayloadError) -> PushPayload {
         let tracking = PushTrackingID(messageID: Self.messageID(ofNotification: notificationID), recipient: user)

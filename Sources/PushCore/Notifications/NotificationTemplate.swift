@@ -18,7 +18,9 @@ public struct NotificationTemplate: Sendable, Hashable {
     /// The texts with every placeholder filled in.
     public func render(_ variables: [String: String]) throws(Problem) -> NotificationTexts {
         func fill(_ text: NotificationText) throws(Problem) -> NotificationText {
-            NotificationText(title: try text.title.map { (t: String) throws(Problem) in try Self.fill(t, variables) }, body: try Self.fill(text.body, variables))
+            NotificationText(
+                title: try text.title.map { (t: String) throws(Problem) in try Self.fill(t, variables) },
+                body: try Self.fill(text.body, variables))
         }
         var translations: [String: NotificationText] = [:]
         for (code, text) in texts.translations { translations[code] = try fill(text) }

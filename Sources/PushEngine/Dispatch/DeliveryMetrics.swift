@@ -91,6 +91,17 @@ public enum DeliveryMetrics {
             }
         }
 
+        /// Users of notifications planned, by decision (`push` or the skip reason): bounded labels,
+        /// no notification id.
+        package func notificationUsers(app: String, decision: String, count: Int) {
+            counter("pushrelay_notification_users_total", ["app", "decision"], [app, decision]).increment(by: count)
+        }
+
+        /// Notifications accepted, and those finished (`done`, `cancelled`).
+        package func notification(app: String, state: String) {
+            counter("pushrelay_notifications_total", ["app", "state"], [app, state]).increment()
+        }
+
         package func webhookEvent(category: String, result: String) {
             counter("pushrelay_webhook_events_total", ["category", "result"], [category, result]).increment()
         }

@@ -26,6 +26,8 @@ public struct AppConfiguration: Sendable, Hashable, CustomStringConvertible {
     /// a member, online elsewhere or not) rather than plain "push notifications" (only members
     /// offline on every device). Every provider alike.
     public var multiDevice: Bool
+    /// Notification templates and the pace of large sends (`POST /v3/notifications`).
+    public var notifications: NotificationSettings
 
     /// Shortest accepted API token or webhook secret; Sendbird's tokens are 40 hex characters.
     public static let minimumAPITokenLength = 16
@@ -33,7 +35,7 @@ public struct AppConfiguration: Sendable, Hashable, CustomStringConvertible {
     public init(
         appID: String, apiToken: Secret, webhookSecret: Secret? = nil, providers: ProviderSettingsList = ProviderSettingsList(),
         templates: PushTemplateSet = .sendbirdDefaults, limits: AppLimits = AppLimits(), badgeSync: BadgeSyncSetting? = nil,
-        multiDevice: Bool = false
+        multiDevice: Bool = false, notifications: NotificationSettings = NotificationSettings()
     ) {
         self.appID = appID
         self.apiToken = apiToken
@@ -43,6 +45,7 @@ public struct AppConfiguration: Sendable, Hashable, CustomStringConvertible {
         self.limits = limits
         self.badgeSync = badgeSync
         self.multiDevice = multiDevice
+        self.notifications = notifications
     }
 
     public var description: String { "app \(appID) (api_token \(apiToken))" }

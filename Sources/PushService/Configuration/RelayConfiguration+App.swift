@@ -10,7 +10,7 @@ extension RelayConfiguration {
     {
         let catalog = ProviderCatalog.installed
         try app.allowOnly(
-            Set(["app_id", "api_token", "webhook_secret", "templates", "limits", "badge_sync", "multi_device"])
+            Set(["app_id", "api_token", "webhook_secret", "templates", "limits", "badge_sync", "multi_device", "notifications"])
                 .union(catalog.descriptions.map(\.id.rawValue)))
         guard let appID = try app.string("app_id") else { throw .missingKey(app.name("app_id")) }
         if let problem = IdentifierRules.problem(with: appID) {
@@ -51,7 +51,8 @@ extension RelayConfiguration {
             appID: appID, apiToken: secret, webhookSecret: webhookSecret, providers: providers,
             templates: try app.mapping("templates").map(Self.parseTemplates) ?? PushTemplateSet.sendbirdDefaults,
             limits: try app.mapping("limits").map(Self.parseLimits) ?? AppLimits(), badgeSync: try app.badgeSync("badge_sync"),
-            multiDevice: try Self.multiDevice(app, providers: providers))
+            multiDevice: try Self.multiDevice(app, providers: providers),
+            notifications: try app.mapping("notifications").map(Self.parseNotifications) ?? NotificationSettings())
     }
 
     /// `multi_device`, or its first name `push_when_online` in a provider's section (an app-wide

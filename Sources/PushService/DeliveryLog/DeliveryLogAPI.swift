@@ -25,8 +25,7 @@ struct DeliveryLogAPI: Sendable {
     func register(on v3: RouterGroup<RelayRequestContext>) {
         v3.get("push/deliveries") { request, context in
             let app = try context.requireApp()
-            guard let rawMessage = request.uri.queryParameters["message_id"] else { throw APIError.missing("message_id") }
-            guard let messageID = Int64(String(rawMessage)) else { throw APIError.wrongType("message_id", expected: .integer) }
+            let messageID = try Self.messageID(request)
             let user = try RequestParameter.query("user_id", from: request)
             let log = try await store.deliveryLog(app: app.appID, messageID: messageID, user: user)
             return DeliveryLogBody(log)
@@ -56,6 +55,22 @@ struct DeliveryLogAPI: Sendable {
             let limit = try RequestParameter.limit(from: request, default: 20, range: 1...Self.maximumLimit)
             let skips = try await store.recentSkips(app: app.appID, user: user, limit: limit)
             return SkipListBody(skips: skips.map(SkipBody.init))
+        }
+    }
+
+    /// `message_id`, or `notification_id` (a notification's deliveries carry its id negated:
+    /// `NotificationPayload.messageID`); exactly one.
+    private static func messageID(_ request: Request) throws(APIError) -> Int64 {
+        let query = request.uri.queryParameters
+        switch (query["message_id"], query["notification_id"]) {
+        case (let raw?, nil):
+            guard let id = Int64(String(raw)) else { throw APIError.wrongType("message_id", expected: .integer) }
+            return id
+        case (nil, let raw?):
+            guard let id = Int64(String(raw)), id > 0 else { throw APIError.wrongType("notification_id", expected: .integer) }
+            return NotificationPayload.messageID(ofNotification: id)
+        case (nil, nil): throw APIError.missing("message_id")
+        case (.some, .some): throw APIError.invalidValue("notification_id", "cannot be given with \"message_id\"")
         }
     }
 

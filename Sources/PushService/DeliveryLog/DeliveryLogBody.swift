@@ -9,6 +9,8 @@ import UUIDText
 /// JSON bodies of the delivery log API. Device tokens are redacted (`Redaction`).
 struct DeliveryLogBody: ResponseEncodable {
     var message_id: Int64
+    /// For a notification's push (its message id is the notification's id negated).
+    var notification_id: Int64?
     var user_id: String
     /// `push`, a skip reason code, or nil when the relay has no record of the event.
     var decision: String?
@@ -17,6 +19,7 @@ struct DeliveryLogBody: ResponseEncodable {
 
     init(_ log: MessageDeliveryLog) {
         message_id = log.messageID
+        notification_id = NotificationPayload.notificationID(ofMessage: log.messageID)
         user_id = log.userID
         decision = log.decision?.code
         accepted_at = log.acceptedAtMs
@@ -35,12 +38,14 @@ struct SkipListBody: ResponseEncodable {
 
 struct SkipBody: Encodable {
     var message_id: Int64
+    var notification_id: Int64?
     /// The skip reason's code, as `decision` in the message's log.
     var decision: String
     var accepted_at: Int64
 
     init(_ skip: SkippedMessage) {
         message_id = skip.messageID
+        notification_id = NotificationPayload.notificationID(ofMessage: skip.messageID)
         decision = skip.decision.code
         accepted_at = skip.atMs
     }
@@ -48,6 +53,7 @@ struct SkipBody: Encodable {
 
 struct DeliveryBody: Encodable {
     var message_id: Int64
+    var notification_id: Int64?
     var user_id: String
     var device_token: String
     var state: String
@@ -87,6 +93,7 @@ struct DeliveryBody: Encodable {
     init(_ logged: LoggedDelivery) {
         let d = logged.delivery
         message_id = d.messageID
+        notification_id = NotificationPayload.notificationID(ofMessage: d.messageID)
         user_id = d.userID
         device_token = Redaction.redact(d.deviceToken)
         state = d.state.rawValue

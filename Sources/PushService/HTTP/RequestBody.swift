@@ -24,10 +24,16 @@ extension Request {
     /// A string holding NUL anywhere (a key or a value) is refused with 400151: SQLite's C API
     /// would store it cut at the NUL, and an id cut that way could be another user's.
     func jsonObject(limit: Int) async throws -> JSONObject {
-        let object = try JSONObject.parse(try await collectBody(limit: limit))
+        try await jsonObjectAndBytes(limit: limit).object
+    }
+
+    /// `jsonObject`, with the bytes it was read from (what an `Idempotency-Key` compares).
+    func jsonObjectAndBytes(limit: Int) async throws -> (object: JSONObject, bytes: Data) {
+        let bytes = try await collectBody(limit: limit)
+        let object = try JSONObject.parse(bytes)
         if JSONValue.object(object.fields).containsNUL {
             throw APIError(code: .notAllowedCharacters, message: "Invalid value: a string in the body contains a NUL character.")
         }
-        return object
+        return (object, bytes)
     }
 }

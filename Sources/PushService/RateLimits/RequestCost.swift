@@ -12,6 +12,10 @@ enum RequestCost {
     static let erasure = 50
     /// A page of users (up to 100 rows).
     static let userPage = 5
+    /// A notification's counts: its deliveries and decisions, grouped (up to its whole audience).
+    static let notificationCounts = 50
+    /// A notification or a topic's subscription of up to 10,000 listed users.
+    static let userList = 25
 
     static func units(method: HTTPRequest.Method, path: Substring) -> Int {
         let segments = path.split(separator: "/", omittingEmptySubsequences: true)
@@ -24,6 +28,16 @@ enum RequestCost {
             return erasure
         case (.get, 2) where segments[0] == "v3" && segments[1] == "users":
             return userPage
+        case (.get, 3) where segments[0] == "v3" && segments[1] == "notifications":
+            return notificationCounts
+        case (.get, 3) where segments[0] == "v3" && segments[1] == "topics":
+            return userPage
+        case (.get, 2) where segments[0] == "v3" && segments[1] == "notifications":
+            return userPage
+        case (.post, 2) where segments[0] == "v3" && segments[1] == "notifications":
+            return userList
+        case (.post, 4) where segments[0] == "v3" && segments[1] == "topics" && segments[3] == "subscribers":
+            return userList
         case (.get, 2) where segments[0] == "console" && (segments[1] == "why" || segments[1] == "user"):
             // The console's pages read the same lists.
             return logList

@@ -62,7 +62,7 @@ public struct RelayAPI: Sendable {
     /// given, `POST /v3/push/test` and the operator console under `/console`.
     func makeRouter(
         observability: ObservabilityRoutes, webhook: WebhookIntake?, testPush: TestPush? = nil, console: ConsoleRoutes? = nil,
-        liveActivities: LiveActivities? = nil
+        liveActivities: LiveActivities? = nil, notifications: Notifications? = nil
     ) -> Router<RelayRequestContext> {
         let router = Router(context: RelayRequestContext.self)
         router.add(middleware: SendbirdErrorMiddleware(bodyLimit: configuration.http.maxBodyBytes))
@@ -91,6 +91,10 @@ public struct RelayAPI: Sendable {
             LiveActivitiesAPI(activities: liveActivities, bodyLimit: configuration.http.maxBodyBytes).register(on: v3)
             BroadcastChannelsAPI(activities: liveActivities, bodyLimit: configuration.http.maxBodyBytes).register(on: v3)
         }
+        if let notifications {
+            NotificationsAPI(notifications: notifications, bodyLimit: configuration.http.maxBodyBytes).register(on: v3)
+        }
+        TopicsAPI(store: store, clock: clock, bodyLimit: configuration.http.maxBodyBytes).register(on: v3)
         webhook?.register(on: router)
         console?.register(on: router)
         // Last, once every route is in: the 405 table is read from them.

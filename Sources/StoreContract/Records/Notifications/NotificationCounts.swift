@@ -11,7 +11,8 @@ public struct NotificationCounts: Sendable, Hashable {
     public var acknowledged: Int
     public var opened: Int
 
-    public init(deliveries: [String: Int] = [:], skipped: [String: Int] = [:], pushedUsers: Int = 0, acknowledged: Int = 0, opened: Int = 0) {
+    public init(deliveries: [String: Int] = [:], skipped: [String: Int] = [:], pushedUsers: Int = 0, acknowledged: Int = 0, opened: Int = 0)
+    {
         self.deliveries = deliveries
         self.skipped = skipped
         self.pushedUsers = pushedUsers
