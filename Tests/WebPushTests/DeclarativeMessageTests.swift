@@ -68,4 +68,23 @@ import Testing
         #expect(WebPushAnswer.outcome(status: 403, location: nil, retryAfter: nil, startedAtMs: 5) == .credentialsRefused)
         #expect(WebPushAnswer.expired.result(startedAtMs: 0, latency: .zero).outcome == .tokenDead(.always))
     }
+
+    /// A notification of the app's server: its title and body, its https deep link to open (else the
+    /// app's page), and its details as the notification's `data`.
+    @Test func anAppServersNotificationOpensItsLinkAndCarriesItsDetails() throws {
+        let message = DeclarativeMessage(navigateTemplate: "https://chat.example.com/c/{channel_url}")
+        func render(link: String) throws -> [String: JSONValue]? {
+            let payload =
+                #"{"aps":{"alert":{"title":"Shipped","body":"Order A-17"},"badge":2},"notification":{"id":7,"push_tracking_id":"-7-00","deep_link":"\#(link)","data":{"order":"A-17"}}}"#
+            let rendered = try #require(message.render(notificationPayload: Array(payload.utf8), maximumBytes: 3993))
+            return try JSONValue.parse(Data(rendered.json)).objectValue
+        }
+        let json = try render(link: "https://shop.example.com/orders/A-17")
+        let notification = json?["notification"]?.objectValue
+        #expect(notification?["title"] == .string("Shipped") && notification?["body"] == .string("Order A-17"))
+        #expect(notification?["navigate"] == .string("https://shop.example.com/orders/A-17"))
+        #expect(notification?["data"]?.objectValue?["id"] == .int(7))
+        #expect(notification?["silent"] == .bool(true) && json?["app_badge"] == .int(2) && json?["sendbird"] == nil)
+        #expect(try render(link: "shop://orders/A-17")?["notification"]?.objectValue?["navigate"] == .string("https://chat.example.com/c/"))
+    }
 }

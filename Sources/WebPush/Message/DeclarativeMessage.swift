@@ -30,6 +30,9 @@ struct DeclarativeMessage {
     func render(notificationPayload: [UInt8], maximumBytes: Int) -> Rendered? {
         guard case .object(let payload)? = try? JSONValue.parse(Data(notificationPayload)) else { return nil }
         let aps = payload["aps"]?.objectValue ?? [:]
+        if payload["sendbird"] == nil, let details = payload["notification"]?.objectValue {
+            return render(notification: details, aps: aps, maximumBytes: maximumBytes)
+        }
         let sendbird = payload["sendbird"]?.objectValue ?? [:]
         var message: [String: JSONValue] = ["web_push": .int(8030), "notification": .object(notification(aps: aps, sendbird: sendbird))]
         if case .int(let badge)? = aps["badge"], badge >= 0 { message["app_badge"] = .int(badge) }
@@ -40,6 +43,22 @@ struct DeclarativeMessage {
         message["sendbird"] = .object(Self.essentials(of: sendbird))
         let cut = Array(JSONWriter.data(.object(message)))
         return cut.count <= maximumBytes ? Rendered(json: cut, channel: channel) : nil
+    }
+
+    /// A notification of the app's server (`NotificationPayload`): its title and body, its deep
+    /// link to open when it is an http(s) URL (else the app's page), and its details (id, tracking
+    /// id, the app's data) as the notification's `data`, for a service worker.
+    private func render(notification details: [String: JSONValue], aps: [String: JSONValue], maximumBytes: Int) -> Rendered? {
+        let alert = aps["alert"]?.objectValue ?? [:]
+        let link = details["deep_link"]?.lenientString.flatMap { $0.hasPrefix("https://") || $0.hasPrefix("http://") ? $0 : nil }
+        let notification: [String: JSONValue] = [
+            "title": .string(alert["title"]?.lenientString ?? ""), "body": .string(alert["body"]?.lenientString ?? ""),
+            "navigate": .string(link ?? navigate(channel: "")), "silent": .bool(aps["sound"] == nil), "data": .object(details),
+        ]
+        var message: [String: JSONValue] = ["web_push": .int(8030), "notification": .object(notification)]
+        if case .int(let badge)? = aps["badge"], badge >= 0 { message["app_badge"] = .int(badge) }
+        let json = Array(JSONWriter.data(.object(message)))
+        return json.count <= maximumBytes ? Rendered(json: json, channel: "") : nil
     }
 
     private func notification(aps: [String: JSONValue], sendbird: [String: JSONValue]) -> [String: JSONValue] {
