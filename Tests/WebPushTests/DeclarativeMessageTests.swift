@@ -75,7 +75,7 @@ import Testing
         let message = DeclarativeMessage(navigateTemplate: "https://chat.example.com/c/{channel_url}")
         func render(link: String) throws -> [String: JSONValue]? {
             let payload =
-                #"{"aps":{"alert":{"title":"Shipped","body":"Order A-17"},"badge":2},"notification":{"id":7,"push_tracking_id":"-7-00","deep_link":"\#(link)","data":{"order":"A-17"}}}"#
+                #"{"aps":{"alert":{"title":"Shipped","body":"Order A-17"},"badge":2},"push_notification":{"id":7,"push_tracking_id":"-7-00","deep_link":"\#(link)","data":{"order":"A-17"}}}"#
             let rendered = try #require(message.render(notificationPayload: Array(payload.utf8), maximumBytes: 3993))
             return try JSONValue.parse(Data(rendered.json)).objectValue
         }

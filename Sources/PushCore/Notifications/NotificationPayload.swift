@@ -4,10 +4,10 @@ import Foundation
 ///
 /// - the notification form (APNs, Web Push):
 ///   `{"aps": {"alert": {"title": …, "body": …}, "sound": …, "badge": …, "category": …,
-///   "interruption-level": …}, "notification": {"id": 42, "push_tracking_id": "-42-…",
+///   "interruption-level": …}, "push_notification": {"id": 42, "push_tracking_id": "-42-…",
 ///   "deep_link": …, "data": {…}}}`;
-/// - the data-message form (FCM, HMS): a `data` map `{"title": …, "body": …, "notification": "<the
-///   same notification object as a JSON string>"}`.
+/// - the data-message form (FCM, HMS): a `data` map `{"title": …, "body": …, "push_notification": "<the
+///   same object as a JSON string>"}` (FCM reserves `notification` in a data map).
 ///
 /// `push_tracking_id` names this notification's push to this user, as in a chat push: the device
 /// acknowledges it and reports clicks with it (`POST /v3/sdk/push_delivery`). When a payload is
@@ -50,7 +50,7 @@ public struct NotificationPayload: Sendable {
     {
         let tracking = PushTrackingID(messageID: Self.messageID(ofNotification: notificationID), recipient: user)
         func map(_ text: NotificationText) -> DataMessagePayload {
-            var data = ["body": text.body, "notification": String(decoding: JSONWriter.data(details(tracking)), as: UTF8.self)]
+            var data = ["body": text.body, "push_notification": String(decoding: JSONWriter.data(details(tracking)), as: UTF8.self)]
             if let title = text.title { data["title"] = title }
             return DataMessagePayload(data: data)
         }
@@ -96,10 +96,10 @@ public struct NotificationPayload: Sendable {
         if let badge = content.badge { aps["badge"] = .int(Int64(badge)) }
         if let category = content.category { aps["category"] = .string(category) }
         if let level = content.interruptionLevel { aps["interruption-level"] = .string(level.rawValue) }
-        return Array(JSONWriter.data(.object(["aps": .object(aps), "notification": details(tracking)])))
+        return Array(JSONWriter.data(.object(["aps": .object(aps), "push_notification": details(tracking)])))
     }
 
-    /// The `notification` object: what the app's code on the device reads.
+    /// The `push_notification` object: what the app's code on the device reads.
     private func details(_ tracking: PushTrackingID) -> JSONValue {
         var object: [String: JSONValue] = [
             "id": .int(notificationID), "push_tracking_id": .string(tracking.description),

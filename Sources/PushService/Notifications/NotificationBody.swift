@@ -10,8 +10,6 @@ struct NotificationBody: ResponseEncodable {
     }
 
     struct Counts: Encodable {
-        /// Users planned so far.
-        var users: Int
         var pushed_users: Int
         /// Users not pushed, by reason.
         var skipped: [String: Int]
@@ -33,6 +31,8 @@ struct NotificationBody: ResponseEncodable {
     var collapse_key: String?
     var created_at: Int64
     var finished_at: Int64?
+    /// Users planned so far (decided: pushed or skipped).
+    var planned_users: Int
     var counts: Counts?
 
     init(_ record: NotificationRecord, counts: NotificationCounts? = nil) {
@@ -48,9 +48,10 @@ struct NotificationBody: ResponseEncodable {
         collapse_key = record.request.collapseKey
         created_at = record.request.createdAtMs
         finished_at = record.finishedAtMs
+        planned_users = record.plannedUsers
         self.counts = counts.map { counts in
             Counts(
-                users: record.plannedUsers, pushed_users: counts.pushedUsers, skipped: counts.skipped,
+                pushed_users: counts.pushedUsers, skipped: counts.skipped,
                 deliveries: counts.deliveries, sent: counts.deliveries[DeliveryState.sent.rawValue] ?? 0,
                 failed: counts.deliveries[DeliveryState.failed.rawValue] ?? 0,
                 dead_tokens: counts.deliveries[DeliveryState.tokenInvalid.rawValue] ?? 0, acknowledged: counts.acknowledged,
@@ -64,6 +65,7 @@ struct NotificationBody: ResponseEncodable {
         var first = record
         first.state = record.request.sendAtMs > record.request.createdAtMs ? .scheduled : .sending
         first.finishedAtMs = nil
+        first.plannedUsers = 0
         return NotificationBody(first)
     }
 }

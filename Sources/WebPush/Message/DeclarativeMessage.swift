@@ -30,7 +30,7 @@ struct DeclarativeMessage {
     func render(notificationPayload: [UInt8], maximumBytes: Int) -> Rendered? {
         guard case .object(let payload)? = try? JSONValue.parse(Data(notificationPayload)) else { return nil }
         let aps = payload["aps"]?.objectValue ?? [:]
-        if payload["sendbird"] == nil, let details = payload["notification"]?.objectValue {
+        if payload["sendbird"] == nil, let details = payload["push_notification"]?.objectValue {
             return render(notification: details, aps: aps, maximumBytes: maximumBytes)
         }
         let sendbird = payload["sendbird"]?.objectValue ?? [:]

@@ -21,8 +21,8 @@ import Testing
                     "alert": .object(["title": .string("Shipped"), "body": .string("Order A-17")]), "sound": .string("ding"),
                     "badge": .int(3), "category": .string("ORDER"), "interruption-level": .string("time-sensitive"),
                 ]))
-        #expect(json["notification"]?["id"] == .int(42) && json["notification"]?["deep_link"] == .string("app://orders/A-17"))
-        let tracking = try #require(json["notification"]?["push_tracking_id"]?.lenientString.flatMap(PushTrackingID.init))
+        #expect(json["push_notification"]?["id"] == .int(42) && json["push_notification"]?["deep_link"] == .string("app://orders/A-17"))
+        let tracking = try #require(json["push_notification"]?["push_tracking_id"]?.lenientString.flatMap(PushTrackingID.init))
         #expect(tracking.messageID == -42 && tracking.names("alice"))
     }
 
@@ -34,7 +34,7 @@ import Testing
         #expect(notification.data.count <= 4096 && notification.isShortened && notification.alert.hasSuffix("…"))
         let data = try payload.dataMessage(long.texts.standard, user: "u", rules: [DataMapSize()])
         #expect(data.dataByteCount <= DataMessagePayload.maximumDataBytes && data.data["body"]?.hasSuffix("…") == true)
-        #expect(data.data["title"] == "Shipped" && data.data["notification"]?.contains("\"id\":1") == true)
+        #expect(data.data["title"] == "Shipped" && data.data["push_notification"]?.contains("\"id\":1") == true)
         // Data that leaves no room for even "…" is a skip, not a crash.
         var huge = Self.content
         huge.data = ["blob": .string(String(repeating: "x", count: 5000))]

@@ -121,10 +121,10 @@ import Testing
         let claimed = try await f.claim()
         let payload = try JSONValue.parse(try #require(claimed["de-ios"]?.first).payload)
         #expect(payload["aps"]?["alert"] == json(#"{"title":"Neues","body":"Hallo"}"#))
-        #expect(payload["notification"]?["id"] == .int(record.id))
-        #expect(payload["notification"]?["data"] == json(#"{"order":"A-17"}"#))
+        #expect(payload["push_notification"]?["id"] == .int(record.id))
+        #expect(payload["push_notification"]?["data"] == json(#"{"order":"A-17"}"#))
         #expect(
-            payload["notification"]?["push_tracking_id"] == .string(PushTrackingID(messageID: -record.id, recipient: "de-ios").description))
+            payload["push_notification"]?["push_tracking_id"] == .string(PushTrackingID(messageID: -record.id, recipient: "de-ios").description))
         let data = try JSONValue.parse(try #require(claimed["en-android"]?.first).payload)
         #expect(data["title"] == .string("News") && data["body"] == .string("Hello"))
         // A preferred language the texts lack is passed over for the next one (codes without case).

@@ -103,11 +103,11 @@ import Testing
                 open.body["notifications"]
                     == .array([
                         json(
-                            #"{"notification_id":\#(id),"state":"scheduled","audience":{"topic":"news"},"send_at":\#(at),"collapse_key":"daily","created_at":\#(created.body["created_at"].map(JSONWriter.string) ?? "0")}"#
+                            #"{"notification_id":\#(id),"state":"scheduled","audience":{"topic":"news"},"send_at":\#(at),"collapse_key":"daily","created_at":\#(created.body["created_at"].map(JSONWriter.string) ?? "0"),"planned_users":0}"#
                         )
                     ]))
             let read = try await relay.request(.get, "/v3/notifications/\(id)")
-            #expect(read.body["counts"]?["users"] == .int(0), "\(read.text)")
+            #expect(read.body["planned_users"] == .int(0) && read.body["counts"]?["pushed_users"] == .int(0), "\(read.text)")
             // Another app does not see it.
             #expect(try await relay.request(.get, "/v3/notifications/\(id)", app: TestApps.b).code == 400201)
             #expect(try await relay.request(.post, "/v3/notifications/\(id)/cancel", app: TestApps.b).code == 400201)
