@@ -315,18 +315,21 @@ import Testing
         let db = try await TestDatabase.make(kind)
         let store = try await db.open()
         _ = try await store.registerToken(app: "A", user: "u1", token: hexToken(1), isUnique: false)
-        for user in ["u1", "u2"] { _ = try await store.subscribe(app: "A", topic: "news", users: [user], nowMs: 1) }
+        for user in ["u1", "ghost", "u2"] { _ = try await store.subscribe(app: "A", topic: "news", users: [user], nowMs: 1) }
         _ = try await store.subscribe(app: "B", topic: "news", users: ["u1"], nowMs: 1)
         let n = try await Self.create(store, Self.new(localMinute: 540))
         _ = try await store.claimNotification(owner: "a", nowMs: 1_000, leaseMs: 1_000)
-        let noted = ["u1", "u2"].map { NotedRecipient(userID: $0, dueAtMs: 2_000) }
+        let noted = ["u1", "ghost", "u2"].map { NotedRecipient(userID: $0, dueAtMs: 2_000) }
         #expect(try await store.commitNotificationBatch(Self.batch(n, noted: noted, phase: .due, cursor: "u2")))
 
         #expect(try await store.eraseUser(app: "A", user: "u1"))
         #expect(try await store.topics(app: "A", user: "u1").isEmpty)
         #expect(try await store.topics(app: "B", user: "u1") == ["news"], "another app's user")
+        // Named only by a subscription and a note: still someone to erase.
+        #expect(try await store.eraseUser(app: "A", user: "ghost"))
         #expect(try await store.topicSubscribers(app: "A", topic: "news", after: nil, limit: 10) == ["u2"])
         #expect(try await store.dueRecipients(notificationID: n.id, nowMs: 2_000, limit: 10).map(\.userID) == ["u2"])
+        #expect(try await store.eraseUser(app: "A", user: "ghost") == false)
     }
 
     /// Two relays of a fleet claiming at once, many claims each, never take the same notification
