@@ -82,6 +82,8 @@ extension SQLiteStore {
                         OR EXISTS (SELECT 1 FROM session_tokens WHERE app_id = ?1 AND user_id = ?2)
                         OR EXISTS (SELECT 1 FROM badges WHERE app_id = ?1 AND user_id = ?2)
                         OR EXISTS (SELECT 1 FROM logged_users WHERE app_id = ?1 AND user_id = ?2)
+                        OR EXISTS (SELECT 1 FROM topic_subscriptions WHERE app_id = ?1 AND user_id = ?2)
+                        OR EXISTS (SELECT 1 FROM notification_recipients WHERE app_id = ?1 AND user_id = ?2)
                     """, arguments: [app, user]) ?? false
         }
     }
@@ -217,7 +219,7 @@ struct UserErasure: Sendable {
     var decisionMessages: [Int64]
     /// Messages the user sent (their events' shared payload bytes name them).
     var sentMessages: [Int64]
-    /// A user row, session token or badge row.
+    /// A user row, session token, badge row, topic subscription or noted notification user.
     var hasRegistryRows: Bool
 
     var isEmpty: Bool {
@@ -248,6 +250,8 @@ struct UserErasure: Sendable {
                     SELECT EXISTS (SELECT 1 FROM users WHERE app_id = ?1 AND user_id = ?2)
                         OR EXISTS (SELECT 1 FROM session_tokens WHERE app_id = ?1 AND user_id = ?2)
                         OR EXISTS (SELECT 1 FROM badges WHERE app_id = ?1 AND user_id = ?2)
+                        OR EXISTS (SELECT 1 FROM topic_subscriptions WHERE app_id = ?1 AND user_id = ?2)
+                        OR EXISTS (SELECT 1 FROM notification_recipients WHERE app_id = ?1 AND user_id = ?2)
                     """, arguments: [app, user]) ?? false
         return UserErasure(
             // Without a users row there are none (registering a token makes it; only erasure

@@ -15,7 +15,7 @@ enum DeliveryColumns {
     /// `list` with each column prefixed by `table.`.
     static func prefixed(_ table: String) -> String { PostgresStore.prefixed(table, list) }
 
-    /// A row of `SELECT \(list) [, payload [, the token's configuration]]`.
+    /// A row of `SELECT \(list) [, payload [, the token's configuration [, its notification's collapse key]]]`.
     static func record(_ row: PostgresRow) throws -> DeliveryRecord {
         let (id, app, messageID, user, token, rawAPNsID, pushType, priority, expiresAt, state, attempts, nextAttempt) =
             try row.decode((Int64, String, Int64, String, String, String, String, Int, Int64, String, Int, Int64).self)
@@ -46,6 +46,7 @@ enum DeliveryColumns {
         record.createdAtMs = try columns[15].decode(Int64.self)
         record.updatedAtMs = try columns[16].decode(Int64.self)
         if columns.count > 19 { record.configuration = try columns[19].decode(String?.self) }
+        if columns.count > 20 { record.collapseKey = try columns[20].decode(String?.self) }
         return record
     }
 

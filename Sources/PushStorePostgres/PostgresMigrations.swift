@@ -151,6 +151,9 @@ enum PostgresMigrations {
                 """
             ]
         ),
+        // Notifications of the app's server, the users of a local-time one noted with their times,
+        // and topic subscriptions (SQLite's `v24_notifications`, `PostgresNotificationSchema`).
+        ("v13_notifications", PostgresNotificationSchema.statements),
     ]
 
     /// Applies the pending migrations on `connection`, which the caller closes if this throws.

@@ -70,9 +70,10 @@ extension PostgresStore {
                         FROM picked WHERE d.id = picked.id
                         RETURNING \(unescaped: DeliveryColumns.prefixed("d"))
                     )
-                    SELECT \(unescaped: DeliveryColumns.prefixed("c")), p.payload, t.configuration
+                    SELECT \(unescaped: DeliveryColumns.prefixed("c")), p.payload, t.configuration, n.collapse_key
                     FROM claimed c LEFT JOIN delivery_payloads p ON p.delivery_id = c.id
                     LEFT JOIN device_tokens t ON t.app_id = c.app_id AND t.token = c.device_token
+                    LEFT JOIN notifications n ON c.message_id < 0 AND n.id = -c.message_id
                     ORDER BY c.next_attempt_at_ms, c.id
                     """, logger: logger, DeliveryColumns.record)
                 claimed += taken

@@ -24,9 +24,25 @@ extension PostgresStore {
                 SELECT count(*) FROM inserted
                 """, binds: binds)
         let write: (PostgresConnection) async throws -> Int = { connection in
-            Int(try await connection.value(query, as: Int64.self, logger: self.logger) ?? 0)
+            let inserted = Int(try await connection.value(query, as: Int64.self, logger: self.logger) ?? 0)
+            if let id = page.table.keptID {
+                try await Self.movePastCopiedIDs(table: page.table.name, column: id, connection, logger: self.logger)
+            }
+            return inserted
         }
         return page.table.isRegistry ? try await registryWrite(app: nil, write) : try await transaction(.write, write)
+    }
+
+    /// Moves the table's id sequence past the ids copied into it, never back: the next id the
+    /// target gives is new.
+    private static func movePastCopiedIDs(table: String, column: String, _ connection: PostgresConnection, logger: Logger) async throws {
+        let sequence = "pg_get_serial_sequence('\(table)', '\(column)')"
+        try await connection.run(
+            PostgresQuery(
+                unsafeSQL: """
+                    SELECT setval(\(sequence), max(\(column))) FROM \(table)
+                    HAVING max(\(column)) > COALESCE(pg_sequence_last_value(\(sequence)::regclass), 0)
+                    """), logger: logger)
     }
 
     /// How many of the page's rows are here, by `matchKey`.

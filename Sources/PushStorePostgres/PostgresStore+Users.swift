@@ -82,6 +82,8 @@ extension PostgresStore {
                     OR EXISTS (SELECT 1 FROM badges WHERE app_id = \(app) AND user_id = \(user))
                     OR EXISTS (SELECT 1 FROM events WHERE app_id = \(app) AND sender_id = \(user))
                     OR EXISTS (SELECT 1 FROM decisions WHERE app_id = \(app) AND user_id = \(user))
+                    OR EXISTS (SELECT 1 FROM topic_subscriptions WHERE app_id = \(app) AND user_id = \(user))
+                    OR EXISTS (SELECT 1 FROM notification_recipients WHERE app_id = \(app) AND user_id = \(user))
                 """, as: Bool.self, logger: logger)
         }
         return named == true

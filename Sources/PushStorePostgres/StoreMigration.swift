@@ -3,8 +3,10 @@ import StoreContract
 /// `push-relay migrate-store`: copies an SQLite store, as one snapshot, into a PostgreSQL store
 /// whose schema `PostgresStore.open` has brought up to date: users, device tokens (with their
 /// registration times), preferences, templates, session and API token digests, accepted events
-/// (the webhook dedupe), skip decisions, and every delivery with its payload and attempts (the
-/// queue and the delivery log; one in flight arrives pending with the same apns-id).
+/// (the webhook dedupe), skip decisions, the app server's notifications (with their ids, which
+/// their pushes carry) with their noted users, topic subscriptions, and every delivery with its
+/// payload and attempts (the queue and the delivery log; one in flight arrives pending with the
+/// same apns-id).
 ///
 /// Page by page, one statement each, so memory and each transaction stay bounded whatever the
 /// size. Rows already in the target are left as they are: running it again, or after a run that

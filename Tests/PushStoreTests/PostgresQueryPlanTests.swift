@@ -48,6 +48,23 @@ import Testing
         """,
         "SELECT app_id, message_id, user_id FROM decisions WHERE created_at_ms < 5 LIMIT 10",
         "SELECT app_id, message_id FROM events WHERE created_at_ms < 5 LIMIT 10",
+        // Notifications: the claim and the wake-up, a fan-out's walks, the key, the API's list,
+        // a topic's and a user's subscriptions, the erasure's probes.
+        """
+        SELECT id FROM notifications WHERE state IN ('scheduled', 'sending') AND next_run_at_ms <= 5 \
+        ORDER BY next_run_at_ms, id LIMIT 1 FOR UPDATE SKIP LOCKED
+        """,
+        "SELECT MIN(next_run_at_ms) FROM notifications WHERE state IN ('scheduled', 'sending')",
+        "SELECT user_id FROM topic_subscriptions WHERE app_id = 'a' AND topic = 't' AND user_id > 'u' ORDER BY user_id LIMIT 10",
+        """
+        SELECT user_id, due_at_ms FROM notification_recipients WHERE notification_id = 1 AND due_at_ms <= 5 \
+        ORDER BY due_at_ms, user_id LIMIT 10
+        """,
+        "SELECT id FROM notifications WHERE app_id = 'a' AND idempotency_key = 'k'",
+        "SELECT id FROM notifications WHERE app_id = 'a' AND id < 9 ORDER BY id DESC LIMIT 10",
+        "SELECT topic FROM topic_subscriptions WHERE app_id = 'a' AND user_id = 'u' ORDER BY topic",
+        "DELETE FROM notification_recipients WHERE app_id = 'a' AND user_id = 'u'",
+        "SELECT COUNT(*) FROM deliveries WHERE app_id = 'a' AND message_id = -1",
     ])
     func statementsHaveAnIndex(query: String) async throws {
         let db = try await Self.database.value

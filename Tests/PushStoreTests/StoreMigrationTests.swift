@@ -212,6 +212,59 @@ import Testing
         try await postgres.close()
     }
 
+    /// Notifications keep their ids (their pushes carry -id), with their noted users and the
+    /// topics' subscribers; the target's next notification is numbered after them.
+    @Test func notificationsArriveWithTheirIDs() async throws {
+        let clock = ManualClock()
+        let file = try TemporaryDatabase()
+        let sqlite = try file.open(clock: clock)
+        _ = try await sqlite.subscribe(app: "A", topic: "news", users: ["B", "a", "é", "e\u{301}"], nowMs: 1)
+        var ids: [Int64] = []
+        for key in ["k1", "k2", "k3"] {
+            ids.append(
+                try await NotificationStoreTests.create(sqlite, NotificationStoreTests.new(collapseKey: key, key: key, hash: "h")).id)
+        }
+        let staged = try await NotificationStoreTests.create(sqlite, NotificationStoreTests.new(localMinute: 540))
+        #expect(try await sqlite.cancelNotification(app: "A", id: ids[0], nowMs: 1_000) != nil)
+        let held = try #require(try await sqlite.claimNotification(owner: "sqlite", nowMs: 1_000, leaseMs: 1_000_000))
+        #expect(held.id == ids[1])
+        let batch = NotificationStoreTests.batch(
+            held, owner: "sqlite", deliveries: [NotificationStoreTests.delivery("u1", token: 1)],
+            skips: [("u2", .noToken)], cursor: "u2", count: 2)
+        #expect(try await sqlite.commitNotificationBatch(batch))
+        #expect(try await sqlite.claimNotification(owner: "sqlite", nowMs: 1_000, leaseMs: 1_000_000)?.id == ids[2])
+        #expect(try await sqlite.claimNotification(owner: "sqlite-2", nowMs: 1_000, leaseMs: 1_000_000)?.id == staged.id)
+        let noted = [NotedRecipient(userID: "u1", dueAtMs: 5_000), NotedRecipient(userID: "u2", dueAtMs: 6_000)]
+        #expect(
+            try await sqlite.commitNotificationBatch(
+                NotificationStoreTests.batch(staged, owner: "sqlite-2", noted: noted, phase: .due, cursor: "u3")))
+        let database = try await TestDatabase.make(.postgres)
+        let postgres = try await database.openPostgres(clock: clock)
+
+        let report = try await StoreMigration(source: try SQLiteSnapshot(sqlite), target: postgres, pageSize: 2).run()
+        #expect(report.isComplete)
+        let figures = Dictionary(uniqueKeysWithValues: report.tables.map { ($0.table, $0.source) })
+        #expect(figures["notifications"] == 4 && figures["notification_recipients"] == 2 && figures["topic_subscriptions"] == 4)
+        for id in ids + [staged.id] {
+            #expect(try await postgres.notification(app: "A", id: id) == sqlite.notification(app: "A", id: id))
+        }
+        #expect(
+            try await postgres.createNotification(NotificationStoreTests.new(key: "k3", hash: "h"))
+                == .repeated(
+                    try #require(try await sqlite.notification(app: "A", id: ids[2]))))
+        #expect(try await postgres.dueRecipients(notificationID: staged.id, nowMs: 10_000, limit: 10) == noted)
+        let subscribers = try await postgres.topicSubscribers(app: "A", topic: "news", after: nil, limit: 10)
+        #expect(subscribers.map { Array($0.utf8) } == ["B", "a", "e\u{301}", "é"].map { Array($0.utf8) })
+        #expect(try await postgres.deliveryLog(app: "A", messageID: -held.id, user: "u2").decision == .skip(.noToken))
+        // The SQLite relay's hold is not copied: a relay of the fleet takes the notification on.
+        #expect(try await postgres.claimNotification(owner: "node-a", nowMs: 2_000, leaseMs: 1_000)?.id == ids[2])
+        let pushed = try await postgres.claimDue(nowMs: 2_000, limit: 10)
+        #expect(pushed.map(\.collapseKey) == ["k2"])
+        let next = try await NotificationStoreTests.create(postgres, NotificationStoreTests.new())
+        #expect(next.id > staged.id, "numbered after the copied ones")
+        try await postgres.close()
+    }
+
     /// The snapshot is one moment: what the source gains while the copy runs stays behind.
     @Test func theSourceIsReadAsOneSnapshot() async throws {
         let clock = ManualClock()

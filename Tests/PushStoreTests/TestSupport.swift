@@ -103,7 +103,7 @@ final class TestDatabase: Sendable {
             [
                 "v1_schema", "v2_users_badges_acks", "v3_fcm_message_names", "v4_credential_issuers", "v5_reader_parity", "v6_test_pushes",
                 "v7_console_sessions", "v8_per_app_log", "v9_delivery_provider", "v10_token_configurations",
-                "v11_live_activities", "v12_broadcast_channels",
+                "v11_live_activities", "v12_broadcast_channels", "v13_notifications",
             ]
         }
     }

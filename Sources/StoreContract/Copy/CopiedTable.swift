@@ -19,13 +19,20 @@ public struct CopiedTable: Sendable, Hashable {
     public let matchKey: [String]
     /// Whether a write to it must empty the relays' recipient caches.
     public let isRegistry: Bool
+    /// A generated id copied as it is (others name it), whose sequence the target then moves past
+    /// the ids copied.
+    public let keptID: String?
 
-    package init(_ name: String, _ columns: [(String, Kind)], pageKey: [String], matchKey: [String]? = nil, isRegistry: Bool) {
+    package init(
+        _ name: String, _ columns: [(String, Kind)], pageKey: [String], matchKey: [String]? = nil, isRegistry: Bool,
+        keptID: String? = nil
+    ) {
         self.name = name
         self.columns = columns.map { Column(name: $0.0, kind: $0.1) }
         self.pageKey = pageKey
         self.matchKey = matchKey ?? pageKey
         self.isRegistry = isRegistry
+        self.keptID = keptID
     }
 
     /// Every table but the queue, parents before children (users before their tokens and
@@ -102,6 +109,27 @@ public struct CopiedTable: Sendable, Hashable {
             "decisions",
             [("app_id", .text), ("message_id", .integer), ("user_id", .text), ("decision", .text), ("created_at_ms", .integer)],
             pageKey: ["app_id", "message_id", "user_id"], isRegistry: false),
+        // Notifications keep their ids: their deliveries and decisions carry -id as their message
+        // id. Not their hold: the SQLite relay's means nothing to the fleet, which takes them on
+        // at once. A notification the target numbers the same is not this row.
+        CopiedTable(
+            "notifications",
+            [
+                ("id", .integer), ("app_id", .text), ("state", .text), ("audience_kind", .text), ("audience", .text),
+                ("content", .text), ("collapse_key", .text), ("send_at_ms", .integer), ("local_minute", .integer),
+                ("pushes_per_minute", .integer), ("idempotency_key", .text), ("request_hash", .text), ("phase", .text),
+                ("cursor", .text), ("planned_users", .integer), ("next_run_at_ms", .integer), ("created_at_ms", .integer),
+                ("finished_at_ms", .integer),
+            ],
+            pageKey: ["id"], matchKey: ["id", "app_id", "created_at_ms"], isRegistry: false, keptID: "id"),
+        CopiedTable(
+            "notification_recipients",
+            [("notification_id", .integer), ("due_at_ms", .integer), ("user_id", .text), ("app_id", .text)],
+            pageKey: ["notification_id", "due_at_ms", "user_id"], isRegistry: false),
+        CopiedTable(
+            "topic_subscriptions",
+            [("app_id", .text), ("topic", .text), ("user_id", .text), ("created_at_ms", .integer)],
+            pageKey: ["app_id", "topic", "user_id"], isRegistry: false),
     ]
 
     public var columnNames: [String] { columns.map(\.name) }
