@@ -44,7 +44,10 @@ struct ConsoleChrome: Sendable {
 
     /// The console's pages, in the navigation's order (the test push when the relay has one).
     static func pages(testPush: Bool) -> [(path: String, label: String)] {
-        [("/console/overview", "Overview"), ("/console/why", "Why no push?"), ("/console/user", "Devices")]
+        [
+            ("/console/overview", "Overview"), ("/console/why", "Why no push?"), ("/console/user", "Devices"),
+            ("/console/notifications", "Notifications"),
+        ]
             + (testPush ? [("/console/test-push", "Test push")] : [])
     }
 }

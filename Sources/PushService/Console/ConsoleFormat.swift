@@ -1,4 +1,5 @@
 import Foundation
+import PushCore
 
 /// How the console writes numbers and times: plain, the same on every page, times in UTC.
 enum ConsoleFormat {
@@ -29,6 +30,11 @@ enum ConsoleFormat {
             [.year, .month, .day, .hour, .minute, .second], from: Date(timeIntervalSince1970: Double(ms) / 1000))
         return String(
             format: "%04d-%02d-%02d %02d:%02d:%02d UTC", c.year ?? 0, c.month ?? 0, c.day ?? 0, c.hour ?? 0, c.minute ?? 0, c.second ?? 0)
+    }
+
+    /// A message id as a page names it: a notification of the app's server (its id negated) by its own id.
+    static func message(_ id: Int64) -> String {
+        NotificationPayload.notificationID(ofMessage: id).map { "notification \($0)" } ?? String(id)
     }
 
     /// An optional time; `none` when absent.

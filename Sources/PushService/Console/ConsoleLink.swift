@@ -1,10 +1,14 @@
 import Foundation
+import PushCore
 
 /// Links between the console's pages, with ids percent-encoded as query values (an id may hold
 /// `&`, `#`, `/` or spaces).
 enum ConsoleLink {
     static func why(user: String, message: Int64? = nil) -> String {
-        "/console/why?user_id=\(encoded(user))" + (message.map { "&message_id=\($0)" } ?? "")
+        let message = message.map { id in
+            id < 0 ? "&notification_id=\(NotificationPayload.notificationID(ofMessage: id) ?? 0)" : "&message_id=\(id)"
+        }
+        return "/console/why?user_id=\(encoded(user))" + (message ?? "")
     }
 
     static func user(_ user: String) -> String {

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import PushCore
 
 /// The user id and message id a page is asked about, from its query string as an HTML form
 /// writes it (`+` is a space, then percent escapes), checked by the REST API's rules
@@ -18,6 +19,13 @@ struct ConsoleQuery: Sendable {
                 throw APIError.wrongType("message_id", expected: .integer)
             }
             message = id
+        }
+        // A notification's log (its id, which its deliveries carry negated).
+        if let raw = fields["notification_id"], !raw.isEmpty {
+            guard let id = Int64(raw.trimmingCharacters(in: .whitespaces)), id > 0 else {
+                throw APIError.wrongType("notification_id", expected: .integer)
+            }
+            message = NotificationPayload.messageID(ofNotification: id)
         }
     }
 }

@@ -13,7 +13,7 @@ extension ConsoleRoutes {
             let query = try ConsoleQuery(request)
             var page = WhyPage(
                 chrome: visit.chrome("Why no push?", current: "/console/why"), userID: query.user ?? "",
-                messageID: query.message.map(String.init) ?? "", recent: nil, timeline: nil)
+                messageID: query.message.flatMap { $0 >= 0 ? String($0) : nil } ?? "", recent: nil, timeline: nil)
             if let user = query.user {
                 if let message = query.message {
                     page.timeline = WhyPage.timeline(try await store.deliveryLog(app: visit.app.appID, messageID: message, user: user))

@@ -64,6 +64,7 @@ struct ConsoleRoutes: Sendable {
         registerOverview(on: console)
         registerWhy(on: console)
         registerUser(on: console)
+        registerNotifications(on: console)
         if let testPush { registerTestPush(on: console, testPush: testPush) }
     }
 

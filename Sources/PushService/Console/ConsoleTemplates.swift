@@ -14,6 +14,7 @@ enum ConsoleTemplates {
             ("sign_in", PackageResources.sign_in_mustache), ("error", PackageResources.error_mustache),
             ("overview", PackageResources.overview_mustache), ("why", PackageResources.why_mustache),
             ("user", PackageResources.user_mustache), ("test_push", PackageResources.test_push_mustache),
+            ("notifications", PackageResources.notifications_mustache),
         ]
         for (name, bytes) in sources {
             do {

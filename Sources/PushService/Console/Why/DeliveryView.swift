@@ -68,7 +68,7 @@ struct DeliveryView: Sendable {
     /// The message column of a list: the message id, or what a push without a message was.
     static func messageText(_ logged: LoggedDelivery) -> String {
         let kind = kind(logged)
-        return kind == "push" ? String(logged.delivery.messageID) : kind
+        return kind == "push" ? ConsoleFormat.message(logged.delivery.messageID) : kind
     }
 
     /// The delivery's state, with its last answer when it did not go out.

@@ -62,7 +62,7 @@ struct WhyPage: Sendable {
             },
             skips: skips.map { skip in
                 Recent.Skip(
-                    href: ConsoleLink.why(user: user, message: skip.messageID), messageID: String(skip.messageID),
+                    href: ConsoleLink.why(user: user, message: skip.messageID), messageID: ConsoleFormat.message(skip.messageID),
                     acceptedAt: ConsoleFormat.time(skip.atMs), decision: skip.decision.code, reason: DecisionText.explain(skip.decision))
             }, userHref: ConsoleLink.user(user))
     }
@@ -72,11 +72,12 @@ struct WhyPage: Sendable {
         // Message id 0 is no message: test and badge pushes, which no policy decided.
         if log.messageID == TestDelivery.messageID, pushed {
             return Timeline(
-                messageID: String(log.messageID), userID: log.userID, decision: "no message", reason: DecisionText.noMessage,
+                messageID: "Message \(log.messageID)", userID: log.userID, decision: "no message", reason: DecisionText.noMessage,
                 tone: "muted", acceptedAt: nil, deliveries: log.deliveries.map(DeliveryView.init), userHref: ConsoleLink.user(log.userID))
         }
         return Timeline(
-            messageID: String(log.messageID), userID: log.userID, decision: log.decision?.code ?? "no record",
+            messageID: NotificationPayload.notificationID(ofMessage: log.messageID).map { "Notification \($0)" }
+                ?? "Message \(log.messageID)", userID: log.userID, decision: log.decision?.code ?? "no record",
             reason: DecisionText.explain(log.decision), tone: pushed ? "good" : "bad",
             acceptedAt: log.acceptedAtMs.map { ConsoleFormat.time($0) }, deliveries: log.deliveries.map(DeliveryView.init),
             userHref: ConsoleLink.user(log.userID))
