@@ -230,6 +230,15 @@ extension SQLiteStore {
         }
     }
 
+    @discardableResult
+    public func pruneNotifications(finishedBeforeMs cutoffMs: Int64) async throws -> Int {
+        try await queueWrite { db in
+            try db.execute(
+                sql: "DELETE FROM notifications WHERE state IN ('done', 'cancelled') AND finished_at_ms < ?", arguments: [cutoffMs])
+            return db.changesCount
+        }
+    }
+
     static func notification(row: Row) throws -> NotificationRecord {
         let request = NewNotification(
             appID: row["app_id"], audience: try NotificationAudience(kind: row["audience_kind"], text: row["audience"]),

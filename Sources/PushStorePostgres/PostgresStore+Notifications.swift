@@ -283,6 +283,15 @@ extension PostgresStore {
         }
     }
 
+    @discardableResult
+    public func pruneNotifications(finishedBeforeMs cutoffMs: Int64) async throws -> Int {
+        try await withConnection { connection in
+            try await connection.count(
+                "DELETE FROM notifications WHERE state IN ('done', 'cancelled') AND finished_at_ms < \(cutoffMs) RETURNING 1",
+                logger: logger)
+        }
+    }
+
     /// A row of `SELECT \(notificationColumns)`.
     static func notification(row: PostgresRow) throws -> NotificationRecord {
         let c = row.makeRandomAccess()

@@ -254,6 +254,14 @@ import Testing
         _ = try await store.claimNotification(owner: "a", nowMs: 4_000, leaseMs: 1_000)
         #expect(try await store.commitNotificationBatch(Self.batch(done, finished: true, now: 4_000)))
         #expect(try await store.cancelNotification(app: "A", id: done.id, nowMs: 4_100)?.state == .done)
+
+        // Finished ones go with the log they name; an open one stays whatever its age.
+        let open = try await Self.create(store, Self.new(sendAt: 99_000))
+        #expect(try await store.pruneNotifications(finishedBeforeMs: 3_000) == 1)
+        #expect(try await store.notification(app: "A", id: n.id) == nil)
+        #expect(try await store.notification(app: "A", id: done.id)?.state == .done)
+        #expect(try await store.pruneNotifications(finishedBeforeMs: 100_000) == 1)
+        #expect(try await store.notification(app: "A", id: open.id)?.state == .scheduled)
     }
 
     @Test(arguments: StoreKind.allCases) func countsSayWhatBecameOfTheAudience(kind: StoreKind) async throws {

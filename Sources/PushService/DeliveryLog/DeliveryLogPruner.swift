@@ -46,6 +46,7 @@ public struct DeliveryLogPruner: Service {
         let console = ConsoleSessionRules(idleTimeout: ConsoleConfiguration.allowedSessionIdleTimeout.upperBound)
         try await store.pruneConsoleSessions(cutoff: console.cutoff(nowMs: clock()))
         try await store.pruneLiveActivities(nowMs: clock())
+        try await store.pruneNotifications(finishedBeforeMs: clock() - maximumAge.milliseconds)
         return deleted
     }
 

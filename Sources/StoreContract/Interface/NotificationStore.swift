@@ -53,4 +53,9 @@ public protocol NotificationStore: Sendable {
 
     /// How many users a topic has.
     func subscriberCount(app: String, topic: String) async throws -> Int
+
+    /// Deletes notifications finished (done or cancelled) before `cutoffMs`, as the delivery log
+    /// they name is pruned; returns how many.
+    @discardableResult
+    func pruneNotifications(finishedBeforeMs cutoffMs: Int64) async throws -> Int
 }
