@@ -170,6 +170,17 @@ if [[ "$demo" == yes ]]; then
     echo "not every push reached its mock within 60 s (APNs: ${apns_seen:-no}, FCM: ${fcm_seen:-no}, HMS: ${hms_seen:-no}, Web Push: ${webpush_seen:-no}); see $STATE/push-relay.log" >&2
     exit 1
   fi
+  echo "==> a notification from the app's server to Bob (POST /v3/notifications: not a chat message)"
+  curl -sS -f -X POST "$RELAY/v3/notifications" -H "Api-Token: $API_TOKEN" -H 'Content-Type: application/json' \
+    -d '{"user_ids": ["bob"], "title": "Quick start", "body": "Your first notification", "deep_link": "https://example.com/welcome"}'
+  echo
+  notified=""
+  for _ in $(seq 1 600); do
+    grep -q "Your first notification" "$RECORD" && notified=1 && break
+    sleep 0.1
+  done
+  [[ -n "$notified" ]] || { echo "the notification did not reach apns-mock within 60 s; see $STATE/push-relay.log" >&2; exit 1; }
+  echo "==> the notification reached apns-mock (Bob's iPhone):" && grep "Your first notification" "$RECORD" | head -1
   echo "==> a test push to Bob's four devices: push-relay test-push --config Config/quickstart.yaml --app quickstart-app --user bob"
   "$BIN/push-relay" test-push --config Config/quickstart.yaml --app quickstart-app --user bob
   echo "==> Bob's iPhone is unregistered at apns-mock (its admin API); a test push to it shows the token dead and removes it:"
@@ -220,6 +231,11 @@ PushRelay is running against apns-mock, fcm-mock, hms-mock and webpush-mock. Try
 
   # 4. a test push to Bob's devices, with each mock's answer (POST /v3/push/test does the same)
   $BIN/push-relay test-push --config Config/quickstart.yaml --app quickstart-app --user bob
+
+  # 5. a notification from the app's server (not a chat message) to Bob, then its counts
+  curl -sS -X POST $RELAY/v3/notifications -H 'Api-Token: $API_TOKEN' -H 'Content-Type: application/json' \
+    -d '{"user_ids": ["bob"], "title": "Quick start", "body": "Your first notification"}'
+  curl -sS $RELAY/v3/notifications/1 -H 'Api-Token: $API_TOKEN'
 
   # health, readiness, metrics
   curl -sS $RELAY/health; curl -sS $RELAY/ready; curl -sS $RELAY/metrics

@@ -80,6 +80,11 @@ def test_quickstart_demo_delivers_the_sample_push():
     # The browser's: the declarative message the mock decrypted.
     webpush_line = result.stdout.split("the push reached webpush-mock")[1].splitlines()[1]
     assert '\\"body\\":\\"Alice: Hello from the quick start\\"' in webpush_line, webpush_line
+    # The app's server's notification, on the iPhone as an alert with a title.
+    notified = result.stdout.split("the notification reached apns-mock")[1].splitlines()[1]
+    aps = json.loads(json.loads(notified)["payload"])["aps"] if isinstance(json.loads(notified)["payload"], str) \
+        else json.loads(notified)["payload"]["aps"]
+    assert aps["alert"] == {"title": "Quick start", "body": "Your first notification"}, notified
     # The test push: each mock's answer for Bob's four devices, then the iPhone's dead token.
     tested = result.stdout.split("test push to user bob of app quickstart-app: 4 device(s)")[1]
     rows = {line.split()[0]: line for line in tested.splitlines()[2:6]}
