@@ -251,7 +251,8 @@ let package = Package(
                 .embedInCode("OpenAPI/push-relay.yaml"), .embedInCode("Console/Templates/head.mustache"),
                 .embedInCode("Console/Templates/foot.mustache"), .embedInCode("Console/Templates/sign_in.mustache"),
                 .embedInCode("Console/Templates/error.mustache"), .embedInCode("Console/Templates/overview.mustache"),
-                .embedInCode("Console/Templates/why.mustache"), .embedInCode("Console/Templates/notifications.mustache"), .embedInCode("Console/Templates/user.mustache"),
+                .embedInCode("Console/Templates/why.mustache"), .embedInCode("Console/Templates/notifications.mustache"),
+                .embedInCode("Console/Templates/user.mustache"),
                 .embedInCode("Console/Templates/test_push.mustache"), .embedInCode("Console/Templates/console.css"),
             ]
         ),

@@ -222,7 +222,8 @@ public final class RelayApplication: Sendable {
                 serverName: "push-relay",
                 availableConnectionsDelegate: connections.acceptLimit
             ),
-            services: [dispatcher, pruner, api.credentials, NotificationFanOutService(fanOut: fanOut)] + (console.map { [$0.history as any Service] } ?? []) + extraServices,
+            services: [dispatcher, pruner, api.credentials, NotificationFanOutService(fanOut: fanOut)]
+                + (console.map { [$0.history as any Service] } ?? []) + extraServices,
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? 0
                 logger.info(

@@ -124,7 +124,8 @@ import Testing
         #expect(payload["push_notification"]?["id"] == .int(record.id))
         #expect(payload["push_notification"]?["data"] == json(#"{"order":"A-17"}"#))
         #expect(
-            payload["push_notification"]?["push_tracking_id"] == .string(PushTrackingID(messageID: -record.id, recipient: "de-ios").description))
+            payload["push_notification"]?["push_tracking_id"]
+                == .string(PushTrackingID(messageID: -record.id, recipient: "de-ios").description))
         let data = try JSONValue.parse(try #require(claimed["en-android"]?.first).payload)
         #expect(data["title"] == .string("News") && data["body"] == .string("Hello"))
         // A preferred language the texts lack is passed over for the next one (codes without case).
