@@ -133,7 +133,7 @@ public final class RelayApplication: Sendable {
         liveActivities = LiveActivities(
             store: api.store, targets: targets, wake: { [dispatcher] in dispatcher.wake() }, clock: seams.clock)
         fanOut = NotificationFanOut(
-            store: api.store, targets: targets, settings: seams.fanOut, clock: seams.clock,
+            store: api.store, targets: targets, settings: seams.fanOut, owner: configuration.database.workOwner, clock: seams.clock,
             wakeDispatcher: { [dispatcher] in dispatcher.wake() },
             logger: Logger(label: "push-relay.notifications", factory: { _ in logger.handler }))
         notifications = Notifications(store: api.store, clock: seams.clock, poke: { [fanOut] in fanOut.poke() })

@@ -6,7 +6,8 @@ hms-mock and webpush-mock (webpush-mock decrypts each push), on both stores.
   log, and reached by a time-sensitive one; the same request retried with its `Idempotency-Key`
   sends nothing more; the notification's counts equal what the mocks received.
 - SIGKILL during a fan-out of 100,000 users loses no user: each user is decided exactly once, each
-  device token is pushed, and a push sent again carries the same collapse id.
+  device token is pushed, and a push sent again carries the same collapse id. In a fleet of three
+  relays on PostgreSQL, the relay holding the fan-out dies and another takes it over.
 
 Deadlines are multiples of the time the first notification took (a slow machine gets longer)."""
 
@@ -16,8 +17,8 @@ import time
 import pytest
 import requests
 
-from cluster import (API_TOKEN, FCM_MOCK_BIN, HMS_MOCK_BIN, MOCK_BIN, RELAY_BIN, USERS, WEBPUSH_MOCK_BIN, Cluster, payload,
-                     provider_of, token_for)
+from cluster import (API_TOKEN, FCM_MOCK_BIN, HMS_MOCK_BIN, MOCK_BIN, RELAY_BIN, USERS, WEBPUSH_MOCK_BIN, Cluster, Fleet,
+                     payload, pgcluster, provider_of, token_for)
 
 HEADERS = {"Api-Token": API_TOKEN}
 TEMPLATES = """    notifications:
@@ -61,7 +62,8 @@ def received(cluster: Cluster, notification_id: int) -> list:
 
 
 def notification(cluster: Cluster, notification_id: int) -> dict:
-    r = requests.get(f"{cluster.url}/v3/notifications/{notification_id}", headers=HEADERS, timeout=30)
+    url = cluster.urls()[0] if isinstance(cluster, Fleet) else cluster.url
+    r = requests.get(f"{url}/v3/notifications/{notification_id}", headers=HEADERS, timeout=30)
     assert r.status_code == 200, r.text
     return r.json()
 
@@ -199,3 +201,45 @@ def test_sigkill_during_a_large_fan_out_loses_no_user(tmp_path, store):
             counts["deliveries"].get("sent", 0) == WITH_TOKENS
     finally:
         cluster.stop()
+
+
+@pytest.mark.timeout(600)
+@pytest.mark.skipif(not RELAY_BIN.exists() or not MOCK_BIN.exists(), reason="build first (scripts/test does)")
+def test_a_fleet_goes_on_when_the_relay_holding_the_fan_out_dies(tmp_path):
+    audience, holders_every = 30_000, 100
+    fleet = Fleet(tmp_path, size=3)
+    try:
+        http = requests.Session()
+        http.headers.update(HEADERS)
+        users = [f"u{n:06d}" for n in range(audience)]
+        for start in range(0, audience, 10_000):
+            r = http.post(f"{fleet.url}/v3/topics/everyone/subscribers", json={"user_ids": users[start:start + 10_000]},
+                          timeout=120)
+            assert r.status_code == 200, r.text
+        holders = {users[n]: token_for(n) for n in range(0, audience, holders_every)}
+        for user, token in holders.items():
+            r = http.post(f"{fleet.url}/v3/users/{user}/push/apns", json={"apns_device_token": token}, timeout=30)
+            assert r.status_code == 200, r.text
+        r = http.post(f"{fleet.url}/v3/notifications", json={"topic": "everyone", "body": "Fleet-wide"}, timeout=30)
+        assert r.status_code == 200, r.text
+        nid = r.json()["notification_id"]
+
+        def holder():
+            rows = pgcluster.cluster().psql(fleet.database, f"SELECT lease_owner, planned_users FROM notifications WHERE id = {nid}")
+            return rows[0] if rows else ["", "0"]
+
+        assert wait(lambda: int(holder()[1]) >= audience // 5, 300, step=0.02), holder()
+        owner, planned = holder()
+        if int(planned) < audience:
+            # The holder dies for good: another relay takes the notification once its hold expires.
+            fleet.kill(int(owner.rsplit("-", 1)[1]))
+        assert wait(lambda: notification(fleet, nid)["state"] == "done", 300, step=0.5)
+        read = notification(fleet, nid)
+        counts = read["counts"]
+        print(f"\nfleet: the holder {owner} killed at {planned} of {audience} users; taken over by {holder()[0]}; {counts}")
+        assert read["planned_users"] == audience
+        assert counts["pushed_users"] == len(holders) and counts["skipped"] == {"no_token": audience - len(holders)}
+        assert wait(lambda: {r["deviceToken"] for r in fleet.recorded()} >= set(holders.values()), 120)
+        assert {r["headers"].get("apns-collapse-id") for r in fleet.recorded()} == {f"notification-{nid}"}
+    finally:
+        fleet.stop()

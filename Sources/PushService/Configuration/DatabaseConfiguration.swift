@@ -38,6 +38,16 @@ public struct DatabaseConfiguration: Sendable, Hashable {
         if case .sqlite(let path) = backend { path } else { nil }
     }
 
+    /// Who holds the work this relay takes from the database (a notification's fan-out): the
+    /// node's id in a fleet, so a relay restarted under its id goes on at once; on SQLite, which
+    /// one relay serves, always the same.
+    public var workOwner: String {
+        switch backend {
+        case .sqlite: "local"
+        case .postgres(let settings): settings.nodeID
+        }
+    }
+
     /// For logs: the file, or the server and database (never the password).
     public var location: String {
         switch backend {
