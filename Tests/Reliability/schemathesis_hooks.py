@@ -22,6 +22,7 @@ import hmac
 import itertools
 import json
 import os
+import time
 from pathlib import Path
 from urllib.parse import quote, unquote
 
@@ -154,6 +155,14 @@ def token_for_its_path(case) -> None:
         case.body = {**case.body, field[0]: field[1]}
 
 
+def an_open_notification() -> str:
+    """A notification that can still be cancelled: one scheduled a day ahead (to a topic)."""
+    answer = _api("POST", "/v3/notifications",
+                  json={"topic": "fuzz", "body": "x", "send_at": int(time.time() * 1000) + 86_400_000})
+    assert answer.status_code == 200, answer.text
+    return str(answer.json()["notification_id"])
+
+
 @schemathesis.hook
 def before_call(ctx, case, kwargs):
     meta = case.meta
@@ -184,6 +193,8 @@ def before_call(ctx, case, kwargs):
         case.path_parameters = {**(case.path_parameters or {}), "channel_id": a_channel()}
     if case.operation.path.endswith("/broadcast") and isinstance(case.body, dict) and case.body.get("event") != "end":
         case.body = {**case.body, "content_state": case.body.get("content_state") or {}}
+    if case.operation.path == "/v3/notifications/{notification_id}/cancel":
+        case.path_parameters = {**(case.path_parameters or {}), "notification_id": an_open_notification()}
     if case.operation.path in REPORT_PATHS and isinstance(case.body, dict):
         case.body = {**case.body, "device_token": BOB_APNS_TOKEN, "push_tracking_id": push_to_bob()}
 
