@@ -333,7 +333,7 @@ public final class RelayApplication: Sendable {
     static let stopDeadlineAfterGrace: Duration = .seconds(20)
 
     /// SIGHUP: re-reads the configuration file, swaps in new APNs clients and the apps'
-    /// templates. An unreadable or invalid file, or a credential that fails to load, keeps the
+    /// templates (push and notification templates). An unreadable or invalid file, or a credential that fails to load, keeps the
     /// running configuration. Accepted work is in SQLite and is not touched.
     /// Listen address, database, API tokens and webhook secrets are read at start only.
     /// - Returns: whether the new configuration was applied.
@@ -356,6 +356,7 @@ public final class RelayApplication: Sendable {
             return false
         }
         api.templates.replace(with: fresh.apps)
+        api.notificationSettings.replace(with: fresh.apps)
         api.consoleUsers.replace(with: fresh.console.users)
         let running = configuration
         if fresh.listen != running.listen || fresh.database != running.database

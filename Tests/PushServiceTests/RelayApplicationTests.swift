@@ -34,11 +34,15 @@ import Testing
         let withTemplates =
             yaml.replacingOccurrences(of: "com.example.a", with: "com.example.b")
             + "\n    templates: {default: {MESG: \"{sender_name} says {message}\"}}"
+            + "\n    notifications: {pushes_per_minute: 600, templates: {shipped: {body: \"Order {order} shipped\"}}}"
         try withTemplates.write(toFile: path, atomically: true, encoding: .utf8)
         #expect(relay.api.templates.templates(forApp: "app-A") == .sendbirdDefaults)
+        #expect(relay.api.notificationSettings.settings(forApp: "app-A").templates.isEmpty)
         #expect(await relay.reload() == true)
         #expect(relay.targets.target(forApp: "app-A")?.topic == "com.example.b")
         #expect(relay.api.templates.templates(forApp: "app-A").defaultTemplate.mesg == "{sender_name} says {message}")
+        let notifications = relay.api.notificationSettings.settings(forApp: "app-A")
+        #expect(notifications.pushesPerMinute == 600 && notifications.templates["shipped"]?.texts.standard.body == "Order {order} shipped")
         await relay.close()
     }
 

@@ -20,12 +20,19 @@ public struct NotificationPayload: Sendable {
     public let defaultSound: String?
     /// The notification form's limit.
     public let maximumBytes: Int
+    /// `aps.mutable-content: 1`, as in the app's chat pushes (`AppPushOptions.mutableContent`): the
+    /// app's notification service extension runs (and can acknowledge the push).
+    public let mutableContent: Bool
 
-    public init(content: NotificationContent, notificationID: Int64, defaultSound: String?, maximumBytes: Int = 4096) {
+    public init(
+        content: NotificationContent, notificationID: Int64, defaultSound: String?, maximumBytes: Int = 4096,
+        mutableContent: Bool = false
+    ) {
         self.content = content
         self.notificationID = notificationID
         self.defaultSound = defaultSound
         self.maximumBytes = maximumBytes
+        self.mutableContent = mutableContent
     }
 
     /// The message id the notification's deliveries, decisions and tracking ids carry: the
@@ -96,6 +103,7 @@ public struct NotificationPayload: Sendable {
         if let badge = content.badge { aps["badge"] = .int(Int64(badge)) }
         if let category = content.category { aps["category"] = .string(category) }
         if let level = content.interruptionLevel { aps["interruption-level"] = .string(level.rawValue) }
+        if mutableContent { aps["mutable-content"] = .int(1) }
         return Array(JSONWriter.data(.object(["aps": .object(aps), "push_notification": details(tracking)])))
     }
 

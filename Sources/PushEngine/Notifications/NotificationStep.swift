@@ -51,7 +51,7 @@ struct NotificationStep: Sendable {
     ) -> NotificationBatch {
         let payload = NotificationPayload(
             content: content, notificationID: record.id, defaultSound: target.options.defaultSound,
-            maximumBytes: target.options.maxPayloadBytes)
+            maximumBytes: target.options.maxPayloadBytes, mutableContent: target.options.mutableContent)
         let planner = NotificationPlanner(payload: payload, formats: target.formats)
         let plans = planner.plan(users, lookup: RecipientLookup(states), now: Date(timeIntervalSince1970: Double(nowMs) / 1000))
         let timeToLive = content.timeToLiveSeconds.map { Int64($0) * 1000 } ?? target.timeToLive.milliseconds

@@ -8,6 +8,7 @@ import StoreContract
 /// a notification's state and counts; cancels one until it is done.
 struct NotificationsAPI: Sendable {
     let notifications: Notifications
+    let settings: ConfiguredNotificationSettings
     let bodyLimit: Int
 
     /// Largest `limit` of the listing.
@@ -21,7 +22,7 @@ struct NotificationsAPI: Sendable {
             let app = try context.requireApp()
             let key = try Self.key(request)
             let (body, bytes) = try await request.jsonObjectAndBytes(limit: max(bodyLimit, NotificationRequest.maximumBodyBytes))
-            let parsed = try NotificationRequest(body, settings: app.notifications, nowMs: notifications.clock())
+            let parsed = try NotificationRequest(body, settings: settings.settings(forApp: app.appID), nowMs: notifications.clock())
             let (record, replayed) = try await notifications.create(parsed, app: app.appID, idempotencyKey: key, body: bytes)
             var headers = HTTPFields()
             if replayed { headers[Self.replayed] = "true" }

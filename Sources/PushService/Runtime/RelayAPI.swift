@@ -18,6 +18,8 @@ public struct RelayAPI: Sendable {
     /// The apps' configured templates as they are now: SIGHUP replaces them (`RelayApplication.reload`),
     /// while `configuration.apps[].templates` keeps those read at start. Read templates here.
     public let templates: ConfiguredTemplates
+    /// The apps' `notifications` sections as they are now (SIGHUP replaces them too).
+    public let notificationSettings: ConfiguredNotificationSettings
     /// The database's API tokens and session revocations as this relay knows them: loaded here,
     /// changed by this relay's routes and kept current with the fleet's (`CredentialDirectory`,
     /// which `RelayApplication` runs as a service).
@@ -46,6 +48,7 @@ public struct RelayAPI: Sendable {
         self.store = store
         self.apps = AppRegistry(apps: configuration.apps)
         self.templates = ConfiguredTemplates(apps: configuration.apps)
+        notificationSettings = ConfiguredNotificationSettings(apps: configuration.apps)
         self.credentials = try await CredentialDirectory.load(
             store: store,
             maximumSessionLifetime: configuration.apps.map(\.limits.maxSessionLifetime).max() ?? AppLimits.defaultMaxSessionLifetime,
@@ -92,7 +95,9 @@ public struct RelayAPI: Sendable {
             BroadcastChannelsAPI(activities: liveActivities, bodyLimit: configuration.http.maxBodyBytes).register(on: v3)
         }
         if let notifications {
-            NotificationsAPI(notifications: notifications, bodyLimit: configuration.http.maxBodyBytes).register(on: v3)
+            NotificationsAPI(
+                notifications: notifications, settings: notificationSettings, bodyLimit: configuration.http.maxBodyBytes
+            ).register(on: v3)
         }
         TopicsAPI(store: store, clock: clock, bodyLimit: configuration.http.maxBodyBytes).register(on: v3)
         webhook?.register(on: router)

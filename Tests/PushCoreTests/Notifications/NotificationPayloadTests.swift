@@ -24,6 +24,10 @@ import Testing
         #expect(json["push_notification"]?["id"] == .int(42) && json["push_notification"]?["deep_link"] == .string("app://orders/A-17"))
         let tracking = try #require(json["push_notification"]?["push_tracking_id"]?.lenientString.flatMap(PushTrackingID.init))
         #expect(tracking.messageID == -42 && tracking.names("alice"))
+        // An app whose chat pushes are mutable gets its notifications so too (its service extension runs).
+        let mutable = NotificationPayload(content: Self.content, notificationID: 42, defaultSound: nil, mutableContent: true)
+        let aps = try JSONValue.parse(try mutable.notification(Self.content.texts.standard, user: "alice").data)["aps"]
+        #expect(aps?["mutable-content"] == .int(1))
     }
 
     @Test func theDataFormIsAMapAndBothFitTheirLimitsByCuttingTheBody() throws {
