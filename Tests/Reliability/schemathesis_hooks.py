@@ -57,7 +57,14 @@ def _fnv1a(text: str) -> int:
 
 
 def _api(method: str, path: str, **kwargs):
-    return requests.request(method, RELAY + path, headers={"Api-Token": API_TOKEN}, timeout=30, **kwargs)
+    """One request as the app's server; a 429 (the fuzzer spends the app's request budget too) is
+    retried after the wait it names, a few times."""
+    for _ in range(10):
+        answer = requests.request(method, RELAY + path, headers={"Api-Token": API_TOKEN}, timeout=30, **kwargs)
+        if answer.status_code != 429:
+            return answer
+        time.sleep(min(float(answer.headers.get("Retry-After", "1")), 2))
+    return answer
 
 
 def push_to_bob() -> str:
