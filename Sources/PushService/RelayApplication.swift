@@ -134,7 +134,7 @@ public final class RelayApplication: Sendable {
             store: api.store, targets: targets, wake: { [dispatcher] in dispatcher.wake() }, clock: seams.clock)
         fanOut = NotificationFanOut(
             store: api.store, targets: targets, settings: seams.fanOut, owner: configuration.database.workOwner, clock: seams.clock,
-            wakeDispatcher: { [dispatcher] in dispatcher.wake() },
+            wakeDispatcher: { [dispatcher] in dispatcher.wake() }, backlog: dispatcher.backlog,
             logger: Logger(label: "push-relay.notifications", factory: { _ in logger.handler }))
         notifications = Notifications(store: api.store, clock: seams.clock, poke: { [fanOut] in fanOut.poke() })
         self.registry = registry

@@ -139,6 +139,22 @@ public final class BacklogLedger: Sendable {
             let excess = after - allowed
             return .refuse(retryAfterSeconds: max(1, (excess + capacity - 1) / capacity))
         }
+
+        /// Whether a notification's fan-out may queue `count` more pushes for `app`: only within
+        /// `fanOutShare` of the promise, so the app's chat webhooks keep the rest; else how long to
+        /// wait (ms) for enough to leave. A fan-out with nothing of its app waiting always goes on.
+        func fanOutWait(app: String, count: Int, nowMs: Int64) -> Int64? {
+            guard maxBacklogMs > 0, count > 0 else { return nil }
+            let capacity = capacity(app: app, nowMs: nowMs)
+            let allowed = Int(Double(Int64(capacity) * maxBacklogMs / 1000) * Self.fanOutShare)
+            let unsent = unsent(app: app)
+            guard unsent + count > allowed, unsent > 0 else { return nil }
+            let excess = Int64(unsent + count - allowed)
+            return min(max(excess * 1000 / Int64(capacity), 100), 5_000)
+        }
+
+        /// The part of an app's backlog promise a fan-out may fill.
+        static let fanOutShare = 0.5
     }
 
     private let state: Mutex<State>
@@ -177,6 +193,11 @@ public final class BacklogLedger: Sendable {
     public func oldestUnsentAgeMs(nowMs: Int64) -> Int64 {
         state.withLock { $0.oldestUnsentMs() }.map { max(0, nowMs - $0) } ?? 0
     }
+    /// `State.fanOutWait`: nil to go on, else the milliseconds to wait.
+    public func fanOutWait(app: String, count: Int, nowMs: Int64) -> Int64? {
+        state.withLock { $0.fanOutWait(app: app, count: count, nowMs: nowMs) }
+    }
+
     public func admit(app: String, count: Int, nowMs: Int64) -> Admission {
         state.withLock { $0.admit(app: app, count: count, nowMs: nowMs) }
     }

@@ -29,6 +29,9 @@ public final class NotificationFanOut: Sendable {
     let owner: String
     let clock: @Sendable () -> Int64
     let wakeDispatcher: @Sendable () -> Void
+    /// The dispatcher's: a fan-out queues within half of each app's backlog promise (chat
+    /// webhooks keep the rest) and counts what it queued.
+    let backlog: BacklogLedger?
     let logger: Logger
     private let wakeup = FanOutWakeup()
     private let metrics = DeliveryMetrics.Handles()
@@ -36,7 +39,8 @@ public final class NotificationFanOut: Sendable {
     public init(
         store: any RelayStore, targets: any DeliveryTargetProvider, settings: Settings = Settings(),
         owner: String = UUID().uuidString, clock: @escaping @Sendable () -> Int64,
-        wakeDispatcher: @escaping @Sendable () -> Void, logger: Logger = Logger(label: "NotificationFanOut")
+        wakeDispatcher: @escaping @Sendable () -> Void, backlog: BacklogLedger? = nil,
+        logger: Logger = Logger(label: "NotificationFanOut")
     ) {
         self.store = store
         self.targets = targets
@@ -44,6 +48,7 @@ public final class NotificationFanOut: Sendable {
         self.owner = owner
         self.clock = clock
         self.wakeDispatcher = wakeDispatcher
+        self.backlog = backlog
         self.logger = logger
     }
 
@@ -93,7 +98,10 @@ public final class NotificationFanOut: Sendable {
         }
         guard try await store.commitNotificationBatch(batch) else { return nil }
         count(batch)
-        if !batch.deliveries.isEmpty { wakeDispatcher() }
+        if !batch.deliveries.isEmpty {
+            backlog?.accepted(app: batch.appID, count: batch.deliveries.count, atMs: batch.nowMs)
+            wakeDispatcher()
+        }
         guard !batch.finished else { return nil }
         var next = record
         next.phase = batch.phase
@@ -108,6 +116,10 @@ public final class NotificationFanOut: Sendable {
         -> NotificationBatch
     {
         let record = step.record
+        // A batch may queue a push per user and device: wait while the app's queue is full enough.
+        if record.phase != .staging, let wait = backlog?.fanOutWait(app: record.appID, count: step.limit, nowMs: step.nowMs) {
+            return step.move(to: record.phase, cursor: record.cursor, nextRunAtMs: step.nowMs + wait)
+        }
         switch record.phase {
         case .audience, .staging:
             let users = try await audience(record, limit: step.limit)

@@ -18,6 +18,21 @@ import Testing
         #expect(state.admit(app: "b", count: 200, nowMs: 0) == .admit)
     }
 
+    /// A notification's fan-out fills at most half of the promise: chat webhooks keep the rest
+    /// (a million-user notification to a slow provider must not get the app's messages refused).
+    @Test func aFanOutLeavesHalfThePromiseToChat() {
+        var state = State(floorPerSecond: 100, maxBacklogMs: 2_000)
+        #expect(state.fanOutWait(app: "a", count: 500, nowMs: 0) == nil, "nothing waits: it goes on")
+        state.accepted(app: "a", count: 60, atMs: 0)
+        #expect(state.fanOutWait(app: "a", count: 40, nowMs: 0) == nil)
+        // 60 + 50 is over half of 200: wait for 10 to leave at 100/s (at least 100 ms).
+        #expect(state.fanOutWait(app: "a", count: 50, nowMs: 0) == 100)
+        #expect(state.fanOutWait(app: "a", count: 500, nowMs: 0) == 4_600)
+        #expect(state.fanOutWait(app: "b", count: 50, nowMs: 0) == nil, "another app's queue is its own")
+        // Chat is still admitted up to the whole promise.
+        #expect(state.admit(app: "a", count: 100, nowMs: 0) == .admit)
+    }
+
     @Test func anEventLargerThanTheAllowanceIsTakenWhenNothingWaits() {
         // 100/s × 1 s = 100 pushes may wait; a 1,000-member event would be refused forever.
         var state = State(floorPerSecond: 100, maxBacklogMs: 1_000)

@@ -35,12 +35,13 @@ import Testing
             ])
         }
 
-        func fanOut(owner: String = "relay-1", batchSize: Int = 3) -> NotificationFanOut {
+        func fanOut(owner: String = "relay-1", batchSize: Int = 3, backlog: BacklogLedger? = nil) -> NotificationFanOut {
             var settings = NotificationFanOut.Settings()
             settings.batchSize = batchSize
             let clock = self.clock
             return NotificationFanOut(
-                store: store, targets: targets, settings: settings, owner: owner, clock: { clock.read() }, wakeDispatcher: {})
+                store: store, targets: targets, settings: settings, owner: owner, clock: { clock.read() }, wakeDispatcher: {},
+                backlog: backlog)
         }
 
         /// Runs the fan-out until nothing is due now.
@@ -218,6 +219,30 @@ import Testing
         f.clock.set(stored.nextRunAtMs)
         try await f.drain(f.fanOut())
         #expect(try await f.store.notificationCounts(app: Self.app, id: record.id).pushedUsers == 4)
+    }
+
+    /// The fan-out fills at most half of the app's backlog promise, so its chat webhooks are not
+    /// refused behind a large notification, and counts what it queued.
+    @Test func aFullQueueHoldsTheFanOutBackAndItCountsWhatItQueues() async throws {
+        let f = try Fixture()
+        defer { f.close() }
+        let users = (0..<6).map { "u\($0)" }
+        for (n, user) in users.enumerated() { try await f.user(user, tokens: [(apnsToken(n), .apns)]) }
+        let record = try await f.create(.listing(users), content: Self.hello)
+        let backlog = BacklogLedger(maxBacklog: .seconds(2), floorPerSecond: 2)
+        let fanOut = f.fanOut(batchSize: 3, backlog: backlog)
+        try await f.drain(fanOut)
+        // 3 queued (the first batch, with nothing waiting); 3 more would pass half of 2/s × 2 s.
+        #expect(backlog.unsent(app: Self.app) == 3)
+        #expect(try await f.store.notificationCounts(app: Self.app, id: record.id).pushedUsers == 3)
+        let waiting = try #require(try await f.store.notification(app: Self.app, id: record.id))
+        #expect(waiting.nextRunAtMs > f.clock.read() && waiting.state == .sending)
+        backlog.finished(app: Self.app, nowMs: f.clock.read())
+        backlog.finished(app: Self.app, nowMs: f.clock.read())
+        backlog.finished(app: Self.app, nowMs: f.clock.read())
+        f.clock.set(waiting.nextRunAtMs)
+        try await f.drain(fanOut)
+        #expect(try await f.store.notificationCounts(app: Self.app, id: record.id).pushedUsers == 6)
     }
 
     @Test func cancellingStopsThePlanningAndDropsWaitingPushes() async throws {
