@@ -59,8 +59,9 @@ public final class NotificationFanOut: Sendable {
     public func run() async {
         while !Task.isCancelled {
             do {
-                if try await runOnce() { continue }
+                // A read first: an idle relay takes no write transaction (the webhook's writer) per poll.
                 let next = try await store.nextNotificationRunAtMs()
+                if let next, next <= clock(), try await runOnce() { continue }
                 let wait = next.map { Duration.milliseconds(max(0, $0 - clock())) } ?? settings.poll
                 await wakeup.wait(atMost: min(wait, settings.poll))
             } catch {
