@@ -7,10 +7,12 @@ public struct NotificationPlanner: Sendable {
     public let payload: NotificationPayload
     /// Where the app can push, and the payload format of each.
     public let formats: [PushProvider: PayloadFormat]
+    private let texts: NotificationTextIndex
 
     public init(payload: NotificationPayload, formats: [PushProvider: PayloadFormat]) {
         self.payload = payload
         self.formats = formats
+        texts = NotificationTextIndex(payload.content.texts)
     }
 
     /// A plan per user, in the order given; a user listed twice (the same bytes) is planned once.
@@ -31,7 +33,7 @@ public struct NotificationPlanner: Sendable {
             preferences: state.preferences, deviceTokenCount: tokens.count, timeSensitive: payload.content.isTimeSensitive,
             now: now)
         guard decision == .push else { return RecipientPlan(userID: user, decision: decision) }
-        let text = payload.content.texts.text(for: state.languages)
+        let text = texts.text(for: state.languages)
         let dataProviders = Set(tokens.lazy.map(\.provider).filter { self.formats[$0]?.dataMessageRule != nil })
         do {
             let notification = try payload.notification(text, user: user)

@@ -22,17 +22,9 @@ public struct NotificationTexts: Sendable, Hashable {
         self.translations = translations
     }
 
-    /// The text `languages` read: one lookup per preferred language (at most four).
+    /// The text `languages` read (`NotificationTextIndex`, made once for many readers).
     public func text(for languages: PreferredLanguages) -> NotificationText {
-        guard !translations.isEmpty else { return standard }
-        for code in languages.codes {
-            // Sorted, so two codes differing only in case resolve the same way on every relay.
-            let folded = PreferredLanguages.folded(code)
-            if let match = translations.keys.sorted().first(where: { PreferredLanguages.folded($0) == folded }) {
-                return translations[match]!
-            }
-        }
-        return standard
+        NotificationTextIndex(self).text(for: languages)
     }
 
     /// Every text, the default first.
