@@ -132,12 +132,12 @@ int main(int argc, char **argv) {
             " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)");
     } else {
         // One statement for the event's rows, the event's columns bound once (as `SQLiteStore` does).
-        char sql[4096] = "INSERT INTO deliveries (id, app_id, message_id, user_id, device_token, apns_id, push_type, priority,"
+        char sql[4096] = "INSERT INTO deliveries (id, app_id, message_id, user_id, device_token, push_id, provider, push_type, priority,"
                          " expires_at_ms, state, attempts, next_attempt_at_ms, created_at_ms, updated_at_ms) VALUES ";
         for (int row = 0; row < PUSHES; row++) {
             char values[160];
             int p = 6 + row * 6;
-            snprintf(values, sizeof values, "%s(?5 + %d, ?1, ?2, ?%d, ?%d, ?%d, ?%d, ?%d, ?%d, ?3, 0, ?4, ?4, ?4)",
+            snprintf(values, sizeof values, "%s(?5 + %d, ?1, ?2, ?%d, ?%d, ?%d, 'apns', ?%d, ?%d, ?%d, ?3, 0, ?4, ?4, ?4)",
                      row ? ", " : "", row, p, p + 1, p + 2, p + 3, p + 4, p + 5);
             strcat(sql, values);
         }
@@ -233,8 +233,9 @@ int main(int argc, char **argv) {
         sqlite3_stmt *due = prepare(db, per_event
             ? "SELECT id, count, app_id, message_id, state, next_attempt_at_ms, created_at_ms, updated_at_ms, pushes FROM push_batches"
               " WHERE state = 'pending' AND app_id = ? AND next_attempt_at_ms <= ? ORDER BY next_attempt_at_ms, id LIMIT ?"
-            : "SELECT d.id, d.app_id, d.message_id, d.user_id, d.device_token, d.apns_id, d.push_type, d.priority, d.expires_at_ms,"
-              " d.state, d.attempts, d.next_attempt_at_ms, d.last_status, d.last_reason, d.sent_at_ms, d.created_at_ms, d.updated_at_ms"
+            : "SELECT d.id, d.app_id, d.message_id, d.user_id, d.device_token, d.push_id, d.push_type, d.priority, d.expires_at_ms,"
+              " d.state, d.attempts, d.next_attempt_at_ms, d.last_status, d.last_reason, d.sent_at_ms, d.created_at_ms, d.updated_at_ms,"
+              " d.provider"
               " FROM deliveries d WHERE d.state = 'pending' AND d.app_id = ? AND d.next_attempt_at_ms <= ?"
               " ORDER BY d.next_attempt_at_ms, d.id LIMIT ?");
         sqlite3_stmt *packed = prepare(db, "SELECT parts FROM packed_payloads WHERE first_delivery_id = ?");
