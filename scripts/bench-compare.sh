@@ -11,7 +11,14 @@
 #      channels of MEMBERS (default 10: sender, 1 online, 8 offline with a token each; 80 % offline)
 #   4. latency under load: an open-loop generator (scripts/bench_openloop.py, latency from each
 #      request's scheduled time) at a tenth and at half of the events/s wrk reached in 3, the two
-#      alternating LAT_ROUNDS times (default 3), and the ratio of the median webhook p99s
+#      alternating LAT_ROUNDS times (default 3), and the ratio of the median webhook p99s; and at
+#      each load the end-to-end wait, webhook accepted -> provider answered (p50 and p99)
+#
+# Between 2 and 3, the floors (FLOORS=0 leaves them out): SQLite's own accept + claim + record of
+# an 8-push event in C and pipeline-bench's stages, FLOOR_ROUNDS times (default 2). With step 2's
+# CPU per push they make the goal the results end with: the whole relay's CPU per event during
+# step 3 (load and drain, by thread group) divided by the sum of its floors. scripts/bench-goal.sh
+# runs this for that figure and checks it against a recorded one.
 #
 #   scripts/bench-compare.sh                    # N=200000 pushes for 1-2, DURATION=20 s for 3
 #   DURATION=30 CONNS=32 scripts/bench-compare.sh
@@ -25,6 +32,8 @@
 #   WAL_FRAMES=1 scripts/bench-compare.sh                     # step 3's WAL frames by table and index (scripts/wal-frames.py)
 #   WRK2=/path/to/wrk2 scripts/bench-compare.sh               # step 4 sent by wrk2 instead (see bench_openloop.py)
 #   MAX_EVENTS=2400 scripts/bench-compare.sh                  # step 4 at 240/s and 1,200/s whatever step 3 reached
+#   LOG_LEVEL=notice scripts/bench-compare.sh                 # the relay without its line per event (what logging costs)
+#   SUMMARY=/tmp/s.json scripts/bench-compare.sh              # the figures as one JSON object as well
 #
 # Needs: h2load (nghttp2-client), nghttpd (nghttp2-server), wrk, sqlite3, python3; release builds.
 set -euo pipefail
@@ -55,6 +64,7 @@ for tool in h2load nghttpd wrk sqlite3 python3; do
 done
 # SCRATCH: the build folder (a release build beside a debug one in .build, say).
 SCRATCH=${SCRATCH:-.build}
+FLOOR_ROUNDS=${FLOOR_ROUNDS:-2}
 bin=$SCRATCH/release
 swift build -c release --scratch-path "$SCRATCH" --product apns-bench >/dev/null
 # RELAY_BIN: another build of the relay (e.g. the previous commit's, from a worktree) to compare.
@@ -83,7 +93,7 @@ echo "== sink nghttpd on :$SINK_PORT; $(date -u +%F); $(nproc) cores"
 # Steps 1 and 2 alternate CLIENT_ROUNDS times and the medians are compared: a single run of
 # either varies by about 15 % on these machines.
 median() { python3 -c 'import statistics, sys; print(statistics.median(float(x) for x in sys.argv[1:]))' "$@"; }
-h2rates=() ones=() pools=()
+h2rates=() ones=() pools=() sends=()
 for round in $(seq "$CLIENT_ROUNDS"); do
   echo "-- 1. h2load, 1 connection x 100 streams, $N requests of $(wc -c < "$work/payload.json") bytes (round $round of $CLIENT_ROUNDS)"
   h2=$(h2load -n "$N" -c 1 -m 100 -d "$work/payload.json" -H 'apns-topic: com.example.pushrelay' \
@@ -92,9 +102,43 @@ for round in $(seq "$CLIENT_ROUNDS"); do
   h2rates+=("$(echo "$h2" | sed -E 's/.* ([0-9.]+) req\/s.*/\1/')")
   echo "-- 2. APNs client, 1 connection and a pool of $POOL (round $round of $CLIENT_ROUNDS)"
   ones+=("$("$bin"/apns-bench --port "$SINK_PORT" --count "$N" --concurrency "$INFLIGHT" --connections 1 | tee /dev/stderr | grep -Eo '[0-9.]+ notifications/s' | head -1 | cut -d' ' -f1)")
-  pools+=("$("$bin"/apns-bench --port "$SINK_PORT" --count "$N" --concurrency "$INFLIGHT" --connections "$POOL" | tee /dev/stderr | grep -Eo '[0-9.]+ notifications/s' | head -1 | cut -d' ' -f1)")
+  pooled=$("$bin"/apns-bench --port "$SINK_PORT" --count "$N" --concurrency "$INFLIGHT" --connections "$POOL" | tee /dev/stderr)
+  pools+=("$(echo "$pooled" | grep -Eo '[0-9.]+ notifications/s' | head -1 | cut -d' ' -f1)")
+  sends+=("$(echo "$pooled" | grep -Eo 'CPU [0-9.]+ µs per push' | cut -d' ' -f2)")
 done
-h2rate=$(median "${h2rates[@]}") one=$(median "${ones[@]}") pool=$(median "${pools[@]}")
+h2rate=$(median "${h2rates[@]}") one=$(median "${ones[@]}") pool=$(median "${pools[@]}") send=$(median "${sends[@]}")
+
+# The floors the relay's CPU per event is held to (FLOORS=0 leaves them out): sending 8 pushes
+# with the project's own client (step 2's pool, CPU per push), SQLite's own accept + claim +
+# record of an 8-push event in C (Benchmarks/sqlite-floor, the relay's schema, a row per push),
+# and parsing an event (pipeline-bench, whose other stages are printed beside their floors).
+parse=0 sqlite_floor=0
+if [ "${FLOORS:-1}" = 1 ]; then
+  echo "-- floors: SQLite's accept + claim + record in C and pipeline-bench's stages, $FLOOR_ROUNDS round(s)"
+  swift build -c release --scratch-path "$SCRATCH" --product pipeline-bench >/dev/null
+  "$bin"/pipeline-bench --schema "$work/schema.sqlite"
+  "${CC:-cc}" -O2 -o "$work/probe" Benchmarks/sqlite-floor/queue_layout_probe.c -lsqlite3
+  for round in $(seq "$FLOOR_ROUNDS"); do
+    for mode in pending in_flight; do
+      TMPDIR=$work "$work/probe" "$work/schema.sqlite" rows 5000 $mode | tee -a "$work/probe.txt"
+    done
+    "$bin"/pipeline-bench 3000 | grep -E 'µs/event' | tee -a "$work/pipeline.txt"
+  done
+  read -r parse sqlite_floor < <(python3 - "$work/probe.txt" "$work/pipeline.txt" <<'PY'
+import re, statistics, sys
+figures = {}
+for line in open(sys.argv[1]):
+    layout, mode, *rest = line.split()
+    for stage, value in zip(rest[0::2], rest[1::2]):
+        if stage in ("accept", "claim", "record"):
+            figures.setdefault((stage, mode), []).append(float(value))
+accept = statistics.median(figures[("accept", "pending")] + figures[("accept", "in_flight")])
+record = statistics.median(figures[("record", "pending")] + figures[("record", "in_flight")])
+parse = statistics.median(float(re.findall(r"([0-9.]+) µs/event CPU", line)[0]) for line in open(sys.argv[2]) if line.startswith("parse"))
+print(f"{parse:.1f} {accept + statistics.median(figures[('claim', 'pending')]) + record:.1f}")
+PY
+)
+fi
 
 echo "-- 3. push-relay serve (default log level, synchronous=FULL), wrk $THREADS threads x $CONNS connections, ${DURATION}s"
 python3 scripts/bench_setup.py relay-config "$work/relay.yaml" "$RELAY_PORT" "$SINK_PORT" "$work/relay.sqlite" "${MAX_BACKLOG:-}"
@@ -113,6 +157,7 @@ wrote_before=$(io wchar) disk_before=$(io write_bytes)
 # Nothing of the harness's own (token files, events) left to write back during the measurement:
 # that writeback delays the relay's fsyncs (see bench_events.py).
 sync
+python3 scripts/thread_cpu.py snapshot "$relay_pid" > "$work/threads-0"
 if [ -n "${PERF_OUT:-}" ]; then
   perf record -g -F 499 -p "$relay_pid" -o "$PERF_OUT" -- sleep "$DURATION" >/dev/null 2>&1 &
 fi
@@ -127,6 +172,11 @@ sent_during=$(( $(q "SELECT COUNT(*) FROM deliveries WHERE state = 'sent'") - se
 load_end=$(date +%s.%N)
 while [ "$(q "SELECT COUNT(*) FROM deliveries WHERE state IN ('pending','in_flight')")" != "0" ]; do sleep 0.2; done
 wrote=$(( $(io wchar) - wrote_before )) disk=$(( $(io write_bytes) - disk_before ))
+# The relay's CPU from the load's start until its queue was empty, per event answered 200.
+python3 scripts/thread_cpu.py snapshot "$relay_pid" > "$work/threads-1"
+accepted_events=$(python3 -c "import re; w = open('$work/wrk.txt').read(); print(int(re.search(r'([0-9]+) requests in', w).group(1)) - int(re.search(r'non-2xx: ([0-9]+)', w).group(1)))")
+python3 scripts/thread_cpu.py diff "$work/threads-0" "$work/threads-1" "$accepted_events" > "$work/threads.txt"
+relay_cpu=$(python3 scripts/thread_cpu.py diff "$work/threads-0" "$work/threads-1" "$accepted_events" --json)
 drained=$(python3 -c "import time; print(f'{time.time() - $load_end:.1f}')")
 # Accepted-to-APNs-answer time of the pushes so far (the relay's own histogram), p50 and p99.
 scrape() { curl -s "http://127.0.0.1:$RELAY_PORT/metrics" > "$1"; }
@@ -174,22 +224,28 @@ print(f'CPUs {100 * (1 - (i1 - i0) / (t1 - t0)):.0f} % busy: the relay {100 * n 
 # One phase, PHASE RATE ROUND: the sender's JSON line and the relay's side go to files.
 open_loop() {
   local phase=$1 rate=$2 round=$3 result cpu_0 cpu_1
-  scrape "$work/metrics-$phase-0.txt"; cpu_0=$(cpu)
+  scrape "$work/metrics-$phase-$round-0.txt"; cpu_0=$(cpu)
   result=$(python3 scripts/bench_openloop.py --port "$RELAY_PORT" --path /webhooks/sendbird/bench-app \
     --events "$work/events-open.txt.$phase.$round" --rate "$rate" --duration "$LAT_DURATION" \
     ${TIMELINE:+--timeline "$TIMELINE-$phase-$((round + 1)).csv"} ${WRK2:+--wrk2 "$WRK2"} | tee /dev/stderr)
-  scrape "$work/metrics-$phase-1.txt"; cpu_1=$(cpu)
+  scrape "$work/metrics-$phase-$round-1.txt"; cpu_1=$(cpu)
   echo "$result" >> "$work/open-$phase.jsonl"
-  echo "round $((round + 1)): $(relay_side "$work/metrics-$phase-0.txt" "$work/metrics-$phase-1.txt" "$cpu_0" "$cpu_1" "$(sender_cpu "$result")")" >> "$work/relay-$phase.txt"
+  echo "round $((round + 1)): $(relay_side "$work/metrics-$phase-$round-0.txt" "$work/metrics-$phase-$round-1.txt" "$cpu_0" "$cpu_1" "$(sender_cpu "$result")")" >> "$work/relay-$phase.txt"
   while [ "$(q "SELECT COUNT(*) FROM deliveries WHERE state IN ('pending','in_flight')")" != "0" ]; do sleep 0.2; done
+  # With the queue empty, every push of the phase has its answer: the end-to-end wait.
+  scrape "$work/metrics-$phase-$round-2.txt"
+  echo "         end to end (webhook accepted -> provider answered) $(python3 scripts/metric_quantiles.py "$work/metrics-$phase-$round-0.txt" "$work/metrics-$phase-$round-2.txt" pushrelay_push_wait_seconds)" >> "$work/relay-$phase.txt"
 }
 for round in $(seq 0 $(( LAT_ROUNDS - 1 ))); do
   open_loop tenth "$tenth" "$round"
   open_loop half "$half" "$round"
 done
 
-python3 - "$h2rate" "$one" "$pool" "$sent_during" "$DURATION" "$work/wrk.txt" "$drained" "$rss" "$work/open-tenth.jsonl" "$work/open-half.jsonl" "$wait_quantiles" "$wrote" "$disk" "$work/relay-tenth.txt" "$work/relay-half.txt" <<'PY'
-import json, re, statistics, sys
+python3 - "$h2rate" "$one" "$pool" "$sent_during" "$DURATION" "$work/wrk.txt" "$drained" "$rss" "$work/open-tenth.jsonl" "$work/open-half.jsonl" "$wait_quantiles" "$wrote" "$disk" "$work/relay-tenth.txt" "$work/relay-half.txt" \
+  "$relay_cpu" "$send" "$sqlite_floor" "$parse" "$work" "$LAT_ROUNDS" "${SUMMARY:-}" <<'PY'
+import glob, json, re, statistics, sys
+sys.path.insert(0, "scripts")
+from metric_quantiles import buckets
 h2, one, pool = (float(x) for x in sys.argv[1:4])
 sent, duration = int(sys.argv[4]), float(sys.argv[5])
 wrk = open(sys.argv[6]).read()
@@ -211,7 +267,7 @@ print(f"push wait (accepted -> APNs answer, pushrelay_push_wait_seconds buckets)
 tenth = [json.loads(line) for line in open(sys.argv[9])]
 half = [json.loads(line) for line in open(sys.argv[10])]
 t99, h99 = statistics.median(r["p99_ms"] for r in tenth), statistics.median(r["p99_ms"] for r in half)
-print(f"webhook p99, open loop      {t99} ms at {tenth[0]['rate']:.0f}/s, {h99} ms at {half[0]['rate']:.0f}/s "
+print(f"webhook p99, open loop      {t99:.2f} ms at {tenth[0]['rate']:.0f}/s, {h99:.2f} ms at {half[0]['rate']:.0f}/s "
       f"= {h99 / t99:.1f} x   (goal <= 3; medians of {len(tenth)} rounds; sent by {tenth[0].get('tool', 'bench_openloop.py')})")
 for n, (t, h) in enumerate(zip(tenth, half), 1):
     print(f"  round {n}: {t['p99_ms']} / {h['p99_ms']} ms = {h['p99_ms'] / t['p99_ms']:.1f} x; non-2xx {t['non_2xx']} / {h['non_2xx']}, "
@@ -221,4 +277,47 @@ print("  in the relay (its histograms, to the bucket), at a tenth:")
 print("".join(f"    {line}" for line in open(sys.argv[14])), end="")
 print("  at half:")
 print("".join(f"    {line}" for line in open(sys.argv[15])), end="")
+
+# End to end, every round of a phase together: webhook accepted -> provider answered (the
+# relay's pushrelay_push_wait_seconds, to the bucket).
+def end_to_end(phase):
+    counts = {}
+    for round in range(int(sys.argv[21])):
+        before = buckets(f"{sys.argv[20]}/metrics-{phase}-{round}-0.txt", "pushrelay_push_wait_seconds")
+        after = buckets(f"{sys.argv[20]}/metrics-{phase}-{round}-2.txt", "pushrelay_push_wait_seconds")
+        for le, n in after.items():
+            counts[le] = counts.get(le, 0) + n - before.get(le, 0)
+    ordered = sorted((float("inf") if le == "+Inf" else float(le), n) for le, n in counts.items())
+    total = ordered[-1][1] if ordered else 0
+    quantile = lambda q: next(le for le, n in ordered if n >= q * total) * 1000 if total else float("nan")
+    return quantile(0.5), quantile(0.99), total
+e2e = {phase: end_to_end(phase) for phase in ("tenth", "half")}
+print("end to end (webhook accepted -> provider answered, to the bucket): "
+      + "; ".join(f"at {'a tenth' if p == 'tenth' else 'half'} p50 <= {e2e[p][0]:g} ms, p99 <= {e2e[p][1]:g} ms over {e2e[p][2]:,.0f} pushes"
+                  for p in e2e))
+within = sum(1 for t, h in zip(tenth, half) if h["p99_ms"] <= 3 * t["p99_ms"])
+print(f"p99 ratio within 3 x in {within} of {len(tenth)} rounds")
+
+relay_cpu = json.loads(sys.argv[16])
+send, sqlite_floor, parse = (float(x) for x in sys.argv[17:20])
+floors = 8 * send + sqlite_floor + parse
+groups = sorted(relay_cpu["groups"].items(), key=lambda item: -item[1])
+print(f"relay CPU per event answered 200 (from the load's start until its queue was empty): {relay_cpu['cpu_us_per_event']:.1f} µs; "
+      + ", ".join(f"{name} {us:.1f}" for name, us in groups[:6]))
+summary = {"relay_cpu_us": relay_cpu["cpu_us_per_event"], "pushes_per_s": round(relay), "relay_per_pooled": round(relay / pool, 3),
+           "p99_tenth_ms": t99, "p99_half_ms": h99, "p99_ratio": round(h99 / t99, 2), "p99_rounds_within_3": within,
+           "rounds": len(tenth), "end_to_end_ms": {p: {"p50": v[0], "p99": v[1]} for p, v in e2e.items()}}
+if parse:
+    print(f"floors: sending 8 pushes {8 * send:.1f} µs (the pooled client, {send:.2f} per push) + SQLite's accept, claim and record "
+          f"{sqlite_floor:.1f} + parsing {parse:.1f} = {floors:.1f} µs")
+    print(f"GOAL: the relay's CPU per event / the sum of its floors = {relay_cpu['cpu_us_per_event']:.1f} / {floors:.1f} "
+          f"= {relay_cpu['cpu_us_per_event'] / floors:.2f} x   (goal <= 1.5)")
+    summary |= {"floors_us": {"send8": round(8 * send, 1), "sqlite": sqlite_floor, "parse": parse, "sum": round(floors, 1)},
+                "goal_quotient": round(relay_cpu["cpu_us_per_event"] / floors, 3)}
+if sys.argv[22]:
+    json.dump(summary, open(sys.argv[22], "w"))
 PY
+if [ -s "$work/pipeline.txt" ]; then
+  echo "-- pipeline-bench's stages (µs CPU per event), each round:"; cat "$work/pipeline.txt"
+fi
+echo "-- the relay's threads from the load's start until its queue was empty:"; cat "$work/threads.txt"

@@ -56,13 +56,7 @@ open_loop() {
 }
 open_loop "$work/warm.txt" 1 >/dev/null
 sync
-# Each thread: its name, CPU ticks (user + system), voluntary and involuntary switches.
-threads() {
-  for task in /proc/"$relay_pid"/task/*; do
-    echo "$(basename "$task") $(tr ' ' _ < "$task/comm") $(awk '{print $14 + $15}' "$task/stat")" \
-      "$(awk '/^voluntary_ctxt/ {v = $2} /^nonvoluntary_ctxt/ {n = $2} END {print v, n}' "$task/status")"
-  done
-}
+threads() { python3 scripts/thread_cpu.py snapshot "$relay_pid"; }
 threads > "$work/before"
 if [ -n "${PERF_OUT:-}" ]; then
   perf record -g -F 499 -p "$relay_pid" -o "$PERF_OUT" -- sleep "$DURATION" >/dev/null 2>&1 &
@@ -71,23 +65,4 @@ fi
 open_loop "$work/measured.txt" "$DURATION"
 if [ -n "${perf_pid:-}" ]; then wait "$perf_pid"; fi
 threads > "$work/after"
-python3 - "$work/before" "$work/after" $((RATE * DURATION)) "$(getconf CLK_TCK)" <<'PY'
-import sys
-before = {line.split()[0]: line.split() for line in open(sys.argv[1])}
-after = {line.split()[0]: line.split() for line in open(sys.argv[2])}
-events, ticks = int(sys.argv[3]), int(sys.argv[4])
-groups = {}
-for tid, (_, name, cpu, vol, invol) in after.items():
-    cpu0, vol0, invol0 = (int(x) for x in before.get(tid, [0, 0, 0, 0, 0])[2:5])
-    group = groups.setdefault(name, [0, 0, 0, 0])
-    group[0] += int(cpu) - cpu0
-    group[1] += int(vol) - vol0
-    group[2] += int(invol) - invol0
-    group[3] += 1
-print(f"{'threads (name as the kernel keeps it)':40} {'n':>3} {'CPU µs/event':>13} {'voluntary/event':>16} {'involuntary/event':>18}")
-total = [0, 0, 0]
-for name, (cpu, vol, invol, count) in sorted(groups.items(), key=lambda item: -item[1][0]):
-    total = [total[0] + cpu, total[1] + vol, total[2] + invol]
-    print(f"{name:40} {count:3} {cpu * 1e6 / ticks / events:13.1f} {vol / events:16.2f} {invol / events:18.2f}")
-print(f"{'all':40} {'':3} {total[0] * 1e6 / ticks / events:13.1f} {total[1] / events:16.2f} {total[2] / events:18.2f}")
-PY
+python3 scripts/thread_cpu.py diff "$work/before" "$work/after" $((RATE * DURATION))

@@ -67,9 +67,11 @@ def relay_config(out, port, sink_port, database, max_backlog=""):
     key = private_key(os.path.dirname(os.path.abspath(out)))
     delivery = f"delivery: {{max_backlog: {max_backlog}}}\n" if max_backlog else ""
     with open(out, "w") as config:
+        # LOG_LEVEL: the relay's log_level (default info, as installed): what its log lines cost.
+        log_level = f"log_level: {os.environ['LOG_LEVEL']}\n" if os.environ.get("LOG_LEVEL") else ""
         config.write(f"""listen: {{host: 127.0.0.1, port: {port}}}
 database: {{path: {database}}}
-{delivery}apps:
+{log_level}{delivery}apps:
   - app_id: bench-app
     api_token: {API_TOKEN}
     apns:

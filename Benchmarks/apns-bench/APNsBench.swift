@@ -45,6 +45,7 @@ struct APNsBench: AsyncParsableCommand {
 
         let perWorker = count / concurrency
         let start = ContinuousClock.now
+        let cpuStart = Self.cpuMicroseconds()
         let results = try await withThrowingTaskGroup(of: ([Int64], Int).self) { group in
             for _ in 0..<concurrency {
                 group.addTask {
@@ -71,6 +72,9 @@ struct APNsBench: AsyncParsableCommand {
             return (all, failures)
         }
         let elapsed = ContinuousClock.now - start
+        // The process's CPU per push, threads of the client and of this harness alike: the
+        // sending floor scripts/bench-compare.sh sets beside the whole relay's CPU per event.
+        let cpuPerPush = (Self.cpuMicroseconds() - cpuStart) / Double(max(1, perWorker * concurrency))
         await client.shutdown()
         var latencies = results.0
         latencies.sort()
@@ -81,14 +85,14 @@ struct APNsBench: AsyncParsableCommand {
         let rss = Self.peakRSSKiB()
         if json {
             print(
-                #"{"sent":\#(latencies.count),"failed":\#(results.1),"seconds":\#(seconds),"rate":\#(Int(rate)),"p50_ms":\#(p50),"p99_ms":\#(p99),"peak_rss_kib":\#(rss),"connections":\#(connections),"concurrency":\#(concurrency)}"#
+                #"{"sent":\#(latencies.count),"failed":\#(results.1),"seconds":\#(seconds),"rate":\#(Int(rate)),"p50_ms":\#(p50),"p99_ms":\#(p99),"peak_rss_kib":\#(rss),"cpu_us_per_push":\#(cpuPerPush),"connections":\#(connections),"concurrency":\#(concurrency)}"#
             )
         } else {
             print(
                 String(
                     format:
-                        "sent %d (failed %d) in %.2f s: %.0f notifications/s, p50 %.2f ms, p99 %.2f ms, peak RSS %.1f MiB (%d connection(s), %d in flight)",
-                    latencies.count, results.1, seconds, rate, p50, p99, Double(rss) / 1024, connections, concurrency))
+                        "sent %d (failed %d) in %.2f s: %.0f notifications/s, p50 %.2f ms, p99 %.2f ms, peak RSS %.1f MiB, CPU %.2f µs per push (%d connection(s), %d in flight)",
+                    latencies.count, results.1, seconds, rate, p50, p99, Double(rss) / 1024, cpuPerPush, connections, concurrency))
         }
     }
 
@@ -98,6 +102,14 @@ struct APNsBench: AsyncParsableCommand {
         let tail = #""}}"#
         let filler = String(repeating: "x", count: max(0, size - head.utf8.count - tail.utf8.count))
         return Array((head + filler + tail).utf8)
+    }
+
+    /// User and system CPU time of the whole process so far.
+    static func cpuMicroseconds() -> Double {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        let user = Double(usage.ru_utime.tv_sec) * 1e6 + Double(usage.ru_utime.tv_usec)
+        return user + Double(usage.ru_stime.tv_sec) * 1e6 + Double(usage.ru_stime.tv_usec)
     }
 
     static func peakRSSKiB() -> Int {
