@@ -5,6 +5,12 @@ import PushService
 import PushStore
 import StoreContract
 
+/// Heap allocations of the whole process so far, when Benchmarks/malloc-count's library is
+/// preloaded (`LD_PRELOAD`); nil without it.
+let mallocCount: (@convention(c) () -> UInt)? = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "pushrelay_malloc_count").map {
+    unsafeBitCast($0, to: (@convention(c) () -> UInt).self)
+}
+
 /// CPU time of the whole process (all threads), in microseconds.
 func cpuMicroseconds() -> Double {
     var usage = rusage()
@@ -82,13 +88,16 @@ struct PipelineBench {
             defer { if printTimes { FileHandle.standardError.write(Data("\(name): \(startTime),\(monotonicSeconds())\n".utf8)) } }
             let start = ContinuousClock.now
             let cpuStart = cpuMicroseconds()
+            let mallocsStart = mallocCount?() ?? 0
             try await body()
+            let mallocs = (mallocCount?() ?? 0) - mallocsStart
             let elapsed = ContinuousClock.now - start
             let us = Double(elapsed.components.seconds) * 1e6 + Double(elapsed.components.attoseconds) / 1e12
             let cpu = cpuMicroseconds() - cpuStart
             print(
                 name.padding(toLength: 30, withPad: " ", startingAt: 0)
-                    + String(format: "%8.1f µs/event wall %8.1f µs/event CPU", us / Double(n), cpu / Double(n)))
+                    + String(format: "%8.1f µs/event wall %8.1f µs/event CPU", us / Double(n), cpu / Double(n))
+                    + (mallocCount == nil ? "" : String(format: " %8.1f mallocs/event", Double(mallocs) / Double(n))))
         }
         var events: [WebhookEvent] = []
         await measure("parse + decode") {
