@@ -98,6 +98,23 @@ public struct PayloadBuilder: Sendable {
         translation: String? = nil,
         presentation: Bool = true
     ) throws(PayloadError) -> PushPayload {
+        try mold(
+            prepared: prepared, member: member, alert: preparedAlert, recipientTemplate: recipientTemplate, sound: sound,
+            translation: translation, presentation: presentation
+        ).payload
+    }
+
+    /// `build`'s payload as a mold: with where the member's own values stand in it, so the next
+    /// member of the same kind gets theirs by patching (`PayloadMold`).
+    func mold(
+        prepared: PreparedEvent,
+        member: WebhookMember,
+        alert preparedAlert: PreparedAlert,
+        recipientTemplate: PushTemplateName,
+        sound: String,
+        translation: String? = nil,
+        presentation: Bool = true
+    ) throws(PayloadError) -> PayloadMold {
         let alert = preparedAlert.template
         let limit = options.maxPayloadBytes
         // What every recipient's payload carries alone already passes the limit: refuse before
@@ -281,6 +298,11 @@ private struct Skeleton {
     private let headPartsAt: (Int, Int)
     private let tailPartAt: Int
     private let sharedEnds: (Int, Int, Int, Int)
+    /// Where the member's own values stand: the badge and channel unread count in `head`, the
+    /// others in `tail`.
+    private let headSpots: PayloadMold.Spots
+    private let tailSpots: PayloadMold.Spots
+    private let messageID: Int64
 
     init(
         builder: PayloadBuilder, prepared: PreparedEvent, member: WebhookMember, alert: AlertTemplate,
@@ -291,7 +313,17 @@ private struct Skeleton {
 
         var head: [UInt8] = []
         head.reserveCapacity(256 + prepared.afterChannelUnread.count)
-        if options.badge { JSONWriter.writeMember("badge", .int(Int64(member.totalUnreadMessageCount)), into: &head) }
+        var headSpots = PayloadMold.Spots()
+        messageID = prepared.messageID
+        func write(_ field: PayloadMold.Field, into bytes: inout [UInt8]) -> Range<Int> {
+            let at = bytes.count
+            field.write(member, messageID: prepared.messageID, into: &bytes)
+            return at..<bytes.count
+        }
+        if options.badge {
+            head.append(contentsOf: #","badge":"#.utf8)
+            headSpots.badge = write(.totalUnread, into: &head)
+        }
         if options.contentAvailable { JSONWriter.writeMember("content-available", .int(1), into: &head) }
         if let presentation {
             head.append(contentsOf: presentation.afterContentAvailable)
@@ -306,10 +338,11 @@ private struct Skeleton {
         head.append(UInt8(ascii: "{"))
         let beforeChannelUnreadAt = head.count
         head.append(contentsOf: prepared.beforeChannelUnread)
-        head.append(contentsOf: String(member.channelUnreadMessageCount).utf8)
+        headSpots.channelUnread = write(.channelUnread, into: &head)
         let afterChannelUnreadAt = head.count
         head.append(contentsOf: prepared.afterChannelUnread)
         self.head = head
+        self.headSpots = headSpots
         headPartsAt = (beforeChannelUnreadAt, afterChannelUnreadAt)
         sharedEnds = (prepared.channelUnreadStart, prepared.messageStart, prepared.recipientStart, prepared.sharedBytes.count)
 
@@ -322,20 +355,22 @@ private struct Skeleton {
         tail.reserveCapacity(160 + prepared.afterRecipient.count)
         // Written by hand, keys in sorted order as `JSONWriter` would (tests compare the two):
         // building a dictionary per recipient to sort its keys was a tenth of planning.
+        var tailSpots = PayloadMold.Spots()
         tail.append(contentsOf: #","push_tracking_id":""#.utf8)
-        PushTrackingID(messageID: prepared.messageID, recipient: member.userID).write(into: &tail)
+        tailSpots.trackingID = write(.trackingID, into: &tail)
         tail.append(contentsOf: #"","recipient":{"id":"#.utf8)
-        JSONWriter.writeString(member.userID, into: &tail)
+        tailSpots.userID = write(.userID, into: &tail)
         tail.append(contentsOf: #","name":"#.utf8)
-        JSONWriter.writeString(member.nickname, into: &tail)
+        tailSpots.nickname = write(.nickname, into: &tail)
         tail.append(contentsOf: #","push_template":"#.utf8)
         JSONWriter.writeString(recipientTemplate.rawValue, into: &tail)
         tail.append(UInt8(ascii: "}"))
         tailPartAt = tail.count
         tail.append(contentsOf: prepared.afterRecipient)
-        tail.append(contentsOf: String(member.totalUnreadMessageCount).utf8)
+        tailSpots.unread = write(.totalUnread, into: &tail)
         tail.append(contentsOf: "}}".utf8)
         self.tail = tail
+        self.tailSpots = tailSpots
     }
 
     private static let start = Array(#"{"aps":{"alert":"#.utf8)
@@ -347,8 +382,8 @@ private struct Skeleton {
         Self.start.count + head.count + middle.count + tail.count + 2 + 2 + (alert.title == nil ? Self.null.count : 2)
     }
 
-    /// The payload with `message`, the title and body filled with it.
-    func payload(message: String, title: MessageSlots?, body: MessageSlots, isShortened: Bool) -> PushPayload {
+    /// The payload with `message`, the title and body filled with it, as a mold.
+    func payload(message: String, title: MessageSlots?, body: MessageSlots, isShortened: Bool) -> PayloadMold {
         let renderedBody = body.filled(with: message)
         let renderedTitle = title?.filled(with: message)
         var out: [UInt8] = []
@@ -374,8 +409,10 @@ private struct Skeleton {
             SharedSpan(position: tailStart + tailPartAt, offset: ends.2, length: ends.3 - ends.2),
         ]
         // The root object's closing brace is the last byte; `sendbird` ends just before it.
-        return PushPayload(
+        let payload = PushPayload(
             data: Data(out), alert: renderedBody, title: renderedTitle, message: message,
             isShortened: isShortened, sendbirdRange: sendbirdStart..<(out.count - 1), sharedSpans: spans)
+        let spots = headSpots.moved(by: headStart).merged(withTail: tailSpots.moved(by: tailStart))
+        return PayloadMold(payload: payload, bytes: out, spots: spots, messageID: messageID)
     }
 }

@@ -30,6 +30,8 @@ public struct PushPlanner: Sendable {
         // The alert of each template choice seen so far (nearly always one per event): rendering
         // its slots per recipient was a tenth of planning.
         var alerts: [(choice: PushTemplateName, alert: PreparedAlert)] = []
+        // Each kind of payload built once, the other members' patched from it.
+        var molds = PayloadMolds()
         // Indexed once per event, and only when it has translations.
         let translations = event.message.translations.isEmpty ? nil : MessageTranslations(event.message.translations)
         var seen = Set<ExactID>()
@@ -41,7 +43,8 @@ public struct PushPlanner: Sendable {
             let userPreferences = known.preferences
             let channelPreference = known.channelPreference
             var tokens = known.tokens
-            tokens.removeAll { formats[$0.provider] == nil }
+            // (Copied only when some token has to go.)
+            if tokens.contains(where: { formats[$0.provider] == nil }) { tokens.removeAll { formats[$0.provider] == nil } }
             let decision = policy.decide(
                 event: event, member: member, userPreferences: userPreferences,
                 channelPreference: channelPreference, deviceTokenCount: tokens.count, now: now
@@ -63,8 +66,8 @@ public struct PushPlanner: Sendable {
                 }
                 let sound = PayloadBuilder.sound(channel: channelPreference, user: userPreferences, options: options)
                 let translation = translations.flatMap { known.languages.translation(in: $0) }
-                let payload = try builder.build(
-                    prepared: eventParts, member: member, alert: alert, recipientTemplate: choice, sound: sound,
+                let payload = try molds.payload(
+                    builder: builder, prepared: eventParts, member: member, alert: alert, template: choice, sound: sound,
                     translation: translation)
                 // The data message only for members with a token of a provider taking it, fitted
                 // to those providers' rules.
