@@ -2,6 +2,10 @@ import LogRedaction
 import Foundation
 import Logging
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// One line per event: `level message key=value …`. Under journald (`JOURNAL_STREAM` set) the
 /// line starts with a syslog priority (`<6>`) so the journal records the level, and carries no
 /// timestamp (journald adds its own); elsewhere it starts with an ISO 8601 timestamp.
@@ -22,7 +26,7 @@ public struct JournalLogHandler: LogHandler {
     public init(
         label: String, level: Logger.Level = .info,
         journald: Bool = ProcessInfo.processInfo.environment["JOURNAL_STREAM"] != nil,
-        write: @escaping @Sendable (String) -> Void = { FileHandle.standardError.write(Data($0.utf8)) }
+        write: @escaping @Sendable (String) -> Void = JournalLogHandler.writeToStandardError
     ) {
         self.label = label
         self.logLevel = level
@@ -36,18 +40,45 @@ public struct JournalLogHandler: LogHandler {
     }
 
     public func log(event: LogEvent) {
-        var merged = metadata
-        if let provided = metadataProvider?.get() { merged.merge(provided) { _, new in new } }
-        if let extra = event.metadata { merged.merge(extra) { _, new in new } }
+        // Nearly every line carries only its own metadata: no merged copy then.
+        let provided = metadataProvider?.get()
+        let merged: Logger.Metadata
+        if metadata.isEmpty, provided?.isEmpty ?? true {
+            merged = event.metadata ?? [:]
+        } else {
+            var all = metadata
+            if let provided { all.merge(provided) { _, new in new } }
+            if let extra = event.metadata { all.merge(extra) { _, new in new } }
+            merged = all
+        }
         write(format(level: event.level, message: "\(event.message)", metadata: merged))
+    }
+
+    /// The line's bytes to stderr in one `write` where the kernel takes them (a journal stream, a
+    /// file), without copying them into a `Data` first.
+    public static func writeToStandardError(_ line: String) {
+        var line = line
+        line.withUTF8 { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let written = Glibc.write(STDERR_FILENO, bytes.baseAddress! + offset, bytes.count - offset)
+                if written > 0 {
+                    offset += written
+                } else if written < 0, errno == EINTR {
+                    continue
+                } else {
+                    return  // stderr closed or full: a log line is not worth blocking or crashing for
+                }
+            }
+        }
     }
 
     /// The line for one event, newline included.
     func format(level: Logger.Level, message: String, metadata: Logger.Metadata) -> String {
         var line = underJournald ? "<\(Self.syslogPriority(level))>" : Self.timestamp() + " "
         line += "\(level.rawValue) \(LogText.escape(Redaction.scrub(message)))"
-        for key in metadata.keys.sorted() {
-            let raw = "\(metadata[key]!)"
+        for (key, value) in metadata.sorted(by: { $0.key < $1.key }) {
+            let raw = "\(value)"
             let value = Self.isSecretKey(key) ? Redaction.redact(raw) : Redaction.scrub(raw)
             line += " \(LogText.escape(key))=\(Self.quote(LogText.escape(value)))"
         }
@@ -68,9 +99,14 @@ public struct JournalLogHandler: LogHandler {
     /// Keys whose whole value is a secret or a device token (`api_token`, `device_token`,
     /// `password`, …) — by suffix, so counts such as `token_count` stay readable.
     static func isSecretKey(_ key: String) -> Bool {
-        let lower = key.lowercased()
-        return ["token", "password", "secret", "authorization"].contains { lower.hasSuffix($0) }
+        // By ASCII bytes, case-insensitively, without lowercasing a copy of every key of every line.
+        secretSuffixes.contains { suffix in
+            suffix.count <= key.utf8.count
+                && zip(key.utf8.reversed(), suffix.reversed()).allSatisfy { byte, expected in byte | 0x20 == expected }
+        }
     }
+
+    private static let secretSuffixes = ["token", "password", "secret", "authorization"].map { Array($0.utf8) }
 
     private static func quote(_ value: String) -> String {
         // By bytes: the three are ASCII, so they are never part of another character's bytes.

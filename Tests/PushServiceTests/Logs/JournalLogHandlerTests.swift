@@ -45,6 +45,15 @@ import PushCore
         #expect(lines.all.last == "<6>info pruned password=•••• token_count=3\n")
     }
 
+    @Test func secretKeysAreFoundWhateverTheirCase() {
+        for key in ["api_token", "API_TOKEN", "Device-Token", "password", "X-Authorization", "clientSecret", "token"] {
+            #expect(JournalLogHandler.isSecretKey(key), "\(key)")
+        }
+        for key in ["token_count", "tokens", "oken", "", "passwords", "secretary", "app"] {
+            #expect(!JournalLogHandler.isSecretKey(key), "\(key)")
+        }
+    }
+
     @Test func aMessageStaysOnOneLine() {
         let (logger, lines) = Self.logger(journald: true)
         logger.error("first\nsecond")
