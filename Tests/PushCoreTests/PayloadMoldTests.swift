@@ -72,6 +72,11 @@ import Testing
                     translation: translation
                 ).data)
         }
+        // Canonically equivalent, different bytes: each member gets the sound as they chose it.
+        let composed = try payload(member("frank"), sound: "caf\u{E9}")
+        let decomposed = try payload(member("grace"), sound: "cafe\u{301}")
+        #expect(((composed["aps"] as? [String: Any])?["sound"] as? String)?.utf8.count == 5)
+        #expect(((decomposed["aps"] as? [String: Any])?["sound"] as? String)?.utf8.count == 6)
         let bob = try payload(member("bob"))
         let carol = try payload(member("carol"))
         let translated = try payload(member("dave"), translation: "bonjour")
