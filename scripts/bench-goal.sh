@@ -18,6 +18,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mode=${1:-}
+case "$mode" in
+  "" | --check) ;;
+  --record) python3 -c 'import sys; n = float(sys.argv[1]); sys.exit(not 0 <= n < 1)' "${2:-x}" 2>/dev/null \
+    || { echo "bench-goal: --record takes the measured noise as a fraction, e.g. --record 0.15" >&2; exit 2; } ;;
+  *) echo "usage: scripts/bench-goal.sh [--check | --record NOISE]" >&2; exit 2 ;;
+esac
 baseline=Benchmarks/goal-baseline.json
 summary=$(mktemp)
 trap 'rm -f "$summary"' EXIT
