@@ -404,6 +404,13 @@ let package = Package(
             path: "Benchmarks/relay-bench"
         ),
         .executableTarget(
+            name: "http-floor",
+            dependencies: [
+                .product(name: "Hummingbird", package: "hummingbird"), .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            path: "Benchmarks/http-floor"
+        ),
+        .executableTarget(
             name: "pipeline-bench",
             dependencies: ["APNs", "PushCore", "PushService", "PushStore"],
             path: "Benchmarks/pipeline-bench"

@@ -52,7 +52,7 @@ SINK_PORT=${SINK_PORT:-$((20000 + RANDOM % 10000))}
 RELAY_PORT=${RELAY_PORT:-$((30000 + RANDOM % 10000))}
 work=$(mktemp -d)
 cleanup() {
-  for pid in ${relay_pid:-} ${sink_pid:-}; do kill "$pid" 2>/dev/null || true; done
+  for pid in ${relay_pid:-} ${sink_pid:-} ${floor_pid:-}; do kill "$pid" 2>/dev/null || true; done
   wait 2>/dev/null || true
   rm -rf "$work"
 }
@@ -112,7 +112,7 @@ h2rate=$(median "${h2rates[@]}") one=$(median "${ones[@]}") pool=$(median "${poo
 # with the project's own client (step 2's pool, CPU per push), SQLite's own accept + claim +
 # record of an 8-push event in C (Benchmarks/sqlite-floor, the relay's schema, a row per push),
 # and parsing an event (pipeline-bench, whose other stages are printed beside their floors).
-parse=0 sqlite_floor=0
+parse=0 sqlite_floor=0 pipeline=0 http_floor=0
 if [ "${FLOORS:-1}" = 1 ]; then
   echo "-- floors: SQLite's accept + claim + record in C and pipeline-bench's stages, $FLOOR_ROUNDS round(s)"
   swift build -c release --scratch-path "$SCRATCH" --product pipeline-bench >/dev/null
@@ -124,8 +124,24 @@ if [ "${FLOORS:-1}" = 1 ]; then
     done
     "$bin"/pipeline-bench 3000 | grep -E 'µs/event' | tee -a "$work/pipeline.txt"
   done
-  read -r parse sqlite_floor < <(python3 - "$work/probe.txt" "$work/pipeline.txt" <<'PY'
-import re, statistics, sys
+  # The HTTP side's floor: http-floor (Hummingbird reading each body and answering 200, nothing
+  # else) under step 3's wrk and events, CPU per request, FLOOR_ROUNDS times.
+  swift build -c release --scratch-path "$SCRATCH" --product http-floor >/dev/null
+  floor_port=$((40000 + RANDOM % 10000))
+  "$bin"/http-floor "$floor_port" >/dev/null 2>&1 &
+  floor_pid=$!
+  for _ in $(seq 100); do (exec 3<>/dev/tcp/127.0.0.1/"$floor_port") 2>/dev/null && break; sleep 0.1; done
+  for round in $(seq "$FLOOR_ROUNDS"); do
+    python3 scripts/thread_cpu.py snapshot "$floor_pid" > "$work/floor-threads-0"
+    BENCH_EVENTS="$work/events.txt" BENCH_THREADS="$THREADS" BENCH_PATH=/webhooks/sendbird/bench-app \
+      wrk -t "$THREADS" -c "$CONNS" -d 5s -s scripts/bench-post.lua "http://127.0.0.1:$floor_port" > "$work/floor-wrk.txt"
+    python3 scripts/thread_cpu.py snapshot "$floor_pid" > "$work/floor-threads-1"
+    answered=$(python3 -c "import re; print(re.search(r'([0-9]+) requests in', open('$work/floor-wrk.txt').read()).group(1))")
+    python3 scripts/thread_cpu.py diff "$work/floor-threads-0" "$work/floor-threads-1" "$answered" --json | tee -a "$work/http-floor.txt"
+  done
+  kill "$floor_pid"; wait "$floor_pid" 2>/dev/null || true
+  read -r parse sqlite_floor pipeline http_floor < <(python3 - "$work/probe.txt" "$work/pipeline.txt" "$work/http-floor.txt" <<'PY'
+import json, re, statistics, sys
 figures = {}
 for line in open(sys.argv[1]):
     layout, mode, *rest = line.split()
@@ -134,8 +150,13 @@ for line in open(sys.argv[1]):
             figures.setdefault((stage, mode), []).append(float(value))
 accept = statistics.median(figures[("accept", "pending")] + figures[("accept", "in_flight")])
 record = statistics.median(figures[("record", "pending")] + figures[("record", "in_flight")])
-parse = statistics.median(float(re.findall(r"([0-9.]+) µs/event CPU", line)[0]) for line in open(sys.argv[2]) if line.startswith("parse"))
-print(f"{parse:.1f} {accept + statistics.median(figures[('claim', 'pending')]) + record:.1f}")
+# The webhook's own work as pipeline-bench does it in one loop: the stages between the body and
+# the rows (the commit is SQLite's floor).
+stages = ("parse", "HMAC", "recipient read (sequential)", "plan", "to rows")
+cpu = {stage: statistics.median(float(re.findall(r"([0-9.]+) µs/event CPU", line)[0]) for line in open(sys.argv[2]) if line.startswith(stage))
+       for stage in stages}
+http = statistics.median(json.loads(line)["cpu_us_per_event"] for line in open(sys.argv[3]))
+print(f"{cpu['parse']:.1f} {accept + statistics.median(figures[('claim', 'pending')]) + record:.1f} {sum(cpu.values()):.1f} {http:.1f}")
 PY
 )
 fi
@@ -242,7 +263,7 @@ for round in $(seq 0 $(( LAT_ROUNDS - 1 ))); do
 done
 
 python3 - "$h2rate" "$one" "$pool" "$sent_during" "$DURATION" "$work/wrk.txt" "$drained" "$rss" "$work/open-tenth.jsonl" "$work/open-half.jsonl" "$wait_quantiles" "$wrote" "$disk" "$work/relay-tenth.txt" "$work/relay-half.txt" \
-  "$relay_cpu" "$send" "$sqlite_floor" "$parse" "$work" "$LAT_ROUNDS" "${SUMMARY:-}" <<'PY'
+  "$relay_cpu" "$send" "$sqlite_floor" "$parse" "$work" "$LAT_ROUNDS" "${SUMMARY:-}" "$pipeline" "$http_floor" <<'PY'
 import glob, json, re, statistics, sys
 sys.path.insert(0, "scripts")
 from metric_quantiles import buckets
@@ -298,6 +319,29 @@ print("end to end (webhook accepted -> provider answered, to the bucket): "
 within = sum(1 for t, h in zip(tenth, half) if h["p99_ms"] <= 3 * t["p99_ms"])
 print(f"p99 ratio within 3 x in {within} of {len(tenth)} rounds")
 
+def stage_floors(relay_cpu, send8, sqlite_floor, pipeline, http, summary):
+    """Each stage against its own floor, by the threads it runs on: the webhook (NIO's event loops
+    and the default-QoS tasks: the handler, the event's work, the dispatch loop) against
+    http-floor's HTTP plus pipeline-bench's stages from body to rows; sending (the connections'
+    user-initiated threads) against the client alone; SQLite's writer (Dispatch's overcommit
+    queues) against SQLite in C."""
+    groups = relay_cpu["groups"]
+    part = lambda *prefixes: sum(us for name, us in groups.items() if name.startswith(prefixes))
+    stages = [("webhook: HTTP + the event's work + the dispatch loop", part("NIO", "oot.default"), http + pipeline,
+               f"http-floor {http:.1f} + pipeline-bench {pipeline:.1f}"),
+              ("sending: the connections", part("r-initiated"), send8, f"the pooled client {send8:.1f}"),
+              ("SQLite's writer", part("-qos.overcommit"), sqlite_floor, f"in C {sqlite_floor:.1f}")]
+    rest = relay_cpu["cpu_us_per_event"] - sum(relay for _, relay, _, _ in stages)
+    every = http + pipeline + send8 + sqlite_floor
+    print("stage by stage (µs of CPU per event; each stage's own floor):")
+    for name, relay, floor, what in stages:
+        print(f"  {name:55} {relay:7.1f} / {floor:6.1f} = {relay / floor:.2f} x   ({what})")
+    print(f"  {'other threads':55} {max(0.0, rest):7.1f}")
+    print(f"every stage's floor: {relay_cpu['cpu_us_per_event']:.1f} / {every:.1f} = {relay_cpu['cpu_us_per_event'] / every:.2f} x")
+    summary |= {"stage_floors_us": {"http": http, "pipeline": pipeline, "every": round(every, 1)},
+                "stages": {name.split(":")[0]: round(relay / floor, 3) for name, relay, floor, _ in stages},
+                "every_stage_quotient": round(relay_cpu["cpu_us_per_event"] / every, 3)}
+
 relay_cpu = json.loads(sys.argv[16])
 send, sqlite_floor, parse = (float(x) for x in sys.argv[17:20])
 floors = 8 * send + sqlite_floor + parse
@@ -314,6 +358,7 @@ if parse:
           f"= {relay_cpu['cpu_us_per_event'] / floors:.2f} x   (goal <= 1.5)")
     summary |= {"floors_us": {"send8": round(8 * send, 1), "sqlite": sqlite_floor, "parse": parse, "sum": round(floors, 1)},
                 "goal_quotient": round(relay_cpu["cpu_us_per_event"] / floors, 3)}
+    stage_floors(relay_cpu, 8 * send, sqlite_floor, *(float(x) for x in sys.argv[23:25]), summary)
 if sys.argv[22]:
     json.dump(summary, open(sys.argv[22], "w"))
 PY

@@ -3,7 +3,9 @@
 # relay's CPU per event at the busy end divided by the sum of its floors measured in the same run
 # (sending 8 pushes with the project's own client, SQLite's own accept + claim + record of an
 # 8-push event in C, parsing an event), the webhook's p99 at half load ÷ at a tenth in LAT_ROUNDS
-# rounds, and the end-to-end wait (webhook accepted -> provider answered) at both loads.
+# rounds, and the end-to-end wait (webhook accepted -> provider answered) at both loads. Beside it,
+# each stage against its own floor: the webhook against http-floor (the HTTP server alone) plus
+# pipeline-bench's stages from body to rows, sending against the client, SQLite's writer against C.
 #
 #   scripts/bench-goal.sh                      # a release build in SCRATCH (default .build-release)
 #   scripts/bench-goal.sh --check              # exit 1 when the quotient is above the recorded one by more than its noise
@@ -34,7 +36,8 @@ import datetime, json, sys
 summary_path, baseline_path, mode, noise, commit = sys.argv[1:6]
 run = json.load(open(summary_path))
 quotient = run["goal_quotient"]
-print(f"== goal: {quotient:.2f} x its floors (target <= 1.5); p99 ratio {run['p99_ratio']} x, "
+print(f"== goal: {quotient:.2f} x its floors (target <= 1.5); {run['every_stage_quotient']:.2f} x every stage's own floor "
+      f"({', '.join(f'{name} {ratio:.2f} x' for name, ratio in run['stages'].items())}); p99 ratio {run['p99_ratio']} x, "
       f"within 3 x in {run['p99_rounds_within_3']} of {run['rounds']} rounds; relay / pooled client {run['relay_per_pooled']}")
 if mode == "--record":
     record = {"goal_quotient": quotient, "noise": float(noise), "p99_ratio": run["p99_ratio"],
