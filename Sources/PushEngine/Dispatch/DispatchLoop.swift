@@ -110,7 +110,8 @@ struct DispatchLoop {
             if !handed.isEmpty {
                 machine.handedOffTaken(handed.count)
                 let now = clock()
-                for delivery in handed { start(delivery, handedOff: true, now: now, &group) }
+                var lookups = BatchLookups(targets: dispatcher.targets)
+                for delivery in handed { start(delivery, handedOff: true, now: now, &lookups, &group) }
             }
         case .closeInbox:
             // Handed over but never started: pending again, due now.
@@ -215,23 +216,26 @@ struct DispatchLoop {
         if due.takenOver > 0 { dispatcher.tookOver(due.takenOver) }
         dispatcher.held?.hold(due.records.lazy.map(\.id))
         machine.claimed(count: due.records.count, exhausted: due.exhausted)
+        var lookups = BatchLookups(targets: dispatcher.targets)
         for delivery in due.records {
             if machine.stopping {
                 machine.recorded(dispatcher.outcomes.putBack(delivery, nowMs: clock()))
             } else {
-                start(delivery, handedOff: false, now: nowMs, &group)
+                start(delivery, handedOff: false, now: nowMs, &lookups, &group)
             }
         }
     }
 
     /// Starts one send through its app's sender for its provider, or records at once why it
     /// cannot be sent.
-    private mutating func start(_ delivery: DeliveryRecord, handedOff: Bool, now: Int64, _ group: inout DiscardingTaskGroup) {
+    private mutating func start(
+        _ delivery: DeliveryRecord, handedOff: Bool, now: Int64, _ lookups: inout BatchLookups, _ group: inout DiscardingTaskGroup
+    ) {
         if let reason = dispatcher.notSendable(delivery, now: now) {
             notSent(delivery, reason, handedOff: handedOff, &group)
             return
         }
-        guard let sender = dispatcher.targets.target(forApp: delivery.appID)?.senders[delivery.provider] else {
+        guard let sender = lookups.sender(app: delivery.appID, provider: delivery.provider) else {
             notSent(delivery, dispatcher.noSender(delivery, now: now), handedOff: handedOff, &group)
             return
         }
@@ -239,7 +243,7 @@ struct DispatchLoop {
         let push = OutgoingPush(
             pushID: delivery.pushID, deviceToken: delivery.deviceToken, payload: [UInt8](delivery.payload),
             pushType: delivery.pushType, priority: delivery.priority, expiresAtMs: delivery.expiresAtMs,
-            collapseID: delivery.collapseKey ?? CollapseID.forMessage(delivery.messageID), configuration: delivery.configuration)
+            collapseID: delivery.collapseKey ?? lookups.collapseID(forMessage: delivery.messageID), configuration: delivery.configuration)
         let (mailbox, clock) = (self.mailbox, self.clock)
         dispatcher.silence.sent(app: delivery.appID, provider: delivery.provider, nowMs: now)
         submitted[delivery.id] = sender.submit(push, timeout: dispatcher.configuration.requestTimeout) { result in
