@@ -144,15 +144,17 @@ extension SQLiteStore {
             insert.bind(3, state)
             insert.bind(4, event.acceptedAtMs)
             insert.bind(5, next)
-            for (offset, d) in chunk.enumerated() {
-                let first = Int32(6 + offset * 7)
-                insert.bind(first, d.userID)
-                insert.bind(first + 1, d.deviceToken)
-                insert.bind(first + 2, UUIDText.lowercase(d.pushID))
-                insert.bind(first + 3, d.provider.rawValue)
-                insert.bind(first + 4, d.pushType)
-                insert.bind(first + 5, d.priority)
-                insert.bind(first + 6, d.expiresAtMs)
+            // By index: each element read in place (a copy of a `NewDelivery` retains its
+            // strings and payload, 0.5 % of the relay's CPU at the busy end).
+            for index in chunk.indices {
+                let first = Int32(6 + (index - chunk.startIndex) * 7)
+                insert.bind(first, event.deliveries[index].userID)
+                insert.bind(first + 1, event.deliveries[index].deviceToken)
+                insert.bind(first + 2, UUIDText.lowercase(event.deliveries[index].pushID))
+                insert.bind(first + 3, event.deliveries[index].provider.rawValue)
+                insert.bind(first + 4, event.deliveries[index].pushType)
+                insert.bind(first + 5, event.deliveries[index].priority)
+                insert.bind(first + 6, event.deliveries[index].expiresAtMs)
             }
             try insert.run()
             for _ in chunk {

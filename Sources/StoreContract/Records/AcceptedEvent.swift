@@ -63,6 +63,7 @@ extension AcceptedEvent {
 
     /// The stored deliveries, given the ids `SQLiteStore.commitEvents` returned for this event.
     public func deliveryRecords(ids: [Int64]) -> [DeliveryRecord] {
-        zip(ids, deliveries).map { DeliveryRecord(id: $0, event: self, delivery: $1) }
+        // By index: each delivery read in place, not copied out by zip's iterator first.
+        (0..<min(ids.count, deliveries.count)).map { DeliveryRecord(id: ids[$0], event: self, delivery: deliveries[$0]) }
     }
 }
