@@ -46,6 +46,26 @@ import Testing
         }
     }
 
+    /// Sent pushes go through their own cache of handles: each app and provider is its own
+    /// series, the same series the other statuses' path names, and the other statuses still count.
+    @Test func sentPushesAreCountedPerAppAndProvider() {
+        let text = Self.render { handles in
+            for _ in 0..<3 { handles.push(app: "a", provider: .apns, status: "sent", reason: "") }
+            handles.push(app: "a", provider: .fcm, status: "sent", reason: "")
+            handles.push(app: "b", provider: .apns, status: "sent", reason: "")
+            handles.push(app: "a", provider: .apns, status: "failed", reason: "BadDeviceToken")
+            handles.push(app: "a", provider: .apns, status: "sent", reason: "moved")
+        }
+        let line = { (app: String, provider: String, status: String, reason: String, count: Int) in
+            #"pushrelay_pushes_total{app="\#(app)",status="\#(status)",reason="\#(reason)",provider="\#(provider)"} \#(count)"#
+        }
+        #expect(text.contains(line("a", "apns", "sent", "", 3)), "\(text)")
+        #expect(text.contains(line("a", "fcm", "sent", "", 1)), "\(text)")
+        #expect(text.contains(line("b", "apns", "sent", "", 1)), "\(text)")
+        #expect(text.contains(line("a", "apns", "failed", "BadDeviceToken", 1)), "\(text)")
+        #expect(text.contains(line("a", "apns", "sent", "moved", 1)), "\(text)")
+    }
+
     /// First clicks, counted per app (the numerator of the open rate); no clicks, no series.
     @Test func clicksAreCountedPerApp() {
         let text = Self.render { handles in
