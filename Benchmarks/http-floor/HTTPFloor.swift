@@ -1,3 +1,4 @@
+import Foundation
 import HTTPTypes
 import Hummingbird
 import NIOCore
@@ -12,9 +13,9 @@ import NIOCore
 @main
 struct HTTPFloor {
     static func main() async throws {
-        guard let port = CommandLine.arguments.dropFirst().first.flatMap(Int.init) else {
-            print("usage: http-floor PORT")
-            return
+        guard CommandLine.arguments.count == 2, let port = Int(CommandLine.arguments[1]), (1...65535).contains(port) else {
+            FileHandle.standardError.write(Data("usage: http-floor PORT (1-65535)\n".utf8))
+            exit(2)
         }
         let router = Router()
         router.post("webhooks/sendbird/:app_id") { request, _ -> Response in
@@ -29,7 +30,7 @@ struct HTTPFloor {
         }
         let app = Application(
             router: router, configuration: ApplicationConfiguration(address: .hostname("127.0.0.1", port: port), serverName: "http-floor"),
-            onServerRunning: { _ in print("listening on \(port)") })
+            onServerRunning: { _ in FileHandle.standardError.write(Data("listening on \(port)\n".utf8)) })
         try await app.runService()
     }
 }
