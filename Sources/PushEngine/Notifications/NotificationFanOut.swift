@@ -65,6 +65,9 @@ public final class NotificationFanOut: Sendable {
                 let wait = next.map { Duration.milliseconds(max(0, $0 - clock())) } ?? settings.poll
                 await wakeup.wait(atMost: min(wait, settings.poll))
             } catch {
+                // The relay stopping (a port already taken stops it at once) cancels a pass under
+                // way: that is no failure, and nothing is left to retry.
+                if error is CancellationError || Task.isCancelled { return }
                 logger.warning("notification fan-out failed; retrying", metadata: ["error": "\(store.describe(error))"])
                 await wakeup.wait(atMost: settings.poll)
             }
