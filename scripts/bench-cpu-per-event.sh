@@ -14,6 +14,12 @@
 #   RATE=600 scripts/bench-cpu-per-event.sh /tmp/old/push-relay
 #   PERF_OUT=/tmp/quiet.perf scripts/bench-cpu-per-event.sh   # perf record -g of the measured phase
 #
+# With `perf` installed it also prints, per event, the context switches and the syscalls a commit
+# and a wake-up cost (fdatasync, pwrite64, futex); and, from the WAL as the phase ends
+# (scripts/wal-frames.py), the pages each commit wrote and which tables and indexes they belong
+# to. Those two do not depend on the machine's speed: a change that writes more pages per commit
+# or wakes threads more often shows there even when the timings are noisy.
+#
 # Needs: nghttpd (nghttp2-server), sqlite3, python3 with requests; a release build
 # (SCRATCH=.build-release picks the build folder, as in bench-compare.sh).
 set -euo pipefail
@@ -62,7 +68,22 @@ if [ -n "${PERF_OUT:-}" ]; then
   perf record -g -F 499 -p "$relay_pid" -o "$PERF_OUT" -- sleep "$DURATION" >/dev/null 2>&1 &
   perf_pid=$!
 fi
+if command -v perf >/dev/null; then
+  # Counted over the phase and a second more, for the sends and records that finish after it.
+  perf stat -x, -p "$relay_pid" -o "$work/syscalls.txt" \
+    -e context-switches,syscalls:sys_enter_fdatasync,syscalls:sys_enter_pwrite64,syscalls:sys_enter_futex \
+    -- sleep $((DURATION + 1)) 2>/dev/null &
+  stat_pid=$!
+fi
 open_loop "$work/measured.txt" "$DURATION"
+python3 scripts/wal-frames.py "$work/relay.sqlite" > "$work/wal.txt" 2>&1 || true
 if [ -n "${perf_pid:-}" ]; then wait "$perf_pid"; fi
+if [ -n "${stat_pid:-}" ]; then wait "$stat_pid" || true; fi
 threads > "$work/after"
 python3 scripts/thread_cpu.py diff "$work/before" "$work/after" $((RATE * DURATION))
+if [ -s "$work/syscalls.txt" ]; then
+  echo "per event (perf stat, the phase and a second after it):"
+  awk -F, -v n=$((RATE * DURATION)) '$1 ~ /^[0-9]/ {sub(/^syscalls:sys_enter_/, "", $3); printf "  %-18s %8.2f\n", $3, $1 / n}' "$work/syscalls.txt"
+fi
+echo "the WAL as the phase ended (scripts/wal-frames.py):"
+sed 's/^/  /' "$work/wal.txt"
